@@ -1,0 +1,35 @@
+# kumite — developer commands. `make play` and `make test` work on a fresh machine.
+VENV ?= .venv
+PYTHON ?= python3
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: play test lint typecheck pytest bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+## Install into .venv and play Street Fighter Rivals against the AI.
+play: $(STAMP)
+	$(VENV)/bin/kumite play
+
+## Install the test tools and run the whole suite: lint, types, tests.
+test: lint typecheck pytest
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check src tests benchmarks
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy
+
+pytest: $(STAMP)
+	$(PY) -m pytest -n auto -q
+
+bench: $(STAMP)
+	$(PY) benchmarks/sfrivals_random.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,42 @@
+"""One decision interface for people and bots.
+
+An agent is given what its seat may see (the seat's view) and the pending decision, and
+returns one of the decision's legal choices. Card and rule code never asks who decides.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol, runtime_checkable
+
+from kumite.core.game import Decision, Game
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Anything that can take a seat."""
+
+    name: str
+
+    def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
+        """Return one of ``decision.legal``, knowing only ``view``."""
+        ...
+
+
+class RandomAgent:
+    """Uniformly random among the legal choices (every game)."""
+
+    name = "random"
+    needs_view = False
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
+        return self.rng.choice(decision.legal)
+
+
+AgentFactory = Callable[[Game[Any], Mapping[str, Any], int, int], Agent]
+"""``factory(game, options, seat, seed)`` -> agent. ``options`` are the game's public
+options (characters, pack overlay, rule variants)."""

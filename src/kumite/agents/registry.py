@@ -1,0 +1,51 @@
+"""Agents by name, per game."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+from kumite.agents.base import Agent, RandomAgent
+from kumite.core.errors import KumiteError
+from kumite.core.game import Game
+
+
+class UnknownAgentError(KumiteError, ValueError):
+    """No agent of this name plays this game."""
+
+
+#: Agent name -> game id -> "module:factory". ``*`` matches every game.
+AGENTS: dict[str, dict[str, str]] = {
+    "random": {"*": "kumite.agents.registry:_random"},
+    "greedy": {"sfrivals": "kumite.agents.sfrivals_greedy:make"},
+}
+
+DESCRIPTIONS: dict[str, str] = {
+    "human": "a person at this terminal",
+    "random": "uniformly random legal choices",
+    "greedy": "rule-based: the best immediate result, knowing only its own view",
+}
+
+
+def _random(game: Game[Any], options: Mapping[str, Any], seat: int, seed: int) -> Agent:
+    return RandomAgent(seed)
+
+
+def agent_names(game_id: str) -> list[str]:
+    return [n for n, games in AGENTS.items() if "*" in games or game_id in games]
+
+
+def make_agent(
+    name: str, game: Game[Any], options: Mapping[str, Any], seat: int, seed: int
+) -> Agent:
+    """A bot called ``name`` for ``seat`` of ``game`` (humans are made by the UI)."""
+    games = AGENTS.get(name)
+    target = None if games is None else games.get(game.info.id, games.get("*"))
+    if target is None:
+        known = ", ".join(["human", *agent_names(game.info.id)])
+        raise UnknownAgentError(f"no agent {name!r} for {game.info.id} (known: {known})")
+    module, _, attr = target.partition(":")
+    factory = getattr(importlib.import_module(module), attr)
+    agent: Agent = factory(game, options, seat, seed)
+    return agent

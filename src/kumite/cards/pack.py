@@ -1,0 +1,233 @@
+"""Card packs: TOML files validated into frozen objects.
+
+This module is game-agnostic. It reads a pack, merges a user's overlay pack over it, splits
+each card's values from their provenance and reports errors naming file, card and field.
+Each game then converts the plain values with its own schema (see :func:`convert`).
+
+Pack layout (see ``docs/packs.md``)::
+
+    [pack]                       # id, game, version, title; ``base`` in an overlay
+    [pack.provenance]            # default provenance per card field
+    [sources]                    # source key -> citation
+    [rules]                      # rule values, each may carry provenance
+    [[characters]] / [[cards]]   # lists of tables keyed by ``id``
+
+A value with its own provenance is written ``{ value = 3, from = "source:TF", note = "..." }``.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import hashlib
+import json
+import re
+import tomllib
+from collections.abc import Collection, Iterable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+import msgspec
+
+from kumite.cards.provenance import Provenance
+from kumite.core.errors import PackError
+
+T = TypeVar("T")
+
+#: Top-level arrays of tables merged by ``id`` when an overlay is applied.
+KEYED_LISTS = ("cards", "characters", "heroes", "fighters", "stages")
+
+_PATH_RE = re.compile(r"at `\$\.?([^`]*)`")
+
+
+@dataclasses.dataclass(frozen=True)
+class PackData:
+    """A parsed (and possibly merged) pack before game-specific conversion."""
+
+    name: str
+    """Where it came from, for error messages (file name or ``base+overlay``)."""
+    data: dict[str, Any]
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        meta = self.data.get("pack", {})
+        return meta if isinstance(meta, dict) else {}
+
+    @property
+    def id(self) -> str:
+        return str(self.meta.get("id", "?"))
+
+    @property
+    def version(self) -> str:
+        return str(self.meta.get("version", "?"))
+
+    @property
+    def sources(self) -> dict[str, str]:
+        src = self.data.get("sources", {})
+        return {str(k): str(v) for k, v in src.items()} if isinstance(src, dict) else {}
+
+    def sha256(self) -> str:
+        canonical = json.dumps(self.data, sort_keys=True, ensure_ascii=False, default=str)
+        return hashlib.sha256(canonical.encode()).hexdigest()
+
+    def ref(self) -> dict[str, str]:
+        return {"id": self.id, "version": self.version, "sha256": self.sha256()}
+
+
+def parse_toml(text: str, name: str) -> PackData:
+    """Parse TOML text into :class:`PackData`; a syntax error names the file and line."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PackError(name, f"invalid TOML: {exc}") from None
+    _check_shape(data, name)
+    return PackData(name, data)
+
+
+def read_pack(path: str | Path) -> PackData:
+    """Read a pack file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PackError(str(path), f"cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise PackError(str(path), "not UTF-8 text") from None
+    return parse_toml(text, p.name)
+
+
+def _check_shape(data: dict[str, Any], name: str) -> None:
+    pack = data.get("pack")
+    if not isinstance(pack, dict):
+        raise PackError(name, "missing [pack] table (id, game, version)")
+    for key in ("id", "game"):
+        if not isinstance(pack.get(key), str) or not pack.get(key):
+            raise PackError(name, f"[pack] needs a string {key!r}")
+    for key in KEYED_LISTS:
+        items = data.get(key)
+        if items is None:
+            continue
+        if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
+            raise PackError(name, f"{key!r} must be an array of tables ([[{key}]])")
+        seen: set[str] = set()
+        for position, item in enumerate(items, start=1):
+            ident = item.get("id")
+            if not isinstance(ident, str) or not ident:
+                raise PackError(name, f"{key} entry #{position} has no string 'id'")
+            if ident in seen:
+                raise PackError(name, f"duplicate id in {key}", card=ident)
+            seen.add(ident)
+
+
+def merge(base: PackData, overlay: PackData, valued: Collection[str] = ()) -> PackData:
+    """Merge ``overlay`` over ``base``: entries of keyed lists by ``id`` (field by field),
+    tables recursively, other values replaced. Overlay values of the ``valued`` fields
+    without explicit provenance get the overlay's ``[pack.provenance]`` default, else
+    ``source:<overlay id>`` (the user's own cards are their source)."""
+    if overlay.meta.get("game") != base.meta.get("game"):
+        raise PackError(
+            overlay.name,
+            f"pack is for game {overlay.meta.get('game')!r}, not {base.meta.get('game')!r}",
+        )
+    wanted = overlay.meta.get("base")
+    if wanted is not None and wanted != base.id:
+        raise PackError(overlay.name, f"overlay is for base pack {wanted!r}, not {base.id!r}")
+    out = copy.deepcopy(base.data)
+    defaults = overlay.meta.get("provenance", {})
+    fallback = f"source:{overlay.id}"
+    for key, value in overlay.data.items():
+        if key == "pack":
+            continue
+        if key in KEYED_LISTS:
+            entries = {e["id"]: e for e in out.setdefault(key, [])}
+            for entry in value:
+                marked = {
+                    f: _with_provenance(v, defaults.get(f, fallback)) if f in valued else v
+                    for f, v in entry.items()
+                }
+                if entry["id"] in entries:
+                    entries[entry["id"]].update(marked)
+                else:
+                    out[key].append(marked)
+        elif isinstance(value, dict) and isinstance(out.get(key), dict):
+            _deep_update(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    out["pack"]["overlays"] = [*out["pack"].get("overlays", []), overlay.id]
+    return PackData(f"{base.name}+{overlay.name}", out)
+
+
+def _with_provenance(value: Any, spec: str) -> Any:
+    if isinstance(value, dict) and "value" in value:
+        return value
+    return {"value": value, "from": spec}
+
+
+def _deep_update(target: dict[str, Any], source: Mapping[str, Any]) -> None:
+    for k, v in source.items():
+        if isinstance(v, dict) and isinstance(target.get(k), dict) and "value" not in v:
+            _deep_update(target[k], v)
+        else:
+            target[k] = copy.deepcopy(v)
+
+
+def split_values(
+    table: Mapping[str, Any],
+    *,
+    pack: str,
+    card: str | None,
+    valued: Iterable[str],
+    defaults: Mapping[str, str],
+) -> tuple[dict[str, Any], dict[str, Provenance]]:
+    """Separate a card table's plain values from their provenance.
+
+    Fields in ``valued`` must have a provenance, explicit or from ``defaults``; other fields
+    must be plain values.
+    """
+    values: dict[str, Any] = {}
+    prov: dict[str, Provenance] = {}
+    valued = set(valued)
+    for field, raw in table.items():
+        explicit = isinstance(raw, dict) and "value" in raw
+        if explicit:
+            extra = set(raw) - {"value", "from", "note"}
+            if extra:
+                raise PackError(pack, f"unknown keys {sorted(extra)}", card=card, field=field)
+            values[field] = raw["value"]
+        else:
+            values[field] = raw
+        if field not in valued:
+            if explicit:
+                raise PackError(pack, "this field carries no provenance", card=card, field=field)
+            continue
+        spec = raw.get("from") if explicit else None
+        spec = spec if spec is not None else defaults.get(field)
+        if spec is None:
+            raise PackError(
+                pack, "no provenance: add 'from' or a [pack.provenance] default", card=card,
+                field=field,
+            )
+        try:
+            prov[field] = Provenance.parse(str(spec), raw.get("note") if explicit else None)
+        except ValueError as exc:
+            raise PackError(pack, str(exc), card=card, field=field) from None
+    return values, prov
+
+
+def convert(
+    values: Mapping[str, Any], schema: type[T], *, pack: str, card: str | None
+) -> T:
+    """Convert plain values with a msgspec schema; errors name the field."""
+    try:
+        return msgspec.convert(values, schema)
+    except msgspec.ValidationError as exc:
+        message = str(exc)
+        match = _PATH_RE.search(message)
+        field = match.group(1) if match else None
+        if field is None:
+            unknown = re.search(r"unknown field `([^`]*)`", message)
+            missing = re.search(r"missing required field `([^`]*)`", message)
+            found = unknown or missing
+            field = found.group(1) if found else None
+        message = _PATH_RE.sub("", message).strip(" -")
+        raise PackError(pack, message, card=card, field=field or None) from None

@@ -1,0 +1,1 @@
+"""The ``kumite`` command line (Typer + Rich)."""

@@ -1,0 +1,54 @@
+"""Helpers shared by the CLI commands."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+
+from kumite.core.errors import KumiteError
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    """Print a one-line error and return the exit to raise."""
+    err_console.print(f"[bold red]error:[/bold red] {message}", soft_wrap=True)
+    return typer.Exit(code)
+
+
+def friendly_errors(fn: Callable[P, R]) -> Callable[P, R]:
+    """Turn kumite's own errors into a one-line message and exit code 2."""
+
+    @wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return fn(*args, **kwargs)
+        except KumiteError as exc:
+            raise fail(str(exc)) from None
+
+    return wrapper
+
+
+def new_seed() -> int:
+    return secrets.randbelow(2**31)
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def split_list(value: str | None) -> list[str]:
+    if not value:
+        return []
+    return [v.strip() for v in value.split(",") if v.strip()]

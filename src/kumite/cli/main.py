@@ -1,0 +1,111 @@
+"""``kumite``: play, replay and inspect the games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from kumite.cli import cards as cards_cmd
+from kumite.cli import match as match_cmd
+from kumite.cli import play as play_cmd
+from kumite.cli import replay as replay_cmd
+from kumite.cli.common import friendly_errors
+
+app = typer.Typer(
+    name="kumite",
+    help="Play, solve and balance fighting-themed tabletop card games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+GameArg = Annotated[str, typer.Argument(help="Game id: sfrivals.")]
+
+
+@app.command()
+@friendly_errors
+def play(
+    game: Annotated[str, typer.Argument(help="Game id: sfrivals.")] = "sfrivals",
+    players: Annotated[
+        str | None,
+        typer.Option("--players", "-p", help="Agent per seat, e.g. human,greedy or random,greedy."),
+    ] = None,
+    characters: Annotated[
+        str | None, typer.Option(help="SF Rivals characters per seat, e.g. ryu,ken.")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed (random if omitted).")] = None,
+    record: Annotated[Path | None, typer.Option(help="Write the game record here.")] = None,
+    pack: Annotated[
+        Path | None, typer.Option(help="Your own card pack, loaded over the shipped one.")
+    ] = None,
+    rule: Annotated[
+        list[str] | None,
+        typer.Option(help="Rule option KEY=VALUE, e.g. ultra_rule=power (see docs/rulings.md)."),
+    ] = None,
+    quiet: Annotated[bool, typer.Option(help="Bots only: print just the result.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
+) -> None:
+    """Play a game in the terminal against bots or people (hot-seat)."""
+    play_cmd.run(game, players, characters, seed, record, pack, rule or [], quiet, json_out)
+
+
+@app.command()
+@friendly_errors
+def replay(
+    file: Annotated[Path, typer.Argument(help="A game record (JSON).")],
+    json_out: Annotated[bool, typer.Option("--json", help="Print outcome and events as JSON.")] = False,
+) -> None:
+    """Re-run a recorded game and show it."""
+    replay_cmd.run(file, json_out)
+
+
+@app.command()
+@friendly_errors
+def cards(
+    game: GameArg = "sfrivals",
+    character: Annotated[str | None, typer.Option(help="Only this character.")] = None,
+    pack: Annotated[Path | None, typer.Option(help="Your own pack over the shipped one.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """List a game's cards with the provenance of every value."""
+    cards_cmd.run(game, character, pack, json_out)
+
+
+@app.command()
+@friendly_errors
+def rules(game: GameArg = "sfrivals") -> None:
+    """List the rule references events cite, with the clause or ruling each names."""
+    cards_cmd.rules(game)
+
+
+@app.command()
+@friendly_errors
+def match(
+    game: GameArg = "sfrivals",
+    players: Annotated[
+        str | None, typer.Option("--players", "-p", help="Two entrants AGENT[:CHARACTER].")
+    ] = None,
+    team_a: Annotated[str | None, typer.Option(help="Team match: entrants of team A.")] = None,
+    team_b: Annotated[str | None, typer.Option(help="Team match: entrants of team B.")] = None,
+    entrants: Annotated[
+        str | None, typer.Option(help="Round-robin tournament: all entrants.")
+    ] = None,
+    fights: Annotated[int, typer.Option(help="Fights per pairing.")] = 1,
+    scoring: Annotated[
+        str, typer.Option(help="win2-draw1 (2 points a win, 1 a draw) or win1.")
+    ] = "win2-draw1",
+    seed: Annotated[int | None, typer.Option(help="Seed (random if omitted).")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Bot matches of several fights, team matches and tournaments, scored per fight."""
+    match_cmd.run(game, players, team_a, team_b, entrants, fights, scoring, seed, json_out)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""Typed game events.
+
+An event is a frozen record of one thing the rules did. Each names the rule it applies
+(``rule``, a short reference into the game's rule index) and who may see it (``to``:
+``None`` for everyone, spectators included, or the set of seats allowed to see it). A game
+that must tell one seat more than the others emits two events: a private one for that seat
+and a redacted public one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    """Base class of every event."""
+
+    rule: str
+    to: frozenset[int] | None = None
+
+    #: Short human template; subclasses override :meth:`describe` when it is not enough.
+    template: ClassVar[str] = ""
+
+    @property
+    def kind(self) -> str:
+        return type(self).__name__
+
+    def visible_to(self, seat: int | None) -> bool:
+        """Whether ``seat`` (``None`` = spectator) may see this event."""
+        return self.to is None or (seat is not None and seat in self.to)
+
+    def describe(self) -> str:
+        """One line of plain English explaining the event."""
+        if self.template:
+            return self.template.format(**self.fields())
+        parts = ", ".join(f"{k}={v!r}" for k, v in self.fields().items())
+        return f"{self.kind}({parts})"
+
+    def fields(self) -> dict[str, Any]:
+        """The event's own data (without ``rule`` and ``to``)."""
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if f.name not in ("rule", "to")
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON-able form: ``type``, ``rule``, the fields and ``text``."""
+        out: dict[str, Any] = {"type": self.kind, "rule": self.rule}
+        for name, value in self.fields().items():
+            out[name] = _plain(value)
+        if self.to is not None:
+            out["to"] = sorted(self.to)
+        out["text"] = self.describe()
+        return out
+
+
+def visible_events(events: Iterable[Event], seat: int | None) -> list[Event]:
+    """The events among ``events`` that ``seat`` may see."""
+    return [e for e in events if e.visible_to(seat)]
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (frozenset, set)):
+        return sorted(value)
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value

@@ -1,0 +1,262 @@
+"""The game contract: :class:`Game` (static metadata) and :class:`State` (one position).
+
+Modelled on OpenSpiel's Game/State split. A state says who must decide now
+(:meth:`State.pending`), takes one choice per pending seat (:meth:`State.apply`), and
+returns the events it caused. Choices are strings from the decision's ``legal`` tuple; each
+game also maps them to dense integer action ids for array-based code.
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
+
+from kumite.core.errors import (
+    GameOverError,
+    IllegalChoiceError,
+    MalformedChoiceError,
+    MissingChoiceError,
+    NotPendingError,
+)
+from kumite.core.events import Event
+
+if TYPE_CHECKING:
+    from kumite.core.record import GameRecord
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameInfo:
+    """Static metadata of a game, as OpenSpiel declares it."""
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    simultaneous: bool
+    hidden_information: bool
+    chance: bool
+    max_decisions: int
+    """Upper bound on the number of :meth:`State.apply` steps in one game."""
+    utility_range: tuple[float, float]
+    rules_version: str
+    num_actions: int
+    """Size of the dense action-id space (see :meth:`State.legal_actions`)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Decision:
+    """One seat's pending decision and its legal choices."""
+
+    seat: int
+    kind: str
+    legal: tuple[str, ...]
+    prompt: str = ""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended. ``returns`` is each seat's utility (win 1, draw 0, loss -1 in
+    two-player games)."""
+
+    winners: tuple[int, ...]
+    draw: bool
+    returns: tuple[float, ...]
+    reason: str
+    rule: str
+    detail: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winners": list(self.winners),
+            "draw": self.draw,
+            "returns": list(self.returns),
+            "reason": self.reason,
+            "rule": self.rule,
+            **{k: _jsonable(v) for k, v in self.detail.items()},
+        }
+
+
+OptionsT = TypeVar("OptionsT")
+
+
+class Game(abc.ABC, Generic[OptionsT]):
+    """A game: metadata, option parsing and a factory of initial states."""
+
+    info: GameInfo
+
+    @abc.abstractmethod
+    def parse_options(self, raw: Mapping[str, Any] | None) -> OptionsT:
+        """Validate raw options; raise :class:`~kumite.core.errors.OptionsError` if bad."""
+
+    @abc.abstractmethod
+    def options_to_json(self, options: OptionsT) -> dict[str, Any]:
+        """Plain JSON form of options, as stored in game records."""
+
+    @abc.abstractmethod
+    def new_state(self, seed: int = 0, options: Mapping[str, Any] | None = None) -> State:
+        """The initial state of a game with this seed and these options."""
+
+    @property
+    @abc.abstractmethod
+    def rules(self) -> Mapping[str, str]:
+        """Rule index: reference -> the clause (or ruling) it names."""
+
+    def pack_ref(self, options: OptionsT) -> dict[str, str]:
+        """Identity of the card data used (id, version, sha256); ``{}`` if none."""
+        return {}
+
+
+class State(abc.ABC):
+    """One position of a game. Subclasses implement the ``_``-prefixed hooks."""
+
+    game: Game[Any]
+    seed: int
+    history: list[dict[int, str]]
+    quiet: bool = False
+    """A quiet state builds no events (simulation and search); :meth:`apply` then
+    returns an empty list. Everything else is identical."""
+
+    # -- to implement -------------------------------------------------------------------
+    @abc.abstractmethod
+    def pending(self) -> tuple[Decision, ...]:
+        """Decisions to make now: one, or several at once for a simultaneous decision.
+        Empty when the game is over."""
+
+    @property
+    @abc.abstractmethod
+    def outcome(self) -> Outcome | None:
+        """``None`` until the game has ended."""
+
+    @abc.abstractmethod
+    def _apply(self, choices: dict[int, str]) -> list[Event]:
+        """Apply already-validated choices; must not raise on legal input."""
+
+    @abc.abstractmethod
+    def clone(self) -> Self:
+        """An independent copy."""
+
+    @abc.abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know, as plain JSON-able data; ``None`` is a spectator."""
+
+    @property
+    @abc.abstractmethod
+    def options_json(self) -> dict[str, Any]:
+        """This state's options as stored in its record."""
+
+    @abc.abstractmethod
+    def legal_actions(self, seat: int) -> list[int]:
+        """Dense action ids of ``seat``'s legal choices (empty if none pending)."""
+
+    @abc.abstractmethod
+    def action_to_choice(self, seat: int, action: int) -> str:
+        """The choice string for a dense action id."""
+
+    @abc.abstractmethod
+    def choice_to_action(self, seat: int, choice: str) -> int:
+        """The dense action id of a choice string."""
+
+    def explain_illegal(self, seat: int, choice: str) -> str:
+        """Why ``choice`` is not legal for ``seat`` now (must not leak hidden information)."""
+        return "not among the legal choices"
+
+    # -- provided -----------------------------------------------------------------------
+    @property
+    def is_terminal(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def num_players(self) -> int:
+        return len(self.players)
+
+    @property
+    @abc.abstractmethod
+    def players(self) -> tuple[int, ...]:
+        """The seats of this game."""
+
+    def legal(self, seat: int) -> tuple[str, ...]:
+        """Legal choices of ``seat`` now (empty if it has nothing to decide)."""
+        for d in self.pending():
+            if d.seat == seat:
+                return d.legal
+        return ()
+
+    def validate(self, choices: Mapping[int, str]) -> dict[int, str]:
+        """Check ``choices`` against the pending decisions; raise a precise
+        :class:`~kumite.core.errors.ChoiceError` or return them as a plain dict."""
+        if not isinstance(choices, Mapping):
+            raise MalformedChoiceError(None, choices, "choices must map seats to choices")
+        pending = self.pending()
+        if not pending:
+            seat, choice = next(iter(choices.items()), (None, None))
+            raise GameOverError(seat, choice, "the game is over")
+        valid = dict(choices)
+        for decision in pending:
+            choice = valid.get(decision.seat)
+            if choice is None or type(choice) is not str or choice not in decision.legal:
+                break
+        else:
+            if len(valid) == len(pending):
+                return valid  # the common case: every pending seat, each legal
+        for seat, choice in valid.items():
+            if not isinstance(seat, int) or isinstance(seat, bool):
+                raise MalformedChoiceError(None, choice, f"seat {seat!r} is not a seat number")
+            decision = next((d for d in pending if d.seat == seat), None)
+            if decision is None:
+                raise NotPendingError(seat, choice, "no decision is pending for this seat")
+            if not isinstance(choice, str):
+                raise MalformedChoiceError(seat, choice, "a choice must be a string")
+            if choice not in decision.legal:
+                raise IllegalChoiceError(seat, choice, self.explain_illegal(seat, choice))
+        missing = next(d.seat for d in pending if d.seat not in valid)
+        raise MissingChoiceError(missing, None, "this seat must also choose now")
+
+    def apply(self, choices: Mapping[int, str]) -> list[Event]:
+        """Apply one choice per pending seat and return the events caused.
+
+        Raises a :class:`~kumite.core.errors.ChoiceError` subclass, leaving the state
+        untouched, if any choice is missing, out of turn, malformed or illegal.
+        """
+        valid = self.validate(choices)
+        events = self._apply(valid)
+        self.history.append(valid)
+        return events
+
+    def apply_one(self, seat: int, choice: str) -> list[Event]:
+        """Shorthand for :meth:`apply` when exactly one seat is to decide."""
+        return self.apply({seat: choice})
+
+    def apply_action(self, actions: Mapping[int, int]) -> list[Event]:
+        """:meth:`apply` with dense action ids."""
+        try:
+            choices = {s: self.action_to_choice(s, a) for s, a in actions.items()}
+        except (KeyError, IndexError, TypeError) as exc:
+            raise MalformedChoiceError(None, dict(actions), "unknown action id") from exc
+        return self.apply(choices)
+
+    def to_record(self, players: Sequence[str] = (), **meta: Any) -> GameRecord:
+        """The game record (seed, options, choices, outcome) of this state."""
+        from kumite.core.record import GameRecord
+
+        outcome = self.outcome
+        return GameRecord(
+            game=self.game.info.id,
+            rules_version=self.game.info.rules_version,
+            pack=self.game.pack_ref(self.game.parse_options(self.options_json)),
+            seed=self.seed,
+            options=self.options_json,
+            players=list(players),
+            steps=[{str(s): c for s, c in step.items()} for step in self.history],
+            outcome=None if outcome is None else outcome.to_json(),
+            meta=dict(meta),
+        )
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    return value

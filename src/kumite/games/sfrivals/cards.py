@@ -1,0 +1,294 @@
+"""SF Rivals card data: the pack schema, compiled cards and the catalog.
+
+Powers are written in the pack as lists of effect primitives (see :mod:`.effects`);
+this module validates them and compiles each card into a frozen :class:`Card`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+
+from kumite.cards import (
+    PackData,
+    Provenance,
+    convert,
+    merge,
+    parse_toml,
+    read_pack,
+    split_values,
+)
+from kumite.core.errors import PackError
+
+Op = Literal[
+    "reduce_damage",
+    "no_damage",
+    "next_round_initiative",
+    "opponent_reveals_first",
+    "swap_initiative",
+    "cancel_opponent_power",
+    "cancel_opponent_technique",
+    "deal_damage",
+    "force_initiative_draw",
+    "lasting_initiative",
+    "lasting_damage",
+]
+#: Primitives that need a positive ``amount``.
+AMOUNT_OPS = frozenset(
+    {"reduce_damage", "next_round_initiative", "deal_damage", "lasting_initiative",
+     "lasting_damage"}
+)
+CARDS_PER_CHARACTER = 10
+VALUED_FIELDS = ("name", "initiative", "damage", "kind", "copies", "text")
+
+
+class EffectSpec(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    op: Op
+    amount: int = 0
+    if_opponent_printed: int | None = None
+
+
+class CardSpec(msgspec.Struct, forbid_unknown_fields=True):
+    id: str
+    character: str
+    name: str
+    initiative: int
+    damage: int
+    kind: Literal["normal", "ultra", "super"] = "normal"
+    copies: int = 1
+    text: str = ""
+    aka: str = ""
+    effects: list[EffectSpec] = msgspec.field(default_factory=list)
+    power_cancelled_if_opponent_printed: list[int] = msgspec.field(default_factory=list)
+
+
+class CharacterSpec(msgspec.Struct, forbid_unknown_fields=True):
+    id: str
+    name: str
+
+
+class RuleValues(msgspec.Struct, forbid_unknown_fields=True):
+    life: int = 10
+    hand: int = 8
+    ultra_life_at_most: int = 5
+    super_round_at_least: int = 5
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Effect:
+    """One primitive of a card's power, optionally conditioned on the opponent's
+    *printed* initiative (rulebook: "Points to Be Aware of with Special Powers")."""
+
+    op: str
+    amount: int = 0
+    if_opponent_printed: int | None = None
+
+    def applies(self, opponent_printed: int) -> bool:
+        return self.if_opponent_printed is None or self.if_opponent_printed == opponent_printed
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class Card:
+    """A technique card type (copies of it are identical)."""
+
+    id: str
+    character: str
+    name: str
+    initiative: int
+    damage: int
+    kind: str
+    copies: int
+    text: str
+    aka: str
+    effects: tuple[Effect, ...]
+    power_cancelled_if_opponent_printed: frozenset[int]
+    provenance: Mapping[str, Provenance]
+    index: int
+    """Position among its character's card types (0-based, in pack order)."""
+    # Derived once at load time; the engine's hot loops read them.
+    has_power: bool = dataclasses.field(init=False)
+    is_ultra: bool = dataclasses.field(init=False)
+    is_super: bool = dataclasses.field(init=False)
+    choice: str = dataclasses.field(init=False)
+    """The choice string that plays this card."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "has_power", bool(self.effects))
+        object.__setattr__(self, "is_ultra", self.kind == "ultra")
+        object.__setattr__(self, "is_super", self.kind == "super")
+        object.__setattr__(self, "choice", f"play:{self.id}")
+
+    def __repr__(self) -> str:
+        return f"<Card {self.id} i{self.initiative} d{self.damage}>"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "character": self.character,
+            "name": self.name,
+            "aka": self.aka,
+            "kind": self.kind,
+            "copies": self.copies,
+            "initiative": self.initiative,
+            "damage": self.damage,
+            "power": self.text,
+            "effects": [
+                {k: v for k, v in dataclasses.asdict(e).items() if v not in (None, 0)}
+                for e in self.effects
+            ],
+            "power_cancelled_if_opponent_printed": sorted(self.power_cancelled_if_opponent_printed),
+            "provenance": {k: p.to_json() for k, p in self.provenance.items()},
+        }
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class Character:
+    id: str
+    name: str
+    cards: tuple[Card, ...]
+    """Card types in pack order; ``sum(c.copies) == 10``."""
+    setup_choices: tuple[str, ...] = dataclasses.field(init=False)
+    """Every set-up choice ``setup:<cover>:<shown>`` (two copies of a card may be both)."""
+    restricted_copies: int = dataclasses.field(init=False)
+    """Copies of Ultra and Super Combo cards (the only cards that may be unplayable)."""
+    by_id: Mapping[str, Card] = dataclasses.field(init=False)
+
+    def __post_init__(self) -> None:
+        choices = tuple(
+            f"setup:{c.id}:{s.id}"
+            for c in self.cards
+            for s in self.cards
+            if c is not s or c.copies >= 2
+        )
+        object.__setattr__(self, "setup_choices", choices)
+        restricted = sum(c.copies for c in self.cards if c.is_ultra or c.is_super)
+        object.__setattr__(self, "restricted_copies", restricted)
+        object.__setattr__(self, "by_id", {c.id: c for c in self.cards})
+
+    def card(self, card_id: str) -> Card:
+        return self.by_id[card_id]
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """All ten cards, copies repeated."""
+        return tuple(c for c in self.cards for _ in range(c.copies))
+
+
+@dataclasses.dataclass(frozen=True)
+class Catalog:
+    """All characters and cards of a (merged) pack."""
+
+    pack: PackData
+    characters: Mapping[str, Character]
+    cards: Mapping[str, Card]
+    rules: RuleValues
+    rule_provenance: Mapping[str, Provenance]
+
+    def character(self, char_id: str) -> Character:
+        return self.characters[char_id]
+
+
+def _compile(pack: PackData) -> Catalog:
+    name = pack.name
+    defaults = {str(k): str(v) for k, v in pack.meta.get("provenance", {}).items()}
+    raw_rules = pack.data.get("rules", {})
+    if not isinstance(raw_rules, dict):
+        raise PackError(name, "[rules] must be a table")
+    rule_values, rule_prov = split_values(
+        raw_rules, pack=name, card=None, valued=raw_rules.keys(), defaults={
+            k: "rulebook" for k in raw_rules
+        },
+    )
+    rules = convert(rule_values, RuleValues, pack=name, card=None)
+    chars_raw = pack.data.get("characters", [])
+    specs_c = [convert(c, CharacterSpec, pack=name, card=c.get("id")) for c in chars_raw]
+    if not specs_c:
+        raise PackError(name, "no [[characters]]")
+    by_char: dict[str, list[Card]] = {c.id: [] for c in specs_c}
+    cards: dict[str, Card] = {}
+    for table in pack.data.get("cards", []):
+        card_id = str(table.get("id"))
+        values, prov = split_values(
+            table, pack=name, card=card_id, valued=VALUED_FIELDS, defaults=defaults
+        )
+        spec = convert(values, CardSpec, pack=name, card=card_id)
+        _check_card(spec, name, by_char)
+        card = Card(
+            id=spec.id,
+            character=spec.character,
+            name=spec.name,
+            initiative=spec.initiative,
+            damage=spec.damage,
+            kind=spec.kind,
+            copies=spec.copies,
+            text=spec.text,
+            aka=spec.aka,
+            effects=tuple(Effect(e.op, e.amount, e.if_opponent_printed) for e in spec.effects),
+            power_cancelled_if_opponent_printed=frozenset(spec.power_cancelled_if_opponent_printed),
+            provenance=prov,
+            index=len(by_char[spec.character]),
+        )
+        by_char[spec.character].append(card)
+        cards[card.id] = card
+    characters: dict[str, Character] = {}
+    for c in specs_c:
+        deck = by_char[c.id]
+        total = sum(card.copies for card in deck)
+        if total != CARDS_PER_CHARACTER:
+            raise PackError(
+                name, f"character {c.id!r} has {total} cards; it needs {CARDS_PER_CHARACTER}"
+            )
+        characters[c.id] = Character(c.id, c.name, tuple(deck))
+    return Catalog(pack, characters, cards, rules, rule_prov)
+
+
+def _check_card(spec: CardSpec, name: str, by_char: Mapping[str, list[Card]]) -> None:
+    def bad(field: str, message: str) -> PackError:
+        return PackError(name, message, card=spec.id, field=field)
+
+    if spec.character not in by_char:
+        raise bad("character", f"unknown character {spec.character!r}")
+    if not spec.id.startswith(spec.character + "."):
+        raise bad("id", f"card ids are '<character>.<name>', e.g. '{spec.character}.jab'")
+    if not 0 <= spec.initiative <= 9:
+        raise bad("initiative", f"{spec.initiative} is outside 0..9")
+    if not 0 <= spec.damage <= 10:
+        raise bad("damage", f"{spec.damage} is outside 0..10")
+    if spec.copies < 1:
+        raise bad("copies", "must be at least 1")
+    for position, effect in enumerate(spec.effects, start=1):
+        if effect.op in AMOUNT_OPS and effect.amount <= 0:
+            raise bad("effects", f"effect #{position} ({effect.op}) needs a positive amount")
+
+
+def _base_text() -> str:
+    return (resources.files("kumite.games.sfrivals") / "packs" / "base.toml").read_text("utf-8")
+
+
+@functools.lru_cache(maxsize=1)
+def base_pack() -> PackData:
+    return parse_toml(_base_text(), "sfrivals/packs/base.toml")
+
+
+@functools.lru_cache(maxsize=32)
+def load_catalog(overlay_text: str | None = None, name: str = "overlay") -> Catalog:
+    """The base catalog, or the base merged with a user's overlay pack given as TOML text."""
+    pack = base_pack()
+    if overlay_text is not None:
+        pack = merge(pack, parse_toml(overlay_text, name), VALUED_FIELDS)
+    return _compile(pack)
+
+
+def read_overlay(path: str | Path) -> str:
+    """Read and validate an overlay pack file; return its text (stored in game options)."""
+    p = Path(path)
+    read_pack(p)  # unreadable file or bad TOML: an error naming the file
+    text = p.read_text(encoding="utf-8")
+    load_catalog(text, p.name)  # bad card: an error naming file, card and field
+    return text

@@ -1,0 +1,207 @@
+"""Events of SF Rivals. Each carries the rule it applies and who may see it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from kumite.core.events import Event
+
+
+def _who(seat: int) -> str:
+    return f"Player {seat + 1}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CharacterChosen(Event):
+    seat: int
+    character: str
+
+    def describe(self) -> str:
+        return f"{_who(self.seat)} fights as {self.character}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardShown(Event):
+    """The unused card a player reveals at set-up."""
+
+    seat: int
+    card: str
+    name: str
+
+    def describe(self) -> str:
+        return f"{_who(self.seat)} sets aside {self.name} face up (not used this fight)."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CoverChosen(Event):
+    """Private to its owner: the card put face down on the life gauge."""
+
+    seat: int
+    card: str
+    name: str
+
+    def describe(self) -> str:
+        return f"You cover your life gauge with {self.name} (hidden from your opponent)."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardRevealed(Event):
+    seat: int
+    card: str
+    name: str
+    initiative: int
+    damage: int
+    early: bool = False
+    """Revealed before the opponent chooses (a "reveal first" power)."""
+
+    def describe(self) -> str:
+        how = " first, before the opponent chooses" if self.early else ""
+        return (
+            f"{_who(self.seat)} reveals {self.name}{how} "
+            f"(initiative {self.initiative}, damage {self.damage})."
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PowerCancelled(Event):
+    seat: int
+    """Whose power is cancelled."""
+    card: str
+    by_seat: int
+    by_card: str
+    reason: str
+
+    def describe(self) -> str:
+        return f"{_who(self.seat)}'s {self.card} loses its power: {self.reason}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TechniqueCancelled(Event):
+    seat: int
+    card: str
+    by_card: str
+
+    def describe(self) -> str:
+        return f"{_who(self.seat)}'s {self.card} is cancelled outright by {self.by_card}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PowerInactive(Event):
+    seat: int
+    card: str
+    reason: str
+
+    def describe(self) -> str:
+        return f"{_who(self.seat)}'s {self.card} is played without its power: {self.reason}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InitiativeBonus(Event):
+    seat: int
+    amount: int
+    initiative: int
+
+    def describe(self) -> str:
+        return (
+            f"{_who(self.seat)}'s initiative is raised by {self.amount} from an earlier power "
+            f"(now {self.initiative})."
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InitiativeSwapped(Event):
+    by_seat: int
+    card: str
+    initiatives: tuple[int, int]
+
+    def describe(self) -> str:
+        a, b = self.initiatives
+        return f"{self.card} swaps the initiatives: now {a} against {b}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InitiativeDrawForced(Event):
+    by_seat: int
+    card: str
+
+    def describe(self) -> str:
+        return f"{self.card}: the initiative counts as a draw this round."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InitiativeCompared(Event):
+    initiatives: tuple[int, int]
+    winner: int | None
+
+    def describe(self) -> str:
+        a, b = self.initiatives
+        if self.winner is None:
+            return f"Initiative {a} against {b}: a draw, both techniques hit."
+        return f"Initiative {a} against {b}: {_who(self.winner)}'s technique wins."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DamageDealt(Event):
+    seat: int
+    """Who receives the damage."""
+    amount: int
+    prevented: int
+    life: int
+    source: str
+
+    def describe(self) -> str:
+        note = f" ({self.prevented} prevented)" if self.prevented else ""
+        return f"{_who(self.seat)} takes {self.amount} damage from {self.source}{note}; life {self.life}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NextRoundBonus(Event):
+    seat: int
+    amount: int
+    card: str
+
+    def describe(self) -> str:
+        return f"{self.card}: {_who(self.seat)} gets +{self.amount} initiative next round."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LastingEffect(Event):
+    seat: int
+    initiative: int
+    damage: int
+    card: str
+
+    def describe(self) -> str:
+        return (
+            f"{self.card}: from now on {_who(self.seat)}'s cards get +{self.initiative} "
+            f"initiative and deal +{self.damage} damage."
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RevealFirstNext(Event):
+    seat: int
+    """The player who must reveal first next round."""
+    card: str
+
+    def describe(self) -> str:
+        return f"{self.card}: {_who(self.seat)} must reveal first next round."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RevealFirstVoided(Event):
+    template: ClassVar[str] = (
+        "Both players would have to reveal first: the next round is played simultaneously."
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FightEnded(Event):
+    winner: int | None
+    reason: str
+    lives: tuple[int, int]
+
+    def describe(self) -> str:
+        result = "a draw" if self.winner is None else f"{_who(self.winner)} wins"
+        return f"The fight is over ({self.reason}): {result}. Life {self.lives[0]}-{self.lives[1]}."

@@ -1,0 +1,423 @@
+"""The SF Rivals state machine: character pick, set-up, eight rounds of reveals."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Self
+
+from kumite.core.errors import MalformedChoiceError
+from kumite.core.events import Event
+from kumite.core.game import Decision, Outcome, State
+from kumite.games.sfrivals import events as ev
+from kumite.games.sfrivals.cards import Card, Catalog, Character
+from kumite.games.sfrivals.options import Options
+from kumite.games.sfrivals.resolve import NO_CARRY, Carry, resolve_round
+
+if TYPE_CHECKING:
+    from kumite.games.sfrivals.game import SFRivals
+
+MAX_CHARACTERS = 16
+CARD_SLOTS = 10
+A_CHARACTER = 0
+A_PLAY = MAX_CHARACTERS
+A_SETUP = A_PLAY + CARD_SLOTS
+NUM_ACTIONS = A_SETUP + CARD_SLOTS * CARD_SLOTS
+
+CHARACTER, SETUP, PLAY, OVER = "character", "setup", "play", "over"
+
+#: (character, hand, ultra allowed, super allowed, powerless fallback) -> legal choices.
+_PLAYABLE: dict[tuple[Character, tuple[int, ...], bool, bool, bool], tuple[str, ...]] = {}
+#: Decisions are immutable, so the engine reuses them: (seat, kind, legal) -> decision.
+_DECISIONS: dict[tuple[int, str, tuple[str, ...]], Decision] = {}
+_PROMPTS = {
+    "play": "Play a card face down",
+    "play-first": "Play a card: it is revealed before your opponent chooses",
+}
+
+
+class SFRState(State):
+    """One position of an SF Rivals fight. Seats are 0 and 1."""
+
+    def __init__(self, game: SFRivals, seed: int, options: Options, catalog: Catalog) -> None:
+        self.game = game
+        self.seed = seed
+        self.history = []
+        self.opts = options
+        self.catalog = catalog
+        self.life_max = catalog.rules.life
+        self.hand_size = catalog.rules.hand
+        self.chars: list[Character | None] = [None, None]
+        self.hands: list[tuple[int, ...]] = [(), ()]
+        """Copies in hand per card type (indexed like ``Character.cards``)."""
+        self.cover: list[Card | None] = [None, None]
+        self.shown: list[Card | None] = [None, None]
+        self.played: list[list[Card]] = [[], []]
+        self.lives = [self.life_max, self.life_max]
+        self.carry: list[Carry] = [NO_CARRY, NO_CARRY]
+        self.reveal_first = [False, False]
+        """Seat must reveal its card first this round."""
+        self.early: list[Card | None] = [None, None]
+        self.round = 0
+        self.phase = CHARACTER
+        self._outcome: Outcome | None = None
+        self._pending: tuple[Decision, ...] | None = None
+        if options.characters is not None:
+            for seat, char_id in enumerate(options.characters):
+                if char_id is not None:
+                    self.chars[seat] = catalog.characters[char_id]
+        if self.chars[0] is not None and self.chars[1] is not None:
+            self.phase = SETUP
+
+    # -- contract -----------------------------------------------------------------------
+    @property
+    def players(self) -> tuple[int, ...]:
+        return (0, 1)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    @property
+    def options_json(self) -> dict[str, Any]:
+        return self.game.options_to_json(self.opts)
+
+    def clone(self) -> Self:
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.history = list(self.history)
+        other.chars = list(self.chars)
+        other.hands = list(self.hands)
+        other.cover = list(self.cover)
+        other.shown = list(self.shown)
+        other.played = [list(self.played[0]), list(self.played[1])]
+        other.lives = list(self.lives)
+        other.carry = list(self.carry)
+        other.reveal_first = list(self.reveal_first)
+        other.early = list(self.early)
+        return other
+
+    def pending(self) -> tuple[Decision, ...]:
+        if self._pending is None:
+            self._pending = self._compute_pending()
+        return self._pending
+
+    def _compute_pending(self) -> tuple[Decision, ...]:
+        if self.phase == OVER:
+            return ()
+        if self.phase == CHARACTER:
+            legal = tuple(f"character:{c}" for c in self.catalog.characters)
+            return tuple(
+                Decision(s, "character", legal, "Choose your character")
+                for s in (0, 1)
+                if self.chars[s] is None
+            )
+        if self.phase == SETUP:
+            return tuple(
+                Decision(s, "setup", self._character(s).setup_choices,
+                         "Choose the card to cover your life gauge and the card to show")
+                for s in (0, 1)
+            )
+        first = self._first_revealer()
+        if first is not None:
+            return (self._play_decision(first, "play-first"),)
+        if self.early[0] is None and self.early[1] is None:
+            return (self._play_decision(0, "play"), self._play_decision(1, "play"))
+        return tuple(self._play_decision(s, "play") for s in (0, 1) if self.early[s] is None)
+
+    def _play_decision(self, seat: int, kind: str) -> Decision:
+        legal = self.playable(seat)
+        key = (seat, kind, legal)
+        decision = _DECISIONS.get(key)
+        if decision is None:
+            decision = _DECISIONS[key] = Decision(seat, kind, legal, _PROMPTS[kind])
+        return decision
+
+    def _first_revealer(self) -> int | None:
+        for s in (0, 1):
+            if self.reveal_first[s] and self.early[s] is None:
+                return s
+        return None
+
+    def _character(self, seat: int) -> Character:
+        char = self.chars[seat]
+        assert char is not None, "no character chosen yet"
+        return char
+
+    def playable(self, seat: int) -> tuple[str, ...]:
+        """Legal cards of ``seat`` this round (as ``play:<card>`` choices)."""
+        rules = self.catalog.rules
+        key = (
+            self._character(seat),
+            self.hands[seat],
+            self.opts.ultra_rule == "power" or self.lives[seat] <= rules.ultra_life_at_most,
+            self.round >= rules.super_round_at_least,
+            self.opts.no_legal_card == "play-powerless",
+        )
+        legal = _PLAYABLE.get(key)
+        if legal is None:
+            cards = self._playable_cards(seat)
+            if not cards and key[4]:
+                cards = self._held(seat)
+            legal = _PLAYABLE[key] = tuple(c.choice for c in cards)
+        return legal
+
+    def _held(self, seat: int) -> list[Card]:
+        hand = self.hands[seat]
+        if not hand:  # before set-up
+            return []
+        return [c for c in self._character(seat).cards if hand[c.index]]
+
+    def _playable_cards(self, seat: int) -> list[Card]:
+        rules = self.catalog.rules
+        held = self._held(seat)
+        ultra_ok = self.opts.ultra_rule == "power" or self.lives[seat] <= rules.ultra_life_at_most
+        super_ok = self.round >= rules.super_round_at_least
+        if ultra_ok and super_ok:
+            return held
+        return [
+            c for c in held if (ultra_ok or not c.is_ultra) and (super_ok or not c.is_super)
+        ]
+
+    def explain_illegal(self, seat: int, choice: str) -> str:
+        verb, _, rest = choice.partition(":")
+        if self.phase == PLAY and verb == "play":
+            card = self.catalog.cards.get(rest)
+            char = self.chars[seat]
+            if card is None or char is None or card.character != char.id:
+                return "no such card for your character"
+            if not self.hands[seat][card.index]:
+                return f"{card.name} is not in your hand"
+            if card.is_ultra and self.lives[seat] > self.catalog.rules.ultra_life_at_most:
+                return (f"an Ultra Combo can only be played when your life is "
+                        f"{self.catalog.rules.ultra_life_at_most} or under")
+            if card.is_super and self.round < self.catalog.rules.super_round_at_least:
+                return (f"a Super Combo can only be played from round "
+                        f"{self.catalog.rules.super_round_at_least}")
+        if self.phase != {"character": CHARACTER, "setup": SETUP, "play": PLAY}.get(verb, ""):
+            return f"a {self.phase} decision is pending, not {verb!r}"
+        return "not among the legal choices"
+
+    # -- transitions --------------------------------------------------------------------
+    def _apply(self, choices: dict[int, str]) -> list[Event]:
+        self._pending = None
+        out: list[Event] = []
+        if self.phase == CHARACTER:
+            self._apply_characters(choices, out)
+        elif self.phase == SETUP:
+            self._apply_setup(choices, out)
+        else:
+            self._apply_play(choices, out)
+        return out
+
+    def _apply_characters(self, choices: dict[int, str], out: list[Event]) -> None:
+        for s in sorted(choices):
+            char = self.catalog.characters[choices[s].partition(":")[2]]
+            self.chars[s] = char
+            if not self.quiet:
+                out.append(ev.CharacterChosen(rule="sfr.setup.choose-character", seat=s,
+                                              character=char.name))
+        self.phase = SETUP
+
+    def _apply_setup(self, choices: dict[int, str], out: list[Event]) -> None:
+        for s in (0, 1):
+            _, cover_id, shown_id = choices[s].split(":")
+            char = self.chars[s]
+            assert char is not None
+            cover, shown = char.card(cover_id), char.card(shown_id)
+            hand = [c.copies for c in char.cards]
+            hand[cover.index] -= 1
+            hand[shown.index] -= 1
+            self.hands[s] = tuple(hand)
+            self.cover[s], self.shown[s] = cover, shown
+            if not self.quiet:
+                out.append(ev.CardShown(rule="sfr.setup.keep-eight", seat=s, card=shown.id,
+                                        name=shown.name))
+                out.append(ev.CoverChosen(rule="sfr.setup.keep-eight", to=frozenset({s}),
+                                          seat=s, card=cover.id, name=cover.name))
+        self.phase = PLAY
+        self.round = 1
+
+    def _take(self, seat: int, choice: str) -> Card:
+        card = self._character(seat).by_id[choice[5:]]
+        hand = list(self.hands[seat])
+        hand[card.index] -= 1
+        self.hands[seat] = tuple(hand)
+        self.played[seat].append(card)
+        return card
+
+    def _apply_play(self, choices: dict[int, str], out: list[Event]) -> None:
+        quiet = self.quiet
+        first = self._first_revealer()
+        if first is not None:
+            card = self._take(first, choices[first])
+            self.early[first] = card
+            if not quiet:
+                out.append(ev.CardRevealed(rule="sfr.round.reveal", seat=first, card=card.id,
+                                           name=card.name, initiative=card.initiative,
+                                           damage=card.damage, early=True))
+            return
+        early = self.early
+        a = early[0] or self._take(0, choices[0])
+        b = early[1] or self._take(1, choices[1])
+        if not quiet:
+            for s, card in ((0, a), (1, b)):
+                if early[s] is None:
+                    out.append(ev.CardRevealed(rule="sfr.round.reveal", seat=s, card=card.id,
+                                               name=card.name, initiative=card.initiative,
+                                               damage=card.damage))
+        lives = self.lives
+        result = resolve_round(
+            (a, b),
+            (self.carry[0], self.carry[1]),
+            (lives[0], lives[1]),
+            powerless=(
+                self._powerless(0, a) if a.is_ultra else None,
+                self._powerless(1, b) if b.is_ultra else None,
+            ),
+            swap_printed=self.opts.swap == "printed",
+            events=None if quiet else out,
+        )
+        self.lives = list(result.lives)
+        self.carry = list(result.carry)
+        self.reveal_first = list(result.reveal_first)
+        self.early = [None, None]
+        self.round += 1
+        self._check_end(out)
+
+    def _powerless(self, seat: int, card: Card) -> tuple[str, str] | None:
+        limit = self.catalog.rules.ultra_life_at_most
+        if card.is_ultra and card.has_power and self.lives[seat] > limit:
+            if self.opts.ultra_rule == "power":
+                return ("sfr.layout.ultra-combo", f"its power only works at life {limit} or under")
+            return ("sfr.ruling.no-legal-card", "it was the only card left to play")
+        return None
+
+    def _check_end(self, out: list[Event]) -> None:
+        a, b = self.lives
+        if a == 0 or b == 0:
+            if a == b:
+                self._finish(None, "double KO", "sfr.end.double-ko", out)
+            else:
+                self._finish(0 if b == 0 else 1, "KO", "sfr.end.ko", out)
+        elif self.round > self.hand_size:
+            self._finish_by_life("out of cards", "sfr.end.out-of-cards", out)
+        elif self.opts.no_legal_card == "end-fight" and (self._stuck(0) or self._stuck(1)):
+            self._finish_by_life("no playable card left", "sfr.ruling.no-legal-card", out)
+
+    def _stuck(self, seat: int) -> bool:
+        """``seat`` holds cards but may play none of them."""
+        if sum(self.hands[seat]) > self._character(seat).restricted_copies:
+            return False
+        return not self._playable_cards(seat)
+
+    def _finish_by_life(self, reason: str, rule: str, out: list[Event]) -> None:
+        a, b = self.lives
+        self._finish(None if a == b else (0 if a > b else 1), reason, rule, out)
+
+    def _finish(self, winner: int | None, reason: str, rule: str, out: list[Event]) -> None:
+        self.phase = OVER
+        self._pending = ()
+        returns = (0.0, 0.0) if winner is None else ((1.0, -1.0) if winner == 0 else (-1.0, 1.0))
+        self._outcome = Outcome(
+            winners=() if winner is None else (winner,),
+            draw=winner is None,
+            returns=returns,
+            reason=reason,
+            rule=rule,
+            detail={"lives": (self.lives[0], self.lives[1]), "rounds": self.round - 1},
+        )
+        if not self.quiet:
+            out.append(ev.FightEnded(rule=rule, winner=winner, reason=reason,
+                                     lives=(self.lives[0], self.lives[1])))
+
+    # -- actions ------------------------------------------------------------------------
+    def legal_actions(self, seat: int) -> list[int]:
+        return [self.choice_to_action(seat, c) for c in self.legal(seat)]
+
+    def choice_to_action(self, seat: int, choice: str) -> int:
+        verb, _, rest = choice.partition(":")
+        try:
+            if verb == "character":
+                return A_CHARACTER + list(self.catalog.characters).index(rest)
+            char = self.chars[seat]
+            if char is None:
+                raise KeyError(rest)
+            if verb == "play":
+                return A_PLAY + char.card(rest).index
+            if verb == "setup":
+                cover_id, _, shown_id = rest.partition(":")
+                return A_SETUP + char.card(cover_id).index * CARD_SLOTS + char.card(shown_id).index
+        except (KeyError, ValueError):
+            pass
+        raise MalformedChoiceError(seat, choice, "unknown choice")
+
+    def action_to_choice(self, seat: int, action: int) -> str:
+        if A_CHARACTER <= action < A_PLAY:
+            return "character:" + list(self.catalog.characters)[action - A_CHARACTER]
+        char = self.chars[seat]
+        if char is None:
+            raise KeyError(action)
+        if A_PLAY <= action < A_SETUP:
+            return "play:" + char.cards[action - A_PLAY].id
+        if A_SETUP <= action < NUM_ACTIONS:
+            cover, shown = divmod(action - A_SETUP, CARD_SLOTS)
+            return f"setup:{char.cards[cover].id}:{char.cards[shown].id}"
+        raise KeyError(action)
+
+    # -- views --------------------------------------------------------------------------
+    def unseen(self, seat: int) -> list[Card]:
+        """``seat``'s cards its opponent has not seen: its hand and its cover, together."""
+        if self.chars[seat] is None:
+            return []
+        held = self._held(seat)
+        out = [c for c in held for _ in range(self.hands[seat][c.index])]
+        cover = self.cover[seat]
+        if cover is not None:
+            out.append(cover)
+        return sorted(out, key=lambda c: c.index)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        players = []
+        for s in (0, 1):
+            char = self.chars[s]
+            shown = self.shown[s]
+            early = self.early[s]
+            played = self.played[s][:-1] if early is not None else self.played[s]
+            entry: dict[str, Any] = {
+                "seat": s,
+                "character": char.id if char else None,
+                "character_name": char.name if char else None,
+                "life": self.lives[s],
+                "hand_size": sum(self.hands[s]),
+                "shown": shown.id if shown else None,
+                "played": [c.id for c in played],
+                "revealed": early.id if early else None,
+                "carry": {
+                    "initiative_next_round": self.carry[s].bonus,
+                    "lasting_initiative": self.carry[s].lasting_initiative,
+                    "lasting_damage": self.carry[s].lasting_damage,
+                },
+                "must_reveal_first": self.reveal_first[s],
+            }
+            if seat == s and char is not None:
+                held = self._held(s)
+                entry["hand"] = [c.id for c in held for _ in range(self.hands[s][c.index])]
+                entry["cover"] = self.cover[s].id if self.cover[s] else None
+            elif self.phase in (PLAY, OVER):
+                entry["unseen"] = [c.id for c in self.unseen(s)]
+            players.append(entry)
+        pending = [
+            {"seat": d.seat, "kind": d.kind, "prompt": d.prompt,
+             **({"legal": list(d.legal)} if d.seat == seat else {})}
+            for d in self.pending()
+        ]
+        return {
+            "game": "sfrivals",
+            "seat": seat,
+            "phase": self.phase,
+            "round": self.round,
+            "rounds": self.hand_size,
+            "life_max": self.life_max,
+            "players": players,
+            "pending": pending,
+            "outcome": None if self._outcome is None else self._outcome.to_json(),
+        }

@@ -1,0 +1,1 @@
+"""Things that drive many games: matches, tournaments, simulations."""

@@ -1,0 +1,1 @@
+"""Terminal play: Rich renderings of views and events, and the human agent."""

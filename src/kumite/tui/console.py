@@ -1,0 +1,53 @@
+"""Shared terminal helpers: the console, event lines, choice prompts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
+
+from rich.console import Console
+from rich.prompt import IntPrompt, Prompt
+from rich.text import Text
+
+from kumite.core.events import Event
+
+T = TypeVar("T")
+
+
+def event_line(event: Event, *, show_rule: bool = True) -> Text:
+    """One explained step: the event's sentence and, dimmed, the rule it applies."""
+    line = Text("  • ")
+    line.append(event.describe())
+    if show_rule:
+        line.append(f"  [{event.rule}]", style="dim")
+    return line
+
+
+def print_events(console: Console, events: Iterable[Event], seat: int | None) -> None:
+    """Print the events ``seat`` may see (``None``: only public ones)."""
+    for event in events:
+        if event.visible_to(seat):
+            console.print(event_line(event))
+
+
+def pick(
+    console: Console,
+    title: str,
+    options: Sequence[T],
+    label: Callable[[T], str | Text],
+) -> T:
+    """Numbered menu; returns the chosen option."""
+    console.print(Text(title, style="bold"))
+    for number, option in enumerate(options, start=1):
+        line = Text(f"  {number:>2}. ")
+        line.append(label(option))
+        console.print(line)
+    while True:
+        answer = IntPrompt.ask("Your choice", console=console)
+        if 1 <= answer <= len(options):
+            return options[answer - 1]
+        console.print(f"[red]Choose a number from 1 to {len(options)}.[/red]")
+
+
+def pause(console: Console, message: str) -> None:
+    Prompt.ask(message, console=console, default="", show_default=False)

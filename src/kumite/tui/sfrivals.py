@@ -1,0 +1,142 @@
+"""SF Rivals in the terminal: the table, the cards and the human agent."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from kumite.cards.provenance import LEGEND
+from kumite.core.game import Decision
+from kumite.games.sfrivals.cards import Card, Catalog
+from kumite.tui.console import pick
+
+
+def value(card: Card, field: str) -> str:
+    """A card value with its provenance mark (``3*`` for an estimate)."""
+    prov = card.provenance.get(field)
+    return f"{getattr(card, field)}{prov.mark if prov else ''}"
+
+
+def card_label(card: Card) -> Text:
+    kind = {"ultra": " [ULTRA]", "super": " [SUPER]"}.get(card.kind, "")
+    text = Text()
+    text.append(card.name, style="bold")
+    text.append(kind, style="magenta")
+    text.append(f"  init {card.initiative}  dmg {value(card, 'damage')}")
+    if card.text:
+        text.append(f"  — {card.text}", style="italic")
+    return text
+
+
+def cards_table(cards: list[Card], title: str) -> Table:
+    table = Table(title=title, show_lines=False, expand=True)
+    table.add_column("card")
+    table.add_column("init", justify="right")
+    table.add_column("dmg", justify="right")
+    table.add_column("power")
+    for card in cards:
+        kind = {"ultra": " (Ultra Combo)", "super": " (Super Combo)"}.get(card.kind, "")
+        table.add_row(card.name + kind, str(card.initiative), value(card, "damage"),
+                      card.text or "—")
+    return table
+
+
+def life_gauge(life: int, maximum: int) -> Text:
+    bar = Text()
+    bar.append("█" * life, style="green" if life > maximum // 2 else "red")
+    bar.append("░" * (maximum - life), style="dim")
+    bar.append(f" {life}/{maximum}")
+    return bar
+
+
+def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
+    """The table as ``view``'s seat sees it."""
+    seat = view["seat"]
+    parts: list[Any] = []
+    head = Text(f"Round {view['round']} of {view['rounds']}" if view["phase"] == "play"
+                else view["phase"].capitalize(), style="bold cyan")
+    parts.append(head)
+    for p in view["players"]:
+        who = "You" if p["seat"] == seat else f"Player {p['seat'] + 1}"
+        name = p["character_name"] or "?"
+        line = Text(f"{who} ({name}) ", style="bold")
+        line.append(life_gauge(p["life"], view["life_max"]))
+        line.append(f"  cards in hand: {p['hand_size']}")
+        extras = []
+        carry = p["carry"]
+        if carry["initiative_next_round"]:
+            extras.append(f"+{carry['initiative_next_round']} initiative this round")
+        if carry["lasting_initiative"] or carry["lasting_damage"]:
+            extras.append(f"Feng Shui: +{carry['lasting_initiative']} init "
+                          f"+{carry['lasting_damage']} dmg every round")
+        if p["must_reveal_first"]:
+            extras.append("must reveal first")
+        if extras:
+            line.append("  [" + "; ".join(extras) + "]", style="yellow")
+        parts.append(line)
+        if p["shown"]:
+            parts.append(Text(f"    set aside: {catalog.cards[p['shown']].name}", style="dim"))
+        if p["played"]:
+            played = ", ".join(catalog.cards[c].name for c in p["played"])
+            parts.append(Text(f"    played: {played}", style="dim"))
+        if p["revealed"]:
+            parts.append(Text(f"    revealed first: {card_label(catalog.cards[p['revealed']])}",
+                              style="bold yellow"))
+    me = next((p for p in view["players"] if p["seat"] == seat), None)
+    if me is not None and me.get("hand"):
+        hand = [catalog.cards[c] for c in me["hand"]]
+        parts.append(cards_table(hand, "Your hand"))
+        if me.get("cover"):
+            parts.append(Text(f"Covering your life gauge (hidden): {catalog.cards[me['cover']].name}",
+                              style="dim"))
+    return Group(*parts)
+
+
+class HumanSFRivals:
+    """A person choosing at the terminal. Sees only the view of their seat."""
+
+    name = "human"
+
+    def __init__(self, console: Console, catalog: Catalog, label: str = "You") -> None:
+        self.console = console
+        self.catalog = catalog
+        self.label = label
+
+    def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
+        c = self.console
+        if decision.kind == "character":
+            chars = [self.catalog.characters[x.partition(":")[2]] for x in decision.legal]
+            for char in chars:
+                c.print(cards_table(list(char.cards), f"{char.name}'s move list"))
+            chosen = pick(c, f"{self.label}: choose your character", chars, lambda ch: ch.name)
+            return f"character:{chosen.id}"
+        c.print(Panel(render(view, self.catalog), title=self.label))
+        if decision.kind == "setup":
+            return self._setup(decision)
+        cards = [self.catalog.cards[x[5:]] for x in decision.legal]
+        title = ("Play a card — it is shown to your opponent before they choose"
+                 if decision.kind == "play-first" else "Play a card face down")
+        chosen = pick(c, f"{self.label}: {title}", cards, card_label)
+        return chosen.choice
+
+    def _setup(self, decision: Decision) -> str:
+        pairs = [x.split(":")[1:] for x in decision.legal]
+        covers = list(dict.fromkeys(p[0] for p in pairs))
+        c = self.console
+        c.print("Keep 8 of your 10 cards: one of the other two covers your life gauge "
+                "(hidden), the other is shown to your opponent.")
+        cover = pick(c, "Card to put face down on your life gauge", covers,
+                     lambda x: card_label(self.catalog.cards[x]))
+        shows = [p[1] for p in pairs if p[0] == cover]
+        shown = pick(c, "Card to show your opponent (also unused)", shows,
+                     lambda x: card_label(self.catalog.cards[x]))
+        return f"setup:{cover}:{shown}"
+
+
+def legend() -> Text:
+    return Text("  ".join(LEGEND.values()), style="dim")
