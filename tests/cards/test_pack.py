@@ -43,8 +43,9 @@ def test_provenance_labels_parse_and_mark():
 def test_values_are_split_from_their_provenance():
     pack = parse_toml(BASE, "base.toml")
     card = pack.data["cards"][0]
-    values, prov = split_values(card, pack="base.toml", card="a", valued=("power", "cost"),
-                                defaults=pack.meta["provenance"])
+    values, prov = split_values(
+        card, pack="base.toml", card="a", valued=("power", "cost"), defaults=pack.meta["provenance"]
+    )
     assert values == {"id": "a", "power": 3, "cost": 2}
     assert str(prov["power"]) == "rulebook"
     assert str(prov["cost"]) == "source:X" and prov["cost"].note == "seen"
@@ -53,8 +54,13 @@ def test_values_are_split_from_their_provenance():
 def test_missing_provenance_is_an_error_naming_card_and_field():
     pack = parse_toml(BASE, "base.toml")
     with pytest.raises(PackError) as info:
-        split_values(pack.data["cards"][1], pack="base.toml", card="b",
-                     valued=("power", "cost", "speed"), defaults={})
+        split_values(
+            pack.data["cards"][1],
+            pack="base.toml",
+            card="b",
+            valued=("power", "cost", "speed"),
+            defaults={},
+        )
     assert str(info.value) == (
         "base.toml: card 'b': field 'power': no provenance: add 'from' or a "
         "[pack.provenance] default"
@@ -69,8 +75,10 @@ def test_missing_provenance_is_an_error_naming_card_and_field():
         ('[pack]\nid="p"', "bad.toml: [pack] needs a string 'game'"),
         ('cards = 3\n[pack]\nid="p"\ngame="g"', "'cards' must be an array of tables"),
         ('[pack]\nid="p"\ngame="g"\n[[cards]]\nname="x"', "cards entry #1 has no string 'id'"),
-        ('[pack]\nid="p"\ngame="g"\n[[cards]]\nid="x"\n[[cards]]\nid="x"',
-         "card 'x': duplicate id in cards"),
+        (
+            '[pack]\nid="p"\ngame="g"\n[[cards]]\nid="x"\n[[cards]]\nid="x"',
+            "card 'x': duplicate id in cards",
+        ),
     ],
 )
 def test_malformed_packs_fail_with_one_line_naming_the_problem(text, words):

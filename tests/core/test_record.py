@@ -65,5 +65,5 @@ def test_unreadable_and_non_json_records(tmp_path):
         GameRecord.load(tmp_path / "missing.json")
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
-    with pytest.raises(RecordError, match="bad.json: not a valid game record"):
+    with pytest.raises(RecordError, match=r"bad\.json: not a valid game record"):
         GameRecord.load(bad)

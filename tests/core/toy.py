@@ -31,9 +31,17 @@ ACTIONS = ("raise", "stay", "call", "fold")
 
 class ToyGame(Game[dict[str, Any]]):
     info = GameInfo(
-        id="toy", name="Toy", min_players=2, max_players=2, simultaneous=True,
-        hidden_information=True, chance=True, max_decisions=2, utility_range=(-1, 1),
-        rules_version="toy-1", num_actions=len(ACTIONS),
+        id="toy",
+        name="Toy",
+        min_players=2,
+        max_players=2,
+        simultaneous=True,
+        hidden_information=True,
+        chance=True,
+        max_decisions=2,
+        utility_range=(-1, 1),
+        rules_version="toy-1",
+        num_actions=len(ACTIONS),
     )
 
     def parse_options(self, raw: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -105,8 +113,11 @@ class ToyState(State):
         self.stage = "over"
         ret = (0.0, 0.0) if winner is None else ((1.0, -1.0) if winner == 0 else (-1.0, 1.0))
         self._outcome = Outcome(
-            winners=() if winner is None else (winner,), draw=winner is None, returns=ret,
-            reason="showdown", rule="toy.deal",
+            winners=() if winner is None else (winner,),
+            draw=winner is None,
+            returns=ret,
+            reason="showdown",
+            rule="toy.deal",
         )
 
     def clone(self) -> Self:
@@ -118,8 +129,11 @@ class ToyState(State):
         return other
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        return {"seat": seat, "number": None if seat is None else self.numbers[seat],
-                "stage": self.stage}
+        return {
+            "seat": seat,
+            "number": None if seat is None else self.numbers[seat],
+            "stage": self.stage,
+        }
 
     def legal_actions(self, seat: int) -> list[int]:
         return [ACTIONS.index(c) for c in self.legal(seat)]

@@ -25,8 +25,10 @@ KO = 100.0
 
 
 def card_value(card: Card) -> float:
-    effects = [{"op": e.op, "amount": e.amount, "if_opponent_printed": e.if_opponent_printed}
-               for e in card.effects]
+    effects = [
+        {"op": e.op, "amount": e.amount, "if_opponent_printed": e.if_opponent_printed}
+        for e in card.effects
+    ]
     worth = float(card.damage + power_value(effects))
     if card.is_super:
         worth += 1.0
@@ -114,4 +116,3 @@ def make(game: Game[Any], options: Mapping[str, Any], seat: int, seed: int) -> G
 
     assert isinstance(game, SFRivals)
     return GreedySFRivals(game.catalog(game.parse_options(options)), seat, seed)
-

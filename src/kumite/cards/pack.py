@@ -204,7 +204,9 @@ def split_values(
         spec = spec if spec is not None else defaults.get(field)
         if spec is None:
             raise PackError(
-                pack, "no provenance: add 'from' or a [pack.provenance] default", card=card,
+                pack,
+                "no provenance: add 'from' or a [pack.provenance] default",
+                card=card,
                 field=field,
             )
         try:
@@ -214,9 +216,7 @@ def split_values(
     return values, prov
 
 
-def convert(
-    values: Mapping[str, Any], schema: type[T], *, pack: str, card: str | None
-) -> T:
+def convert(values: Mapping[str, Any], schema: type[T], *, pack: str, card: str | None) -> T:
     """Convert plain values with a msgspec schema; errors name the field."""
     try:
         return msgspec.convert(values, schema)

@@ -26,25 +26,32 @@ def run(game_id: str, character: str | None, pack: Path | None, json_out: bool) 
             raise OptionsError(f"unknown character {character!r}")
         chars = [catalog.characters[character]]
     if json_out:
-        print_json({
-            "game": game_id,
-            "pack": catalog.pack.ref(),
-            "sources": catalog.pack.sources,
-            "rules": {
-                "life": {"value": catalog.rules.life, **catalog.rule_provenance["life"].to_json()}
-            },
-            "characters": [{"id": c.id, "name": c.name} for c in chars],
-            "cards": [card.to_json() for c in chars for card in c.cards],
-        })
+        print_json(
+            {
+                "game": game_id,
+                "pack": catalog.pack.ref(),
+                "sources": catalog.pack.sources,
+                "rules": {
+                    "life": {
+                        "value": catalog.rules.life,
+                        **catalog.rule_provenance["life"].to_json(),
+                    }
+                },
+                "characters": [{"id": c.id, "name": c.name} for c in chars],
+                "cards": [card.to_json() for c in chars for card in c.cards],
+            }
+        )
         return
     for char in chars:
         console.print(cards_table(list(char.cards), f"{char.name} ({char.id})"))
     console.print(f"Life: {catalog.rules.life} ({catalog.rule_provenance['life']})")
     for text in LEGEND.values():
         console.print(f"[dim]{text}[/dim]")
-    console.print(f"[dim]Pack {catalog.pack.id} {catalog.pack.version}; sources: "
-                  + escape("; ".join(f"[{k}] {v}" for k, v in catalog.pack.sources.items()))
-                  + "[/dim]")
+    console.print(
+        f"[dim]Pack {catalog.pack.id} {catalog.pack.version}; sources: "
+        + escape("; ".join(f"[{k}] {v}" for k, v in catalog.pack.sources.items()))
+        + "[/dim]"
+    )
 
 
 def rules(game_id: str) -> None:

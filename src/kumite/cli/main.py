@@ -55,7 +55,9 @@ def play(
 @friendly_errors
 def replay(
     file: Annotated[Path, typer.Argument(help="A game record (JSON).")],
-    json_out: Annotated[bool, typer.Option("--json", help="Print outcome and events as JSON.")] = False,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="Print outcome and events as JSON.")
+    ] = False,
 ) -> None:
     """Re-run a recorded game and show it."""
     replay_cmd.run(file, json_out)

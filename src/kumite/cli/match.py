@@ -25,8 +25,15 @@ from kumite.sim.tournament import (
 
 
 def run(
-    game_id: str, players: str | None, team_a: str | None, team_b: str | None,
-    entrants: str | None, fights: int, scoring_name: str, seed: int | None, json_out: bool,
+    game_id: str,
+    players: str | None,
+    team_a: str | None,
+    team_b: str | None,
+    entrants: str | None,
+    fights: int,
+    scoring_name: str,
+    seed: int | None,
+    json_out: bool,
 ) -> None:
     game = get_game(game_id)
     if game.info.max_players != 2:
@@ -45,8 +52,10 @@ def run(
             options["characters"] = [a.character, b.character]
         state = game.new_state(fight_seed, options)
         state.quiet = True
-        agents = [make_agent(e.agent, game, state.options_json, s, derive_seed(fight_seed, s))
-                  for s, e in enumerate((a, b))]
+        agents = [
+            make_agent(e.agent, game, state.options_json, s, derive_seed(fight_seed, s))
+            for s, e in enumerate((a, b))
+        ]
         return run_game(state, agents)
 
     modes = [x is not None for x in (players, team_a or team_b, entrants)]
@@ -64,8 +73,9 @@ def run(
         field = entrants_from(entrants)
         if len(field) < 2:
             raise OptionsError("a tournament needs at least two entrants")
-        table = play_round_robin(field, fights, fight, rule,
-                                 lambda i, j, n: derive_seed(seed, "rr", i, j, n))
+        table = play_round_robin(
+            field, fights, fight, rule, lambda i, j, n: derive_seed(seed, "rr", i, j, n)
+        )
         result = {"mode": "round-robin", **table.to_json()}
     else:
         a, b = entrants_from(team_a or ""), entrants_from(team_b or "")
@@ -84,8 +94,13 @@ def show(table: Standings, result: dict[str, Any]) -> None:
     for col in ("entrant", "points", "wins", "draws", "losses"):
         out.add_column(col, justify="left" if col == "entrant" else "right")
     for row in result["standings"]:
-        out.add_row(row["entrant"], str(row["points"]), str(row["wins"]), str(row["draws"]),
-                    str(row["losses"]))
+        out.add_row(
+            row["entrant"],
+            str(row["points"]),
+            str(row["wins"]),
+            str(row["draws"]),
+            str(row["losses"]),
+        )
     console.print(out)
     if "team_points" in result:
         a, b = result["team_points"]

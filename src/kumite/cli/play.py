@@ -46,8 +46,15 @@ def build_agents(
 
 
 def run(
-    game_id: str, players: str | None, characters: str | None, seed: int | None,
-    record: Path | None, pack: Path | None, rules: list[str], quiet: bool, json_out: bool,
+    game_id: str,
+    players: str | None,
+    characters: str | None,
+    seed: int | None,
+    record: Path | None,
+    pack: Path | None,
+    rules: list[str],
+    quiet: bool,
+    json_out: bool,
 ) -> None:
     game = get_game(game_id)
     fe = front_end(game_id)
@@ -58,8 +65,12 @@ def run(
             f"got {len(names)}"
         )
     seed = new_seed() if seed is None else seed
-    options = fe.options(game, characters=split_list(characters) if characters else [],
-                         pack=pack, rules=parse_rules(rules))
+    options = fe.options(
+        game,
+        characters=split_list(characters) if characters else [],
+        pack=pack,
+        rules=parse_rules(rules),
+    )
     state = game.new_state(seed, options)
     agents = build_agents(game, state.options_json, names, seed)
     humans = [i for i, n in enumerate(names) if n == "human"]
@@ -73,8 +84,14 @@ def run(
     if record is not None:
         state.to_record(players=names).save(record)
     if json_out:
-        print_json({"seed": seed, "players": names, "outcome": outcome_json(outcome),
-                    **({"record": str(record)} if record else {})})
+        print_json(
+            {
+                "seed": seed,
+                "players": names,
+                "outcome": outcome_json(outcome),
+                **({"record": str(record)} if record else {}),
+            }
+        )
     else:
         show_result(state, outcome, names, viewer)
         if record is not None:
@@ -82,7 +99,11 @@ def run(
 
 
 def play_loop(
-    state: State, agents: list[Agent], humans: list[int], hot_seat: bool, viewer: int | None,
+    state: State,
+    agents: list[Agent],
+    humans: list[int],
+    hot_seat: bool,
+    viewer: int | None,
     show: bool,
 ) -> Outcome:
     while not state.is_terminal:
@@ -91,8 +112,7 @@ def play_loop(
             agent = agents[decision.seat]
             if hot_seat and decision.seat in humans:
                 console.clear()
-                pause(console, f"Pass the terminal to Player {decision.seat + 1}, "
-                               "then press Enter")
+                pause(console, f"Pass the terminal to Player {decision.seat + 1}, then press Enter")
             choices[decision.seat] = agent.choose(state.view(decision.seat), decision)
             if hot_seat and decision.seat in humans:
                 console.clear()

@@ -46,12 +46,19 @@ def run(file: Path, json_out: bool) -> None:
     if record.players:
         console.print("Seats: " + ", ".join(f"{i + 1}: {n}" for i, n in enumerate(record.players)))
     for index, choices, events in steps:
-        console.print(f"[dim]step {index}: "
-                      + ", ".join(f"P{s + 1} {c}" for s, c in sorted(choices.items())) + "[/dim]")
+        console.print(
+            f"[dim]step {index}: "
+            + ", ".join(f"P{s + 1} {c}" for s, c in sorted(choices.items()))
+            + "[/dim]"
+        )
         for event in events:
             console.print(event_line(event))
     if outcome is not None:
-        head = "Draw" if outcome.draw else " & ".join(f"Player {w + 1}" for w in outcome.winners) + " wins"
+        head = (
+            "Draw"
+            if outcome.draw
+            else (" & ".join(f"Player {w + 1}" for w in outcome.winners) + " wins")
+        )
         console.print(Panel(f"[bold]{head}[/bold] — {outcome.reason}", title="Result"))
     fe = front_end(game.info.id)
     console.print(fe.render(game, record.options, state.view(None)))

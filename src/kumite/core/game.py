@@ -193,9 +193,9 @@ class State(abc.ABC):
             seat, choice = next(iter(choices.items()), (None, None))
             raise GameOverError(seat, choice, "the game is over")
         valid = dict(choices)
-        for decision in pending:
-            choice = valid.get(decision.seat)
-            if choice is None or type(choice) is not str or choice not in decision.legal:
+        for pend in pending:
+            got = valid.get(pend.seat)
+            if got is None or type(got) is not str or got not in pend.legal:
                 break
         else:
             if len(valid) == len(pending):

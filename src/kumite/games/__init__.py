@@ -23,9 +23,7 @@ def get_game(game_id: str) -> Game[Any]:
     try:
         target = REGISTRY[game_id]
     except KeyError:
-        raise UnknownGameError(
-            f"unknown game {game_id!r} (known: {', '.join(REGISTRY)})"
-        ) from None
+        raise UnknownGameError(f"unknown game {game_id!r} (known: {', '.join(REGISTRY)})") from None
     module, _, attr = target.partition(":")
     game: Game[Any] = getattr(importlib.import_module(module), attr)
     return game

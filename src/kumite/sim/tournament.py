@@ -108,13 +108,23 @@ class Standings:
     def to_json(self) -> dict[str, Any]:
         return {
             "standings": [
-                {"entrant": self.names[i], "points": self.points[i], "wins": self.wins[i],
-                 "draws": self.draws[i], "losses": self.losses[i]}
+                {
+                    "entrant": self.names[i],
+                    "points": self.points[i],
+                    "wins": self.wins[i],
+                    "draws": self.draws[i],
+                    "losses": self.losses[i],
+                }
                 for i in self.ranking()
             ],
             "fights": [
-                {"seat0": self.names[f.a], "seat1": self.names[f.b], "points": list(f.points),
-                 "seed": f.seed, "outcome": f.outcome.to_json()}
+                {
+                    "seat0": self.names[f.a],
+                    "seat1": self.names[f.b],
+                    "points": list(f.points),
+                    "seed": f.seed,
+                    "outcome": f.outcome.to_json(),
+                }
                 for f in self.fights
             ],
         }
@@ -137,15 +147,20 @@ def play_match(
 
 
 def play_team_match(
-    team_a: Sequence[Entrant], team_b: Sequence[Entrant], fight: Fight, rule: Scoring,
+    team_a: Sequence[Entrant],
+    team_b: Sequence[Entrant],
+    fight: Fight,
+    rule: Scoring,
     seeds: Sequence[int],
 ) -> tuple[Standings, tuple[int, int]]:
     """Team match: the i-th member of each team fight each other; team points are summed."""
     if len(team_a) != len(team_b) or not team_a:
         raise OptionsError("both teams need the same, non-zero number of members")
     n = len(team_a)
-    table = Standings([f"A{i + 1} {e}" for i, e in enumerate(team_a)]
-                      + [f"B{i + 1} {e}" for i, e in enumerate(team_b)])
+    table = Standings(
+        [f"A{i + 1} {e}" for i, e in enumerate(team_a)]
+        + [f"B{i + 1} {e}" for i, e in enumerate(team_b)]
+    )
     totals = [0, 0]
     for i in range(n):
         outcome = fight(team_a[i], team_b[i], seeds[i])
@@ -157,7 +172,10 @@ def play_team_match(
 
 
 def play_round_robin(
-    entrants: Sequence[Entrant], fights: int, fight: Fight, rule: Scoring,
+    entrants: Sequence[Entrant],
+    fights: int,
+    fight: Fight,
+    rule: Scoring,
     seed_of: Callable[[int, int, int], int],
 ) -> Standings:
     """Every pair of entrants plays ``fights`` fights; ``seed_of(i, j, n)`` seeds fight n."""
@@ -173,4 +191,3 @@ def play_round_robin(
 def entrants_from(specs: str | Sequence[str]) -> list[Entrant]:
     items = specs.split(",") if isinstance(specs, str) else list(specs)
     return [Entrant.parse(s) for s in items if s.strip()]
-

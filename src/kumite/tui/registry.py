@@ -17,7 +17,11 @@ class TerminalFrontEnd(Protocol):
     """What the CLI needs to put a game on the terminal."""
 
     def options(
-        self, game: Game[Any], *, characters: list[str], pack: Path | None,
+        self,
+        game: Game[Any],
+        *,
+        characters: list[str],
+        pack: Path | None,
         rules: Mapping[str, str],
     ) -> dict[str, Any]:
         """Game options from the command line's flags."""
@@ -25,17 +29,20 @@ class TerminalFrontEnd(Protocol):
 
     def human(
         self, console: Console, game: Game[Any], options: Mapping[str, Any], seat: int, label: str
-    ) -> Agent:
-        ...
+    ) -> Agent: ...
 
-    def render(self, game: Game[Any], options: Mapping[str, Any],
-               view: Mapping[str, Any]) -> RenderableType:
-        ...
+    def render(
+        self, game: Game[Any], options: Mapping[str, Any], view: Mapping[str, Any]
+    ) -> RenderableType: ...
 
 
 class SFRivalsFrontEnd:
     def options(
-        self, game: Game[Any], *, characters: list[str], pack: Path | None,
+        self,
+        game: Game[Any],
+        *,
+        characters: list[str],
+        pack: Path | None,
         rules: Mapping[str, str],
     ) -> dict[str, Any]:
         from kumite.games.sfrivals.cards import read_overlay
@@ -58,8 +65,9 @@ class SFRivalsFrontEnd:
         assert isinstance(game, SFRivals)
         return HumanSFRivals(console, game.catalog(game.parse_options(options)), label)
 
-    def render(self, game: Game[Any], options: Mapping[str, Any],
-               view: Mapping[str, Any]) -> RenderableType:
+    def render(
+        self, game: Game[Any], options: Mapping[str, Any], view: Mapping[str, Any]
+    ) -> RenderableType:
         from kumite.games.sfrivals.game import SFRivals
         from kumite.tui.sfrivals import render
 

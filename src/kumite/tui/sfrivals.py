@@ -41,8 +41,9 @@ def cards_table(cards: list[Card], title: str) -> Table:
     table.add_column("power")
     for card in cards:
         kind = {"ultra": " (Ultra Combo)", "super": " (Super Combo)"}.get(card.kind, "")
-        table.add_row(card.name + kind, str(card.initiative), value(card, "damage"),
-                      card.text or "—")
+        table.add_row(
+            card.name + kind, str(card.initiative), value(card, "damage"), card.text or "—"
+        )
     return table
 
 
@@ -58,8 +59,12 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
     """The table as ``view``'s seat sees it."""
     seat = view["seat"]
     parts: list[Any] = []
-    head = Text(f"Round {view['round']} of {view['rounds']}" if view["phase"] == "play"
-                else view["phase"].capitalize(), style="bold cyan")
+    head = Text(
+        f"Round {view['round']} of {view['rounds']}"
+        if view["phase"] == "play"
+        else view["phase"].capitalize(),
+        style="bold cyan",
+    )
     parts.append(head)
     for p in view["players"]:
         who = "You" if p["seat"] == seat else f"Player {p['seat'] + 1}"
@@ -72,8 +77,10 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
         if carry["initiative_next_round"]:
             extras.append(f"+{carry['initiative_next_round']} initiative this round")
         if carry["lasting_initiative"] or carry["lasting_damage"]:
-            extras.append(f"Feng Shui: +{carry['lasting_initiative']} init "
-                          f"+{carry['lasting_damage']} dmg every round")
+            extras.append(
+                f"Feng Shui: +{carry['lasting_initiative']} init "
+                f"+{carry['lasting_damage']} dmg every round"
+            )
         if p["must_reveal_first"]:
             extras.append("must reveal first")
         if extras:
@@ -85,15 +92,19 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
             played = ", ".join(catalog.cards[c].name for c in p["played"])
             parts.append(Text(f"    played: {played}", style="dim"))
         if p["revealed"]:
-            parts.append(Text(f"    revealed first: {card_label(catalog.cards[p['revealed']])}",
-                              style="bold yellow"))
+            parts.append(
+                Text(
+                    f"    revealed first: {card_label(catalog.cards[p['revealed']])}",
+                    style="bold yellow",
+                )
+            )
     me = next((p for p in view["players"] if p["seat"] == seat), None)
     if me is not None and me.get("hand"):
         hand = [catalog.cards[c] for c in me["hand"]]
         parts.append(cards_table(hand, "Your hand"))
         if me.get("cover"):
-            parts.append(Text(f"Covering your life gauge (hidden): {catalog.cards[me['cover']].name}",
-                              style="dim"))
+            cover = catalog.cards[me["cover"]].name
+            parts.append(Text(f"Covering your life gauge (hidden): {cover}", style="dim"))
     return Group(*parts)
 
 
@@ -119,22 +130,35 @@ class HumanSFRivals:
         if decision.kind == "setup":
             return self._setup(decision)
         cards = [self.catalog.cards[x[5:]] for x in decision.legal]
-        title = ("Play a card — it is shown to your opponent before they choose"
-                 if decision.kind == "play-first" else "Play a card face down")
-        chosen = pick(c, f"{self.label}: {title}", cards, card_label)
-        return chosen.choice
+        title = (
+            "Play a card — it is shown to your opponent before they choose"
+            if decision.kind == "play-first"
+            else "Play a card face down"
+        )
+        played = pick(c, f"{self.label}: {title}", cards, card_label)
+        return played.choice
 
     def _setup(self, decision: Decision) -> str:
         pairs = [x.split(":")[1:] for x in decision.legal]
         covers = list(dict.fromkeys(p[0] for p in pairs))
         c = self.console
-        c.print("Keep 8 of your 10 cards: one of the other two covers your life gauge "
-                "(hidden), the other is shown to your opponent.")
-        cover = pick(c, "Card to put face down on your life gauge", covers,
-                     lambda x: card_label(self.catalog.cards[x]))
+        c.print(
+            "Keep 8 of your 10 cards: one of the other two covers your life gauge "
+            "(hidden), the other is shown to your opponent."
+        )
+        cover = pick(
+            c,
+            "Card to put face down on your life gauge",
+            covers,
+            lambda x: card_label(self.catalog.cards[x]),
+        )
         shows = [p[1] for p in pairs if p[0] == cover]
-        shown = pick(c, "Card to show your opponent (also unused)", shows,
-                     lambda x: card_label(self.catalog.cards[x]))
+        shown = pick(
+            c,
+            "Card to show your opponent (also unused)",
+            shows,
+            lambda x: card_label(self.catalog.cards[x]),
+        )
         return f"setup:{cover}:{shown}"
 
 

@@ -41,8 +41,13 @@ Op = Literal[
 ]
 #: Primitives that need a positive ``amount``.
 AMOUNT_OPS = frozenset(
-    {"reduce_damage", "next_round_initiative", "deal_damage", "lasting_initiative",
-     "lasting_damage"}
+    {
+        "reduce_damage",
+        "next_round_initiative",
+        "deal_damage",
+        "lasting_initiative",
+        "lasting_damage",
+    }
 )
 CARDS_PER_CHARACTER = 10
 VALUED_FIELDS = ("name", "initiative", "damage", "kind", "copies", "text")
@@ -201,9 +206,11 @@ def _compile(pack: PackData) -> Catalog:
     if not isinstance(raw_rules, dict):
         raise PackError(name, "[rules] must be a table")
     rule_values, rule_prov = split_values(
-        raw_rules, pack=name, card=None, valued=raw_rules.keys(), defaults={
-            k: "rulebook" for k in raw_rules
-        },
+        raw_rules,
+        pack=name,
+        card=None,
+        valued=raw_rules.keys(),
+        defaults=dict.fromkeys(raw_rules, "rulebook"),
     )
     rules = convert(rule_values, RuleValues, pack=name, card=None)
     chars_raw = pack.data.get("characters", [])

@@ -77,8 +77,9 @@ def next_round_initiative(w: RoundWork, me: int, e: Effect) -> None:
     w.next_bonus[me] += e.amount
     if w.events is not None:
         card = w.cards[me]
-        w.events.append(ev.NextRoundBonus(
-            rule=card_rule(card.id), seat=me, amount=e.amount, card=card.name))
+        w.events.append(
+            ev.NextRoundBonus(rule=card_rule(card.id), seat=me, amount=e.amount, card=card.name)
+        )
 
 
 def opponent_reveals_first(w: RoundWork, me: int, e: Effect) -> None:
@@ -94,8 +95,11 @@ def lasting_initiative(w: RoundWork, me: int, e: Effect) -> None:
     w.lasting_initiative[me] += e.amount
     if w.events is not None:
         card = w.cards[me]
-        w.events.append(ev.LastingEffect(
-            rule=card_rule(card.id), seat=me, initiative=e.amount, damage=0, card=card.name))
+        w.events.append(
+            ev.LastingEffect(
+                rule=card_rule(card.id), seat=me, initiative=e.amount, damage=0, card=card.name
+            )
+        )
 
 
 def lasting_damage(w: RoundWork, me: int, e: Effect) -> None:
@@ -103,8 +107,11 @@ def lasting_damage(w: RoundWork, me: int, e: Effect) -> None:
     w.lasting_damage[me] += e.amount
     if w.events is not None:
         card = w.cards[me]
-        w.events.append(ev.LastingEffect(
-            rule=card_rule(card.id), seat=me, initiative=0, damage=e.amount, card=card.name))
+        w.events.append(
+            ev.LastingEffect(
+                rule=card_rule(card.id), seat=me, initiative=0, damage=e.amount, card=card.name
+            )
+        )
 
 
 def swap_initiative(w: RoundWork, me: int, e: Effect) -> None:
@@ -118,9 +125,14 @@ def swap_initiative(w: RoundWork, me: int, e: Effect) -> None:
         w.initiative[0], w.initiative[1] = w.initiative[1], w.initiative[0]
     if w.events is not None:
         card = w.cards[me]
-        w.events.append(ev.InitiativeSwapped(
-            rule=card_rule(card.id), by_seat=me, card=card.name,
-            initiatives=(w.initiative[0], w.initiative[1])))
+        w.events.append(
+            ev.InitiativeSwapped(
+                rule=card_rule(card.id),
+                by_seat=me,
+                card=card.name,
+                initiatives=(w.initiative[0], w.initiative[1]),
+            )
+        )
 
 
 def force_initiative_draw(w: RoundWork, me: int, e: Effect) -> None:
@@ -128,7 +140,9 @@ def force_initiative_draw(w: RoundWork, me: int, e: Effect) -> None:
     w.draw_forced = True
     if w.events is not None:
         card = w.cards[me]
-        w.events.append(ev.InitiativeDrawForced(rule=card_rule(card.id), by_seat=me, card=card.name))
+        w.events.append(
+            ev.InitiativeDrawForced(rule=card_rule(card.id), by_seat=me, card=card.name)
+        )
 
 
 def cancel_opponent_power(w: RoundWork, me: int, e: Effect) -> None:

@@ -152,7 +152,10 @@ class DamageDealt(Event):
 
     def describe(self) -> str:
         note = f" ({self.prevented} prevented)" if self.prevented else ""
-        return f"{_who(self.seat)} takes {self.amount} damage from {self.source}{note}; life {self.life}."
+        return (
+            f"{_who(self.seat)} takes {self.amount} damage from {self.source}{note}; "
+            f"life {self.life}."
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

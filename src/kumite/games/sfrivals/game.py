@@ -37,11 +37,12 @@ class SFRivals(Game[Options]):
     def parse_options(self, raw: Mapping[str, Any] | None) -> Options:
         if not raw:
             return _DEFAULT
+        options: Options
         if isinstance(raw, Options):
             options = raw
         else:
             try:
-                options = msgspec.convert(dict(raw or {}), Options)
+                options = msgspec.convert(dict(raw), Options)
             except msgspec.ValidationError as exc:
                 raise OptionsError(f"sfrivals options: {exc}") from None
         catalog = self.catalog(options)

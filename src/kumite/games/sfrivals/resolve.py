@@ -128,10 +128,16 @@ def _resolve(
         elif printed[1 - s] in card.power_cancelled_if_opponent_printed:
             w.active[s] = False
             if events is not None:
-                events.append(ev.PowerCancelled(
-                    rule="sfr.powers.check-printed-initiative", seat=s, card=card.name,
-                    by_seat=s, by_card=card.name,
-                    reason=f"the opponent's card is printed with initiative {printed[1 - s]}"))
+                events.append(
+                    ev.PowerCancelled(
+                        rule="sfr.powers.check-printed-initiative",
+                        seat=s,
+                        card=card.name,
+                        by_seat=s,
+                        by_card=card.name,
+                        reason=f"the opponent's card is printed with initiative {printed[1 - s]}",
+                    )
+                )
     # 2. cancellations, simultaneous
     run_phase(w, "cancel")
     for s in (0, 1):
@@ -140,14 +146,27 @@ def _resolve(
             w.technique[s] = False
             w.active[s] = False
             if events is not None:
-                events.append(ev.TechniqueCancelled(
-                    rule=card_rule(cards[o].id), seat=s, card=cards[s].name, by_card=cards[o].name))
+                events.append(
+                    ev.TechniqueCancelled(
+                        rule=card_rule(cards[o].id),
+                        seat=s,
+                        card=cards[s].name,
+                        by_card=cards[o].name,
+                    )
+                )
         elif w.cancel_power[s] and w.active[s]:
             w.active[s] = False
             if events is not None:
-                events.append(ev.PowerCancelled(
-                    rule=card_rule(cards[o].id), seat=s, card=cards[s].name, by_seat=o,
-                    by_card=cards[o].name, reason=f"cancelled by {cards[o].name}"))
+                events.append(
+                    ev.PowerCancelled(
+                        rule=card_rule(cards[o].id),
+                        seat=s,
+                        card=cards[s].name,
+                        by_seat=o,
+                        by_card=cards[o].name,
+                        reason=f"cancelled by {cards[o].name}",
+                    )
+                )
     # 3-4. initiative and comparison
     hits = [False, False]
     winner: int | None = None
@@ -155,9 +174,14 @@ def _resolve(
         if events is not None:
             for s in (0, 1):
                 if bonus[s]:
-                    events.append(ev.InitiativeBonus(
-                        rule="sfr.ruling.carried-bonus", seat=s, amount=bonus[s],
-                        initiative=w.initiative[s]))
+                    events.append(
+                        ev.InitiativeBonus(
+                            rule="sfr.ruling.carried-bonus",
+                            seat=s,
+                            amount=bonus[s],
+                            initiative=w.initiative[s],
+                        )
+                    )
         run_phase(w, "initiative")
         i0, i1 = w.initiative
         if w.draw_forced or i0 == i1:
@@ -194,9 +218,16 @@ def _resolve(
             rule = "sfr.life.gauge"
             if taken[s] < raw[s]:
                 rule = card_rule(cards[s].id)
-            events.append(ev.DamageDealt(
-                rule=rule, seat=s, amount=taken[s], prevented=raw[s] - taken[s],
-                life=new_lives[s], source=" and ".join(sources[s])))
+            events.append(
+                ev.DamageDealt(
+                    rule=rule,
+                    seat=s,
+                    amount=taken[s],
+                    prevented=raw[s] - taken[s],
+                    life=new_lives[s],
+                    source=" and ".join(sources[s]),
+                )
+            )
     # 6. later rounds
     run_phase(w, "after")
     reveal = (w.reveal_first[0], w.reveal_first[1])
@@ -205,10 +236,16 @@ def _resolve(
         if events is not None:
             events.append(ev.RevealFirstVoided(rule="sfr.ruling.reveal-first-both"))
     new_carry = (
-        Carry(w.next_bonus[0], carry[0].lasting_initiative + w.lasting_initiative[0],
-              carry[0].lasting_damage + w.lasting_damage[0]),
-        Carry(w.next_bonus[1], carry[1].lasting_initiative + w.lasting_initiative[1],
-              carry[1].lasting_damage + w.lasting_damage[1]),
+        Carry(
+            w.next_bonus[0],
+            carry[0].lasting_initiative + w.lasting_initiative[0],
+            carry[0].lasting_damage + w.lasting_damage[0],
+        ),
+        Carry(
+            w.next_bonus[1],
+            carry[1].lasting_initiative + w.lasting_initiative[1],
+            carry[1].lasting_damage + w.lasting_damage[1],
+        ),
     )
     return RoundResult(
         taken=(taken[0], taken[1]),

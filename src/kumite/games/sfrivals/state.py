@@ -112,8 +112,12 @@ class SFRState(State):
             )
         if self.phase == SETUP:
             return tuple(
-                Decision(s, "setup", self._character(s).setup_choices,
-                         "Choose the card to cover your life gauge and the card to show")
+                Decision(
+                    s,
+                    "setup",
+                    self._character(s).setup_choices,
+                    "Choose the card to cover your life gauge and the card to show",
+                )
                 for s in (0, 1)
             )
         first = self._first_revealer()
@@ -173,9 +177,7 @@ class SFRState(State):
         super_ok = self.round >= rules.super_round_at_least
         if ultra_ok and super_ok:
             return held
-        return [
-            c for c in held if (ultra_ok or not c.is_ultra) and (super_ok or not c.is_super)
-        ]
+        return [c for c in held if (ultra_ok or not c.is_ultra) and (super_ok or not c.is_super)]
 
     def explain_illegal(self, seat: int, choice: str) -> str:
         verb, _, rest = choice.partition(":")
@@ -187,11 +189,15 @@ class SFRState(State):
             if not self.hands[seat][card.index]:
                 return f"{card.name} is not in your hand"
             if card.is_ultra and self.lives[seat] > self.catalog.rules.ultra_life_at_most:
-                return (f"an Ultra Combo can only be played when your life is "
-                        f"{self.catalog.rules.ultra_life_at_most} or under")
+                return (
+                    f"an Ultra Combo can only be played when your life is "
+                    f"{self.catalog.rules.ultra_life_at_most} or under"
+                )
             if card.is_super and self.round < self.catalog.rules.super_round_at_least:
-                return (f"a Super Combo can only be played from round "
-                        f"{self.catalog.rules.super_round_at_least}")
+                return (
+                    f"a Super Combo can only be played from round "
+                    f"{self.catalog.rules.super_round_at_least}"
+                )
         if self.phase != {"character": CHARACTER, "setup": SETUP, "play": PLAY}.get(verb, ""):
             return f"a {self.phase} decision is pending, not {verb!r}"
         return "not among the legal choices"
@@ -213,8 +219,11 @@ class SFRState(State):
             char = self.catalog.characters[choices[s].partition(":")[2]]
             self.chars[s] = char
             if not self.quiet:
-                out.append(ev.CharacterChosen(rule="sfr.setup.choose-character", seat=s,
-                                              character=char.name))
+                out.append(
+                    ev.CharacterChosen(
+                        rule="sfr.setup.choose-character", seat=s, character=char.name
+                    )
+                )
         self.phase = SETUP
 
     def _apply_setup(self, choices: dict[int, str], out: list[Event]) -> None:
@@ -229,10 +238,20 @@ class SFRState(State):
             self.hands[s] = tuple(hand)
             self.cover[s], self.shown[s] = cover, shown
             if not self.quiet:
-                out.append(ev.CardShown(rule="sfr.setup.keep-eight", seat=s, card=shown.id,
-                                        name=shown.name))
-                out.append(ev.CoverChosen(rule="sfr.setup.keep-eight", to=frozenset({s}),
-                                          seat=s, card=cover.id, name=cover.name))
+                out.append(
+                    ev.CardShown(
+                        rule="sfr.setup.keep-eight", seat=s, card=shown.id, name=shown.name
+                    )
+                )
+                out.append(
+                    ev.CoverChosen(
+                        rule="sfr.setup.keep-eight",
+                        to=frozenset({s}),
+                        seat=s,
+                        card=cover.id,
+                        name=cover.name,
+                    )
+                )
         self.phase = PLAY
         self.round = 1
 
@@ -251,9 +270,17 @@ class SFRState(State):
             card = self._take(first, choices[first])
             self.early[first] = card
             if not quiet:
-                out.append(ev.CardRevealed(rule="sfr.round.reveal", seat=first, card=card.id,
-                                           name=card.name, initiative=card.initiative,
-                                           damage=card.damage, early=True))
+                out.append(
+                    ev.CardRevealed(
+                        rule="sfr.round.reveal",
+                        seat=first,
+                        card=card.id,
+                        name=card.name,
+                        initiative=card.initiative,
+                        damage=card.damage,
+                        early=True,
+                    )
+                )
             return
         early = self.early
         a = early[0] or self._take(0, choices[0])
@@ -261,9 +288,16 @@ class SFRState(State):
         if not quiet:
             for s, card in ((0, a), (1, b)):
                 if early[s] is None:
-                    out.append(ev.CardRevealed(rule="sfr.round.reveal", seat=s, card=card.id,
-                                               name=card.name, initiative=card.initiative,
-                                               damage=card.damage))
+                    out.append(
+                        ev.CardRevealed(
+                            rule="sfr.round.reveal",
+                            seat=s,
+                            card=card.id,
+                            name=card.name,
+                            initiative=card.initiative,
+                            damage=card.damage,
+                        )
+                    )
         lives = self.lives
         result = resolve_round(
             (a, b),
@@ -326,8 +360,11 @@ class SFRState(State):
             detail={"lives": (self.lives[0], self.lives[1]), "rounds": self.round - 1},
         )
         if not self.quiet:
-            out.append(ev.FightEnded(rule=rule, winner=winner, reason=reason,
-                                     lives=(self.lives[0], self.lives[1])))
+            out.append(
+                ev.FightEnded(
+                    rule=rule, winner=winner, reason=reason, lives=(self.lives[0], self.lives[1])
+                )
+            )
 
     # -- actions ------------------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[int]:
@@ -401,13 +438,18 @@ class SFRState(State):
             if seat == s and char is not None:
                 held = self._held(s)
                 entry["hand"] = [c.id for c in held for _ in range(self.hands[s][c.index])]
-                entry["cover"] = self.cover[s].id if self.cover[s] else None
+                cover = self.cover[s]
+                entry["cover"] = cover.id if cover is not None else None
             elif self.phase in (PLAY, OVER):
                 entry["unseen"] = [c.id for c in self.unseen(s)]
             players.append(entry)
         pending = [
-            {"seat": d.seat, "kind": d.kind, "prompt": d.prompt,
-             **({"legal": list(d.legal)} if d.seat == seat else {})}
+            {
+                "seat": d.seat,
+                "kind": d.kind,
+                "prompt": d.prompt,
+                **({"legal": list(d.legal)} if d.seat == seat else {}),
+            }
             for d in self.pending()
         ]
         return {
