@@ -11,7 +11,9 @@ from kumite.cli import cards as cards_cmd
 from kumite.cli import match as match_cmd
 from kumite.cli import play as play_cmd
 from kumite.cli import replay as replay_cmd
-from kumite.cli.common import friendly_errors
+from kumite.cli.common import friendly_errors, split_list
+from kumite.games import game_ids
+from kumite.tui.registry import PlaySettings
 
 app = typer.Typer(
     name="kumite",
@@ -21,19 +23,26 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-GameArg = Annotated[str, typer.Argument(help="Game id: sfrivals.")]
+GAME_IDS = ", ".join(game_ids())
+GameArg = Annotated[str, typer.Argument(help="Game id: " + GAME_IDS + ".")]
 
 
 @app.command()
 @friendly_errors
 def play(
-    game: Annotated[str, typer.Argument(help="Game id: sfrivals.")] = "sfrivals",
+    game: Annotated[str, typer.Argument(help="Game id: " + GAME_IDS + ".")] = "sfrivals",
     players: Annotated[
         str | None,
         typer.Option("--players", "-p", help="Agent per seat, e.g. human,greedy or random,greedy."),
     ] = None,
     characters: Annotated[
-        str | None, typer.Option(help="SF Rivals characters per seat, e.g. ryu,ken.")
+        str | None, typer.Option(help="SF Rivals: character per seat, e.g. ryu,ken.")
+    ] = None,
+    fighters: Annotated[str | None, typer.Option(help="Rivales: fighter per seat.")] = None,
+    heroes: Annotated[str | None, typer.Option(help="SF DBG: Super Hero per seat.")] = None,
+    mode: Annotated[str | None, typer.Option(help="Rivales: 1v1 or 2v2.")] = None,
+    variant: Annotated[
+        str | None, typer.Option(help="SF DBG: high-powered or secret-heroes.")
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed (random if omitted).")] = None,
     record: Annotated[Path | None, typer.Option(help="Write the game record here.")] = None,
@@ -48,7 +57,16 @@ def play(
     json_out: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
 ) -> None:
     """Play a game in the terminal against bots or people (hot-seat)."""
-    play_cmd.run(game, players, characters, seed, record, pack, rule or [], quiet, json_out)
+    settings = PlaySettings(
+        characters=split_list(characters),
+        fighters=split_list(fighters),
+        heroes=split_list(heroes),
+        mode=mode,
+        variant=variant,
+        pack=pack,
+        rules=play_cmd.parse_rules(rule or []),
+    )
+    play_cmd.run(game, players, settings, seed, record, quiet, json_out)
 
 
 @app.command()
@@ -67,12 +85,14 @@ def replay(
 @friendly_errors
 def cards(
     game: GameArg = "sfrivals",
-    character: Annotated[str | None, typer.Option(help="Only this character.")] = None,
+    only: Annotated[
+        str | None, typer.Option("--only", "--character", help="Only this character/fighter/hero.")
+    ] = None,
     pack: Annotated[Path | None, typer.Option(help="Your own pack over the shipped one.")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """List a game's cards with the provenance of every value."""
-    cards_cmd.run(game, character, pack, json_out)
+    cards_cmd.run(game, only, pack, json_out)
 
 
 @app.command()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from kumite.core.game import Game, Outcome, State
 from kumite.core.rng import derive_seed
 from kumite.games import get_game
 from kumite.tui.console import pause, print_events
-from kumite.tui.registry import front_end
+from kumite.tui.registry import PlaySettings, front_end
 
 
 def parse_rules(items: list[str]) -> dict[str, str]:
@@ -48,11 +49,9 @@ def build_agents(
 def run(
     game_id: str,
     players: str | None,
-    characters: str | None,
+    settings: PlaySettings,
     seed: int | None,
     record: Path | None,
-    pack: Path | None,
-    rules: list[str],
     quiet: bool,
     json_out: bool,
 ) -> None:
@@ -65,12 +64,7 @@ def run(
             f"got {len(names)}"
         )
     seed = new_seed() if seed is None else seed
-    options = fe.options(
-        game,
-        characters=split_list(characters) if characters else [],
-        pack=pack,
-        rules=parse_rules(rules),
-    )
+    options = fe.options(game, dataclasses.replace(settings, players=len(names)))
     state = game.new_state(seed, options)
     agents = build_agents(game, state.options_json, names, seed)
     humans = [i for i, n in enumerate(names) if n == "human"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
@@ -157,6 +158,14 @@ class State(abc.ABC):
     @abc.abstractmethod
     def choice_to_action(self, seat: int, choice: str) -> int:
         """The dense action id of a choice string."""
+
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        """A copy in which everything ``seat`` cannot see (other hands, deck orders, hidden
+        cards) is resampled at random, consistently with ``seat``'s view. Used by search
+        (information-set MCTS). Games with hidden information override this."""
+        if self.game.info.hidden_information:
+            raise NotImplementedError(f"{self.game.info.id} does not determinize yet")
+        return self.clone()
 
     def explain_illegal(self, seat: int, choice: str) -> str:
         """Why ``choice`` is not legal for ``seat`` now (must not leak hidden information)."""

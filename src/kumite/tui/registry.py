@@ -1,7 +1,14 @@
-"""Per-game terminal front ends."""
+"""Per-game terminal front ends.
+
+A game reaches the terminal through one :class:`TerminalFrontEnd`: it turns the command
+line's settings into game options, makes the human agent, draws a view and lists the cards.
+Register it in :data:`FRONT_ENDS` under the game id.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol
@@ -13,73 +20,65 @@ from kumite.core.errors import OptionsError
 from kumite.core.game import Game
 
 
+@dataclasses.dataclass(frozen=True)
+class PlaySettings:
+    """Game-related flags of ``kumite play`` (each game reads the ones it knows)."""
+
+    characters: list[str] = dataclasses.field(default_factory=list)
+    """SF Rivals: character per seat (``-``/``any``: chosen at the table)."""
+    fighters: list[str] = dataclasses.field(default_factory=list)
+    """Rivales: fighter per seat."""
+    heroes: list[str] = dataclasses.field(default_factory=list)
+    """SF DBG: Super Hero per seat."""
+    mode: str | None = None
+    """Rivales: ``1v1`` or ``2v2``."""
+    variant: str | None = None
+    """SF DBG: ``high-powered`` or ``secret-heroes``."""
+    pack: Path | None = None
+    """A user's overlay pack file."""
+    rules: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """``--rule KEY=VALUE`` options (named rulings)."""
+    players: int = 2
+    """Number of seats."""
+
+
 class TerminalFrontEnd(Protocol):
     """What the CLI needs to put a game on the terminal."""
 
-    def options(
-        self,
-        game: Game[Any],
-        *,
-        characters: list[str],
-        pack: Path | None,
-        rules: Mapping[str, str],
-    ) -> dict[str, Any]:
-        """Game options from the command line's flags."""
+    def options(self, game: Game[Any], settings: PlaySettings) -> dict[str, Any]:
+        """Game options (JSON-able, as stored in records) from the command line."""
         ...
 
     def human(
         self, console: Console, game: Game[Any], options: Mapping[str, Any], seat: int, label: str
-    ) -> Agent: ...
-
-    def render(
-        self, game: Game[Any], options: Mapping[str, Any], view: Mapping[str, Any]
-    ) -> RenderableType: ...
-
-
-class SFRivalsFrontEnd:
-    def options(
-        self,
-        game: Game[Any],
-        *,
-        characters: list[str],
-        pack: Path | None,
-        rules: Mapping[str, str],
-    ) -> dict[str, Any]:
-        from kumite.games.sfrivals.cards import read_overlay
-
-        out: dict[str, Any] = dict(rules)
-        if characters:
-            if len(characters) != 2:
-                raise OptionsError("--characters needs one character per seat, e.g. ryu,ken")
-            out["characters"] = [None if c in ("", "-", "any") else c for c in characters]
-        if pack is not None:
-            out["pack"] = read_overlay(pack)
-        return out
-
-    def human(
-        self, console: Console, game: Game[Any], options: Mapping[str, Any], seat: int, label: str
     ) -> Agent:
-        from kumite.games.sfrivals.game import SFRivals
-        from kumite.tui.sfrivals import HumanSFRivals
-
-        assert isinstance(game, SFRivals)
-        return HumanSFRivals(console, game.catalog(game.parse_options(options)), label)
+        """An agent that asks the person at the terminal, showing only ``seat``'s view."""
+        ...
 
     def render(
         self, game: Game[Any], options: Mapping[str, Any], view: Mapping[str, Any]
     ) -> RenderableType:
-        from kumite.games.sfrivals.game import SFRivals
-        from kumite.tui.sfrivals import render
+        """The table as the view's seat (or a spectator) sees it."""
+        ...
 
-        assert isinstance(game, SFRivals)
-        return render(view, game.catalog(game.parse_options(options)))
+    def cards(
+        self, game: Game[Any], pack: Path | None, only: str | None, as_json: bool
+    ) -> RenderableType | dict[str, Any]:
+        """All cards with the provenance of each value (JSON dict, or a renderable)."""
+        ...
 
 
-FRONT_ENDS: dict[str, TerminalFrontEnd] = {"sfrivals": SFRivalsFrontEnd()}
+#: Game id -> "module:attribute" of its front end.
+FRONT_ENDS: dict[str, str] = {
+    "sfrivals": "kumite.tui.sfrivals:FRONT_END",
+}
 
 
 def front_end(game_id: str) -> TerminalFrontEnd:
     try:
-        return FRONT_ENDS[game_id]
+        target = FRONT_ENDS[game_id]
     except KeyError:
         raise OptionsError(f"no terminal front end for {game_id!r}") from None
+    module, _, attr = target.partition(":")
+    fe: TerminalFrontEnd = getattr(importlib.import_module(module), attr)
+    return fe

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from kumite.agents.base import Agent
 from kumite.cards.provenance import LEGEND
-from kumite.core.game import Decision
-from kumite.games.sfrivals.cards import Card, Catalog
+from kumite.core.errors import OptionsError
+from kumite.core.game import Decision, Game
+from kumite.games.sfrivals.cards import Card, Catalog, load_catalog, read_overlay
+from kumite.games.sfrivals.game import SFRivals
 from kumite.tui.console import pick
+from kumite.tui.registry import PlaySettings
 
 
 def value(card: Card, field: str) -> str:
@@ -163,4 +168,68 @@ class HumanSFRivals:
 
 
 def legend() -> Text:
-    return Text("  ".join(LEGEND.values()), style="dim")
+    return Text("\n".join(LEGEND.values()), style="dim")
+
+
+def _catalog(game: Game[Any], options: Mapping[str, Any]) -> Catalog:
+    assert isinstance(game, SFRivals)
+    return game.catalog(game.parse_options(options))
+
+
+class SFRivalsFrontEnd:
+    """SF Rivals on the terminal."""
+
+    def options(self, game: Game[Any], settings: PlaySettings) -> dict[str, Any]:
+        out: dict[str, Any] = dict(settings.rules)
+        if settings.characters:
+            if len(settings.characters) != 2:
+                raise OptionsError("--characters needs one character per seat, e.g. ryu,ken")
+            out["characters"] = [None if c in ("-", "any") else c for c in settings.characters]
+        if settings.pack is not None:
+            out["pack"] = read_overlay(settings.pack)
+        return out
+
+    def human(
+        self, console: Console, game: Game[Any], options: Mapping[str, Any], seat: int, label: str
+    ) -> Agent:
+        return HumanSFRivals(console, _catalog(game, options), label)
+
+    def render(
+        self, game: Game[Any], options: Mapping[str, Any], view: Mapping[str, Any]
+    ) -> RenderableType:
+        return render(view, _catalog(game, options))
+
+    def cards(
+        self, game: Game[Any], pack: Path | None, only: str | None, as_json: bool
+    ) -> RenderableType | dict[str, Any]:
+        catalog = load_catalog(read_overlay(pack), pack.name) if pack else load_catalog()
+        chars = list(catalog.characters.values())
+        if only is not None:
+            if only not in catalog.characters:
+                raise OptionsError(f"unknown character {only!r}")
+            chars = [catalog.characters[only]]
+        if as_json:
+            return {
+                "game": "sfrivals",
+                "pack": catalog.pack.ref(),
+                "sources": catalog.pack.sources,
+                "rules": {
+                    name: {"value": getattr(catalog.rules, name), **prov.to_json()}
+                    for name, prov in catalog.rule_provenance.items()
+                },
+                "characters": [{"id": c.id, "name": c.name} for c in chars],
+                "cards": [card.to_json() for c in chars for card in c.cards],
+            }
+        parts: list[RenderableType] = [
+            cards_table(list(char.cards), f"{char.name} ({char.id})") for char in chars
+        ]
+        parts.append(Text(f"Life: {catalog.rules.life} ({catalog.rule_provenance['life']})"))
+        parts.append(legend())
+        sources = "; ".join(f"[{k}] {v}" for k, v in catalog.pack.sources.items())
+        parts.append(
+            Text(f"Pack {catalog.pack.id} {catalog.pack.version}. Sources: {sources}", style="dim")
+        )
+        return Group(*parts)
+
+
+FRONT_END = SFRivalsFrontEnd()

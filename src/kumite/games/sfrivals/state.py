@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any, Self
 
 from kumite.core.errors import MalformedChoiceError
@@ -365,6 +366,24 @@ class SFRState(State):
                     rule=rule, winner=winner, reason=reason, lives=(self.lives[0], self.lives[1])
                 )
             )
+
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        """Resample what ``seat`` cannot see: which of the opponent's unseen cards is the
+        cover on their life gauge (the rest is their hand)."""
+        other = self.clone()
+        opp = 1 - seat
+        cover = self.cover[opp]
+        if cover is None or self.chars[opp] is None:
+            return other
+        unseen = self.unseen(opp)
+        new_cover = unseen[rng.randrange(len(unseen))]
+        hand = list(self.hands[opp])
+        hand[cover.index] += 1
+        hand[new_cover.index] -= 1
+        other.hands[opp] = tuple(hand)
+        other.cover[opp] = new_cover
+        other._pending = None
+        return other
 
     # -- actions ------------------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[int]:
