@@ -10,6 +10,13 @@ from kumite.core.events import Event
 from kumite.core.game import Decision, Outcome, State
 from kumite.games.sfrivals import events as ev
 from kumite.games.sfrivals.cards import Card, Catalog, Character
+from kumite.games.sfrivals.legal import (
+    held,
+    is_stuck,
+    playable_cards,
+    playable_choices,
+    powerless_reason,
+)
 from kumite.games.sfrivals.options import Options
 from kumite.games.sfrivals.resolve import NO_CARRY, Carry, resolve_round
 
@@ -25,8 +32,6 @@ NUM_ACTIONS = A_SETUP + CARD_SLOTS * CARD_SLOTS
 
 CHARACTER, SETUP, PLAY, OVER = "character", "setup", "play", "over"
 
-#: (character, hand, ultra allowed, super allowed, powerless fallback) -> legal choices.
-_PLAYABLE: dict[tuple[Character, tuple[int, ...], bool, bool, bool], tuple[str, ...]] = {}
 #: Decisions are immutable, so the engine reuses them: (seat, kind, legal) -> decision.
 _DECISIONS: dict[tuple[int, str, tuple[str, ...]], Decision] = {}
 _PROMPTS = {
@@ -149,36 +154,27 @@ class SFRState(State):
 
     def playable(self, seat: int) -> tuple[str, ...]:
         """Legal cards of ``seat`` this round (as ``play:<card>`` choices)."""
-        rules = self.catalog.rules
-        key = (
+        return playable_choices(
             self._character(seat),
             self.hands[seat],
-            self.opts.ultra_rule == "power" or self.lives[seat] <= rules.ultra_life_at_most,
-            self.round >= rules.super_round_at_least,
-            self.opts.no_legal_card == "play-powerless",
+            self.lives[seat],
+            self.round,
+            self.catalog.rules,
+            self.opts,
         )
-        legal = _PLAYABLE.get(key)
-        if legal is None:
-            cards = self._playable_cards(seat)
-            if not cards and key[4]:
-                cards = self._held(seat)
-            legal = _PLAYABLE[key] = tuple(c.choice for c in cards)
-        return legal
+
+    def playable_cards(self, seat: int) -> tuple[Card, ...]:
+        return playable_cards(
+            self._character(seat),
+            self.hands[seat],
+            self.lives[seat],
+            self.round,
+            self.catalog.rules,
+            self.opts,
+        )
 
     def _held(self, seat: int) -> list[Card]:
-        hand = self.hands[seat]
-        if not hand:  # before set-up
-            return []
-        return [c for c in self._character(seat).cards if hand[c.index]]
-
-    def _playable_cards(self, seat: int) -> list[Card]:
-        rules = self.catalog.rules
-        held = self._held(seat)
-        ultra_ok = self.opts.ultra_rule == "power" or self.lives[seat] <= rules.ultra_life_at_most
-        super_ok = self.round >= rules.super_round_at_least
-        if ultra_ok and super_ok:
-            return held
-        return [c for c in held if (ultra_ok or not c.is_ultra) and (super_ok or not c.is_super)]
+        return held(self._character(seat), self.hands[seat])
 
     def explain_illegal(self, seat: int, choice: str) -> str:
         verb, _, rest = choice.partition(":")
@@ -319,12 +315,7 @@ class SFRState(State):
         self._check_end(out)
 
     def _powerless(self, seat: int, card: Card) -> tuple[str, str] | None:
-        limit = self.catalog.rules.ultra_life_at_most
-        if card.is_ultra and card.has_power and self.lives[seat] > limit:
-            if self.opts.ultra_rule == "power":
-                return ("sfr.layout.ultra-combo", f"its power only works at life {limit} or under")
-            return ("sfr.ruling.no-legal-card", "it was the only card left to play")
-        return None
+        return powerless_reason(card, self.lives[seat], self.catalog.rules, self.opts)
 
     def _check_end(self, out: list[Event]) -> None:
         a, b = self.lives
@@ -339,10 +330,14 @@ class SFRState(State):
             self._finish_by_life("no playable card left", "sfr.ruling.no-legal-card", out)
 
     def _stuck(self, seat: int) -> bool:
-        """``seat`` holds cards but may play none of them."""
-        if sum(self.hands[seat]) > self._character(seat).restricted_copies:
-            return False
-        return not self._playable_cards(seat)
+        return is_stuck(
+            self._character(seat),
+            self.hands[seat],
+            self.lives[seat],
+            self.round,
+            self.catalog.rules,
+            self.opts,
+        )
 
     def _finish_by_life(self, reason: str, rule: str, out: list[Event]) -> None:
         a, b = self.lives
