@@ -226,6 +226,9 @@ def _compile(pack: PackData) -> Catalog:
         )
         spec = convert(values, CardSpec, pack=name, card=card_id)
         _check_card(spec, name, by_char)
+        for field in VALUED_FIELDS:  # a field left at its default still has a provenance
+            if field not in prov and field in defaults:
+                prov[field] = Provenance.parse(defaults[field])
         card = Card(
             id=spec.id,
             character=spec.character,
