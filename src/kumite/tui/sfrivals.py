@@ -103,6 +103,9 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
                     style="bold yellow",
                 )
             )
+        if p.get("unseen") and view["phase"] == "play":
+            unseen = ", ".join(catalog.cards[c].name for c in p["unseen"])
+            parts.append(Text(f"    unseen (hand + hidden cover): {unseen}", style="dim"))
     me = next((p for p in view["players"] if p["seat"] == seat), None)
     if me is not None and me.get("hand"):
         hand = [catalog.cards[c] for c in me["hand"]]

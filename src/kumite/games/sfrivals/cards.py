@@ -122,8 +122,12 @@ class Card:
     is_super: bool = dataclasses.field(init=False)
     choice: str = dataclasses.field(init=False)
     """The choice string that plays this card."""
+    damage_mark: str = dataclasses.field(init=False)
+    """Provenance mark of the damage value (``*`` for an estimate)."""
 
     def __post_init__(self) -> None:
+        prov = self.provenance.get("damage")
+        object.__setattr__(self, "damage_mark", prov.mark if prov is not None else "")
         object.__setattr__(self, "has_power", bool(self.effects))
         object.__setattr__(self, "is_ultra", self.kind == "ultra")
         object.__setattr__(self, "is_super", self.kind == "super")

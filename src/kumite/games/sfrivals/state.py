@@ -275,6 +275,7 @@ class SFRState(State):
                         name=card.name,
                         initiative=card.initiative,
                         damage=card.damage,
+                        damage_mark=card.damage_mark,
                         early=True,
                     )
                 )
@@ -293,6 +294,7 @@ class SFRState(State):
                             name=card.name,
                             initiative=card.initiative,
                             damage=card.damage,
+                            damage_mark=card.damage_mark,
                         )
                     )
         lives = self.lives
