@@ -26,7 +26,7 @@ typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
 pytest: $(STAMP)
-	$(PY) -m pytest -n auto -q
+	$(PY) -m pytest -n auto --dist loadgroup -q
 
 bench: $(STAMP)
 	$(PY) benchmarks/sfrivals_random.py
