@@ -123,6 +123,7 @@ function renderResult() {
 
 function render() {
   if (!state || !renderer) return;
+  document.body.dataset.step = state.step;  // lets tests and tools follow the game
   renderStatus();
   renderSeats();
   renderResult();
