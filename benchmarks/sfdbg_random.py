@@ -1,0 +1,45 @@
+"""Benchmark: full random 4-player SF DBG games per second on one core.
+
+Every seat is the uniformly random agent (``kumite.agents.RandomAgent``); states are quiet
+(no events are built), as in simulation. Prints games/s and decisions/s.
+
+    python benchmarks/sfdbg_random.py [--games N] [--players P] [--variant V]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from kumite.agents import RandomAgent, run_game
+from kumite.core.rng import derive_seed
+from kumite.games.sfdbg import GAME
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--variant", default="standard")
+    args = parser.parse_args()
+    decisions = 0
+    turns = 0
+    start = time.perf_counter()
+    for game in range(args.games):
+        state = GAME.new_state(game, {"players": args.players, "variant": args.variant})
+        state.quiet = True
+        agents = [RandomAgent(derive_seed(game, "agent", s)) for s in range(args.players)]
+        run_game(state, agents)
+        decisions += len(state.history)
+        turns += state.turn
+    elapsed = time.perf_counter() - start
+    print(
+        f"sfdbg random {args.players}-player games ({args.variant}): "
+        f"{args.games / elapsed:.1f} games/s, {decisions / elapsed:,.0f} decisions/s "
+        f"({decisions / args.games:.0f} decisions and {turns / args.games:.0f} turns per game; "
+        f"{args.games} games in {elapsed:.2f} s)"
+    )
+
+
+if __name__ == "__main__":
+    main()
