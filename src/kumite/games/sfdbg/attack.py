@@ -51,6 +51,20 @@ class Attack(NamedTuple):
     per_hit: tuple[Effect, ...] = ()
     gifts: tuple[tuple[int, str, int], ...] = ()
     """(foe, zone, card) set aside for each foe (Ultimate Atomic Buster)."""
+    asked: bool = False
+    """The current target has been asked (his "cannot avoid" flag is consumed)."""
+    forced: bool = False
+    """The current target cannot avoid this Attack (Hugo)."""
+
+    def next_target(self, avoided: bool) -> Attack:
+        target = self.targets[self.k]
+        return self._replace(
+            k=self.k + 1,
+            avoided=(*self.avoided, target) if avoided else self.avoided,
+            revealed=(),
+            asked=False,
+            forced=False,
+        )
 
     @property
     def ctx(self) -> Ctx:
@@ -155,7 +169,7 @@ KINDS["give"] = Kind(
 )
 
 
-# -- each target: reactions and one Defense -------------------------------------------------------
+# -- each target: reactions and one Defense ----------------------------------------------------
 
 
 @handler("atk")
@@ -163,10 +177,11 @@ def attack_step(st: Engine, frame: Frame, out: list[Event]) -> None:
     a: Attack = frame[1]
     if a.k < len(a.targets):
         target = a.targets[a.k]
-        forced = st.cannot_avoid[target]
-        if forced:
-            st.cannot_avoid[target] = False  # "the next attack" only
-        st.ask(target, "defend", (a, forced), private=True)
+        if not a.asked:
+            # sfdbg.clarify.hugo: "the next attack" only, so the flag is used up now.
+            a = a._replace(asked=True, forced=st.cannot_avoid[target])
+            st.cannot_avoid[target] = False
+        st.ask(target, "defend", (a, a.forced), private=True)
         return
     hits = tuple(t for t in a.targets if t not in a.avoided)
     for foe_seat, zone, card in a.gifts:
@@ -232,7 +247,7 @@ def _defend_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> N
                     forced=forced,
                 )
             )
-        st.stack.append(("atk", a._replace(k=a.k + 1, revealed=())))
+        st.stack.append(("atk", a.next_target(avoided=False)))
         return
     verb, _, card_id = choice.partition(":")
     card = st.catalog.by_id[card_id]
@@ -264,7 +279,7 @@ def _defend_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> N
         out.append(
             ev.AttackAvoided(rule="sfdbg.attack.defense", seat=target, card=card.id, name=card.name)
         )
-    st.stack.append(("atk", a._replace(k=a.k + 1, avoided=(*a.avoided, target), revealed=())))
+    st.stack.append(("atk", a.next_target(avoided=True)))
     if ultra:
         if secret:
             st.stack.append(("secret-replace", target))
@@ -305,7 +320,7 @@ def _defend_prompt(st: Engine, req: Request) -> str:
 KINDS["defend"] = Kind(_defend_legal, _defend_answer, _defend_prompt)
 
 
-# -- naming a type or a cost ------------------------------------------------------------
+# -- naming a type or a cost -------------------------------------------------------------------
 
 
 def _name_legal(st: Engine, req: Request) -> tuple[str, ...]:
@@ -331,7 +346,7 @@ KINDS["name"] = Kind(
 )
 
 
-# -- Counter-Attacks -------------------------------------------------------------------------------
+# -- Counter-Attacks ---------------------------------------------------------------------------
 
 
 @handler("counter")

@@ -425,7 +425,7 @@ class Catalog:
         return {h.id: self.by_id[h.ultra].index for h in self.heroes}
 
 
-# -- compilation -------------------------------------------------------------------------
+# -- compilation -------------------------------------------------------------------------------
 
 
 def _effect(spec: EffectSpec) -> Effect:

@@ -90,7 +90,7 @@ def run_effects(st: Engine, frame: Frame, out: list[Event]) -> None:
         PRIMITIVES[e.op](st, target, e, out)
 
 
-# -- Power ---------------------------------------------------------------------------------
+# -- Power -------------------------------------------------------------------------------------
 
 
 def add_power(st: Engine, ctx: Ctx, amount: int, out: list[Event]) -> None:
@@ -148,7 +148,7 @@ def under_discount(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
         )
 
 
-# -- cards in hand and deck -------------------------------------------------------------------
+# -- cards in hand and deck --------------------------------------------------------------------
 
 
 @primitive()
@@ -287,7 +287,7 @@ def receive_gift(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
         st.moved(ctx.me, ctx.gift, "gains", where, rule_of(st, ctx), out)
 
 
-# -- choices ----------------------------------------------------------------------------------
+# -- choices -----------------------------------------------------------------------------------
 
 
 def _matches(card: Card, e: Effect) -> bool:

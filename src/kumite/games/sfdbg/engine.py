@@ -14,6 +14,7 @@ top at the *end* of the list.
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -203,6 +204,20 @@ class Engine:
             self.stack.append(("effects", ctx, effects, 0))
 
     # -- helpers --------------------------------------------------------------------------
+    def census(self) -> Counter[int]:
+        """Every card of the game by index, wherever it is (stacks, decks, hands, piles, the
+        Line-Up, under Super Heroes, set aside, destroyed, or unused in the box)."""
+        count: Counter[int] = Counter()
+        for name in ("main", "stages", "destroyed", "box", "aside"):
+            count.update(getattr(self, name))
+        count.update(c for c in self.lineup if c != EMPTY)
+        for name in self._SEAT_LISTS:
+            for zone in getattr(self, name):
+                count.update(zone)
+        count[self.catalog.kick] += self.kicks
+        count[self.catalog.weakness] += self.weak
+        return count
+
     def clockwise(self, seat: int) -> tuple[int, ...]:
         """The other seats in clockwise order, starting from the player on ``seat``'s left."""
         n = self.n

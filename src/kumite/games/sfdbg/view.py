@@ -114,6 +114,8 @@ def determinize(st: S, seat: int, rng: random.Random) -> S:
     main deck below a known top card, the Super Hero stack and, in Secret Heroes, face-down
     Super Heroes and Ultra stacks. Future chance gets a fresh seed."""
     other = st.clone()
+    if st.over:
+        return other
     for s in range(st.n):
         if s == seat:
             rng.shuffle(other.deck[s])
