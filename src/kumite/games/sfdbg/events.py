@@ -73,7 +73,7 @@ class CardsDrawn(Event):
     names: tuple[str, ...] = ()
 
     def describe(self) -> str:
-        what = f": {', '.join(self.names)}" if self.names else ""
+        what = f": {'; '.join(self.names)}" if self.names else ""
         plural = "s" if self.count != 1 else ""
         return f"{who(self.seat)} draws {self.count} card{plural}{what}."
 
