@@ -71,6 +71,8 @@ class Kind:
 
 
 HANDLERS: dict[str, Callable[[Any, Frame, list[Event]], None]] = {}
+#: The turn decision of each seat (immutable, so shared).
+_TURN_REQUESTS = tuple(Request(seat, "turn", (), True) for seat in range(8))
 KINDS: dict[str, Kind] = {}
 
 
@@ -194,7 +196,7 @@ class Engine:
                 continue
             if self.over:
                 return
-            self.request = Request(self.active, "turn", (), True)
+            self.request = _TURN_REQUESTS[self.active]
 
     def ask(self, seat: int, kind: str, data: tuple[Any, ...] = (), private: bool = False) -> None:
         self.request = Request(seat, kind, data, private)

@@ -9,7 +9,10 @@ from kumite.core.errors import MalformedChoiceError
 from kumite.core.events import Event
 from kumite.core.game import Decision, Outcome, State
 from kumite.core.rng import Rng
-from kumite.games.sfdbg import attack as _attack  # noqa: F401  (registers frames and kinds)
+
+# Importing these registers their frames, primitives and decision kinds.
+from kumite.games.sfdbg import attack as _attack  # noqa: F401
+from kumite.games.sfdbg import choices as _choices  # noqa: F401
 from kumite.games.sfdbg import effects as _effects  # noqa: F401
 from kumite.games.sfdbg import events as ev
 from kumite.games.sfdbg.actions import Vocabulary, vocabulary

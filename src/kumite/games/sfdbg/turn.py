@@ -7,7 +7,7 @@ import dataclasses
 from kumite.core.events import Event
 from kumite.core.game import Outcome
 from kumite.games.sfdbg import events as ev
-from kumite.games.sfdbg.cards import Catalog
+from kumite.games.sfdbg.cards import Card, Catalog
 from kumite.games.sfdbg.engine import EMPTY, KINDS, Ctx, Engine, Frame, Kind, Request, handler
 from kumite.games.sfdbg.scoring import decided_by, deck_vp, ranking_key, stage_count, winners
 
@@ -25,6 +25,7 @@ class Tables:
     """Turn choice -> (verb, card index)."""
     cost: tuple[int, ...]
     simple: tuple[bool, ...]
+    kick_cost: int
     """The card's whole text is ``+N Power`` (Punch, Kick, Tiger Shot...)."""
 
 
@@ -63,6 +64,7 @@ def tables(catalog: Catalog) -> Tables:
             parse,
             tuple(c.cost for c in catalog.cards),
             tuple(c.simple_power >= 0 for c in catalog.cards),
+            catalog.cards[catalog.kick].cost,
         )
         _TABLES[id(catalog)] = found
     return found
@@ -72,37 +74,41 @@ def tables(catalog: Catalog) -> Tables:
 
 
 def turn_legal(st: Engine, req: Request) -> tuple[str, ...]:
-    """Every choice of the player whose turn it is (``sfdbg.turn.*``)."""
+    """Every choice of the player whose turn it is (``sfdbg.turn.*``). This runs once per
+    decision of every simulated game, hence the plain loops."""
     seat = req.seat
     t: Tables = st.tables
-    cost = t.cost
     hand = st.hand[seat]
-    out = [t.play[c] for c in sorted(set(hand))]
+    play = t.play
     simple = t.simple
-    if sum(1 for c in hand if simple[c]) >= 2:
+    out = [play[c] for c in sorted(set(hand))]
+    count = 0
+    for c in hand:
+        if simple[c]:
+            count += 1
+    if count >= 2:
         out.append(PLAY_POWER)
     if not st.no_buy:
+        cost = t.cost
         power = st.power
-        seen: set[int] = set()
-        for c in st.lineup:
-            if c != EMPTY and cost[c] <= power and c not in seen:
-                seen.add(c)
-        out += [t.buy_lineup[c] for c in sorted(seen)]
-        if st.kicks and cost[st.catalog.kick] <= power:
+        affordable = {c for c in st.lineup if c != EMPTY and cost[c] <= power}
+        if affordable:
+            buy = t.buy_lineup
+            out += [buy[c] for c in sorted(affordable)]
+        if st.kicks and t.kick_cost <= power:
             out.append("buy:kick")
-        discount = st.discount
-        out += [
-            t.buy_under[c]
-            for c in sorted(set(st.under[seat]))
-            if max(0, cost[c] - discount) <= power
-        ]
+        under = st.under[seat]
+        if under:
+            discount = st.discount
+            buy = t.buy_under
+            out += [buy[c] for c in sorted(set(under)) if cost[c] - discount <= power]
         ultras = st.ultras[seat]
-        if ultras and max(0, cost[ultras[-1]] - discount) <= power:
+        if ultras and cost[ultras[-1]] - st.discount <= power:
             out.append("buy:ultra")
-        if can_challenge(st):
+        if st.stage_up and st.stage_won == EMPTY and st.stages and can_challenge(st):
             out.append("challenge")
     won = st.stage_won
-    if st.cammy and won != EMPTY and won in st.discard[seat]:
+    if won != EMPTY and st.cammy and won in st.discard[seat]:
         out.append(t.take[won])
     out.append("end")
     return tuple(out)
@@ -160,7 +166,10 @@ def turn_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None
 
 
 def turn_prompt(st: Engine, req: Request) -> str:
-    return f"Your turn — Power {st.power}: play a card, buy, challenge the Stage, or end your turn"
+    return TURN_PROMPT
+
+
+TURN_PROMPT = "Your turn: play a card, buy, challenge the Stage Boss, or end your turn"
 
 
 KINDS["turn"] = Kind(turn_legal, turn_answer, turn_prompt)
@@ -190,11 +199,8 @@ def play_card(st: Engine, seat: int, card: int, out: list[Event]) -> None:
     (``sfdbg.ruling.location-trigger``)."""
     st.hand[seat].remove(card)
     c = st.cards[card]
-    triggers = [
-        loc
-        for loc in st.locs[seat]
-        if loc not in st.loc_used and (on := st.cards[loc].ongoing) is not None and on.matches(c)
-    ]
+    locs = st.locs[seat]
+    triggers = [loc for loc in locs if _triggers(st, loc, c)] if locs else ()
     if c.is_location:
         st.locs[seat].append(card)
     else:
@@ -250,6 +256,11 @@ def play_power(st: Engine, frame: Frame, out: list[Event]) -> None:
             st.stack.append(frame)
             play_card(st, seat, card, out)
             return
+
+
+def _triggers(st: Engine, loc: int, card: Card) -> bool:
+    ongoing = st.cards[loc].ongoing
+    return loc not in st.loc_used and ongoing is not None and ongoing.matches(card)
 
 
 def _card_rule(card_id: str) -> str:
