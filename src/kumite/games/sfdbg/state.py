@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from kumite.games.sfdbg.game import SFDBG
 
 ULTRAS_PER_SECRET_HERO = 3
+#: Decisions are immutable, so the engine reuses them (bounded: cleared when it grows large).
+_DECISIONS: dict[tuple[int, str, tuple[str, ...], str], Decision] = {}
 
 
 _VOCABULARIES: dict[int, tuple[Catalog, Vocabulary]] = {}
@@ -177,9 +179,15 @@ class SFDBGState(Engine, State):
                 found = ()
             else:
                 kind = KINDS[req.kind]
-                found = (
-                    Decision(req.seat, req.kind, kind.legal(self, req), kind.prompt(self, req)),
-                )
+                legal = kind.legal(self, req)
+                prompt = kind.prompt(self, req)
+                key = (req.seat, req.kind, legal, prompt)
+                decision = _DECISIONS.get(key)
+                if decision is None:
+                    if len(_DECISIONS) > 50_000:
+                        _DECISIONS.clear()
+                    decision = _DECISIONS[key] = Decision(req.seat, req.kind, legal, prompt)
+                found = (decision,)
             self._pending = found
         return found
 
