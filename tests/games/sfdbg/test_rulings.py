@@ -123,6 +123,24 @@ def test_ruling__main_top_known():
     assert s.view(1)["main_deck_top"] is None
 
 
+def test_ruling__known_in_hand():
+    import random
+
+    s = position(hands={0: ["gill", "juri"], 1: ["shinku-hadoken", "punch", "kick"]})
+    act(s, "play:gill", "reveal:shinku-hadoken", "no-defense")
+    assert s.view(0)["players"][1]["known_in_hand"] == ["shinku-hadoken"]
+    for k in range(10):
+        sample = s.determinize(0, random.Random(k))
+        assert "shinku-hadoken" in ids(sample.hand[1])
+    act(s, "play:juri", "reveal:shinku-hadoken")  # revealed again: still one known card
+    assert s.view(0)["players"][1]["known_in_hand"] == ["shinku-hadoken"]
+    act(s, "no-defense", "discard:shinku-hadoken")
+    assert s.view(0)["players"][1]["known_in_hand"] == []
+    s = position(hands={0: ["tireless-warrior"]}, decks={0: ["punch"] * 8})
+    act(s, "play:tireless-warrior", "end")
+    assert s.view(1)["players"][0]["known_in_hand"] == ["tireless-warrior"]
+
+
 def test_ruling__tie():
     assert winners([(9, 1, 20), (9, 1, 20)]) == (0, 1)
 

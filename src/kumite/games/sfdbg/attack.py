@@ -146,7 +146,10 @@ def _give_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> Non
     if choice != "give:none":
         _, zone, card_id = choice.split(":")
         card = st.catalog.by_id[card_id].index
-        (st.hand if zone == "hand" else st.discard)[ctx.me].remove(card)
+        if zone == "hand":
+            st.from_hand(ctx.me, card)
+        else:
+            st.discard[ctx.me].remove(card)
         st.aside.append(card)
         gifts = (*gifts, (foes[i], zone, card))
         if not st.quiet:
@@ -187,7 +190,10 @@ def attack_step(st: Engine, frame: Frame, out: list[Event]) -> None:
     for foe_seat, zone, card in a.gifts:
         if foe_seat in a.avoided and card in st.aside and a.attacker is not None:
             st.aside.remove(card)
-            (st.hand if zone == "hand" else st.discard)[a.attacker].append(card)
+            if zone == "hand":
+                st.to_hand_in_sight(a.attacker, card)
+            else:
+                st.discard[a.attacker].append(card)
             st.moved(
                 a.attacker,
                 card,
@@ -263,12 +269,13 @@ def _defend_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> N
                 )
             )
         st.stack.append(("atk", a._replace(revealed=(*a.revealed, card.index))))
+        st.known_in_hand(target, card.index)  # it stays in his hand, now known
         # sfdbg.clarify.attacker-cannot-avoid: not an Attack, so no Defense against it.
         st.push_effects(Ctx(me=a.attacker or 0, card=card.index, other=target), card.reaction)
         return
     defense = card.defense
     assert defense is not None
-    st.hand[target].remove(card.index)
+    st.from_hand(target, card.index)
     ultra = defense.mode == "ultra"
     secret = st.opts.variant == "secret-heroes"
     if ultra and not secret:

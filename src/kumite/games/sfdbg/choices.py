@@ -57,7 +57,7 @@ def _card_of(st: Engine, card_id: str) -> int:
 
 def _remove_from(st: Engine, seat: int, zone: str, card: int) -> None:
     if zone == "hand":
-        st.hand[seat].remove(card)
+        st.from_hand(seat, card)
     elif zone == "discard":
         st.discard[seat].remove(card)
     elif zone == "play":
@@ -105,7 +105,7 @@ def _discard_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> 
             st.gain_weakness(ctx.me, out, rule)
         return
     card = _card_of(st, choice[8:])
-    st.hand[ctx.me].remove(card)
+    st.from_hand(ctx.me, card)
     st.discard[ctx.me].append(card)
     st.moved(ctx.me, card, "discards", "from his hand", rule, out)
     if left > 1 and st.hand[ctx.me]:
@@ -412,7 +412,7 @@ def _return_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> N
     (ctx,) = req.data
     if choice == "yes" and ctx.card in st.played[ctx.me]:
         st.played[ctx.me].remove(ctx.card)
-        st.hand[ctx.me].append(ctx.card)
+        st.to_hand_in_sight(ctx.me, ctx.card)
         st.moved(ctx.me, ctx.card, "returns", "to his hand", "sfdbg.clarify.mystic-yogi", out)
 
 

@@ -166,6 +166,7 @@ def discard_hand(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
         st.moved(ctx.me, card, "discards", "from his hand", rule, out)
     st.discard[ctx.me].extend(hand)
     hand.clear()
+    st.revealed[ctx.me].clear()
 
 
 @primitive()
@@ -182,7 +183,7 @@ def discard_named(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
         hit = [c for c in hand if cards[c].cost == int(value)]
     rule = rule_of(st, ctx)
     for card in hit:
-        hand.remove(card)
+        st.from_hand(ctx.me, card)
         st.discard[ctx.me].append(card)
         st.moved(ctx.me, card, "discards", "from his hand", rule, out)
 

@@ -101,6 +101,8 @@ class Engine:
     hero_up: list[bool]
     deck: list[list[int]]
     hand: list[list[int]]
+    revealed: list[list[int]]
+    """Cards everyone knows are in each hand (revealed, or put there in sight)."""
     discard: list[list[int]]
     played: list[list[int]]
     locs: list[list[int]]
@@ -171,6 +173,7 @@ class Engine:
             setattr(self, name, list(getattr(other, name)))
         for name in self._SEAT_LISTS:
             setattr(self, name, [list(z) for z in getattr(other, name)])
+        self.revealed = [list(z) for z in other.revealed]
         self.rng = other.rng.clone()
 
     # -- the machine ----------------------------------------------------------------------
@@ -269,6 +272,24 @@ class Engine:
             )
             out.append(ev.CardsDrawn(rule=rule, seat=seat, count=len(drawn)))
         return len(drawn)
+
+    def from_hand(self, seat: int, card: int) -> None:
+        """Take ``card`` out of ``seat``'s hand (forgetting it was known to be there)."""
+        self.hand[seat].remove(card)
+        known = self.revealed[seat]
+        if card in known:
+            known.remove(card)
+
+    def to_hand_in_sight(self, seat: int, card: int) -> None:
+        """Put ``card`` into ``seat``'s hand where everyone sees it go."""
+        self.hand[seat].append(card)
+        self.revealed[seat].append(card)
+
+    def known_in_hand(self, seat: int, card: int) -> None:
+        """Everyone now knows ``seat`` holds ``card`` (revealed from his hand)."""
+        known = self.revealed[seat]
+        if known.count(card) < self.hand[seat].count(card):
+            known.append(card)
 
     def shuffle_into_deck(self, seat: int, card: int) -> None:
         deck = self.deck[seat]

@@ -354,6 +354,10 @@ RULES: dict[str, str] = {
         "A card revealed on top of the main deck and left there stays known to everyone until it "
         "leaves the main deck."
     ),
+    "sfdbg.ruling.known-in-hand": (
+        "A card revealed from a hand, returned to it in sight, or put on top of a deck and "
+        "drawn at the end of the turn is known to be in that hand until it leaves it."
+    ),
     "sfdbg.ruling.tie": ("Players still tied after both tie-breaks share the win."),
     "sfdbg.ruling.secret-five-players": (
         "Secret Heroes with five players: the 14 Ultras are dealt one at a time in clockwise "

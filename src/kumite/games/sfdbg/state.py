@@ -64,6 +64,7 @@ class SFDBGState(Engine, State):
             [[] for _ in range(n)],
             [[] for _ in range(n)],
         )
+        self.revealed = [[] for _ in range(n)]
         self.played, self.locs, self.under = (
             [[] for _ in range(n)],
             [[] for _ in range(n)],

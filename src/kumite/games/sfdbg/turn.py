@@ -152,7 +152,7 @@ def turn_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None
         st.stack.append(("play-power", seat))
     elif verb == "take":
         st.discard[seat].remove(card)
-        st.hand[seat].append(card)
+        st.to_hand_in_sight(seat, card)
         st.moved(
             seat,
             card,
@@ -197,7 +197,7 @@ def play_card(st: Engine, seat: int, card: int, out: list[Event]) -> None:
     """``sfdbg.turn.play-order``: the card's text resolves at once; a Location stays in play
     (``sfdbg.location.in-play``) and Locations already in play may trigger
     (``sfdbg.ruling.location-trigger``)."""
-    st.hand[seat].remove(card)
+    st.from_hand(seat, card)
     c = st.cards[card]
     locs = st.locs[seat]
     triggers = [loc for loc in locs if _triggers(st, loc, c)] if locs else ()
@@ -331,10 +331,12 @@ def end_turn(st: Engine, frame: Frame, out: list[Event]) -> None:
             return
         step = 1
     if step == 1:
+        on_top: list[int] = []
         for card in st.topdeck:
             if card in st.played[seat]:
                 st.played[seat].remove(card)
                 st.deck[seat].append(card)
+                on_top.append(card)
                 st.moved(
                     seat, card, "puts", "on top of his deck", "sfdbg.ruling.end-of-turn-order", out
                 )
@@ -343,10 +345,13 @@ def end_turn(st: Engine, frame: Frame, out: list[Event]) -> None:
         st.discard[seat].extend(st.hand[seat])
         st.played[seat].clear()
         st.hand[seat].clear()
+        st.revealed[seat].clear()
         st.power = 0
         if not st.quiet:
             out.append(ev.TurnEnded(rule="sfdbg.end-turn.discard-draw", seat=seat))
-        st.draw(seat, st.catalog.rules.hand_size, out, "sfdbg.end-turn.discard-draw")
+        drawn = st.draw(seat, st.catalog.rules.hand_size, out, "sfdbg.end-turn.discard-draw")
+        # Cards put on top of the deck in sight are drawn first: everyone knows them.
+        st.revealed[seat] += on_top[::-1][:drawn]
         # 3. Refill the Line-Up.
         added: list[int] = []
         for slot, card in enumerate(st.lineup):

@@ -41,6 +41,7 @@ def view(st: SFDBGState, seat: int | None) -> dict[str, Any]:
             "hero_face_up": st.hero_up[s],
             "counter_attack": hero.counter_text if known else None,
             "hand_size": len(st.hand[s]),
+            "known_in_hand": sorted(_ids(st, st.revealed[s])),
             "deck_size": len(st.deck[s]),
             "discard": _ids(st, st.discard[s]),
             "in_play": _ids(st, st.played[s]),
@@ -120,10 +121,14 @@ def determinize(st: S, seat: int, rng: random.Random) -> S:
         if s == seat:
             rng.shuffle(other.deck[s])
             continue
+        # Cards known to be in the hand stay there; the rest of hand and deck is reshuffled.
         pool = other.hand[s] + other.deck[s]
+        known = other.revealed[s]
+        for card in known:
+            pool.remove(card)
         rng.shuffle(pool)
-        size = len(other.hand[s])
-        other.hand[s], other.deck[s] = pool[:size], pool[size:]
+        size = len(other.hand[s]) - len(known)
+        other.hand[s], other.deck[s] = list(known) + pool[:size], pool[size:]
     main = other.main
     if main and other.main_top_known:
         top = main.pop()
