@@ -232,6 +232,16 @@ class HumanSFDBG:
     def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
         if decision.kind == "turn":
             self.console.print(Panel(render(view, self.catalog), title=self.label))
+        if len(decision.legal) == 1:
+            # Asked for the sake of hidden information (sfdbg.ruling.defense-asked); there is
+            # nothing to choose, so don't make the person type it.
+            only = decision.legal[0]
+            self.console.print(
+                Text(f"{self.label}: {decision.prompt} — only choice: ", style="dim").append_text(
+                    label(only, self.catalog, view)
+                )
+            )
+            return only
         return pick(
             self.console,
             f"{self.label}: {decision.prompt}",

@@ -59,6 +59,9 @@ def test_random_games_end_conserve_cards_and_hide_what_they_must(game):
     steps = 0
     while not state.is_terminal:
         assert state.census() == ALL_CARDS, f"step {steps}"
+        assert state.power >= 0 and len(state.lineup) == 5
+        for seat in range(players):
+            assert not Counter(state.revealed[seat]) - Counter(state.hand[seat])
         (decision,) = state.pending()
         if steps % 7 == 0:
             for seat in range(players):
