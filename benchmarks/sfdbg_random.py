@@ -5,7 +5,12 @@ Every seat is the uniformly random agent (``kumite.agents.RandomAgent``); states
 time of this process (one core; wall-clock time is printed too, but on a shared machine it
 also counts other programs).
 
-    python benchmarks/sfdbg_random.py [--games N] [--players P] [--variant V]
+    python benchmarks/sfdbg_random.py [--games N] [--players P] [--variant V] [--rounds R]
+
+Uniformly random players almost never finish a game by the rules (they rarely buy, so the
+Line-Up is not exhausted and the Stages are not defeated): a random 4-player game runs to the
+``round_limit`` (60 rounds = 240 turns, about 1,000 decisions). ``--rounds`` sets a lower
+limit to measure shorter games.
 """
 
 from __future__ import annotations
@@ -23,13 +28,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--variant", default="standard")
+    parser.add_argument("--rounds", type=int, default=None, help="round_limit (default 60)")
     args = parser.parse_args()
     decisions = 0
     turns = 0
     start = time.perf_counter()
     cpu = time.process_time()
     for game in range(args.games):
-        state = GAME.new_state(game, {"players": args.players, "variant": args.variant})
+        options = {"players": args.players, "variant": args.variant}
+        if args.rounds is not None:
+            options["round_limit"] = args.rounds
+        state = GAME.new_state(game, options)
         state.quiet = True
         agents = [RandomAgent(derive_seed(game, "agent", s)) for s in range(args.players)]
         run_game(state, agents)

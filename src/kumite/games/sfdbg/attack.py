@@ -24,7 +24,7 @@ from typing import NamedTuple
 from kumite.core.events import Event
 from kumite.games.sfdbg import events as ev
 from kumite.games.sfdbg.cards import CARD_TYPES, Effect
-from kumite.games.sfdbg.effects import PRIMITIVES, primitive, rule_of, source_name
+from kumite.games.sfdbg.effects import primitive
 from kumite.games.sfdbg.engine import KINDS, Ctx, Engine, Frame, Kind, Request, handler
 from kumite.games.sfdbg.rules import hero_rule
 
@@ -64,12 +64,6 @@ class Attack(NamedTuple):
             revealed=(),
             asked=False,
             forced=False,
-        )
-
-    @property
-    def ctx(self) -> Ctx:
-        return Ctx(
-            me=self.attacker if self.attacker is not None else -1, card=self.card, hero=self.hero
         )
 
 
@@ -271,7 +265,8 @@ def _defend_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> N
         st.stack.append(("atk", a._replace(revealed=(*a.revealed, card.index))))
         st.known_in_hand(target, card.index)  # it stays in his hand, now known
         # sfdbg.clarify.attacker-cannot-avoid: not an Attack, so no Defense against it.
-        st.push_effects(Ctx(me=a.attacker or 0, card=card.index, other=target), card.reaction)
+        assert a.attacker is not None  # reactions are only offered against players
+        st.push_effects(Ctx(me=a.attacker, card=card.index, other=target), card.reaction)
         return
     defense = card.defense
     assert defense is not None
@@ -403,9 +398,4 @@ def secret_replace(st: Engine, frame: Frame, out: list[Event]) -> None:
         )
 
 
-def effect_names() -> list[str]:
-    """Every primitive, for documentation and tests."""
-    return sorted(PRIMITIVES)
-
-
-__all__ = ["Attack", "attack", "effect_names", "resolve", "rule_of", "source_name", "start_attack"]
+__all__ = ["Attack", "attack", "resolve", "start_attack"]
