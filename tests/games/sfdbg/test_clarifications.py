@@ -33,6 +33,7 @@ def test_clarify__akumas_gi__1_vp_per_different_attack_card_an_ultra_counts():
 
 
 def test_clarify__rolentos_baton__1_vp_per_different_defense_card_an_ultra_counts():
+    """sfdbg.clarify.attack-defense-cards."""
     s = position()
     cards = deck(s, "rolentos-baton", "sakura", "sakura", "urien", "metsu-hadoken", "shinryuken")
     # Sakura, Urien and two Ultras: 4 different Defense cards.
@@ -78,6 +79,7 @@ def test_clarify__cammy__defeating_a_stage_triggers_her_ability():
 
 
 def test_clarify__cammy__played_after_the_stage_was_defeated():
+    """sfdbg.clarify.cammy-delta-red."""
     s = boss_on_top(position(hands={0: ["cammy-delta-red"]}, heroes=["ken", "guile"], power=7))
     act(s, "challenge", "no-defense")
     assert "take:usa" not in pending(s)[2]
@@ -86,6 +88,7 @@ def test_clarify__cammy__played_after_the_stage_was_defeated():
 
 
 def test_clarify__cammy__the_location_may_go_to_your_hand_at_any_time_of_your_turn():
+    """sfdbg.clarify.cammy-delta-red."""
     s = boss_on_top(
         position(hands={0: ["cammy-delta-red", "kick"]}, heroes=["ken", "guile"], power=9)
     )
@@ -97,6 +100,7 @@ def test_clarify__cammy__the_location_may_go_to_your_hand_at_any_time_of_your_tu
 
 
 def test_clarify__cammy__without_her_the_stage_stays_in_the_discard_pile():
+    """sfdbg.boss.defeated."""
     s = boss_on_top(position(heroes=["ken", "guile"], power=7))
     act(s, "challenge", "no-defense")
     assert not any(c.startswith("take:") for c in pending(s)[2])
@@ -125,6 +129,7 @@ def test_clarify__electric_thunder_red_cyclone__buy_the_card_placed_under_the_sa
 
 
 def test_clarify__sodom__buy_the_card_placed_under_the_same_turn():
+    """sfdbg.clarify.under-same-turn."""
     s = position(heroes=["ryu", "ken"], hands={0: ["sodom"]}, main=["hadoken", "gill"], power=4)
     act(s, "play:sodom", "under:main_top:hadoken")
     assert ids(s.under[0])[-1] == "hadoken" and s.power == 6
@@ -202,6 +207,7 @@ def test_clarify__psycho_punisher_rekkashingeki__defenses_are_chosen_before_nami
 
 
 def test_clarify__naming_is_skipped_when_every_foe_avoided_the_attack():
+    """sfdbg.clarify.naming."""
     s = position(hands={0: ["psycho-punisher"], 1: ["sakura"]})
     act(s, "play:psycho-punisher", "defend:sakura")
     assert pending(s)[1] == "turn"
@@ -236,6 +242,7 @@ def test_clarify__ryus_headband__played_after_other_cards_the_deck_still_goes_to
 
 
 def test_clarify__ryus_headband__if_not_played_it_is_simply_discarded_at_end_of_turn():
+    """sfdbg.clarify.ryus-headband."""
     s = position(hands={0: ["ryus-headband"]}, decks={0: ["kick"] * 6})
     act(s, "end")
     assert ids(s.discard[0]) == ["ryus-headband"] and len(s.deck[0]) == 1
@@ -254,6 +261,7 @@ def test_clarify__agents_of_shadaloo__the_second_one_played_gives_2_power_and_a_
 
 
 def test_clarify__agents_of_shadaloo__vp_is_the_number_owned_squared():
+    """sfdbg.clarify.agents-of-shadaloo."""
     s = position()
     for n in range(1, 5):
         assert deck_vp(s.catalog, deck(s, *["agents-of-shadaloo"] * n)) == n * n
@@ -299,6 +307,7 @@ def test_clarify__ultimate_atomic_buster__name_each_foe_and_choose_each_card_fir
 
 
 def test_clarify__ultimate_atomic_buster__a_foe_given_no_card_cannot_defend():
+    """sfdbg.clarify.ultimate-atomic-buster."""
     s = uab()
     act(s, "play:ultimate-atomic-buster", "give:hand:weakness", "give:none", "give:none")
     act(s, "no-defense")
@@ -307,6 +316,7 @@ def test_clarify__ultimate_atomic_buster__a_foe_given_no_card_cannot_defend():
 
 
 def test_clarify__ultimate_atomic_buster__an_avoided_gift_goes_back_where_it_started():
+    """sfdbg.clarify.ultimate-atomic-buster."""
     s = uab(discards={0: ["kick"]})
     act(s, "play:ultimate-atomic-buster", "give:hand:weakness", "give:discard:kick", "give:none")
     act(s, "defend:sakura", "no-defense")
@@ -316,6 +326,7 @@ def test_clarify__ultimate_atomic_buster__an_avoided_gift_goes_back_where_it_sta
 
 
 def test_clarify__ultimate_atomic_buster__effects_resolve_clockwise():
+    """sfdbg.clarify.ultimate-atomic-buster."""
     s = uab()
     # After two gifts seat 0 has no card left to give: seat 3 is skipped (public).
     events = act(s, "play:ultimate-atomic-buster", "give:hand:weakness", "give:hand:vulnerability")

@@ -15,6 +15,7 @@ def test_attacks__each_affected_player_may_avoid_it_with_a_defense():
 
 
 def test_attacks__a_defense_avoids_the_attack_only_for_that_player():
+    """sfdbg.attack.defense."""
     s = position(players=3, hands={0: ["gill"], 1: ["sakura"], 2: ["sakura"]})
     act(s, "play:gill", "defend:sakura", "no-defense")
     assert "weakness" not in ids(s.discard[1])
@@ -22,6 +23,7 @@ def test_attacks__a_defense_avoids_the_attack_only_for_that_player():
 
 
 def test_attacks__players_who_do_not_avoid_it_are_affected():
+    """sfdbg.attack.defense."""
     s = position(players=3, hands={0: ["master-of-the-fist"]})
     act(s, "play:master-of-the-fist", "no-defense", "no-defense")
     assert ids(s.discard[1]) == ["weakness"] and ids(s.discard[2]) == ["weakness"]
@@ -101,6 +103,7 @@ def test_weakness__when_the_stack_runs_out_other_effects_still_resolve():
 
 
 def test_weakness__a_player_may_still_defend_when_no_weakness_is_left():
+    """sfdbg.weakness.runs-out."""
     s = position(hands={0: ["gill"], 1: ["sakura"]}, weaknesses=0)
     act(s, "play:gill")
     assert "defend:sakura" in pending(s)[2]

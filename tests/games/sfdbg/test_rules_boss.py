@@ -26,6 +26,7 @@ def test_boss__challenge_needs_power_at_least_the_stage_cost():
 
 
 def test_boss__challenging_flips_the_top_super_hero_as_the_boss():
+    """sfdbg.boss.challenge."""
     s = boss_game("m-bison", power=9)
     events = act(s, "challenge")
     assert "StageChallenged" in kinds(events)
@@ -44,13 +45,15 @@ def test_boss__its_counter_attack_hits_the_challenger_and_only_him():
 
 
 def test_boss__the_stage_is_not_yet_acquired_during_the_counter_attack():
-    """Ken's Counter-Attack destroys a card in play or discard: never the Stage itself."""
+    """sfdbg.boss.counter-attack: Ken's Counter-Attack destroys a card in play or discard:
+    never the Stage itself."""
     s = boss_game("ken", heroes=["ryu", "guile"], played={0: ["punch"] * 7}, power=7)
     act(s, "challenge", "no-defense")
     assert ids(s.discard[0]) == ["usa"]  # nothing with cost >= 1 to destroy; USA gained after
 
 
 def test_boss__the_challenger_may_defend_with_a_defense_from_his_hand():
+    """sfdbg.boss.counter-attack."""
     s = boss_game("ryu", hands={0: ["sakura"]}, power=7)
     act(s, "challenge", "defend:sakura")
     assert "weakness" not in ids(s.discard[0])
@@ -75,6 +78,7 @@ def test_boss__the_defeated_stage_goes_to_the_discard_pile():
 
 
 def test_boss__the_defeated_boss_is_removed_and_the_next_stays_face_down():
+    """sfdbg.boss.defeated."""
     s = boss_game("ryu", power=7)
     before = len(s.bosses)
     act(s, "challenge", "no-defense")
@@ -113,6 +117,7 @@ def test_locations__a_played_location_stays_in_play_for_the_rest_of_the_game():
 
 
 def test_locations__ongoing_keeps_working_turn_after_turn():
+    """sfdbg.location.in-play."""
     s = position(locations={0: ["japan"]}, hands={0: ["kick", "kick"]}, decks={0: ["punch"] * 20})
     act(s, "play:kick")
     assert len(s.hand[0]) == 2  # drew one
@@ -137,6 +142,7 @@ def test_locations__a_location_works_the_turn_it_is_played():
 
 
 def test_locations__a_stage_gained_this_turn_is_in_the_discard_pile_not_in_play():
+    """sfdbg.boss.defeated."""
     s = boss_game("ryu", power=7)
     act(s, "challenge", "no-defense")
     assert s.locs[0] == []

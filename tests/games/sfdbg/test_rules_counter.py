@@ -17,7 +17,7 @@ def test_counter__your_ultra_as_a_defense_makes_your_super_hero_counter_attack()
 
 
 def test_counter__the_attacker_suffers_the_counter_attack_not_the_defender():
-    """Balrog's Counter-Attack: "The attacker discards his hand"."""
+    """sfdbg.counter.ultra: Balrog's Counter-Attack: "The attacker discards his hand"."""
     s = position(
         heroes=["ken", "balrog"], hands={0: ["gill", "punch", "kick"], 1: ["violent-buffalo"]}
     )
@@ -27,6 +27,8 @@ def test_counter__the_attacker_suffers_the_counter_attack_not_the_defender():
 
 
 def test_counter__the_ultra_used_as_a_defense_is_shuffled_into_the_deck():
+    """sfdbg.variant.secret-heroes.defense: "discard it instead of shuffling it into your
+    deck" — so in the standard game the Ultra Defense is shuffled in."""
     s = position(
         heroes=["ken", "ryu"], hands={0: ["gill"], 1: ["metsu-hadoken"]}, decks={1: ["punch"] * 4}
     )
@@ -52,6 +54,7 @@ def test_counter__cards_in_play_or_in_the_discard_pile_are_chosen_from_both():
 
 
 def test_counter__the_cards_an_attacker_played_this_turn_are_in_play():
+    """sfdbg.counter.in-play-or-discard."""
     s = position(heroes=["ryu", "ken"], hands={0: ["gill"], 1: ["shinryuken"]})
     act(s, "play:gill", "defend:shinryuken", "no-defense")
     # Gill is the only card in play with cost 1 or more: a forced public choice.
@@ -68,7 +71,8 @@ def test_counter__counter_attacks_are_attacks_and_may_be_avoided():
 
 
 def test_counter__a_defense_already_played_cannot_avoid_a_counter_attack():
-    """ "When you know you are going to play an Attack, you may want to hold a Defense"."""
+    """sfdbg.counter.is-attack: "When you know you are going to play an Attack, you may want
+    to hold a Defense"."""
     s = position(heroes=["ken", "ryu"], hands={0: ["gill", "sakura"], 1: ["metsu-hadoken"]})
     act(s, "play:sakura", "play:gill", "defend:metsu-hadoken")
     assert pending(s)[2] == ("no-defense",)
@@ -103,12 +107,14 @@ def test_counter__your_counter_attack_may_only_trigger_once_per_turn():
 
 
 def test_counter__the_once_per_turn_limit_resets_each_turn():
+    """sfdbg.counter.once-per-turn."""
     s = position(heroes=["ken", "ryu"], hands={0: ["gill"], 1: ["metsu-hadoken"]})
     act(s, "play:gill", "defend:metsu-hadoken", "no-defense", "end")
     assert s.ca_used == [False, False]
 
 
 def test_counter__only_the_attacker_is_counter_attacked():
+    """sfdbg.counter.ultra."""
     s = position(
         players=3, heroes=["ken", "ryu", "guile"], hands={0: ["gill"], 1: ["metsu-hadoken"], 2: []}
     )

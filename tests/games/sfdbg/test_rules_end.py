@@ -29,6 +29,7 @@ def test_end__the_game_ends_when_the_line_up_cannot_be_refilled():
 
 
 def test_end__a_full_line_up_with_an_empty_main_deck_does_not_end_the_game():
+    """sfdbg.end.line-up."""
     s = position(line_up=["rose", "juri", "seth", "hadoken", "sodom"], main=[])
     act(s, "end")
     assert not s.is_terminal
@@ -58,6 +59,7 @@ def test_end__weaknesses_subtract_vp():
 
 
 def test_end__the_highest_vp_total_wins():
+    """sfdbg.end.score."""
     assert winners([(10, 0, 20), (12, 0, 15)]) == (1,)
     assert decided_by([(10, 0, 20), (12, 0, 15)]) == "vp"
 
@@ -69,6 +71,7 @@ def test_end__a_tie_goes_to_the_player_with_more_stages():
 
 
 def test_end__then_to_the_tied_player_with_the_most_cards():
+    """sfdbg.end.tie."""
     keys = [(20, 1, 30), (20, 1, 31), (5, 3, 40)]
     assert winners(keys) == (1,) and decided_by(keys) == "cards"
 
@@ -80,6 +83,7 @@ def test_end__players_still_tied_share_the_win():
 
 
 def test_end__the_outcome_lists_every_seats_vp_stages_and_cards():
+    """sfdbg.end.score, sfdbg.ruling.returns."""
     s = position(players=3, line_up=["rose"] * 5, main=[], power=2)
     act(s, "buy:lineup:rose", "end")
     outcome = s.outcome
@@ -93,6 +97,7 @@ def test_end__the_outcome_lists_every_seats_vp_stages_and_cards():
 
 
 def test_end__everyone_tied_is_a_draw():
+    """sfdbg.ruling.tie."""
     s = position(line_up=["rose"] * 5, main=[])
     s.lineup[0] = -1
     act(s, "end")

@@ -109,6 +109,7 @@ def test_setup__every_player_starts_with_a_hand_of_five():
 
 @pytest.mark.parametrize("players", [1, 6])
 def test_setup__the_game_is_for_two_to_five_players(players):
+    """sfdbg.setup.heroes (2-5 players)."""
     with pytest.raises(OptionsError, match="2 to 5 players"):
         GAME.new_state(0, {"players": players})
 
@@ -125,11 +126,13 @@ def test_setup__the_game_is_for_two_to_five_players(players):
     ],
 )
 def test_setup__bad_options_are_rejected_with_a_reason(options, words):
+    """sfdbg.setup.heroes."""
     with pytest.raises(OptionsError, match=words):
         GAME.new_state(0, options)
 
 
 def test_setup__the_same_seed_deals_the_same_game():
+    """sfdbg.setup.main-deck (shuffles come from the seed)."""
     a, b = GAME.new_state(42, {"players": 4}), GAME.new_state(42, {"players": 4})
     assert a.view(None) == b.view(None)
     assert a.hand == b.hand and a.deck == b.deck and a.main == b.main

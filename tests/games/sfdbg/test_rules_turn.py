@@ -38,6 +38,7 @@ def test_turn__buy_any_number_of_cards_with_cost_up_to_your_power():
 
 
 def test_turn__a_card_costing_more_than_your_power_cannot_be_bought():
+    """sfdbg.turn.buy-any-number."""
     s = position(line_up=LINE_UP, power=3)
     assert "buy:lineup:ken-masters" not in pending(s)[2]
     with pytest.raises(IllegalChoiceError, match="Ken Masters costs 4; you have 3 Power"):
@@ -101,7 +102,8 @@ def test_turn__play_power_plays_every_card_that_only_gives_power():
 
 
 def test_turn__sample_turn_sequence():
-    """Sample Turn Sequence: four Punches buy Ken Masters; the Vulnerability gives nothing."""
+    """sfdbg.turn.buy — Sample Turn Sequence: four Punches buy Ken Masters; the Vulnerability
+    gives nothing."""
     s = position(
         hands={0: ["punch", "punch", "punch", "punch", "vulnerability"]},
         line_up=LINE_UP,
@@ -137,6 +139,7 @@ def test_end_of_turn__played_cards_and_hand_are_discarded_power_is_lost_five_are
 
 
 def test_end_of_turn__the_turn_passes_to_the_player_on_your_left():
+    """sfdbg.end-turn.discard-draw."""
     s = position(players=3, active=2)
     act(s, "end")
     assert s.active == 0
@@ -175,6 +178,7 @@ def test_shuffle__the_discard_pile_is_not_reshuffled_as_soon_as_the_deck_runs_ou
 
 
 def test_shuffle__the_discard_pile_becomes_the_deck_when_a_draw_needs_a_card():
+    """sfdbg.shuffle.when-needed."""
     s = position(hands={0: ["dudley"]}, decks={0: ["punch"]}, discards={0: ["kick", "kick"]})
     events = act(s, "play:dudley")
     assert sorted(ids(s.hand[0])) == ["kick", "punch"]
@@ -183,7 +187,8 @@ def test_shuffle__the_discard_pile_becomes_the_deck_when_a_draw_needs_a_card():
 
 
 def test_shuffle__a_discard_from_the_deck_also_reshuffles():
-    """Discarding the top card of an empty deck (Sonic Hurricane) reshuffles first."""
+    """sfdbg.shuffle.when-needed: discarding the top card of an empty deck (Sonic Hurricane)
+    reshuffles first."""
     s = position(hands={0: ["sonic-hurricane"]}, decks={1: []}, discards={1: ["kick"]})
     events = act(s, "play:sonic-hurricane", "no-defense")
     assert "DeckShuffled" in kinds(events)
@@ -191,6 +196,7 @@ def test_shuffle__a_discard_from_the_deck_also_reshuffles():
 
 
 def test_shuffle__with_no_cards_in_deck_or_discard_nothing_is_drawn():
+    """sfdbg.shuffle.when-needed."""
     s = position(hands={0: ["dudley"]}, decks={0: []})
     s.discard[0] = []
     act(s, "play:dudley")
@@ -198,6 +204,7 @@ def test_shuffle__with_no_cards_in_deck_or_discard_nothing_is_drawn():
 
 
 def test_shuffle__deck_order_is_hidden_from_every_view():
+    """sfdbg.shuffle.when-needed."""
     s = position(decks={0: ["hadoken", "punch", "kick"]})
     view = s.view(0)
     assert view["players"][0]["deck_size"] == 3

@@ -18,6 +18,7 @@ def test_destroy__a_destroyed_card_goes_to_the_face_up_destroyed_pile():
 
 
 def test_destroy__weaknesses_and_kicks_do_not_go_back_to_their_stacks():
+    """sfdbg.destroy."""
     s = position(hands={0: ["vega", "weakness", "kick"]}, weaknesses=10, kicks=10)
     act(s, "play:vega", "destroy:hand:weakness")
     s.hand[0].append(s.catalog.by_id["vega"].index)
@@ -28,6 +29,7 @@ def test_destroy__weaknesses_and_kicks_do_not_go_back_to_their_stacks():
 
 
 def test_destroy__a_may_destroy_can_be_declined():
+    """sfdbg.destroy."""
     s = position(hands={0: ["sagats-eyepatch", "vulnerability"]})
     act(s, "play:sagats-eyepatch")
     assert "destroy:none" in pending(s)[2]
@@ -59,6 +61,7 @@ def test_gain__a_revealed_main_deck_card_of_the_wrong_type_stays_on_top():
 
 
 def test_gain__a_revealed_main_deck_card_of_the_right_type_is_gained():
+    """sfdbg.gain."""
     s = position(hands={0: ["sagat"]}, main=["gill", "hadoken"])
     act(s, "play:sagat")
     assert ids(s.discard[0]) == ["gill"]
@@ -83,12 +86,13 @@ def test_under__other_players_cannot_buy_cards_under_your_super_hero():
 
 
 def test_under__other_players_may_inspect_the_cards_under_your_super_hero():
+    """sfdbg.under.others."""
     s = position(heroes=["ryu", "ken"])
     assert s.view(0)["players"][1]["under"] == ["shinryuken"]
 
 
 def test_under__they_do_not_count_as_line_up_cards_for_other_purposes():
-    """Tanden Engine gains from the Line-Up: not from under your Super Hero."""
+    """sfdbg.under.buy: Tanden Engine gains from the Line-Up: not from under your Super Hero."""
     s = position(
         heroes=["ryu", "ken"],
         hands={0: ["tanden-engine"]},

@@ -27,12 +27,14 @@ def test_high_powered__a_played_ultra_may_be_shuffled_into_the_deck_at_end_of_tu
 
 
 def test_high_powered__or_discarded_as_usual():
+    """sfdbg.variant.high-powered."""
     s = hp(hands={0: ["metsu-hadoken"]}, decks={0: ["punch"] * 5})
     act(s, "play:metsu-hadoken", "no-defense", "end", "no")
     assert "metsu-hadoken" in ids(s.discard[0])
 
 
 def test_high_powered__only_your_own_super_heros_ultra():
+    """sfdbg.variant.high-powered."""
     s = hp(hands={0: ["shinryuken"]}, decks={0: ["punch"] * 10})
     act(s, "play:shinryuken", "no-defense", "end")
     assert s.active == 1  # no question asked
@@ -40,6 +42,7 @@ def test_high_powered__only_your_own_super_heros_ultra():
 
 
 def test_high_powered__not_in_the_standard_game():
+    """sfdbg.variant.high-powered."""
     s = position(heroes=["ryu", "ken"], hands={0: ["metsu-hadoken"]}, decks={0: ["punch"] * 5})
     act(s, "play:metsu-hadoken", "no-defense", "end")
     assert s.active == 1 and "metsu-hadoken" in ids(s.discard[0])
@@ -62,6 +65,7 @@ def test_secret_heroes__super_heroes_are_dealt_face_down():
 
 
 def test_secret_heroes__three_ultras_face_down_under_each_super_hero():
+    """sfdbg.variant.secret-heroes.setup."""
     s = secret(4)
     assert [len(u) for u in s.ultras] == [3, 3, 3, 3]
     assert s.under == [[], [], [], []]
@@ -78,6 +82,7 @@ def test_secret_heroes__five_players_share_the_fourteen_ultras():
 
 
 def test_secret_heroes__the_remaining_super_heroes_stay_in_their_stack():
+    """sfdbg.variant.secret-heroes.setup."""
     s = secret(3)
     assert len(s.bosses) == 11
 
@@ -92,6 +97,7 @@ def test_secret_heroes__buy_the_top_card_of_your_ultra_stack():
 
 
 def test_secret_heroes__a_player_may_buy_all_three_ultras():
+    """sfdbg.variant.secret-heroes.buy."""
     s = position(variant="secret-heroes", power=18)
     act(s, "buy:ultra", "buy:ultra", "buy:ultra")
     assert len(s.discard[0]) == 3 and s.ultras[0] == []
@@ -115,6 +121,7 @@ def test_secret_heroes__an_ultra_defense_is_discarded_then_the_hero_flips_and_is
 
 
 def test_secret_heroes__the_super_hero_discard_pile_is_reshuffled_when_the_stack_runs_out():
+    """sfdbg.variant.secret-heroes.defense."""
     s = position(variant="secret-heroes", hands={0: ["gill"], 1: ["metsu-hadoken"]})
     spare = s.bosses[:]
     s.hero_discard = spare[:-1]
@@ -135,6 +142,7 @@ def test_secret_heroes__a_defeated_boss_does_not_go_to_the_super_hero_discard_pi
 
 
 def test_secret_heroes__random_games_end_with_every_card_accounted_for():
+    """sfdbg.variant.secret-heroes.setup."""
     for seed in range(3):
         s = GAME.new_state(seed, {"players": 5, "variant": "secret-heroes", "round_limit": 12})
         rng = random.Random(seed)
