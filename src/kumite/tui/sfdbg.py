@@ -215,6 +215,7 @@ def label(choice: str, catalog: Catalog, view: Mapping[str, Any]) -> Text:
     parts = rest.split(":")
     zone = {"hand": "from your hand", "discard": "from the discard pile", "play": "in play"}
     zone |= {"lineup": "from the Line-Up", "main_top": "from the top of the main deck"}
+    zone |= {"under": "from under your Super Hero"}
     where = zone.get(parts[0], "") if len(parts) == 2 else ""
     return Text(f"{verb.capitalize()} {card(parts[-1]).name} {where}".rstrip())
 

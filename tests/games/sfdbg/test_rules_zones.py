@@ -91,16 +91,32 @@ def test_under__other_players_may_inspect_the_cards_under_your_super_hero():
     assert s.view(0)["players"][1]["under"] == ["shinryuken"]
 
 
-def test_under__they_do_not_count_as_line_up_cards_for_other_purposes():
-    """sfdbg.under.buy: Tanden Engine gains from the Line-Up: not from under your Super Hero."""
+def test_under__cards_under_your_super_hero_can_be_gained_as_if_in_the_line_up():
+    """sfdbg.under.buy: "You may buy or gain any cards that are underneath your Super Hero as
+    if they were in the Line-Up" (Tanden Engine gains from the Line-Up)."""
     s = position(
         heroes=["ryu", "ken"],
         hands={0: ["tanden-engine"]},
-        under={0: ["rose"]},
+        under={0: ["metsu-hadoken", "rose"]},
         line_up=["seth"] * 5,
     )
     act(s, "play:tanden-engine")
-    assert pending(s)[1] == "turn"  # nothing in the Line-Up costs 4 or less
+    assert pending(s)[2] == ("gain:under:rose", "gain:none")  # the Ultra costs 6
+    act(s, "gain:under:rose")
+    assert ids(s.discard[0]) == ["rose"] and ids(s.under[0]) == ["metsu-hadoken"]
+
+
+def test_under__they_do_not_count_as_line_up_cards_for_other_purposes():
+    """sfdbg.under.buy: Soldier of Justice destroys Line-Up cards, not cards under your
+    Super Hero."""
+    s = position(
+        heroes=["ryu", "ken"],
+        hands={0: ["soldier-of-justice"]},
+        under={0: ["rose"]},
+        line_up=["seth"] * 5,
+    )
+    act(s, "play:soldier-of-justice")
+    assert pending(s)[1] == "turn"  # nothing in the Line-Up costs 7 or less
     assert ids(s.under[0]) == ["rose"]
 
 

@@ -39,7 +39,7 @@ def vocabulary(catalog: Catalog) -> Vocabulary:
     out += [f"bottom:{z}:{i}" for z in ("play", "discard") for i in ids]
     out += [f"under:{z}:{i}" for z in ("lineup", "main_top", "discard") for i in ids]
     out += ["under:none"]
-    out += [f"gain:{i}" for i in ids] + ["gain:none"]
+    out += [f"gain:{i}" for i in ids] + [f"gain:under:{i}" for i in ids] + ["gain:none"]
     out += [f"give:{z}:{i}" for z in ("hand", "discard") for i in ids] + ["give:none"]
     out += [f"reveal:{i}" for i in ids]
     out += [f"defend:{i}" for i in ids]

@@ -337,7 +337,7 @@ def gain(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
 
 
 def _gain_legal(st: Engine, req: Request) -> tuple[str, ...]:
-    _, e = req.data
+    ctx, e = req.data
     options: list[str] = []
     if e.source == "kick":
         if st.kicks > 0:
@@ -348,6 +348,13 @@ def _gain_legal(st: Engine, req: Request) -> tuple[str, ...]:
             if c != EMPTY and c not in seen and _matches(st.cards[c], e):
                 seen.add(c)
                 options.append(f"gain:{st.id(c)}")
+        # sfdbg.under.buy: "You may buy or gain any cards that are underneath your Super Hero
+        # as if they were in the Line-Up."
+        options += [
+            f"gain:under:{st.id(c)}"
+            for c in sorted(set(st.under[ctx.me]))
+            if _matches(st.cards[c], e)
+        ]
     if e.may or not options:
         options.append("gain:none")
     return tuple(options)
@@ -357,10 +364,13 @@ def _gain_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> Non
     ctx, e = req.data
     if choice == "gain:none":
         return
-    card = _card_of(st, choice[5:])
+    card = _card_of(st, choice.rsplit(":", 1)[1])
     if e.source == "kick":
         st.kicks -= 1
         where = "from the Kick stack"
+    elif choice.startswith("gain:under:"):
+        st.under[ctx.me].remove(card)
+        where = "from under his Super Hero"
     else:
         st.lineup[st.lineup.index(card)] = EMPTY
         where = "from the Line-Up"
