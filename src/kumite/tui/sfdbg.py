@@ -217,7 +217,12 @@ def label(choice: str, catalog: Catalog, view: Mapping[str, Any]) -> Text:
     zone |= {"lineup": "from the Line-Up", "main_top": "from the top of the main deck"}
     zone |= {"under": "from under your Super Hero"}
     where = zone.get(parts[0], "") if len(parts) == 2 else ""
-    return Text(f"{verb.capitalize()} {card(parts[-1]).name} {where}".rstrip())
+    name = card(parts[-1]).name
+    if verb == "under":
+        return Text(f"Put {name} {where} under the Super Hero".replace("  ", " "))
+    if verb == "bottom":
+        return Text(f"Put {name} {where} on the bottom of the main deck".replace("  ", " "))
+    return Text(f"{verb.capitalize()} {name} {where}".rstrip())
 
 
 class HumanSFDBG:
