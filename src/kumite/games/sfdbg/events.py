@@ -46,9 +46,14 @@ class CardPlayed(Event):
     card: str
     name: str
     power: int
-    """The player's Power after the card's text resolved."""
+    """The player's Power now."""
+    gained: int = 0
+    """Power given by a card whose whole text is "+N Power" (other cards' Power follows in
+    their own events)."""
 
     def describe(self) -> str:
+        if self.gained:
+            return f"{who(self.seat)} plays {self.name}: +{self.gained} Power (now {self.power})."
         return f"{who(self.seat)} plays {self.name}."
 
 
@@ -178,6 +183,8 @@ class PowerLost(Event):
     power: int
 
     def describe(self) -> str:
+        if not self.amount:
+            return f"{who(self.seat)} has no Power left to lose."
         return f"{who(self.seat)} loses {self.amount} Power (now {self.power})."
 
 

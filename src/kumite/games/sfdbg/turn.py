@@ -212,9 +212,19 @@ def play_card(st: Engine, seat: int, card: int, out: list[Event]) -> None:
         and card == st.catalog.ultra_of.get(st.heroes[st.hero[seat]].id)
     ):
         st.hp_ultra = True
+    simple = c.simple_power
+    if simple >= 0:
+        st.power += simple  # a "+N Power" card: no need to go through the effect machine
     if not st.quiet:
         out.append(
-            ev.CardPlayed(rule=_card_rule(c.id), seat=seat, card=c.id, name=c.name, power=st.power)
+            ev.CardPlayed(
+                rule=_card_rule(c.id),
+                seat=seat,
+                card=c.id,
+                name=c.name,
+                power=st.power,
+                gained=simple if simple > 0 else 0,
+            )
         )
     for loc in reversed(triggers):
         st.loc_used.append(loc)
@@ -229,19 +239,7 @@ def play_card(st: Engine, seat: int, card: int, out: list[Event]) -> None:
                 )
             )
         st.push_effects(Ctx(me=seat, card=loc, trigger=card), ongoing.effects)
-    if c.simple_power >= 0:
-        st.power += c.simple_power
-        if not st.quiet:
-            out.append(
-                ev.PowerChanged(
-                    rule=_card_rule(c.id),
-                    seat=seat,
-                    amount=c.simple_power,
-                    power=st.power,
-                    source=c.name,
-                )
-            )
-    else:
+    if simple < 0:
         st.push_effects(Ctx(me=seat, card=card), c.play)
 
 
