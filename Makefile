@@ -32,8 +32,9 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(PY) -m pytest -n auto --dist loadgroup -q
 
+## Run every benchmark (rates are printed; nothing here asserts a time).
 bench: $(STAMP)
-	$(PY) benchmarks/sfrivals_random.py
+	for script in benchmarks/*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
