@@ -165,3 +165,162 @@ def test_an_sfdbg_spectator_sees_no_hand_and_no_choices(browser, web, shots):
     assert page.query_selector("[data-choice]") is None
     assert "is taking a turn" in page.inner_text("#dbg-turn")
     assert not errors, errors
+
+
+# -- every legal choice is reachable by clicking --------------------------------------------
+
+
+def decision_samples() -> list[dict]:
+    """Snapshots (as the server sends them) of decisions of every kind, from random games
+    and, for the rarest kinds, from scenario positions."""
+    import random
+
+    from kumite.games.sfdbg import GAME
+    from kumite.games.sfdbg.labels import choice_labels
+    from kumite.games.sfdbg.scenario import position
+
+    catalog = GAME.catalog()
+    samples: list[dict] = []
+    per_kind: dict[str, int] = {}
+    covered: set[str] = set()
+
+    def take(state) -> None:
+        """Keep a decision if it offers a kind of choice not seen yet."""
+        (d,) = state.pending()
+        cards = {c: c.rsplit(":", 1) for c in d.legal}
+        shapes = {f"({d.kind})"} | {
+            parts[0] if parts[-1] in catalog.by_id else c for c, parts in cards.items()
+        }
+        if shapes <= covered:
+            return
+        covered.update(shapes)
+        per_kind[d.kind] = per_kind.get(d.kind, 0) + 1
+        view = state.view(d.seat)
+        samples.append(
+            {
+                "step": len(state.history),
+                "seat": d.seat,
+                "view": view,
+                "decision": {
+                    "kind": d.kind,
+                    "prompt": d.prompt,
+                    "legal": list(d.legal),
+                    "labels": choice_labels(d.legal, catalog, view),
+                },
+                "submitted": False,
+                "waiting": [d.seat],
+                "seats": [],
+                "outcome": None,
+                "next_table": None,
+            }
+        )
+
+    for seed in range(40):
+        for variant in ("standard", "high-powered", "secret-heroes"):
+            state = GAME.new_state(seed, {"players": 3, "variant": variant, "round_limit": 20})
+            rng = random.Random(seed)
+            while not state.is_terminal:
+                take(state)
+                (d,) = state.pending()
+                state.apply({d.seat: rng.choice(d.legal)})
+    india = position(locations={0: ["india"]}, hands={0: ["vulnerability", "punch"]})
+    india.apply({0: "play:punch"})
+    take(india)
+    # Cammy: the Stage just defeated may go to your hand; a card under your Super Hero.
+    cammy = position(
+        hands={0: ["cammy-delta-red"]}, under={0: ["hadoken"]}, heroes=["ken", "guile"], power=15
+    )
+    ryu = catalog.hero_by_id["ryu"].index
+    cammy.bosses = [b for b in cammy.bosses if b != ryu] + [ryu]
+    for choice in ("play:cammy-delta-red", "challenge", "no-defense"):
+        cammy.apply({cammy.pending()[0].seat: choice})
+        if choice != "challenge":
+            take(cammy)
+    take(position(variant="secret-heroes", hands={0: ["punch"]}, power=9))  # buy:ultra
+    assert set(per_kind) == {
+        "turn",
+        "defend",
+        "discard",
+        "destroy",
+        "destroy-trigger",
+        "bottom",
+        "under",
+        "gain",
+        "foe",
+        "return-to-hand",
+        "give",
+        "name",
+        "hp-ultra",
+    }, per_kind
+    return samples
+
+
+REACH = """async ([samples, cards]) => {
+  const mod = await import("/static/js/games/sfdbg.js");
+  const problems = [];
+  for (const state of samples) {
+    const box = document.createElement("div");
+    document.body.append(box);
+    let chosen = [];
+    mod.render(box, { state, cards, seat: state.seat, choose: (c) => chosen.push(c),
+      seatName: (i) => `Player ${i + 1}`, lastEvents: [], selection: {} });
+    state.decision.legal.forEach((choice, i) => {
+      const label = state.decision.labels[i];
+      const found = [...box.querySelectorAll("button[data-choice]")]
+        .filter((el) => el.dataset.choice === choice);
+      const where = `${state.decision.kind} ${choice}`;
+      if (!found.length) { problems.push(`${where}: nothing to click`); return; }
+      for (const el of found) {
+        const shown = el.getClientRects().length > 0 || el.closest("details") !== null;
+        if (!shown) problems.push(`${where}: hidden`);
+        const text = `${el.textContent} ${el.getAttribute("aria-label") || ""}`;
+        if (!text.includes(label)) problems.push(`${where}: label ${label} missing`);
+        chosen = [];
+        el.click();
+        if (chosen.length !== 1 || chosen[0] !== choice) problems.push(`${where}: chose ${chosen}`);
+      }
+    });
+    box.remove();
+  }
+  return problems;
+}"""
+
+
+def test_every_legal_choice_of_every_decision_kind_is_a_labelled_button(browser, web):
+    from kumite.games.sfdbg import GAME
+    from kumite.server.adapters import SFDBG_ADAPTER
+
+    samples = decision_samples()
+    offered = {c for s in samples for c in s["decision"]["legal"]}
+    for choice in ("play-power", "challenge", "buy:kick", "buy:ultra", "take:usa", "end"):
+        assert choice in offered
+    shapes = {c.rsplit(":", 1)[0] for c in offered if ":" in c}
+    assert shapes >= {
+        "play",
+        "buy:lineup",
+        "buy:under",
+        "take",
+        "defend",
+        "reveal",
+        "discard",
+        "destroy:hand",
+        "destroy:discard",
+        "destroy:play",
+        "destroy:lineup",
+        "bottom:play",
+        "under:lineup",
+        "under:main_top",
+        "under:discard",
+        "gain",
+        "give:hand",
+        "give:discard",
+        "foe",
+        "name:type",
+        "name:cost",
+    }
+    cards = SFDBG_ADAPTER.cards(GAME, {})
+    page, errors = open_page(browser, web.base + "/")
+    problems = page.evaluate(REACH, [samples, cards])
+    assert problems == []
+    assert len(samples) > 20
+    assert not errors, errors
