@@ -300,3 +300,13 @@ def test_sfrivals_decisions_carry_no_labels(server):
     made = create_table(server.base, "sfrivals", [{"kind": "you"}, {"kind": "bot"}], seed=1)
     me = Seat(server.base, made["id"], 0, made["links"][0]["token"])
     assert "labels" not in me.ready()["decision"]
+
+
+def test_the_sfdbg_renderer_and_its_styles_are_served(server):
+    for path in ("/static/js/games/sfdbg.js", "/static/css/sfdbg.css"):
+        response = httpx.get(server.base + path)
+        assert response.status_code == 200, path
+    assert "export function render(" in httpx.get(server.base + "/static/js/games/sfdbg.js").text
+    assert (
+        "export function renderView(" in httpx.get(server.base + "/static/js/games/sfdbg.js").text
+    )
