@@ -291,7 +291,7 @@ function decisionPanel(ctx, map) {
   const panel = h("section.panel.decision.dbg-decision", { id: "dbg-decision", dataset: { kind: decision.kind } },
     h("h2", {}, decision.prompt));
   const all = h("div.dbg-choices", { id: "dbg-choices" },
-    decision.legal.map((choice) => h(`button${choice === "end" ? "" : ""}`, {
+    decision.legal.map((choice) => h("button", {
       type: "button", dataset: { choice }, title: choice, onclick: () => ctx.choose(choice),
     }, map.labels.get(choice))));
   if (decision.kind === "turn") {
@@ -306,7 +306,7 @@ function decisionPanel(ctx, map) {
     panel.append(h("p.hint", {}, "Click a card in your hand to play it, a Line-Up card to buy it, the Stage to challenge it."),
       quick, h("details.dbg-all", {}, h("summary", {}, `All ${decision.legal.length} choices`), all));
   } else {
-    if (decision.kind === "defend") {
+    if (decision.legal.some((c) => c.startsWith("defend:"))) {
       panel.append(h("p.hint", {}, "Click a Defense in your hand to avoid the Attack (one Defense per Attack)."));
     }
     panel.append(all);
