@@ -14,7 +14,7 @@ import pytest
 
 from kumite.games.sfdbg import GAME
 from kumite.games.sfdbg.labels import choice_labels
-from tests.server.live import Seat, create_table, drive
+from tests.server.live import ProcessServer, Seat, create_table, drive
 
 CATALOG = GAME.catalog()
 
@@ -310,3 +310,40 @@ def test_the_sfdbg_renderer_and_its_styles_are_served(server):
     assert (
         "export function renderView(" in httpx.get(server.base + "/static/js/games/sfdbg.js").text
     )
+
+
+def test_an_sfdbg_game_survives_the_server_being_killed(database_url):
+    """SIGKILL mid-game: the table resumes at the last acknowledged choice, the bot plays on,
+    and the game ends exactly as the engine replaying the same choices says."""
+    live = ProcessServer(database_url)
+    live.start()
+    try:
+        made = create_table(
+            live.base,
+            "sfdbg",
+            [{"kind": "you"}, {"kind": "bot", "agent": "greedy"}, {"kind": "human"}],
+            options={"round_limit": 3, "first_player": 0},
+            seed=17,
+        )
+        table = made["id"]
+        tokens = {link["seat"]: link["token"] for link in made["links"]}
+        me = Seat(live.base, table, 0, tokens[0])
+        me.choose(lambda legal: "play-power")
+        view = me.ready()["view"]
+        step = me.state["step"]
+        live.kill()
+        live.start()
+        me = Seat(live.base, table, 0, tokens[0])
+        again = me.ready()
+        assert again["step"] == step
+        assert again["view"] == view
+        friend = Seat(live.base, table, 2, tokens[2])
+        drive({0: me, 2: friend}, sensible(random.Random(1)), limit=2000)
+        record = httpx.get(f"{live.base}/api/tables/{table}/record").json()
+    finally:
+        live.stop()
+    engine = GAME.new_state(17, record["options"])
+    for choices in record["steps"]:
+        engine.apply({int(seat): choice for seat, choice in choices.items()})
+    assert engine.outcome is not None
+    assert me.state["outcome"] == engine.outcome.to_json()
