@@ -29,14 +29,16 @@ class WebAdapter(Protocol):
         """Everything the browser needs to draw this table's cards (with provenance)."""
         ...
 
-    def table_options(self, options: Mapping[str, Any], seats: int) -> dict[str, Any]:
-        """The game options of a new table with ``seats`` seats (e.g. the player count)."""
-        ...
+    # Optional methods (looked up with getattr, so adapters without them keep working):
+    #   table_options(options, seats) -> dict: the options of a new table with that many
+    #       seats (SF DBG sets its player count); default: the options as given.
+    #   labeler(game, options) -> Labeler: readable labels for a seat's legal choices.
+    #   chat_channel(options, seat) -> str | None: a seat's chat channel; default "table".
 
 
 class Labeler(Protocol):
-    """Optional adapter method ``labeler(game, options)``: a function giving a readable
-    label for each legal choice of a seat, from that seat's view only (never more)."""
+    """What an adapter's optional ``labeler(game, options)`` returns: a label for each legal
+    choice of a seat, built from that seat's view only (never more)."""
 
     def __call__(self, view: Mapping[str, Any], legal: Sequence[str]) -> list[str]: ...
 
@@ -67,9 +69,6 @@ class SFRivalsAdapter:
             "cards": {card.id: card.to_json() for card in catalog.cards.values()},
             "life": catalog.rules.life,
         }
-
-    def table_options(self, options: Mapping[str, Any], seats: int) -> dict[str, Any]:
-        return dict(options)
 
 
 class SFDBGAdapter:

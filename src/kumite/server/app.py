@@ -138,7 +138,10 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.25) -> F
         if sum(s.kind == "you" for s in spec.seats) > 1:
             raise HTTPException(400, "only one seat can be yours")
         seed = spec.seed if spec.seed is not None else secrets.randbelow(2**31)
-        options = web.table_options(spec.options, len(spec.seats))
+        set_options = getattr(web, "table_options", None)
+        options = (
+            spec.options if set_options is None else set_options(spec.options, len(spec.seats))
+        )
         state = game.new_state(seed, options)  # validates the options
         options = state.options_json
         seats: list[dict[str, Any]] = []
