@@ -158,6 +158,7 @@ def test_waiting_for_the_opponent_is_shown_without_their_choice(server):
 
 def test_chat_reaches_the_table_and_is_kept(server):
     table, ryu, ken = table_vs_human(server)
+    ken.until(lambda m: m["type"] == "welcome")  # Ken's socket is at the table: he hears it
     ryu.send({"type": "chat", "text": "good luck"})
     line = ken.until(lambda m: m["type"] == "chat")
     assert (line["seat"], line["text"]) == (0, "good luck")

@@ -101,6 +101,7 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.25) -> F
                 continue
             game = get_game(game_id)
             info = game.info
+            lobby = adapter(game_id).lobby(game)
             out.append(
                 {
                     "id": info.id,
@@ -110,8 +111,8 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.25) -> F
                     "agents": [
                         {"name": n, "about": DESCRIPTIONS.get(n, "")} for n in agent_names(game_id)
                     ],
-                    "options": option_fields(game),
-                    **adapter(game_id).lobby(game),
+                    "options": option_fields(game, lobby.get("set_by_table", ())),
+                    **lobby,
                 }
             )
         return out
@@ -127,7 +128,7 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.25) -> F
 
     def new_table(spec: TableSpec, rematch_of: str | None) -> dict[str, Any]:
         game = get_game(spec.game)
-        adapter(spec.game)
+        web = adapter(spec.game)
         if not game.info.min_players <= len(spec.seats) <= game.info.max_players:
             raise HTTPException(
                 400,
@@ -137,7 +138,11 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.25) -> F
         if sum(s.kind == "you" for s in spec.seats) > 1:
             raise HTTPException(400, "only one seat can be yours")
         seed = spec.seed if spec.seed is not None else secrets.randbelow(2**31)
-        state = game.new_state(seed, spec.options)  # validates the options
+        set_options = getattr(web, "table_options", None)
+        options = (
+            spec.options if set_options is None else set_options(spec.options, len(spec.seats))
+        )
+        state = game.new_state(seed, options)  # validates the options
         options = state.options_json
         seats: list[dict[str, Any]] = []
         tokens: dict[int, str] = {}

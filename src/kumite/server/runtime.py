@@ -24,6 +24,7 @@ from kumite.core.events import Event
 from kumite.core.game import Game, State
 from kumite.core.rng import derive_seed
 from kumite.games import get_game
+from kumite.server.adapters import Labeler, adapter
 from kumite.server.protocol import ProtocolError
 from kumite.server.storage import Store, StoredTable
 
@@ -77,6 +78,10 @@ class TableRuntime:
             if info["kind"] == "bot"
         }
         self._bot_task: asyncio.Task[None] | None = None
+        make_labeler = getattr(adapter(self.game.info.id), "labeler", None)
+        self.labeler: Labeler | None = (
+            None if make_labeler is None else make_labeler(self.game, self.options)
+        )
 
     @property
     def step(self) -> int:
@@ -91,19 +96,20 @@ class TableRuntime:
         pending = self.state.pending()
         mine = next((d for d in pending if d.seat == seat), None)
         outcome = self.state.outcome
+        view = self.state.view(seat)
+        decision: dict[str, Any] | None = None
+        if mine is not None and seat not in self.partial:
+            decision = {"kind": mine.kind, "prompt": mine.prompt, "legal": list(mine.legal)}
+            if self.labeler is not None:
+                # From this seat's own view and choices only: labels reveal nothing more.
+                decision["labels"] = self.labeler(view, mine.legal)
         return {
             "table": self.id,
             "game": self.game.info.id,
             "step": self.step,
             "seat": seat,
-            "view": self.state.view(seat),
-            "decision": None
-            if mine is None or seat in self.partial
-            else {
-                "kind": mine.kind,
-                "prompt": mine.prompt,
-                "legal": list(mine.legal),
-            },
+            "view": view,
+            "decision": decision,
             "submitted": seat is not None and seat in self.partial,
             "waiting": [d.seat for d in pending if d.seat not in self.partial],
             "seats": self.public_seats(),
@@ -229,8 +235,6 @@ class TableRuntime:
     # -- chat ---------------------------------------------------------------------------
     def channel(self, seat: int) -> str | None:
         """The chat channel of ``seat`` (a team's private channel, or the table's)."""
-        from kumite.server.adapters import adapter
-
         fn = getattr(adapter(self.game.info.id), "chat_channel", None)
         return "table" if fn is None else fn(self.options, seat)
 

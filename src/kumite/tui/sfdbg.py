@@ -18,6 +18,7 @@ from kumite.core.errors import OptionsError
 from kumite.core.game import Decision, Game
 from kumite.games.sfdbg.cards import Card, Catalog, Hero, load_catalog, read_overlay
 from kumite.games.sfdbg.game import SFDBG
+from kumite.games.sfdbg.labels import choice_label
 from kumite.tui.console import pick
 from kumite.tui.registry import PlaySettings
 
@@ -47,8 +48,12 @@ def text_of(card: Card) -> str:
 
 
 def card_line(card: Card, *, cost: bool = True) -> Text:
+    return Text(card.name, style="bold").append_text(card_details(card, cost=cost))
+
+
+def card_details(card: Card, *, cost: bool = True) -> Text:
+    """`` (type, cost, VP) — text`` of a card, with provenance marks."""
     line = Text()
-    line.append(card.name, style="bold")
     tags = [card.type or "no type"]
     if cost:
         tags.append(f"cost {value(card, 'cost')}")
@@ -173,56 +178,18 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
 
 
 def label(choice: str, catalog: Catalog, view: Mapping[str, Any]) -> Text:
-    """A plain-English menu entry for a choice string."""
+    """A menu entry for a choice string: the shared plain-English label, with the card's
+    details for plays, buys and Defenses."""
     verb, _, rest = choice.partition(":")
-
-    def card(card_id: str) -> Card:
-        return catalog.by_id[card_id]
-
-    if verb == "play":
-        return Text("Play ").append_text(card_line(card(rest), cost=False))
-    if choice == "play-power":
-        return Text("Play every card in your hand that only gives Power")
-    if verb == "buy":
-        where, _, card_id = rest.partition(":")
-        if where == "kick":
-            return Text(f"Buy a Kick (cost 3) — {text_of(card('kick'))}")
-        if where == "ultra":
-            return Text("Buy the top Ultra of your face-down Ultra stack (cost 6)")
-        place = "the Line-Up" if where == "lineup" else "under your Super Hero"
-        return Text(f"Buy from {place}: ").append_text(card_line(card(card_id)))
-    if choice == "challenge":
-        top = card(view["stages"]["top"])
-        return Text(f"Challenge the Stage Boss of {top.name} (cost {top.cost}, {top.vp} VP)")
-    if verb == "take":
-        return Text(f"Put {card(rest).name} from your discard pile into your hand (Cammy)")
-    if choice == "end":
-        return Text("End your turn")
-    if verb in ("defend", "reveal"):
-        how = "Avoid the Attack with" if verb == "defend" else "Reveal (not a Defense)"
-        return Text(f"{how} ").append_text(card_line(card(rest), cost=False))
-    if choice == "no-defense":
-        return Text("Don't avoid the Attack")
-    if choice in ("yes", "no"):
-        return Text(choice.capitalize())
-    if verb == "foe":
-        return Text(f"Player {int(rest) + 1}")
-    if verb == "name":
-        kind, _, what = rest.partition(":")
-        return Text(f"Name the {kind} {what}")
-    if rest.endswith("none") or rest == "none":
-        return Text("None")
-    parts = rest.split(":")
-    zone = {"hand": "from your hand", "discard": "from the discard pile", "play": "in play"}
-    zone |= {"lineup": "from the Line-Up", "main_top": "from the top of the main deck"}
-    zone |= {"under": "from under your Super Hero"}
-    where = zone.get(parts[0], "") if len(parts) == 2 else ""
-    name = card(parts[-1]).name
-    if verb == "under":
-        return Text(f"Put {name} {where} under the Super Hero".replace("  ", " "))
-    if verb == "bottom":
-        return Text(f"Put {name} {where} on the bottom of the main deck".replace("  ", " "))
-    return Text(f"{verb.capitalize()} {name} {where}".rstrip())
+    plain = Text(choice_label(choice, catalog, view))
+    if verb in ("play", "defend", "reveal") and rest in catalog.by_id:
+        return plain.append_text(card_details(catalog.by_id[rest], cost=False))
+    card_id = rest.partition(":")[2]
+    if verb == "buy" and card_id in catalog.by_id:
+        return plain.append_text(card_details(catalog.by_id[card_id], cost=False))
+    if choice == "buy:kick":
+        return plain.append(f" — {text_of(catalog.by_id['kick'])}")
+    return plain
 
 
 class HumanSFDBG:

@@ -52,6 +52,15 @@ def view(st: SFDBGState, seat: int | None) -> dict[str, Any]:
         }
         if secret:
             entry["ultra_stack"] = len(st.ultras[s])
+        # Every card entering or leaving a player's cards is announced by name (only draws
+        # are private), so what each player owns -- and what it would score -- is public.
+        deck = owned(st, s)
+        entry["tally"] = {
+            "cards": len(deck),
+            "vp": deck_vp(st.catalog, deck),
+            "stages": stage_count(st.catalog, deck),
+            "weaknesses": deck.count(st.catalog.weakness),
+        }
         if s == seat:
             entry["hand"] = sorted(_ids(st, st.hand[s]))
         if st.over:

@@ -44,10 +44,13 @@ function renderForm() {
   for (let i = 0; i < game.min_players; i++) seatRows.append(seatRow(game, i));
   clear(optionsBox);
   for (const option of game.options) {
+    const input = option.type === "int"
+      ? h("input", { type: "number", name: `option-${option.name}`, value: option.default,
+        dataset: { option: option.name, int: "1" } })
+      : h("select", { name: `option-${option.name}`, dataset: { option: option.name } },
+        option.choices.map((c) => h("option", { value: c, selected: c === option.default }, c)));
     optionsBox.append(h("label", { title: option.doc }, option.name.replaceAll("_", " "), " ",
-      h("select", { name: `option-${option.name}`, dataset: { option: option.name } },
-        option.choices.map((c) => h("option", { value: c, selected: c === option.default }, c))),
-      h("span.hint", {}, " ", option.doc)));
+      input, h("span.hint", {}, " ", option.doc)));
   }
   for (const extra of game.extras || []) {
     optionsBox.append(h("label", { title: extra.doc }, extra.label, " ",
@@ -90,8 +93,9 @@ document.getElementById("new-table").addEventListener("submit", async (event) =>
     picks.push(pick && pick.value ? pick.value : null);
   }
   const options = {};
-  for (const select of optionsBox.querySelectorAll("select[data-option]")) {
-    options[select.dataset.option] = select.value;
+  for (const input of optionsBox.querySelectorAll("[data-option]")) {
+    if (!input.dataset.int) options[input.dataset.option] = input.value;
+    else if (input.value !== "") options[input.dataset.option] = Number(input.value);
   }
   if (game.seat_field && picks.some((p) => p !== null)) options[game.seat_field.option] = picks;
   const seedText = document.getElementById("seed").value;
