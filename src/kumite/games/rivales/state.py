@@ -677,24 +677,8 @@ class RivalesState(State):
             other.hand[o] = fixed + pool[:free]
             other.deck[o] = pool[free:]
         other._pending = None
-        other._pending = other._recompute_pending()
+        other._advance(None)  # decisions are recomputed from the resampled position
         return other
-
-    def _recompute_pending(self) -> tuple[Decision, ...]:
-        """The pending decisions of a resampled copy (legal plays depend on the hand)."""
-        if self.phase == PLAY:
-            saved = dict(self._forced)
-            waiting = self._enter_play(None)
-            if waiting is None:  # pragma: no cover - a decision was pending before
-                self._forced = saved
-                return ()
-            return waiting
-        if self.phase == MARKER:
-            return self._enter_marker(None) or ()
-        return self._pending_from_original()
-
-    def _pending_from_original(self) -> tuple[Decision, ...]:
-        return cl.current_decisions(self)
 
     def explain_illegal(self, seat: int, choice: str) -> str:
         verb = choice.partition(":")[0]
