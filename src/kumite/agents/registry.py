@@ -18,7 +18,10 @@ class UnknownAgentError(KumiteError, ValueError):
 #: Agent name -> game id -> "module:factory". ``*`` matches every game.
 AGENTS: dict[str, dict[str, str]] = {
     "random": {"*": "kumite.agents.registry:_random"},
-    "greedy": {"sfrivals": "kumite.agents.sfrivals_greedy:make"},
+    "greedy": {
+        "sfrivals": "kumite.agents.sfrivals_greedy:make",
+        "rivales": "kumite.agents.rivales_greedy:make",
+    },
 }
 
 DESCRIPTIONS: dict[str, str] = {

@@ -191,21 +191,25 @@ def test_2v2_combined_combos__the_chain_of_the_fighter_who_started_it():
 
 
 def test_2v2_combined_combos__the_starters_maximum_combo_cuts_the_chain():
+    top = GAME.catalog().fighters["curie"].max_combo
+    assert top < GAME.catalog().fighters["mulan"].max_combo
+    chain = ["golpe", "p2:golpe", "patada", "p2:patada"][:top]  # started by Curie
     state = four(
         fighters=["curie", "mulan", "zorro", "darwin"],
-        lines={(0, 0): ["golpe"]},
+        lines={(0, 0): chain},
         hands=[
-            ["bloqueo", "patada"],
-            ["abanico", "golpe"],
+            ["bloqueo", "esquiva"],
+            ["abanico", "bloqueo"],
             ["bloqueo", "patada"],
             ["golpe", "patada"],
         ],
         zones=[1, 0, 0, 1],
     )
-    events = clash(state, {0: "patada", 1: "abanico", 2: "bloqueo", 3: "golpe"})
+    events = clash(state, {0: "bloqueo", 1: "abanico", 2: "bloqueo", 3: "golpe"})
     (combo,) = [c for c in of_kind(events, "ComboFormed") if c.seat == 1]
-    assert combo.starter == "P1 Curie" and combo.maximum  # Curie's chain: 1 link is maximum
-    assert sides(state, 0, zone=0) == ["golpe/up", "abanico/down"]
+    assert combo.starter == "P1 Curie" and combo.links == top
+    assert combo.maximum  # Curie's maximum, not Mulan's longer one
+    assert sides(state, 0, zone=0)[-1] == "abanico/down"
 
 
 # ---------------------------------------------------------------------- end of clash
@@ -249,7 +253,11 @@ def test_2v2_team_ko__both_teams_ko_the_surviving_fighter_with_more_life_wins():
 
 
 def test_2v2_team_ko__the_tie_persists_both_teams_win_the_round():
-    state = four(hands=[["golpe", "patada"]] * 4, taken=[8, 0, 8, 1])
+    f = GAME.catalog().fighters
+    t1 = max(0, f["curie"].life - f["darwin"].life)
+    t3 = t1 + f["darwin"].life - f["curie"].life  # Curie and Darwin end with equal life
+    taken = [f["zorro"].life - 1, t1, f["mulan"].life - 1, t3]
+    state = four(hands=[["golpe", "patada"]] * 4, taken=taken)
     events = clash(state, {0: "golpe", 1: "patada", 2: "golpe", 3: "patada"})
     (ended,) = of_kind(events, "RoundEnded")
     assert ended.winners == (0, 1)
@@ -288,10 +296,12 @@ def test_2v2_communication__teammates_never_see_each_others_hands():
 
 # ----------------------------------------------------------------- fighter adjustments
 def test_2v2_adjust_zorro__passive_counts_the_partners_exhausted_cards():
+    need = GAME.catalog().fighters["zorro"].static[0].requires.min_exhausted
+    mine = ["x:golpe", "x:patada", "x:bloqueo"][: need - 1]
     state = four(
-        lines={(0, 0): ["p2:x:golpe", "x:patada"]},
+        lines={(0, 0): ["p2:x:golpe", *mine]},
         hands=[
-            ["estocada", "golpe"],
+            ["estocada", "esquiva"],
             ["golpe", "patada"],
             ["bloqueo", "golpe"],
             ["golpe", "patada"],

@@ -155,16 +155,20 @@ def test_card_zorro_la_marca__plus_one_damage_per_face_down_card_at_most_three()
 
 
 def test_passive_zorro__two_exhausted_cards_give_plus_one_speed():
-    """Maestro espadachín: with 2 or more exhausted cards, your cards get +1 Speed."""
+    """Maestro espadachín: with enough exhausted cards (the pack says how many), your cards
+    get +1 Speed."""
     PASSIVES.add("zorro")
+    need = CATALOG.fighters["zorro"].static[0].requires.min_exhausted
+    tokens = ["golpe", "patada", "bloqueo", "esquiva"][:need]
     state = position(
-        ["zorro", "darwin"], lines=[["x:golpe", "x:patada"], []], hands=[["estocada"], ["bloqueo"]]
+        ["zorro", "darwin"],
+        lines=[[f"x:{t}" for t in tokens], []],
+        hands=[["estocada"], ["bloqueo"]],
     )
     events = clash(state, {0: "estocada", 1: "bloqueo"})
     assert speeds(events)[0] == card("zorro.estocada").speed + 1
-    state = position(
-        ["zorro", "darwin"], lines=[["x:golpe", "v:patada"], []], hands=[["estocada"], ["bloqueo"]]
-    )
+    one_short = [f"x:{t}" for t in tokens[:-1]] + [f"v:{tokens[-1]}"]
+    state = position(["zorro", "darwin"], lines=[one_short, []], hands=[["estocada"], ["bloqueo"]])
     events = clash(state, {0: "estocada", 1: "bloqueo"})
     assert speeds(events)[0] == card("zorro.estocada").speed
 
@@ -335,13 +339,17 @@ def test_card_darwin_evolucion_definitiva__plus_one_damage_per_link():
 
 
 def test_passive_darwin__after_receiving_damage_the_next_card_gets_plus_one_speed():
-    """Adaptación: when you receive Damage, your next card gets +1 Speed."""
+    """Adaptación: when you receive Damage, your next card gets the passive's bonuses."""
     PASSIVES.add("darwin")
+    bonus = [0, 0, 0]
+    for e in CATALOG.fighters["darwin"].damaged:
+        bonus[("speed", "damage", "guard").index(e.stat)] += e.amount
+    assert bonus[0] >= 1
     state = position(["darwin", "mulan"], hands=[["patada", "pinzon"], ["golpe", "bloqueo"]])
     clash(state, {0: "patada", 1: "golpe"})
-    assert state.carry[0] == [1, 0, 0]
+    assert state.carry[0] == bonus
     events = clash(state, {0: "pinzon", 1: "bloqueo"})
-    assert speeds(events)[0] == card("darwin.pinzon").speed + 1
+    assert speeds(events)[0] == card("darwin.pinzon").speed + bonus[0]
     assert state.carry[0] == [0, 0, 0]
 
 

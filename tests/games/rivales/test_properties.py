@@ -78,7 +78,9 @@ def check_views_hide_hidden(state: RivalesState, rng: random.Random) -> None:
                 assert "hand" not in p and "marker" not in p
         for zone in view["zones"]:
             for line in zone["lines"]:
-                assert all(slot["card"] is None for slot in line if slot["side"] == "hidden")
+                for slot in line:
+                    if slot["side"] == "hidden":  # a seat sees only its own card
+                        assert (slot["card"] is None) == (slot["owner"] != seat)
         json.dumps(view)
         assert state.determinize(seat, rng).view(seat) == view
     spectator = state.view(None)

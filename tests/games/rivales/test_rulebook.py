@@ -211,13 +211,21 @@ def test_speed_tie_type__a_basic_card_beats_a_unique_card_of_equal_speed():
 
 
 def test_speed_tie_type__an_ultra_card_beats_a_basic_card_of_equal_speed():
-    """Onda Radiactiva (ultra) against a Golpe boosted to the same Speed: ultra wins."""
+    """An ultra against a Golpe boosted to the same Speed: the ultra wins (the test sets
+    Onda Radiactiva's Speed to Golpe's + 1 with an overlay, whatever the pack says)."""
+    overlay = (
+        '[pack]\nid = "t"\ngame = "rivales"\n'
+        f'[[cards]]\nid = "curie.onda"\nspeed = {card("basic.golpe").speed + 1}\n'
+    )
     state = position(
-        ["curie", "darwin"], lines=[[], ["v:patada", "v:bloqueo"]], hands=[["onda"], ["golpe"]]
+        ["curie", "darwin"],
+        lines=[[], ["v:patada", "v:bloqueo"]],
+        hands=[["onda"], ["golpe"]],
+        options={"pack": overlay},
     )
     events = clash(state, {0: "onda", 1: "golpe"}, boosts={1: "speed"})
     (compared,) = of_kind(events, "SpeedCompared")
-    assert compared.speeds[0] == compared.speeds[1] == card("curie.onda").speed
+    assert compared.speeds[0] == compared.speeds[1] == card("basic.golpe").speed + 1
     assert compared.rule == "rv.speed.tie-type" and compared.attacker == 0
 
 
@@ -291,9 +299,12 @@ def test_damage_life_marker__the_marker_moves_right_as_many_spaces_as_damage():
 
 def test_end_ko__uncovering_ko_loses_the_round_immediately():
     """rv.end.ko: a fighter who uncovers K.O. loses at once, ending the round."""
-    life = card("basic.golpe").damage
+    blow = card("basic.golpe").damage
+    life = GAME.catalog().fighters["curie"].life
     state = position(
-        ["zorro", "curie"], hands=[["golpe", "patada"], ["patada", "bloqueo"]], taken=[0, 9 - life]
+        ["zorro", "curie"],
+        hands=[["golpe", "patada"], ["patada", "bloqueo"]],
+        taken=[0, life - blow],
     )
     events = clash(state, {0: "golpe", 1: "patada"})
     assert of_kind(events, "KnockedOut")[0].seat == 1
@@ -348,7 +359,7 @@ def test_end_seventh_clash__a_round_lasts_7_clashes_at_most():
 
 
 def test_end_seventh_clash__after_the_seventh_clash_more_life_wins():
-    state = position(["zorro", "curie"], hands=[["bloqueo"], ["bloqueo"]], clash=7, taken=[3, 1])
+    state = position(["zorro", "zorro"], hands=[["bloqueo"], ["bloqueo"]], clash=7, taken=[3, 1])
     events = clash(state, {0: "bloqueo", 1: "bloqueo"})
     (ended,) = of_kind(events, "RoundEnded")
     assert ended.winners == (1,) and ended.rule == "rv.end.seventh-clash"
@@ -356,7 +367,7 @@ def test_end_seventh_clash__after_the_seventh_clash_more_life_wins():
 
 def test_end_round_tie__equal_life_the_round_is_won_by_both():
     """rv.end.round-tie: a tie in life: both fighters win the round."""
-    state = position(["zorro", "curie"], hands=[["bloqueo"], ["bloqueo"]], clash=7, taken=[0, 0])
+    state = position(["zorro", "zorro"], hands=[["bloqueo"], ["bloqueo"]], clash=7, taken=[0, 0])
     events = clash(state, {0: "bloqueo", 1: "bloqueo"})
     (ended,) = of_kind(events, "RoundEnded")
     assert ended.winners == (0, 1) and ended.rule == "rv.end.round-tie"
@@ -366,7 +377,7 @@ def test_end_round_tie__equal_life_the_round_is_won_by_both():
 def test_end_match__two_rounds_won_end_the_fight():
     """rv.end.match: the game ends when a player wins 2 out of 3 rounds."""
     state = position(
-        ["zorro", "curie"],
+        ["zorro", "zorro"],
         hands=[["bloqueo"], ["bloqueo"]],
         clash=7,
         taken=[3, 1],
@@ -384,7 +395,7 @@ def test_end_match__two_rounds_won_end_the_fight():
 def test_end_match__a_shared_tie_at_one_round_each_plays_on():
     """After 1-0 and a tie (2-1), the player with 2 rounds wins; at 2-2 play goes on."""
     state = position(
-        ["zorro", "curie"], hands=[["bloqueo"], ["bloqueo"]], clash=7, round=2, rounds_won=(1, 1)
+        ["zorro", "zorro"], hands=[["bloqueo"], ["bloqueo"]], clash=7, round=2, rounds_won=(1, 1)
     )
     clash(state, {0: "bloqueo", 1: "bloqueo"})  # a tie: 2-2 after two rounds
     assert not state.is_terminal
@@ -394,7 +405,7 @@ def test_end_match__a_shared_tie_at_one_round_each_plays_on():
 def test_end_final_round__a_tie_after_3_rounds_plays_a_final_round():
     """rv.end.final-round: tied after 3 rounds, a final round is played."""
     state = position(
-        ["zorro", "curie"], hands=[["bloqueo"], ["bloqueo"]], clash=7, round=3, rounds_won=(1, 1)
+        ["zorro", "zorro"], hands=[["bloqueo"], ["bloqueo"]], clash=7, round=3, rounds_won=(1, 1)
     )
     events = clash(state, {0: "bloqueo", 1: "bloqueo"})
     assert state.rounds_won == [2, 2]
@@ -475,9 +486,9 @@ def test_energy_boost__exhausted_cards_cannot_be_reused():
         lines=[["x:patada", "x:bloqueo"], []],
         hands=[["golpe", "estocada"], ["fisica", "salto"]],
     )
-    state.apply({0: "play:basic.golpe", 1: "play:curie.fisica"})
-    assert state.phase != BOOST
-    assert state.view(0)["zones"][0]["energy"][0] == 0
+    events = state.apply({0: "play:basic.golpe", 1: "play:curie.fisica"})
+    assert not of_kind(events, "BoostChosen")  # no energy: no boost to decide
+    assert sides(state, 0)[:2] == ["patada/exhausted", "bloqueo/exhausted"]
 
 
 def test_energy_boost_order__the_most_recent_clash_winner_decides_first():
@@ -505,11 +516,11 @@ def test_energy_boost_order__a_winner_is_the_attacker_who_dealt_damage():
 def test_energy_guard__only_the_defender_may_exhaust_energy_for_guard():
     """rv.energy.guard: the defender raises Guard by as many energies as they exhaust."""
     state = position(
-        ["zorro", "curie"],
+        ["mulan", "curie"],
         lines=[["v:patada"], ["v:golpe", "v:bloqueo"]],
-        hands=[["estocada"], ["salto"]],
+        hands=[["furia"], ["salto"]],
     )
-    state.apply({0: "play:zorro.estocada", 1: "play:curie.salto"})
+    state.apply({0: "play:mulan.furia", 1: "play:curie.salto"})
     while state.pending()[0].kind == "boost":
         state.apply({d.seat: "boost:none" for d in state.pending()})
     (d,) = state.pending()
@@ -517,7 +528,8 @@ def test_energy_guard__only_the_defender_may_exhaust_energy_for_guard():
     events = state.apply({1: "guard:2"})
     (boosted,) = of_kind(events, "GuardBoosted")
     assert boosted.guard == card("curie.salto").guard + 2
-    assert state.taken[1] == max(0, card("zorro.estocada").damage - card("curie.salto").guard - 2)
+    dealt = card("mulan.furia").damage - card("curie.salto").guard - 2
+    assert state.taken[1] == max(0, dealt)
     assert sides(state, 1)[:2] == ["golpe/exhausted", "bloqueo/exhausted"]
 
 

@@ -113,9 +113,10 @@ def test_ruling_flip_cancels__a_damaged_card_loses_its_end_of_clash_effect():
 @pytest.mark.parametrize(("option", "side"), [("energy", DOWN), ("exhausted", SPENT)])
 def test_ruling_max_combo_end__the_cut_card_is_energy_or_exhausted(option, side):
     """rv.ruling.max-combo-end (option max_combo_card)."""
+    top = GAME.catalog().fighters["curie"].max_combo
     state = position(
         ["curie", "darwin"],
-        lines=[["golpe"], []],
+        lines=[["golpe", "patada", "isotopos", "salto"][:top], []],
         hands=[["polonio"], ["bloqueo"]],
         options={"max_combo_card": option},
     )
@@ -129,8 +130,9 @@ def test_ruling_max_combo_end__the_cut_card_is_energy_or_exhausted(option, side)
 
 def test_ruling_double_ko__both_ko_in_an_exchange_both_win_the_round():
     """rv.ruling.double-ko."""
+    life = GAME.catalog().fighters["zorro"].life
     state = position(
-        ["zorro", "curie"], hands=[["golpe", "patada"], ["golpe", "patada"]], taken=[8, 8]
+        ["zorro", "zorro"], hands=[["golpe", "patada"], ["golpe", "patada"]], taken=[life - 1] * 2
     )
     events = clash(state, {0: "golpe", 1: "golpe"})
     (ended,) = of_kind(events, "RoundEnded")

@@ -88,7 +88,7 @@ class RequiresSpec(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     card_type: CardType | None = None
     min_energy: int | None = None
     min_exhausted: int | None = None
-    life_below_rival: bool = False
+    more_damage_than_rival: bool = False
     persona: Literal["hansel", "gretel"] | None = None
     dealt_damage: bool = False
 
@@ -161,13 +161,14 @@ class Requires:
     card_type: str | None = None
     min_energy: int | None = None
     min_exhausted: int | None = None
-    life_below_rival: bool = False
+    more_damage_than_rival: bool = False
     persona: str | None = None
     dealt_damage: bool = False
 
     @property
     def empty(self) -> bool:
-        return self == _NO_REQUIREMENT
+        # every effect shares the one empty requirement (see ``_effect``)
+        return self is _NO_REQUIREMENT
 
     def describe(self) -> str:
         parts = []
@@ -181,8 +182,8 @@ class Requires:
             parts.append(f"at least {self.min_energy} energy")
         if self.min_exhausted is not None:
             parts.append(f"at least {self.min_exhausted} exhausted cards")
-        if self.life_below_rival:
-            parts.append("less life than the rival")
+        if self.more_damage_than_rival:
+            parts.append("more Damage received than the rival")
         if self.persona:
             parts.append(f"you chose {self.persona.upper()}")
         if self.dealt_damage:
@@ -191,6 +192,7 @@ class Requires:
 
 
 _NO_REQUIREMENT = Requires()
+NO_REQUIREMENT = _NO_REQUIREMENT
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -366,7 +368,7 @@ def _effect(spec: EffectSpec) -> Effect:
         r.card_type,
         r.min_energy,
         r.min_exhausted,
-        r.life_below_rival,
+        r.more_damage_than_rival,
         r.persona,
         r.dealt_damage,
     )

@@ -76,6 +76,12 @@ def setup_round(state: RivalesState, out: list[Event] | None) -> None:
     state.clash = 0
     state.caused = set()
     state.round_over = False
+    state.passives = [
+        [(e, s) for e in state.fighter(s).static]
+        + [(e, m) for m in state.teams[state.team_of[s]] for e in state.fighter(m).team_static]
+        for s in state.seats
+    ]
+    state.end_passives = [state.fighter(s).end_passives for s in state.seats]
     if out is None:
         return
     out.append(ev.RoundStarted(rule="rv.play.goal", round=state.round, final=state.final))
@@ -153,6 +159,10 @@ def start_clash(state: RivalesState, out: list[Event] | None) -> None:
 
 def compute_restrictions(state: RivalesState) -> None:
     """Seats that may not play basic cards this clash (Pinzas de Mantis)."""
+    if not state.no_basic_zone and not state.no_basic_facing:
+        if state.restricted:
+            state.restricted = set()
+        return
     restricted = set()
     for s in state.seats:
         team, zone = state.team_of[s], state.zone_of[s]
@@ -175,8 +185,25 @@ def _boost_plan(state: RivalesState, fight: Fight) -> list[tuple[int, ...]]:
     return [(has[0],)] if has else []
 
 
-def boost_legal(n: int) -> tuple[str, ...]:
-    return BOOSTS[: min(n, 3) + 1]
+def boost_levels(state: RivalesState) -> dict[str, tuple[int, int, int]]:
+    """Boost levels: choice word -> (energy cost, +Speed, +Damage) (rv.energy.boost)."""
+    rules = state.catalog.rules
+    return {
+        "none": (0, 0, 0),
+        "damage": (rules.boost_damage_cost, 0, 1),
+        "speed": (rules.boost_speed_cost, 1, 0),
+        "both": (rules.boost_both_cost, 1, 1),
+    }
+
+
+def boost_legal(state: RivalesState, n: int) -> tuple[str, ...]:
+    """The boost choices ``n`` energy pays for."""
+    legal = state.boost_legal.get(n)
+    if legal is None:
+        legal = state.boost_legal[n] = tuple(
+            choice for choice in BOOSTS if state.boost_costs[choice[6:]][0] <= n
+        )
+    return legal
 
 
 def boost_decisions(state: RivalesState) -> tuple[Decision, ...] | None:
@@ -189,7 +216,7 @@ def boost_decisions(state: RivalesState) -> tuple[Decision, ...] | None:
         plan = fight.boost_plan
         while fight.boost_pos < len(plan):
             group = [
-                decision(fight.seats[t], "boost", boost_legal(n), BOOST_PROMPT)
+                decision(fight.seats[t], "boost", boost_legal(state, n), BOOST_PROMPT)
                 for t in plan[fight.boost_pos]
                 if (n := energy(state.lines[fight.zone][t])) >= 1
             ]
@@ -201,13 +228,7 @@ def boost_decisions(state: RivalesState) -> tuple[Decision, ...] | None:
 
 
 def apply_boosts(state: RivalesState, choices: dict[int, str], out: list[Event] | None) -> None:
-    rules = state.catalog.rules
-    costs = {
-        "none": (0, 0, 0),
-        "damage": (rules.boost_damage_cost, 0, 1),
-        "speed": (rules.boost_speed_cost, 1, 0),
-        "both": (rules.boost_both_cost, 1, 1),
-    }
+    costs = state.boost_costs
     for fight in state.fights:
         plan = fight.boost_plan
         if plan is None or fight.boost_pos >= len(plan):
@@ -218,7 +239,7 @@ def apply_boosts(state: RivalesState, choices: dict[int, str], out: list[Event] 
             if seat not in choices:
                 continue
             decided = True
-            cost, speed, damage = costs[choices[seat].partition(":")[2]]
+            cost, speed, damage = costs[choices[seat][6:]]
             spend(state.lines[fight.zone][t], cost)
             fight.boost[t] = cost
             fight.bonus[t][0] += speed
@@ -251,12 +272,10 @@ def stats(
     damage = card.damage + bonus[1]
     guard = card.guard + bonus[2]
     seat = fight.seats[t]
-    c = Ctx(state, fight, t)
-    fighter = state.fighter(seat)
-    passives: list[tuple[Effect, int]] = [(e, seat) for e in fighter.static]
-    for mate in state.teams[state.team_of[seat]]:
-        passives += [(e, mate) for e in state.fighter(mate).team_static]
+    passives = state.passives[seat]
+    c = Ctx(state, fight, t) if passives else None
     for e, owner in passives:
+        assert c is not None
         if not requirement_met(c, e, owner):
             continue
         value = counted(c, e, owner)
@@ -279,6 +298,8 @@ def stats(
                     what=f"+{value} {e.stat.capitalize()} to {state.who[seat]}'s {card.name}",
                 )
             )
+    if not card.link or len(line) < 2 or line[-2].side != UP or line[-1].side != UP:
+        return speed, damage, guard, False  # not in combo: the common case, decided fast
     links, cs, cd, cg, maximum, starter = combo_of(line, len(line) - 1, state.fighters)  # type: ignore[arg-type]
     if links:
         speed += cs
@@ -359,12 +380,13 @@ def reveal(state: RivalesState, fight: Fight, out: list[Event] | None) -> None:
                         what=", ".join(parts),
                     )
                 )
-    speeds = (stats(state, fight, 0)[0], stats(state, fight, 1)[0])
-    fight.queue = [
-        (t, e, lines[t][-1].card)
-        for t in _order(state, fight, speeds)
-        for e in lines[t][-1].card.immediate
-    ]
+    a, b = lines[0][-1].card.immediate, lines[1][-1].card.immediate
+    if a and b:  # the order matters only when both cards have immediate effects
+        speeds = (stats(state, fight, 0)[0], stats(state, fight, 1)[0])
+        order = _order(state, fight, speeds)
+    else:
+        order = [0] if a else [1]
+    fight.queue = [(t, e, lines[t][-1].card) for t in order for e in lines[t][-1].card.immediate]
     fight.qpos = 0
 
 
@@ -677,8 +699,11 @@ def end_clash(state: RivalesState, out: list[Event] | None) -> None:
         cut = SPENT if state.opts.max_combo_card == "exhausted" else DOWN
         for fight in state.fights:
             lines = state.lines[fight.zone]
-            speeds = (fight.stats[0][0], fight.stats[1][0]) if fight.stats else (0, 0)
-            for t in _order(state, fight, speeds):
+            ends = [t for t in (0, 1) if lines[t][-1].card.end and lines[t][-1].side == UP]
+            if len(ends) == 2:
+                speeds = (fight.stats[0][0], fight.stats[1][0]) if fight.stats else (0, 0)
+                ends = _order(state, fight, speeds)
+            for t in ends:
                 slot = lines[t][-1]
                 if slot.side != UP:
                     continue
@@ -704,7 +729,7 @@ def end_clash(state: RivalesState, out: list[Event] | None) -> None:
                         )
             for t in (0, 1):
                 seat = fight.seats[t]
-                for e in state.fighter(seat).end_passives:
+                for e in state.end_passives[seat]:
                     c = Ctx(state, fight, t)
                     if requirement_met(c, e):
                         end_effect(c, e, None, out)

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from kumite.core.events import Event
 from kumite.games.rivales import events as ev
-from kumite.games.rivales.cards import Card, Effect
+from kumite.games.rivales.cards import NO_REQUIREMENT, Card, Effect
 from kumite.games.rivales.rules import card_rule, fighter_rule
 from kumite.games.rivales.table import DOWN, SPENT, UP, Line, Slot, chain, count, energy, newest
 
@@ -76,7 +76,7 @@ def rule_of(e: Effect, card: Card | None, seat_fighter: str) -> str:
 def requirement_met(c: Ctx, e: Effect, owner: int | None = None) -> bool:
     """Whether ``e``'s requirement (red text) holds for team ``c.t`` of the fight."""
     r = e.requires
-    if r.empty:
+    if r is NO_REQUIREMENT:
         return True
     line = c.line
     upto = len(line) - 1
@@ -97,7 +97,7 @@ def requirement_met(c: Ctx, e: Effect, owner: int | None = None) -> bool:
         return False
     if r.min_exhausted is not None and count(line, "exhausted", who, upto) < r.min_exhausted:
         return False
-    if r.life_below_rival and c.state.life(c.seat) >= c.state.life(c.rival):
+    if r.more_damage_than_rival and c.state.taken[c.seat] <= c.state.taken[c.rival]:
         return False
     if r.persona is not None and c.fight.persona[c.t] != r.persona:
         return False

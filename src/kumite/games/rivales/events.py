@@ -388,4 +388,6 @@ class FightEnded(Event):
         score = "-".join(str(r) for r in self.rounds_won)
         if self.winner is None:
             return f"The fight is a draw ({self.reason}). Rounds won: {score}."
-        return f"{self.team_names[self.winner]} wins the fight ({self.reason}), rounds {score}."
+        name = self.team_names[self.winner]
+        verb = "win" if " & " in name else "wins"
+        return f"{name} {verb} the fight ({self.reason}), rounds {score}."

@@ -126,6 +126,7 @@ def position(
         state.zone_of = [0, 0]
         state.fights = [Fight(0, (0, 1))]
     state.phase = PLAY
+    state._opening = []  # the set-up replaced above is not part of the scenario
     state._pending = None
     state._advance(None)
     return state

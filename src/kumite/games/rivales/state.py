@@ -19,7 +19,7 @@ from kumite.core.rng import Rng
 from kumite.games.rivales import clash as cl
 from kumite.games.rivales import events as ev
 from kumite.games.rivales.actions import action_to_choice, choice_to_action
-from kumite.games.rivales.cards import Card, Catalog, Fighter
+from kumite.games.rivales.cards import Card, Catalog, Effect, Fighter
 from kumite.games.rivales.options import Options
 from kumite.games.rivales.table import HIDDEN, UP, Line, Slot
 from kumite.games.rivales.view import build_view
@@ -171,6 +171,12 @@ class RivalesState(State):
         """Inside ``resolve``: ``effect`` or ``guard`` while a player decides."""
         self.caused: set[int] = set()
         self.round_over = False
+        self.passives: list[list[tuple[Effect, int]]] = [[] for _ in range(n)]
+        """Per seat, the passive bonuses acting on its card: (effect, owner) — its own and
+        its teammates' abilities that benefit the team."""
+        self.end_passives: list[tuple[Effect, ...]] = [() for _ in range(n)]
+        self.boost_costs = cl.boost_levels(self)
+        self.boost_legal: dict[int, tuple[str, ...]] = {}
         self.phase = FIGHTER
         self._forced: dict[int, str] = {}
         self._outcome: Outcome | None = None
@@ -179,7 +185,10 @@ class RivalesState(State):
             for seat, fid in enumerate(options.fighters):
                 if fid is not None:
                     self._set_fighter(seat, catalog.fighters[fid])
-        self._advance(None)
+        self._opening: list[Event] = []
+        """Events of the set-up done before the first decision; the first step returns them
+        (unless the state is quiet by then)."""
+        self._advance(self._opening)
 
     # -- contract -----------------------------------------------------------------------
     @property
@@ -222,11 +231,16 @@ class RivalesState(State):
         other.fights = [f.copy() for f in self.fights]
         other.caused = set(self.caused)
         other.rounds_won = list(self.rounds_won)
+        other._opening = list(self._opening)
         other._forced = dict(self._forced)
         return other
 
     def _apply(self, choices: dict[int, str]) -> list[Event]:
         out: list[Event] | None = None if self.quiet else []
+        if self._opening:
+            if out is not None:
+                out += self._opening
+            self._opening = []
         if self._forced:
             choices = {**self._forced, **choices}
             self._forced = {}
@@ -501,7 +515,8 @@ class RivalesState(State):
                 else:
                     card = self.fighter(s).by_id[choices[s][5:]]
                     self.hand[s].remove(card)
-                    self._forget(s, card)
+                    if self.known:
+                        self._forget(s, card)
                     side = HIDDEN
                 self.lines[fight.zone][t].append(Slot(card, s, side))
                 if out is not None:

@@ -1,9 +1,9 @@
 """What one seat may know of a Rivales position, as plain JSON-able data.
 
-Hidden: other seats' hands, decks and life markers, and the cards played face down this
-clash before the reveal. Public: the lines of cards in play (a flipped card was shown to
-everyone before it was flipped, ``rv.ruling.flipped-cards-known``), life bars, energy,
-boosts, zones, the ultra cards set aside, and any hand shown to this seat.
+Hidden: other seats' hands, decks and life markers, and the cards they played face down this
+clash before the reveal (a seat sees its own). Public: the lines of cards in play (a flipped
+card was shown to everyone before it was flipped, ``rv.ruling.flipped-cards-known``), life
+bars, energy, boosts, zones, the ultra cards set aside, and any hand shown to this seat.
 """
 
 from __future__ import annotations
@@ -57,7 +57,9 @@ def build_view(state: RivalesState, seat: int | None) -> dict[str, Any]:
             zone["lines"].append(
                 [
                     {
-                        "card": None if slot.side == HIDDEN else slot.card.id,
+                        "card": None
+                        if slot.side == HIDDEN and slot.owner != seat
+                        else slot.card.id,
                         "owner": slot.owner,
                         "side": SIDES[slot.side],
                     }
