@@ -12,6 +12,7 @@ from kumite.core.game import Game
 REGISTRY: dict[str, str] = {
     "sfrivals": "kumite.games.sfrivals.game:GAME",
     "rivales": "kumite.games.rivales.game:GAME",
+    "sfdbg": "kumite.games.sfdbg.game:GAME",
 }
 
 

@@ -72,6 +72,7 @@ class TerminalFrontEnd(Protocol):
 FRONT_ENDS: dict[str, str] = {
     "sfrivals": "kumite.tui.sfrivals:FRONT_END",
     "rivales": "kumite.tui.rivales:FRONT_END",
+    "sfdbg": "kumite.tui.sfdbg:FRONT_END",
 }
 
 

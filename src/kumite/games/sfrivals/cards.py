@@ -122,8 +122,12 @@ class Card:
     is_super: bool = dataclasses.field(init=False)
     choice: str = dataclasses.field(init=False)
     """The choice string that plays this card."""
+    damage_mark: str = dataclasses.field(init=False)
+    """Provenance mark of the damage value (``*`` for an estimate)."""
 
     def __post_init__(self) -> None:
+        prov = self.provenance.get("damage")
+        object.__setattr__(self, "damage_mark", prov.mark if prov is not None else "")
         object.__setattr__(self, "has_power", bool(self.effects))
         object.__setattr__(self, "is_ultra", self.kind == "ultra")
         object.__setattr__(self, "is_super", self.kind == "super")
@@ -197,6 +201,19 @@ class Catalog:
 
     def character(self, char_id: str) -> Character:
         return self.characters[char_id]
+
+    def unseen(self, player: Mapping[str, Any]) -> list[Card]:
+        """From one player's public view entry, the cards its opponent has not seen: its hand
+        and its hidden cover together (deck minus the shown card and every played card)."""
+        char_id = player.get("character")
+        if char_id is None or player.get("shown") is None:
+            return []
+        left = {c.id: c.copies for c in self.characters[char_id].cards}
+        for card_id in [player["shown"], *player.get("played", [])]:
+            left[card_id] -= 1
+        if player.get("revealed"):
+            left[player["revealed"]] -= 1
+        return [self.cards[i] for i, n in left.items() for _ in range(n)]
 
 
 def _compile(pack: PackData) -> Catalog:

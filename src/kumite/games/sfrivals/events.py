@@ -52,6 +52,8 @@ class CardRevealed(Event):
     name: str
     initiative: int
     damage: int
+    damage_mark: str = ""
+    """The provenance mark of the damage value (``*`` for an estimate)."""
     early: bool = False
     """Revealed before the opponent chooses (a "reveal first" power)."""
 
@@ -59,7 +61,7 @@ class CardRevealed(Event):
         how = " first, before the opponent chooses" if self.early else ""
         return (
             f"{_who(self.seat)} reveals {self.name}{how} "
-            f"(initiative {self.initiative}, damage {self.damage})."
+            f"(initiative {self.initiative}, damage {self.damage}{self.damage_mark})."
         )
 
 
