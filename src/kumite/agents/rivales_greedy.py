@@ -179,7 +179,7 @@ class GreedyRivales:
         boosts: Mapping[int, str] | None = None,
         personas: Mapping[int, str] | None = None,
     ) -> float:
-        state = base.clone()
+        state = base.fork()
         seat = self.seat
         for s, card in plays.items():
             state.hand[s] = [card]

@@ -134,6 +134,8 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
     else:
         head = ("FINAL ROUND" if view["final"] else f"Round {view['round']}") + (
             f" — clash {view['clash']} of {view['clashes_per_round']}"
+            if view["clash"]
+            else " — set-up"
         )
     won = view["rounds_won"]
     names = _team_names(view)

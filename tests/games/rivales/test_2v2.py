@@ -112,7 +112,8 @@ def test_2v2_preparation__a_dodge_card_is_played_first_in_its_zone():
     # clash 2: seat 1 (Curie) would call; she is bound to Zone 2, so only team B decides
     assert [d.seat for d in state.pending()] == [3]
     events = clash(state, {0: "patada", 2: "patada", 3: "patada"}, zones={3: 1})
-    assert state.zone_of[1] == 1 and state.zone_of[0] == 0
+    (taken,) = of_kind(events, "ZonesTaken")
+    assert "P2 Curie" in taken.zones[1] and "P1 Zorro" in taken.zones[0]
     played = {e.seat: e.card for e in of_kind(events, "CardPlayed")}
     assert played[1] == "curie.salto"
 
@@ -243,11 +244,15 @@ def test_2v2_team_ko__a_team_with_a_ko_at_the_end_of_the_clash_loses_the_round()
 
 def test_2v2_team_ko__both_teams_ko_the_surviving_fighter_with_more_life_wins():
     # Zone 1: Zorro and Mulan exchange Golpes: both K.O.; Zone 2: Curie hits Darwin.
-    state = four(hands=[["golpe", "patada"]] * 4, taken=[8, 3, 8, 0])
+    f = GAME.catalog().fighters
+    darwin_after = f["darwin"].life - card("basic.golpe").damage
+    curie_taken = f["curie"].life - (darwin_after - 2)  # Curie ends 2 behind Darwin
+    taken = [f["zorro"].life - 1, curie_taken, f["mulan"].life - 1, 0]
+    state = four(hands=[["golpe", "patada"]] * 4, taken=taken)
     events = clash(state, {0: "golpe", 1: "golpe", 2: "golpe", 3: "patada"})
     assert sorted(e.seat for e in of_kind(events, "KnockedOut")) == [0, 2]
     lives = {e.seat: e.life for e in of_kind(events, "DamageTaken")}
-    assert lives[3] == 10 - card("basic.golpe").damage  # Darwin 8 against Curie's 6
+    assert lives[3] == darwin_after
     (ended,) = of_kind(events, "RoundEnded")
     assert ended.winners == (1,) and ended.reason == "both teams K.O."
 

@@ -18,105 +18,49 @@ from kumite.core.game import Decision, Outcome, State
 from kumite.core.rng import Rng
 from kumite.games.rivales import clash as cl
 from kumite.games.rivales import events as ev
+from kumite.games.rivales import rounds as rd
 from kumite.games.rivales.actions import action_to_choice, choice_to_action
 from kumite.games.rivales.cards import Card, Catalog, Effect, Fighter
+from kumite.games.rivales.fight import Fight
 from kumite.games.rivales.options import Options
+from kumite.games.rivales.phases import (
+    BOOST,
+    END,
+    FIGHTER,
+    MARKER,
+    OVER,
+    PERSONA,
+    PLAY,
+    RESOLVE,
+    SETUP,
+    START,
+    ZONES,
+    decision,
+)
 from kumite.games.rivales.table import HIDDEN, UP, Line, Slot
 from kumite.games.rivales.view import build_view
 
 if TYPE_CHECKING:
     from kumite.games.rivales.game import Rivales
 
-FIGHTER, MARKER, ZONES, PLAY, PERSONA, BOOST, RESOLVE, OVER = (
-    "fighter",
-    "marker",
-    "zones",
-    "play",
-    "persona",
-    "boost",
-    "resolve",
-    "over",
-)
-SETUP, START, END = "setup", "start-clash", "end-clash"
 PERSONAS = ("persona:hansel", "persona:gretel")
 ZONE_CHOICES = ("zone:1", "zone:2")
-
-_DECISIONS: dict[tuple[int, str, tuple[str, ...], str], Decision] = {}
-
-
-def decision(seat: int, kind: str, legal: tuple[str, ...], prompt: str) -> Decision:
-    """Decisions are immutable: the engine reuses them."""
-    key = (seat, kind, legal, prompt)
-    found = _DECISIONS.get(key)
-    if found is None:
-        if len(_DECISIONS) > 50_000:
-            _DECISIONS.clear()
-        found = _DECISIONS[key] = Decision(seat, kind, legal, prompt)
-    return found
-
-
-class Fight:
-    """One zone's clash: its two fighters (one per team) and what has happened so far."""
-
-    __slots__ = (
-        "attacker",
-        "bonus",
-        "boost",
-        "boost_plan",
-        "boost_pos",
-        "dealt",
-        "dodge",
-        "guard_boost",
-        "maximum",
-        "persona",
-        "qpos",
-        "queue",
-        "seats",
-        "stage",
-        "stats",
-        "ties",
-        "zone",
-    )
-
-    def __init__(self, zone: int, seats: tuple[int, int]) -> None:
-        self.zone = zone
-        self.seats = seats
-        self.bonus = [[0, 0, 0], [0, 0, 0]]
-        """Speed, Damage, Guard bonuses per team from boosts, effects and carried bonuses."""
-        self.boost = [0, 0]
-        self.ties = [False, False]
-        self.dodge = [False, False]
-        self.persona: list[str | None] = [None, None]
-        self.boost_plan: list[tuple[int, ...]] | None = None
-        self.boost_pos = 0
-        self.queue: list[tuple[int, Any, Card]] = []
-        self.qpos = 0
-        self.stage = 0
-        self.stats: list[tuple[int, int, int]] | None = None
-        self.maximum = [False, False]
-        self.attacker: int | None = None
-        """Attacking team; None before the comparison or for an exchange."""
-        self.guard_boost = 0
-        self.dealt = [0, 0]
-
-    def copy(self) -> Fight:
-        f = Fight(self.zone, self.seats)
-        f.bonus = [list(self.bonus[0]), list(self.bonus[1])]
-        f.boost = list(self.boost)
-        f.ties = list(self.ties)
-        f.dodge = list(self.dodge)
-        f.persona = list(self.persona)
-        f.boost_plan = None if self.boost_plan is None else list(self.boost_plan)
-        f.boost_pos = self.boost_pos
-        f.queue = list(self.queue)
-        f.qpos = self.qpos
-        f.stage = self.stage
-        f.stats = None if self.stats is None else list(self.stats)
-        f.maximum = list(self.maximum)
-        f.attacker = self.attacker
-        f.guard_boost = self.guard_boost
-        f.dealt = list(self.dealt)
-        return f
+__all__ = [
+    "BOOST",
+    "END",
+    "FIGHTER",
+    "MARKER",
+    "OVER",
+    "PERSONA",
+    "PLAY",
+    "RESOLVE",
+    "SETUP",
+    "START",
+    "ZONES",
+    "Fight",
+    "RivalesState",
+    "decision",
+]
 
 
 class RivalesState(State):
@@ -175,7 +119,9 @@ class RivalesState(State):
         """Per seat, the passive bonuses acting on its card: (effect, owner) — its own and
         its teammates' abilities that benefit the team."""
         self.end_passives: list[tuple[Effect, ...]] = [() for _ in range(n)]
-        self.boost_costs = cl.boost_levels(self)
+        self.persona_seats: tuple[int, ...] = ()
+        """Seats whose fighter chooses HANSEL or GRETEL every clash."""
+        self.boost_costs = rd.boost_levels(self)
         self.boost_legal: dict[int, tuple[str, ...]] = {}
         self.phase = FIGHTER
         self._forced: dict[int, str] = {}
@@ -207,10 +153,16 @@ class RivalesState(State):
         return self._pending or ()
 
     def clone(self) -> Self:
+        other = self.fork()
+        other.rng = self.rng.clone()
+        return other
+
+    def fork(self) -> Self:
+        """A copy sharing this state's random stream: for looking one clash ahead, where
+        no card is shuffled (faster than :meth:`clone`; not independent for chance)."""
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
         other.history = list(self.history)
-        other.rng = self.rng.clone()
         other.fighters = list(self.fighters)
         other.deck = [list(d) for d in self.deck]
         other.hand = [list(h) for h in self.hand]
@@ -364,7 +316,7 @@ class RivalesState(State):
             if out is not None:
                 out.append(ev.KnockedOut(rule="rv.end.ko", seat=seat, who=self.who[seat]))
         for e in fighter.damaged:
-            cl.passive_on_damage(self, seat, e, out)
+            rd.passive_on_damage(self, seat, e, out)
 
     # -- phases -------------------------------------------------------------------------
     def _enter_fighter(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
@@ -392,7 +344,7 @@ class RivalesState(State):
                 )
 
     def _enter_setup(self, out: list[Event] | None) -> None:
-        cl.setup_round(self, out)
+        rd.setup_round(self, out)
         self.phase = MARKER
         return
 
@@ -430,12 +382,14 @@ class RivalesState(State):
         self.phase = START
 
     def _enter_start(self, out: list[Event] | None) -> None:
-        cl.start_clash(self, out)
+        rd.start_clash(self, out)
         self.phase = ZONES if self.two else PLAY
-        if not self.two:
+        if self.two:
+            self.zone_of = [-1] * 4  # until the teams have chosen
+            self.fights = []
+        else:
             self.zone_of = [0, 0]
             self.fights = [Fight(0, (0, 1))]
-        return
 
     def _enter_zones(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
         waiting = []
@@ -486,7 +440,7 @@ class RivalesState(State):
         self.phase = PLAY
 
     def _enter_play(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
-        cl.compute_restrictions(self)
+        rd.compute_restrictions(self)
         waiting = tuple(
             decision(s, "play", self.playable(s), "Play a card face down")
             for s in self.seats
@@ -533,15 +487,14 @@ class RivalesState(State):
                             name=card.name if up else None,
                         )
                     )
-        self.phase = PERSONA
+        self.phase = PERSONA if self.persona_seats else BOOST
 
     def _enter_persona(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
         waiting = tuple(
             decision(
                 s, "persona", PERSONAS, "Choose out loud: HANSEL (+1 Guard) or GRETEL (+1 Damage)"
             )
-            for s in self.seats
-            if self.fighter(s).persona
+            for s in self.persona_seats
         )
         if waiting:
             return waiting
@@ -567,7 +520,7 @@ class RivalesState(State):
         self.phase = BOOST
 
     def _enter_boost(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
-        waiting = cl.boost_decisions(self)
+        waiting = rd.boost_decisions(self)
         if waiting:
             return waiting
         self.phase = RESOLVE
@@ -575,7 +528,7 @@ class RivalesState(State):
         return None
 
     def _on_boost(self, choices: dict[int, str], out: list[Event] | None) -> None:
-        cl.apply_boosts(self, choices, out)
+        rd.apply_boosts(self, choices, out)
 
     def _enter_resolve(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
         waiting = cl.resolve(self, out)
@@ -588,7 +541,7 @@ class RivalesState(State):
         cl.on_choice(self, choices, out)
 
     def _enter_end(self, out: list[Event] | None) -> None:
-        cl.end_clash(self, out)
+        rd.end_clash(self, out)
         return
 
     _ENTER: ClassVar[dict[str, Any]] = {
@@ -612,44 +565,6 @@ class RivalesState(State):
         BOOST: _on_boost,
         RESOLVE: _on_resolve,
     }
-
-    # -- end of the fight -----------------------------------------------------------------
-    def finish(self, winner: int | None, reason: str, rule: str, out: list[Event] | None) -> None:
-        """The fight is over: ``winner`` is a team, or None for a draw."""
-        self.phase = OVER
-        self._pending = ()
-        returns = tuple(
-            0.0 if winner is None else (1.0 if self.team_of[s] == winner else -1.0)
-            for s in self.seats
-        )
-        self._outcome = Outcome(
-            winners=() if winner is None else self.teams[winner],
-            draw=winner is None,
-            returns=returns,
-            reason=reason,
-            rule=rule,
-            detail={
-                "mode": self.opts.mode,
-                "teams": [list(t) for t in self.teams],
-                "winning_team": winner,
-                "rounds_won": list(self.rounds_won),
-                "rounds_won_by_seat": [self.rounds_won[self.team_of[s]] for s in self.seats],
-                "rounds": self.round,
-                "final_rounds": self.finals,
-                "fighters": [self.fighter(s).id for s in self.seats],
-                "lives": [self.life(s) for s in self.seats],
-            },
-        )
-        if out is not None:
-            out.append(
-                ev.FightEnded(
-                    rule=rule,
-                    winner=winner,
-                    team_names=self.team_names(),
-                    reason=reason,
-                    rounds_won=tuple(self.rounds_won),
-                )
-            )
 
     def team_names(self) -> tuple[str, ...]:
         if not self.two:

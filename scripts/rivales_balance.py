@@ -7,7 +7,7 @@ from the pair and ``n``, so runs are reproducible. A win counts 1, a draw 1/2. A
 score is its mean win rate against the five others; the table gives each matchup (row
 fighter's win rate against the column fighter) and each score with a 95% Wilson interval.
 
-    python benchmarks/rivales_balance.py [--fights 60] [--jobs 2] [--pack FILE] [--json]
+    python scripts/rivales_balance.py [--fights 60] [--jobs 2] [--pack FILE] [--json]
 """
 
 from __future__ import annotations
