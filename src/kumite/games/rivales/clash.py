@@ -23,8 +23,8 @@ from kumite.core.events import Event
 from kumite.core.game import Decision
 from kumite.games.rivales import events as ev
 from kumite.games.rivales.effects import (
-    Ctx,
     counted,
+    ctx,
     execute,
     options,
     requirement_met,
@@ -59,7 +59,7 @@ def stats(
     guard = card.guard + bonus[2]
     seat = fight.seats[t]
     passives = state.passives[seat]
-    c = Ctx(state, fight, t) if passives else None
+    c = ctx(state, fight, t) if passives else None
     for e, owner in passives:
         assert c is not None
         if not requirement_met(c, e, owner):
@@ -178,7 +178,7 @@ def reveal(state: RivalesState, fight: Fight, out: list[Event] | None) -> None:
 
 def _effect_decision(state: RivalesState, fight: Fight) -> tuple[Decision, ...]:
     t, e, card = fight.queue[fight.qpos]
-    opts = options(Ctx(state, fight, t), e)
+    opts = options(ctx(state, fight, t), e)
     assert opts
     return (
         decision(
@@ -192,7 +192,7 @@ def run_immediate(
 ) -> tuple[Decision, ...] | None:
     while fight.qpos < len(fight.queue):
         t, e, card = fight.queue[fight.qpos]
-        c = Ctx(state, fight, t)
+        c = ctx(state, fight, t)
         if not requirement_met(c, e):
             if out is not None:
                 out.append(
@@ -364,7 +364,7 @@ def on_choice(state: RivalesState, choices: dict[int, str], out: list[Event] | N
     fight = state.fights[state.fi]
     if state.waiting == "effect":
         t, e, card = fight.queue[fight.qpos]
-        execute(Ctx(state, fight, t), e, card, choices[fight.seats[t]], out)
+        execute(ctx(state, fight, t), e, card, choices[fight.seats[t]], out)
         fight.qpos += 1
     else:
         assert fight.attacker is not None and fight.stats is not None

@@ -61,6 +61,14 @@ class Ctx:
         self.rline: Line = state.lines[fight.zone][1 - t]
 
 
+def ctx(state: RivalesState, fight: Fight, t: int) -> Ctx:
+    """The context of team ``t``'s side of ``fight`` (made once per clash and state)."""
+    c: Ctx | None = fight.ctxs[t]
+    if c is None or c.state is not state:
+        c = fight.ctxs[t] = Ctx(state, fight, t)
+    return c
+
+
 def source_name(state: RivalesState, e: Effect, card: Card | None, seat: int) -> str:
     if card is not None:
         return card.name

@@ -16,6 +16,7 @@ class Fight:
         "boost",
         "boost_plan",
         "boost_pos",
+        "ctxs",
         "dealt",
         "dodge",
         "guard_boost",
@@ -50,6 +51,8 @@ class Fight:
         """Attacking team; None before the comparison or for an exchange."""
         self.guard_boost = 0
         self.dealt = [0, 0]
+        self.ctxs: list[Any] = [None, None]
+        """Cached effect contexts per team (see :func:`~.effects.ctx`); not copied."""
 
     def copy(self) -> Fight:
         f = Fight(self.zone, self.seats)

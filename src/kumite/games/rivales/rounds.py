@@ -14,7 +14,7 @@ from kumite.core.game import Decision, Outcome
 from kumite.games.rivales import events as ev
 from kumite.games.rivales.cards import Effect
 from kumite.games.rivales.clash import order
-from kumite.games.rivales.effects import STAT_INDEX, Ctx, end_effect, requirement_met
+from kumite.games.rivales.effects import STAT_INDEX, ctx, end_effect, requirement_met
 from kumite.games.rivales.phases import OVER, SETUP, START, decision
 from kumite.games.rivales.rules import fighter_rule
 from kumite.games.rivales.table import DOWN, SPENT, UP, energy, spend
@@ -274,7 +274,7 @@ def end_clash(state: RivalesState, out: list[Event] | None) -> None:
                 if slot.side != UP:
                     continue
                 for e in slot.card.end:
-                    c = Ctx(state, fight, t)
+                    c = ctx(state, fight, t)
                     if requirement_met(c, e) and slot.side == UP:
                         end_effect(c, e, slot.card, out)
             for t in (0, 1) if fight.maximum[0] or fight.maximum[1] else ():
@@ -295,7 +295,7 @@ def end_clash(state: RivalesState, out: list[Event] | None) -> None:
                         )
             for t in (0, 1):
                 for e in state.end_passives[fight.seats[t]]:
-                    c = Ctx(state, fight, t)
+                    c = ctx(state, fight, t)
                     if requirement_met(c, e):
                         end_effect(c, e, None, out)
         if state.two and (any(state.ko) or (state.final and len(state.caused) == 1)):
