@@ -383,11 +383,13 @@ class FightEnded(Event):
     team_names: tuple[str, ...]
     reason: str
     rounds_won: tuple[int, ...]
+    teams: bool = False
+    """2vs2: the winner is a team of two."""
 
     def describe(self) -> str:
         score = "-".join(str(r) for r in self.rounds_won)
         if self.winner is None:
             return f"The fight is a draw ({self.reason}). Rounds won: {score}."
         name = self.team_names[self.winner]
-        verb = "win" if " & " in name else "wins"
+        verb = "win" if self.teams else "wins"
         return f"{name} {verb} the fight ({self.reason}), rounds {score}."

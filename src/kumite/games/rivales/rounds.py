@@ -413,5 +413,6 @@ def finish(
                 team_names=state.team_names(),
                 reason=reason,
                 rounds_won=tuple(state.rounds_won),
+                teams=state.two,
             )
         )
