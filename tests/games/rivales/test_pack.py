@@ -4,6 +4,7 @@ user overlays and clear errors for bad packs."""
 from __future__ import annotations
 
 import re
+from importlib import resources
 
 import pytest
 
@@ -78,15 +79,10 @@ def test_rule_values_are_the_rulebooks():
 
 
 def test_pack_documents_its_method_and_balance():
-    text = base_pack().data
-    assert text["pack"]["id"] == "rivales-base"
-    source = (
-        __import__("importlib.resources", fromlist=["files"])
-        .files("kumite.games.rivales")
-        .joinpath("packs/base.toml")
-        .read_text("utf-8")
-    )
+    assert base_pack().data["pack"]["id"] == "rivales-base"
+    source = (resources.files("kumite.games.rivales") / "packs" / "base.toml").read_text("utf-8")
     assert "HOW IT WAS RECONSTRUCTED" in source and "HOW IT WAS BALANCED" in source
+    assert "scripts/rivales_balance.py" in source
 
 
 def test_an_overlay_replaces_values_and_labels_them_as_the_users_source(tmp_path):

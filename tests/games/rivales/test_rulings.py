@@ -7,7 +7,7 @@ import pytest
 
 from kumite.core.errors import OptionsError
 from kumite.games.rivales.state import BOOST, MARKER, PERSONA, PLAY
-from kumite.games.rivales.table import DOWN, SPENT, UP
+from kumite.games.rivales.table import DOWN, SPENT
 from tests.games.rivales.helpers import GAME, card, clash, of_kind, position, sides
 
 
@@ -288,7 +288,3 @@ def test_options__unknown_fighter_or_wrong_count_are_clear_errors():
         GAME.new_state(0, {"mode": "2v2", "fighters": ["zorro", "curie"]})
     with pytest.raises(OptionsError, match="rivales options"):
         GAME.new_state(0, {"mode": "3v3"})
-
-
-def test_face_up_side_constants_are_distinct():
-    assert len({UP, DOWN, SPENT}) == 3
