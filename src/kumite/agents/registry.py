@@ -20,6 +20,7 @@ AGENTS: dict[str, dict[str, str]] = {
     "random": {"*": "kumite.agents.registry:_random"},
     "greedy": {
         "sfrivals": "kumite.agents.sfrivals_greedy:make",
+        "rivales": "kumite.agents.rivales_greedy:make",
         "sfdbg": "kumite.agents.sfdbg_greedy:make",
     },
     "priority": {"sfdbg": "kumite.agents.sfdbg_priority:make"},
