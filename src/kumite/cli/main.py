@@ -121,7 +121,8 @@ def match(
     seed: Annotated[int | None, typer.Option(help="Seed (random if omitted).")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Bot matches of several fights, team matches and tournaments, scored per fight."""
+    """Bot matches of several fights, team matches and tournaments, scored per fight
+    (two-player games: SF Rivals, Rivales 1vs1)."""
     match_cmd.run(game, players, team_a, team_b, entrants, fights, scoring, seed, json_out)
 
 
