@@ -19,12 +19,22 @@ class UnknownAgentError(KumiteError, ValueError):
 AGENTS: dict[str, dict[str, str]] = {
     "random": {"*": "kumite.agents.registry:_random"},
     "greedy": {"sfrivals": "kumite.agents.sfrivals_greedy:make"},
+    "ismcts": {"*": "kumite.agents.ismcts:make"},
+    "ismcts-easy": {"*": "kumite.agents.ismcts:make_easy"},
+    "ismcts-hard": {"*": "kumite.agents.ismcts:make_hard"},
+    "ismcts-expert": {"*": "kumite.agents.ismcts:make_expert"},
+    "equilibrium": {"sfrivals": "kumite.agents.equilibrium:make"},
 }
 
 DESCRIPTIONS: dict[str, str] = {
     "human": "a person at this terminal",
     "random": "uniformly random legal choices",
     "greedy": "rule-based: the best immediate result, knowing only its own view",
+    "ismcts": "information-set Monte Carlo tree search (300 iterations a move)",
+    "ismcts-easy": "information-set MCTS, 60 iterations a move",
+    "ismcts-hard": "information-set MCTS, 1200 iterations a move",
+    "ismcts-expert": "information-set MCTS, 3 seconds a move",
+    "equilibrium": "SF Rivals: the solver's strategy (guaranteed bound; see kumite solve)",
 }
 
 

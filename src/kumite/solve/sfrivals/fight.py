@@ -88,8 +88,17 @@ class FightSolver:
     """
 
     def __init__(
-        self, catalog: Catalog, options: Options, characters: tuple[Character, Character]
+        self,
+        catalog: Catalog,
+        options: Options,
+        characters: tuple[Character, Character],
+        *,
+        uniform_seat: int | None = None,
     ) -> None:
+        """``uniform_seat``: instead of optimal play, that seat plays uniformly at random
+        among its legal cards and the other seat best-responds (knowing everything) — the
+        exact best response to the ``random`` agent."""
+        self.uniform_seat = uniform_seat
         self.catalog = catalog
         self.rules = catalog.rules
         self.options = options
@@ -123,6 +132,8 @@ class FightSolver:
     def key(self, pos: Position) -> int:
         if sum(pos.adaptive) > 1:
             raise ValueError("at most one seat may be adaptive")
+        if not all(0 <= life <= self.life_max for life in pos.lives):
+            raise ValueError(f"lives {pos.lives} outside 0..{self.life_max}")
         pair = self._pair_code(pos.carry)
         return int(
             _pack(
@@ -442,6 +453,8 @@ class FightSolver:
         m = np.zeros((n, self.types[0], self.types[1]))
         m[parent, i, j] = vals
         _, _, _, l0, l1, _, rf, ad = _unpack(states)
+        if self.uniform_seat is not None:
+            return self._evaluate_uniform(m, legal0, legal1, rf)
         out = np.empty(n)
         first0 = rf == 1
         first1 = rf == 2
@@ -458,6 +471,27 @@ class FightSolver:
             sv = self._end_table[l0, l1, 0, 1]
             out = np.where(stop & (ad == 1), np.maximum(out, sv), out)
             out = np.where(stop & (ad == 2), np.minimum(out, sv), out)
+        return out
+
+    def _evaluate_uniform(
+        self, m: FloatArray, legal0: BoolArray, legal1: BoolArray, rf: I64
+    ) -> FloatArray:
+        """Best response of one seat to the other's uniformly random card."""
+        if self.uniform_seat == 1:  # seat 0 best-responds: mirror the game
+            return -self._uniform_rows(-np.swapaxes(m, 1, 2), legal1, legal0, rf == 2)
+        return self._uniform_rows(m, legal0, legal1, rf == 1)
+
+    @staticmethod
+    def _uniform_rows(
+        m: FloatArray, rows: BoolArray, cols: BoolArray, rows_first: BoolArray
+    ) -> FloatArray:
+        # rows play uniformly; cols minimise. If rows reveal first, cols answer each card.
+        count = rows.sum(axis=1)
+        mean_rows = np.where(rows[:, :, None], m, 0.0).sum(axis=1) / count[:, None]
+        blind = np.where(cols, mean_rows, np.inf).min(axis=1)
+        answer = np.where(cols[:, None, :], m, np.inf).min(axis=2)
+        seen = np.where(rows, answer, 0.0).sum(axis=1) / count
+        out: FloatArray = np.where(rows_first, seen, blind)
         return out
 
 

@@ -1,0 +1,49 @@
+"""The ``equilibrium`` agent plays the solved strategy from its own view."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kumite.agents import make_agent, run_game
+from kumite.agents.registry import agent_names
+from kumite.games.sfrivals.game import GAME
+from tests.solve.conftest import SHORT_PACK
+
+
+@pytest.fixture
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("KUMITE_CACHE_DIR", str(tmp_path))
+    return tmp_path
+
+
+def test_registered_for_sfrivals() -> None:
+    assert "equilibrium" in agent_names("sfrivals")
+
+
+def test_plays_legal_games_and_never_loses_to_random_on_average(cache_dir: Path) -> None:
+    options = {"characters": ["ryu", "zangief"], "pack": SHORT_PACK}
+    score = 0.0
+    for seed in range(12):
+        state = GAME.new_state(seed, options)
+        state.quiet = True
+        eq_seat = seed % 2
+        agents = [
+            make_agent("equilibrium" if s == eq_seat else "random", GAME, options, s, seed)
+            for s in (0, 1)
+        ]
+        outcome = run_game(state, agents)
+        score += outcome.returns[eq_seat]
+    assert score >= 0
+
+
+def test_same_seed_same_game(cache_dir: Path) -> None:
+    options = {"characters": ["dudley", "juri"], "pack": SHORT_PACK}
+    records = []
+    for _ in range(2):
+        state = GAME.new_state(9, options)
+        agents = [make_agent("equilibrium", GAME, options, s, 100 + s) for s in (0, 1)]
+        run_game(state, agents)
+        records.append(state.history)
+    assert records[0] == records[1]
