@@ -47,3 +47,19 @@ def test_same_seed_same_game(cache_dir: Path) -> None:
         run_game(state, agents)
         records.append(state.history)
     assert records[0] == records[1]
+
+
+def test_advice_depends_only_on_the_view(cache_dir: Path) -> None:
+    """Two fights that differ only in seat 1's hidden cover look the same to seat 0, and
+    the agent's advice must be the same."""
+    from kumite.solve.sfrivals.strategy import advice, matchup_for_view
+
+    options = {"characters": ["ken", "chunli"], "pack": SHORT_PACK}
+    views = []
+    for cover in ("chunli.guard", "chunli.gedankeri"):
+        state = GAME.new_state(2, options)
+        state.apply({0: "setup:ken.guard:ken.jigokusha", 1: f"setup:{cover}:chunli.kikouken"})
+        views.append(state.view(0))
+    assert views[0] == views[1]
+    sol = matchup_for_view(views[0], options)
+    assert advice(views[0], sol) == advice(views[1], sol)

@@ -7,7 +7,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kumite.solve.matrix import exploitability_matrix, pure_saddle, solve_lp, solve_matrix
+from kumite.solve.matrix import (
+    exploitability_matrix,
+    pure_saddle,
+    solve_lp,
+    solve_matrix,
+    solve_matrix_batch,
+)
 
 RPS = [[0, -1, 1], [1, 0, -1], [-1, 1, 0]]
 
@@ -75,3 +81,30 @@ def test_solution_is_an_equilibrium(a: list[list[int]]) -> None:
     assert exploitability_matrix(a, sol.row, sol.col) == pytest.approx(0.0, abs=1e-7)
     assert sol.row.sum() == pytest.approx(1.0)
     assert sol.col.sum() == pytest.approx(1.0)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.integers(1, 40),
+    st.integers(1, 7),
+    st.sampled_from([(-1, 0, 1), (-2, -1, 0, 1, 2)]),
+)
+def test_batch_solver_matches_lp(seed: int, n: int, width: int, vals: tuple[int, ...]) -> None:
+    """Property: the batched solver (saddle, dominance, 2xn, kernels) gives the LP value of
+    every game, whatever its live rows and columns."""
+    rng = np.random.default_rng(seed)
+    m = rng.choice(np.array(vals, dtype=float), size=(n, width, width)) / 2
+    rows = rng.random((n, width)) < 0.7
+    cols = rng.random((n, width)) < 0.7
+    rows[:, 0] = True
+    cols[:, 0] = True
+    got = solve_matrix_batch(m, rows, cols)
+    for k in range(n):
+        want = solve_lp(m[k][np.ix_(rows[k], cols[k])]).value
+        assert got[k] == pytest.approx(want, abs=1e-9)
+
+
+def test_batch_solver_refuses_empty_games() -> None:
+    with pytest.raises(ValueError):
+        solve_matrix_batch(np.zeros((1, 2, 2)), np.zeros((1, 2), bool), np.ones((1, 2), bool))

@@ -115,3 +115,13 @@ def test_setup_advice_values_are_the_bound_game(cache_dir: Path) -> None:
     state = GAME.new_state(1, {"characters": ["poison", "poison"], "pack": SHORT_PACK})
     adv = advice(state.view(0), sol)
     assert max(a.value for a in adv) == pytest.approx(solve_matrix(sol.lower_matrix).value)
+
+
+def test_mirror_match_is_symmetric(cache_dir: Path) -> None:
+    """The rules favour neither seat: in a mirror match the two bounds are opposite and the
+    value is 0."""
+    sol = solve_matchup(("dudley", "dudley"), {"pack": SHORT_PACK})
+    assert sol.lower == pytest.approx(-sol.upper, abs=1e-12)
+    assert sol.value == pytest.approx(0.0, abs=1e-12)
+    # and seat 1's bound game is seat 0's, transposed and negated
+    np.testing.assert_allclose(sol.upper_matrix, -sol.lower_matrix.T, atol=1e-12)

@@ -32,11 +32,16 @@ from kumite.games.sfrivals.game import GAME
 from kumite.games.sfrivals.options import Options
 from kumite.games.sfrivals.state import SFRState
 from kumite.solve.sfrivals.fight import FightSolver, Position
+from kumite.solve.sfrivals.setup import cache_path
 
 Policy = Callable[[SFRState, Decision], dict[str, float]]
 """The agent's distribution over ``decision.legal`` at ``state`` (from its own view)."""
 
-DEFAULT_AGENTS = ("random", "greedy", "ismcts-easy")
+DEFAULT_AGENTS = ("random", "greedy")
+"""Rated by default; ``equilibrium`` too when its matchup is in the solution cache.
+(``ismcts`` can be named, but its exact best response is out of reach for full fights: its
+choices depend on the whole history, so the search cannot merge positions and asks the
+agent — a search of its own — at every one of ~10^5 decision points.)"""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -83,6 +88,8 @@ def strength_table(
     """Exact best-response strength of each agent, in both seats."""
     opts = GAME.parse_options({**dict(options or {}), "characters": list(characters)})
     setups = setups or greedy_setups(characters, opts)
+    if agents is DEFAULT_AGENTS and cache_path(characters, opts).with_suffix(".npz").exists():
+        agents = (*agents, "equilibrium")
     start = GAME.new_state(seed, GAME.options_to_json(opts))
     start.apply({0: setups[0], 1: setups[1]})
     cat = start.catalog
