@@ -4,26 +4,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from kumite.agents import make_agent, run_game
 from kumite.agents.registry import agent_names
 from kumite.games.sfrivals.game import GAME
-from tests.solve.conftest import SHORT_PACK
+from tests.solve.conftest import SHORT_PACK, shared_cache
 
-
-@pytest.fixture
-def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("KUMITE_CACHE_DIR", str(tmp_path))
-    return tmp_path
+__all__ = ["shared_cache"]  # the fixture: one cache for the session
+OPTIONS = {"characters": ["juri", "guile"], "pack": SHORT_PACK}
 
 
 def test_registered_for_sfrivals() -> None:
     assert "equilibrium" in agent_names("sfrivals")
 
 
-def test_plays_legal_games_and_never_loses_to_random_on_average(cache_dir: Path) -> None:
-    options = {"characters": ["ryu", "zangief"], "pack": SHORT_PACK}
+def test_plays_legal_games_and_never_loses_to_random_on_average(shared_cache: Path) -> None:
+    options = OPTIONS
     score = 0.0
     for seed in range(12):
         state = GAME.new_state(seed, options)
@@ -38,8 +33,8 @@ def test_plays_legal_games_and_never_loses_to_random_on_average(cache_dir: Path)
     assert score >= 0
 
 
-def test_same_seed_same_game(cache_dir: Path) -> None:
-    options = {"characters": ["dudley", "juri"], "pack": SHORT_PACK}
+def test_same_seed_same_game(shared_cache: Path) -> None:
+    options = OPTIONS
     records = []
     for _ in range(2):
         state = GAME.new_state(9, options)
@@ -49,16 +44,16 @@ def test_same_seed_same_game(cache_dir: Path) -> None:
     assert records[0] == records[1]
 
 
-def test_advice_depends_only_on_the_view(cache_dir: Path) -> None:
+def test_advice_depends_only_on_the_view(shared_cache: Path) -> None:
     """Two fights that differ only in seat 1's hidden cover look the same to seat 0, and
     the agent's advice must be the same."""
     from kumite.solve.sfrivals.strategy import advice, matchup_for_view
 
-    options = {"characters": ["ken", "chunli"], "pack": SHORT_PACK}
+    options = OPTIONS
     views = []
-    for cover in ("chunli.guard", "chunli.gedankeri"):
+    for cover in ("guile.guard", "guile.dragon-suplex"):
         state = GAME.new_state(2, options)
-        state.apply({0: "setup:ken.guard:ken.jigokusha", 1: f"setup:{cover}:chunli.kikouken"})
+        state.apply({0: "setup:juri.guard:juri.fuusha", 1: f"setup:{cover}:guile.sonic-boom"})
         views.append(state.view(0))
     assert views[0] == views[1]
     sol = matchup_for_view(views[0], options)

@@ -11,10 +11,10 @@ from kumite.games.sfrivals.game import GAME
 from kumite.solve.matrix import solve_matrix
 from kumite.solve.sfrivals.setup import cache_key, cache_path, solve_matchup
 from kumite.solve.sfrivals.strategy import advice, hints
-from tests.solve.conftest import SHORT_PACK
+from tests.solve.conftest import SHORT_PACK, TINY_PACK
 
 
-def test_bounds_are_ordered_and_strategies_are_distributions(cache_dir: Path) -> None:
+def test_bounds_are_ordered_and_strategies_are_distributions(shared_cache: Path) -> None:
     sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK})
     assert sol.lower <= sol.upper + 1e-12
     assert sol.exploitability == pytest.approx((sol.upper - sol.lower) / 2)
@@ -28,17 +28,17 @@ def test_bounds_are_ordered_and_strategies_are_distributions(cache_dir: Path) ->
     assert (sol.upper_matrix @ y).max() == pytest.approx(sol.upper, abs=1e-9)
 
 
-def test_short_fight_covers_cannot_matter(cache_dir: Path) -> None:
+def test_short_fight_covers_cannot_matter(shared_cache: Path) -> None:
     """With two rounds, eight cards in hand and the cover never needed, an adaptive
     opponent is no stronger than a committed one: the bounds meet (exploitability 0)."""
-    sol = solve_matchup(("ryu", "chunli"), {"pack": SHORT_PACK})
+    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK})
     assert sol.exploitability == pytest.approx(0.0, abs=1e-12)
 
 
-def test_lower_bound_is_below_the_perfect_information_values(cache_dir: Path) -> None:
+def test_lower_bound_is_below_the_perfect_information_values(shared_cache: Path) -> None:
     """Seat 0's guarantee against an adaptive seat 1 is at most its value against any
     committed seat-1 set-up with the same shown card."""
-    sol = solve_matchup(("zangief", "poison"), {"pack": SHORT_PACK})
+    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK})
     from kumite.solve.sfrivals.fight import Position, setup_hand
 
     a, b = sol.solver.chars
@@ -56,16 +56,16 @@ def test_lower_bound_is_below_the_perfect_information_values(cache_dir: Path) ->
 
 
 def test_cache_round_trip(cache_dir: Path) -> None:
-    first = solve_matchup(("ken", "dudley"), {"pack": SHORT_PACK})
+    first = solve_matchup(("ken", "dudley"), {"pack": TINY_PACK})
     assert not first.from_cache
     assert cache_path(("ken", "dudley"), first.options).with_suffix(".npz").exists()
-    again = solve_matchup(("ken", "dudley"), {"pack": SHORT_PACK})
+    again = solve_matchup(("ken", "dudley"), {"pack": TINY_PACK})
     assert again.from_cache
     assert again.lower == first.lower and again.upper == first.upper
     assert again.setup == first.setup
     np.testing.assert_array_equal(again.lower_matrix, first.lower_matrix)
     # the loaded fight tables answer the same node questions
-    state = GAME.new_state(3, {"characters": ["ken", "dudley"], "pack": SHORT_PACK})
+    state = GAME.new_state(3, {"characters": ["ken", "dudley"], "pack": TINY_PACK})
     state.apply({0: next(iter(first.setup[0])), 1: next(iter(first.setup[1]))})
     view = state.view(0)
     assert [a.to_json() for a in advice(view, again)] == [a.to_json() for a in advice(view, first)]
@@ -82,8 +82,8 @@ def test_cache_key_depends_on_rules_pack_and_characters() -> None:
     assert len(keys) == 4
 
 
-def test_hints_cover_every_legal_choice(cache_dir: Path) -> None:
-    state = GAME.new_state(5, {"characters": ["guile", "juri"], "pack": SHORT_PACK})
+def test_hints_cover_every_legal_choice(shared_cache: Path) -> None:
+    state = GAME.new_state(5, {"characters": ["juri", "guile"], "pack": SHORT_PACK})
     while state.pending():
         choices = {}
         for d in state.pending():
@@ -96,11 +96,11 @@ def test_hints_cover_every_legal_choice(cache_dir: Path) -> None:
     assert state.outcome is not None
 
 
-def test_play_advice_values_match_the_node_game(cache_dir: Path) -> None:
+def test_play_advice_values_match_the_node_game(shared_cache: Path) -> None:
     """At a simultaneous round, every card in the support of the equilibrium strategy has
     the node's value, and no card is worth more."""
-    sol = solve_matchup(("chunli", "ryu"), {"pack": SHORT_PACK})
-    state = GAME.new_state(1, {"characters": ["chunli", "ryu"], "pack": SHORT_PACK})
+    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK})
+    state = GAME.new_state(1, {"characters": ["juri", "guile"], "pack": SHORT_PACK})
     state.apply({0: sol.rows[0][0], 1: sol.cols[1][0]})
     for seat in (0, 1):
         adv = advice(state.view(seat), sol)
@@ -110,9 +110,9 @@ def test_play_advice_values_match_the_node_game(cache_dir: Path) -> None:
         assert min(support) == pytest.approx(best, abs=1e-9)
 
 
-def test_setup_advice_values_are_the_bound_game(cache_dir: Path) -> None:
-    sol = solve_matchup(("poison", "poison"), {"pack": SHORT_PACK})
-    state = GAME.new_state(1, {"characters": ["poison", "poison"], "pack": SHORT_PACK})
+def test_setup_advice_values_are_the_bound_game(shared_cache: Path) -> None:
+    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK})
+    state = GAME.new_state(1, {"characters": ["juri", "guile"], "pack": SHORT_PACK})
     adv = advice(state.view(0), sol)
     assert max(a.value for a in adv) == pytest.approx(solve_matrix(sol.lower_matrix).value)
 
@@ -120,7 +120,7 @@ def test_setup_advice_values_are_the_bound_game(cache_dir: Path) -> None:
 def test_mirror_match_is_symmetric(cache_dir: Path) -> None:
     """The rules favour neither seat: in a mirror match the two bounds are opposite and the
     value is 0."""
-    sol = solve_matchup(("dudley", "dudley"), {"pack": SHORT_PACK})
+    sol = solve_matchup(("dudley", "dudley"), {"pack": TINY_PACK})
     assert sol.lower == pytest.approx(-sol.upper, abs=1e-12)
     assert sol.value == pytest.approx(0.0, abs=1e-12)
     # and seat 1's bound game is seat 0's, transposed and negated

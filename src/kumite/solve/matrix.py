@@ -9,6 +9,7 @@ program of von Neumann's minimax theorem, solved by SciPy's HiGHS.
 from __future__ import annotations
 
 import itertools
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -172,7 +173,9 @@ def solve_matrix_batch(
         r_idx = np.argsort(~rows[group], axis=1, kind="stable")[:, : shape[0]]
         c_idx = np.argsort(~cols[group], axis=1, kind="stable")[:, : shape[1]]
         sub = m[group[:, None, None], r_idx[:, :, None], c_idx[:, None, :]]
-        if max(shape) <= _KERNEL_MAX:
+        # kernels cost one vectorised step per candidate submatrix, the LP ~ms per game
+        candidates = math.comb(int(shape[0] + shape[1]), int(shape[0])) - 1
+        if max(shape) <= _KERNEL_MAX and candidates <= 8 * len(group):
             values[group] = _kernel_values(sub)
         else:
             values[group] = [_maximin(a)[1] for a in sub]
