@@ -104,7 +104,8 @@ def strength_table(
                 w0 = FightSolver(cat, opts, chars, uniform_seat=seat).value(pos)
             else:
                 agent = make_agent(name, GAME, GAME.options_to_json(opts), seat, seed)
-                w0 = best_response_value(start, seat, _policy_of(agent, name))
+                policy, markov = _policy_of(agent, name)
+                w0 = best_response_value(start, seat, policy, markov)
             sign = 1.0 if seat == 0 else -1.0
             rows.append(StrengthRow(name, seat, sign * w0, sign * value0, time.perf_counter() - t0))
     return {
@@ -115,7 +116,9 @@ def strength_table(
     }
 
 
-def _policy_of(agent: Agent, name: str) -> Policy:
+def _policy_of(agent: Agent, name: str) -> tuple[Policy, bool]:
+    """The agent's policy, and whether it depends on the position only (not on the order
+    in which cards were played) — then the search merges positions."""
     if name == "equilibrium":
         from kumite.solve.sfrivals.strategy import advice
 
@@ -124,25 +127,35 @@ def _policy_of(agent: Agent, name: str) -> Policy:
             sol = agent.solution(view)  # type: ignore[attr-defined]
             return {a.choice: a.probability for a in advice(view, sol) if a.probability > 0}
 
-        return eq_policy
+        return eq_policy, True
     if name == "greedy":
 
         def greedy_policy(state: SFRState, decision: Decision) -> dict[str, float]:
+            # greedy reads lives, bonuses, the revealed card and the unseen cards — not the
+            # order of play; its tie-breaks are seeded from exactly that
             view = state.view(decision.seat)
-            bot = GreedySFRivals(state.catalog, decision.seat, _digest(view))
+            bot = GreedySFRivals(state.catalog, decision.seat, _digest(_position_of(view)))
             return {bot.choose(view, decision): 1.0}
 
-        return greedy_policy
+        return greedy_policy, True
 
     def any_policy(state: SFRState, decision: Decision) -> dict[str, float]:
         return {decide(agent, state, decision): 1.0}
 
-    return any_policy
+    return any_policy, False
 
 
-def best_response_value(state: SFRState, agent_seat: int, policy: Policy) -> float:
+def _position_of(view: Mapping[str, Any]) -> dict[str, Any]:
+    players = [{k: v for k, v in p.items() if k != "played"} for p in view["players"]]
+    return {**view, "players": players}
+
+
+def best_response_value(
+    state: SFRState, agent_seat: int, policy: Policy, markov: bool = True
+) -> float:
     """Seat 0's value when ``agent_seat`` follows ``policy`` and the other seat plays a
-    perfect-information best response, from ``state`` on."""
+    perfect-information best response, from ``state`` on. ``markov``: the policy depends
+    on the position only, so positions reached in different orders are merged."""
     memo: dict[tuple[Any, ...], float] = {}
     br = 1 - agent_seat
     pick = min if br == 1 else max
@@ -158,7 +171,7 @@ def best_response_value(state: SFRState, agent_seat: int, policy: Policy) -> flo
             tuple(s.reveal_first),
             s.round,
             tuple(c.id if c else None for c in s.early),
-            tuple(tuple(c.id for c in p) for p in s.played),
+            None if markov else tuple(tuple(c.id for c in p) for p in s.played),
         )
         hit = memo.get(key)
         if hit is not None:
