@@ -141,7 +141,8 @@ def solve_matrix_batch(
     done = lo == hi
     values[done] = lo[done]
     todo = np.flatnonzero(~done)
-    active = todo
+    # games with two rows or two columns have a closed form: no need to reduce them
+    active = todo[(rows[todo].sum(axis=1) > 2) & (cols[todo].sum(axis=1) > 2)]
     while len(active):
         # drop weakly dominated rows and columns of the games that changed, then look for
         # a saddle point again; repeat until nothing changes
