@@ -43,7 +43,7 @@ class Level:
 
 LEVELS: dict[str, Level] = {
     "easy": Level(iterations=60, seconds=None),
-    "medium": Level(iterations=300, seconds=None),
+    "medium": Level(iterations=600, seconds=None),
     "hard": Level(iterations=1200, seconds=None),
     "expert": Level(iterations=100_000, seconds=3.0),
 }

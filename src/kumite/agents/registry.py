@@ -30,7 +30,7 @@ DESCRIPTIONS: dict[str, str] = {
     "human": "a person at this terminal",
     "random": "uniformly random legal choices",
     "greedy": "rule-based: the best immediate result, knowing only its own view",
-    "ismcts": "information-set Monte Carlo tree search (300 iterations a move)",
+    "ismcts": "information-set Monte Carlo tree search (600 iterations a move)",
     "ismcts-easy": "information-set MCTS, 60 iterations a move",
     "ismcts-hard": "information-set MCTS, 1200 iterations a move",
     "ismcts-expert": "information-set MCTS, 3 seconds a move",
