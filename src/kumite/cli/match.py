@@ -23,7 +23,6 @@ from kumite.sim.tournament import (
     scoring,
 )
 
-
 #: The option naming each seat's character (``AGENT:CHARACTER`` entrants), per game.
 SEAT_OPTION = {"sfrivals": "characters", "rivales": "fighters"}
 
