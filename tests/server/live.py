@@ -26,7 +26,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def wait_until_up(base: str, timeout: float = 20.0) -> None:
+def wait_until_up(base: str, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
@@ -142,7 +142,7 @@ class Seat:
     def send(self, body: dict[str, Any] | str) -> None:
         self.ws.send(body if isinstance(body, str) else json.dumps(body))
 
-    def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+    def recv(self, timeout: float = 30.0) -> dict[str, Any]:
         raw = self.ws.recv(timeout=timeout)
         text = raw if isinstance(raw, str) else raw.decode()
         self.raw.append(text)
@@ -154,7 +154,7 @@ class Seat:
         return message
 
     def until(
-        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 10.0
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 30.0
     ) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while True:
@@ -165,14 +165,14 @@ class Seat:
             if predicate(message):
                 return message
 
-    def at_step(self, step: int, timeout: float = 10.0) -> dict[str, Any]:
+    def at_step(self, step: int, timeout: float = 30.0) -> dict[str, Any]:
         """Wait until this client's state has reached ``step``."""
         if self.state is None or self.state["step"] < step:
             self.until(lambda m: m["type"] == "update" and m["state"]["step"] >= step, timeout)
         assert self.state is not None
         return self.state
 
-    def error(self, timeout: float = 10.0) -> dict[str, Any]:
+    def error(self, timeout: float = 30.0) -> dict[str, Any]:
         return self.until(lambda m: m["type"] == "error", timeout)
 
     def ready(self) -> dict[str, Any]:

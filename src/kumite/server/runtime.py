@@ -17,7 +17,7 @@ from typing import Any
 
 import anyio
 
-from kumite.agents.base import Agent
+from kumite.agents.base import Agent, decide
 from kumite.agents.registry import make_agent
 from kumite.core.errors import ChoiceError
 from kumite.core.events import Event
@@ -220,11 +220,12 @@ class TableRuntime:
                 return
             decision = todo[0]
             step = self.step
-            view = self.state.view(decision.seat)
+            state = self.state  # never mutated: a commit replaces it with a new state
             agent = self.bots[decision.seat]
             if self.hub.bot_delay:
                 await asyncio.sleep(self.hub.bot_delay)
-            choice = await anyio.to_thread.run_sync(agent.choose, view, decision)
+            # The bot sees its seat's view (search bots: determinisations of it) only.
+            choice = await anyio.to_thread.run_sync(decide, agent, state, decision)
             try:
                 await self.choose(decision.seat, step, choice)
             except ProtocolError:

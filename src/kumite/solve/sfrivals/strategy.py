@@ -84,7 +84,8 @@ def position_for_view(view: Mapping[str, Any], sol: MatchupSolution) -> Position
     for s, p in enumerate(view["players"]):
         char = chars[s]
         counts = [0] * len(char.cards)
-        ids = list(p["hand"]) if s == seat else list(p["unseen"])
+        # The opponent: its hand and hidden cover together, from public data.
+        ids = list(p["hand"]) if s == seat else [c.id for c in sol.solver.catalog.unseen(p)]
         if p.get("revealed"):
             ids.append(p["revealed"])  # played face up this round, not yet resolved
         for cid in ids:

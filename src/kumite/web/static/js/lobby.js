@@ -20,7 +20,7 @@ function seatRow(game, index) {
   kind.value = index === 0 ? "you" : "bot";
   const agent = h("select", { name: `agent-${index}`, "aria-label": `Bot for seat ${index + 1}` },
     game.agents.map((a) => h("option", { value: a.name, title: a.about }, a.name)));
-  const preferred = ["ismcts", "greedy"].find((n) => game.agents.some((a) => a.name === n));
+  const preferred = ["greedy"].find((n) => game.agents.some((a) => a.name === n));
   if (preferred) agent.value = preferred;
   const row = h("div.seat-row", { dataset: { seat: index } },
     h("strong", {}, `Seat ${index + 1}`), kind, agent);
