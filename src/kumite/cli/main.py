@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from kumite.cli import bench as bench_cmd
 from kumite.cli import cards as cards_cmd
 from kumite.cli import match as match_cmd
 from kumite.cli import play as play_cmd
@@ -224,6 +225,22 @@ def report(
 ) -> None:
     """Write a self-contained HTML balance report (plots embedded, no network needed)."""
     report_cmd.run(files, out)
+
+
+@app.command()
+@friendly_errors
+def bench(
+    seconds: Annotated[float, typer.Option(help="Seconds per measurement.")] = 3.0,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", help="Cores for the parallel run (default: all).")
+    ] = None,
+    games: Annotated[str | None, typer.Option(help="Only these games (comma-separated).")] = None,
+    agents: Annotated[str | None, typer.Option(help="Only these agents.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Games per second for each game and agent on 1 and all cores, peak memory, and
+    OpenSpiel's goofspiel(8) random play as a yardstick when open-spiel is installed."""
+    bench_cmd.run(seconds, jobs, games, agents, json_out)
 
 
 def main() -> None:

@@ -47,6 +47,8 @@ class SimSpec:
     label: str = "base"
     stream: str = "game"
     """Seed stream name: runs with different streams use independent games."""
+    fast: bool = True
+    """Use the game's fast random rollout (same games) when every seat is ``random``."""
 
     def __post_init__(self) -> None:
         if self.games < 0:
@@ -67,6 +69,7 @@ class SimSpec:
                 self.design,
                 self.rotate,
                 self.stream,
+                self.fast,
             ],
             sort_keys=True,
         )
@@ -337,7 +340,7 @@ class Runner:
         agents, entities = self.assignment(index)
         options, prepared = self.options(entities)
         adapter = self.adapter
-        if prepared is not None and all(a == "random" for a in agents):
+        if prepared is not None and self.spec.fast and all(a == "random" for a in agents):
             rngs = [random.Random(derive_seed(seed, "agent", s)) for s in range(len(agents))]
             return seed, agents, adapter.fast_random(self.game, prepared, rngs)
         state = self.game.new_state(seed, options)

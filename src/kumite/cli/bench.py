@@ -1,0 +1,74 @@
+"""``kumite bench``: games per second per game and agent, 1 and all cores, peak memory."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+
+from kumite.cli.common import console, err_console, print_json, split_list
+from kumite.core.errors import OptionsError
+from kumite.sim import bench
+
+
+def run(
+    seconds: float, jobs: int | None, games: str | None, agents: str | None, json_out: bool
+) -> dict[str, Any]:
+    if seconds <= 0:
+        raise OptionsError("--seconds must be positive")
+    if jobs is not None and jobs < 1:
+        raise OptionsError("--jobs must be at least 1")
+
+    def note(what: str) -> None:
+        if not json_out:
+            err_console.print(f"[dim]measuring {what}…[/dim]")
+
+    result = bench.run(
+        seconds=seconds,
+        jobs=jobs,
+        games=split_list(games) or None,
+        agents=split_list(agents) or None,
+        progress=note,
+    )
+    if json_out:
+        print_json(result)
+        return result
+    n = result["jobs"]
+    table = Table(title=f"Games per second ({result['seconds']:g} s per measurement)")
+    for col in ("game", "agent", "path", "1 core", f"{n} cores", "scaling", "peak RSS (MB)"):
+        table.add_column(col, justify="left" if col in ("game", "agent", "path") else "right")
+    for r in result["rows"]:
+        many = r["games_per_second_all_cores"]
+        table.add_row(
+            r["game"],
+            r["agent"],
+            r["path"],
+            f"{r['games_per_second_1_core']:,.0f}",
+            "-" if many is None else f"{many:,.0f}",
+            "-" if r["scaling"] is None else f"{r['scaling']:.2f}x",
+            f"{r['peak_rss_mb_1_core']:.0f}"
+            + (
+                ""
+                if r["peak_rss_mb_per_worker"] is None
+                else f" / {r['peak_rss_mb_per_worker']:.0f} per worker"
+            ),
+        )
+    console.print(table)
+    gs = result["openspiel"]
+    if gs is None:
+        console.print(
+            "OpenSpiel is not installed (pip install 'kumite[bench]'): no goofspiel yardstick."
+        )
+    else:
+        console.print(
+            f"OpenSpiel {gs['game']} random play: {gs['games_per_second_1_core']:,.0f} games/s "
+            f"on 1 core (peak RSS {gs['peak_rss_mb_1_core']:.0f} MB)."
+        )
+        for name, ratio in result["ratios_to_goofspiel"].items():
+            console.print(f"  {name}: {ratio:.2f}x goofspiel(8)")
+    load = result.get("load_average")
+    if load:
+        console.print(
+            f"[dim]load average at the end: {load[0]:.2f} on {result['cpu_count']} cores[/dim]"
+        )
+    return result
