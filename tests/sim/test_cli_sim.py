@@ -60,6 +60,8 @@ def test_sim_with_a_pack_writes_results_csv_games_and_report(tmp_path):
         "1",
         "--seed",
         "3",
+        "--characters",
+        "ken,zangief",
         "--pack",
         str(pack),
         "--out",
@@ -71,6 +73,7 @@ def test_sim_with_a_pack_writes_results_csv_games_and_report(tmp_path):
     )
     assert result.exit_code == 0, result.output
     assert "What-if" in result.output and "greedy" in result.output
+    assert doc_entities(out) == {"ken", "zangief"}
     doc = json.loads(out.read_text())
     assert [r["label"] for r in doc["runs"]] == ["base", "pack"]
     assert doc["pack"]["text"] == PACK and doc["whatif"]
@@ -84,6 +87,11 @@ def test_sim_with_a_pack_writes_results_csv_games_and_report(tmp_path):
     report = kumite("report", str(out), "-o", str(html))
     assert report.exit_code == 0, report.output
     assert html.read_text().count("data:image/png;base64,") >= 10
+
+
+def doc_entities(path):
+    doc = json.loads(path.read_text())
+    return {row["name"] for row in doc["runs"][0]["analysis"]["entities"]["table"]}
 
 
 def test_sim_errors_are_one_line():
