@@ -231,8 +231,9 @@ def show(doc: dict[str, Any]) -> None:
                 for col in ("card", "win rate when played", "when not", "q"):
                     table.add_column(col)
                 for r in impact[:8] + (impact[-8:] if len(impact) > 16 else impact[8:]):
+                    owner = a.get("entities", {}).get("names", {}).get(r["scope"])
                     table.add_row(
-                        r["name"],
+                        f"{owner}: {r['name']}" if owner else r["name"],
                         _pct(r["with"]["win"]),
                         _pct(r["without"]["win"]),
                         f"{r['q']:.2g}",
@@ -248,5 +249,11 @@ def show(doc: dict[str, Any]) -> None:
         for col in ("rate", "of", "before", "after", "q"):
             table.add_column(col)
         for r in sorted(sig, key=lambda r: r["q"])[:30]:
-            table.add_row(r["kind"], r["key"], _pct(r["before"]), _pct(r["after"]), f"{r['q']:.2g}")
+            table.add_row(
+                r["kind"],
+                r.get("name", r["key"]),
+                _pct(r["before"]),
+                _pct(r["after"]),
+                f"{r['q']:.2g}",
+            )
         console.print(table)

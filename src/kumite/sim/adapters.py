@@ -72,6 +72,11 @@ class Adapter:
         """Card id -> display name (for reports)."""
         return {}
 
+    def card_labels(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
+        """Card id -> a name that stands alone (e.g. "Ryu: Hadouken" where several
+        characters have a Hadouken)."""
+        return self.card_names(game, options)
+
     def fixed_entities(self, options: Mapping[str, Any]) -> bool:
         """The options already fix some seat's entity (no balanced design then)."""
         return False

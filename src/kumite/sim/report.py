@@ -314,7 +314,7 @@ def _whatif(doc: Mapping[str, Any]) -> str:
             [
                 [
                     _esc(r["kind"]),
-                    _esc(r["key"]),
+                    _esc(r.get("name", r["key"])),
                     _pct(r["before"]),
                     _pct(r["after"]),
                     "&ndash;" if r["diff"] is None else f"{100 * r['diff']:+.1f} pts",
@@ -338,7 +338,7 @@ def _diff_plot(rows: Sequence[Mapping[str, Any]]) -> bytes:
     # Each side's interval half-width, combined in quadrature: a display aid only.
     spans = [(half(r["before"]) ** 2 + half(r["after"]) ** 2) ** 0.5 for r in rows]
     return plots.forest(
-        [f"{r['kind']}: {r['key']}" for r in rows],
+        [f"{r['kind']}: {r.get('name', r['key'])}" for r in rows],
         diffs,
         [d - s for d, s in zip(diffs, spans, strict=True)],
         [d + s for d, s in zip(diffs, spans, strict=True)],

@@ -66,8 +66,15 @@ def document(
     if pack_text is not None:
         doc["pack"] = {"name": pack_name, "text": pack_text}
     if len(runs) == 2:
-        doc["whatif"] = compare(runs[0].tally, runs[1].tally)
+        doc["whatif"] = compare(runs[0].tally, runs[1].tally, names=_names(runs[0].spec.game))
     return doc
+
+
+def _names(game_id: str) -> dict[str, str]:
+    """Display names of the entities and cards of a game's shipped pack (what-if rows)."""
+    game = get_game(game_id)
+    adapter = adapter_for(game_id)
+    return {**adapter.entity_names(game, {}), **adapter.card_labels(game, {})}
 
 
 def load(path: str | Path) -> dict[str, Any]:
@@ -123,7 +130,9 @@ def merge_documents(docs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         )
     out: dict[str, Any] = {**docs[0], "runs": runs, "merged_from": len(docs)}
     if len(runs) == 2:
-        out["whatif"] = compare(labels[runs[0]["label"]], labels[runs[1]["label"]])
+        out["whatif"] = compare(
+            labels[runs[0]["label"]], labels[runs[1]["label"]], names=_names(game_id)
+        )
     else:
         out.pop("whatif", None)
     return out

@@ -35,6 +35,11 @@ class SFRivalsAdapter(Adapter):
     def card_names(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
         return {c.id: c.name for c in _catalog(game, options).cards.values()}
 
+    def card_labels(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
+        catalog = _catalog(game, options)
+        chars = catalog.characters
+        return {c.id: f"{chars[c.character].name}: {c.name}" for c in catalog.cards.values()}
+
     def fixed_entities(self, options: Mapping[str, Any]) -> bool:
         chars = options.get("characters")
         return bool(chars) and any(c is not None for c in chars or ())

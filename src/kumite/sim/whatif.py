@@ -36,8 +36,16 @@ def _metrics(tally: Tally) -> Iterator[tuple[str, str, int, int]]:
         yield f"win rate when {verb}", card, c[1], c[0]
 
 
-def compare(before: Tally, after: Tally, *, alpha: float = ALPHA) -> list[dict[str, Any]]:
-    """Every compared rate before and after, with its p- and q-value."""
+def compare(
+    before: Tally,
+    after: Tally,
+    *,
+    alpha: float = ALPHA,
+    names: Mapping[str, str] | None = None,
+) -> list[dict[str, Any]]:
+    """Every compared rate before and after, with its p- and q-value. ``names`` maps
+    entity and card ids to display names (``name`` of each row)."""
+    names = names or {}
     b = {(kind, key): (k, n) for kind, key, k, n in _metrics(before)}
     a = {(kind, key): (k, n) for kind, key, k, n in _metrics(after)}
     keys = [k for k in b if k in a] + [k for k in a if k not in b]
@@ -51,6 +59,7 @@ def compare(before: Tally, after: Tally, *, alpha: float = ALPHA) -> list[dict[s
             {
                 "kind": kind,
                 "key": key,
+                "name": names.get(key, key),
                 "before": p1.to_json(),
                 "after": p2.to_json(),
                 "diff": None if diff is None else round(diff, 6),
