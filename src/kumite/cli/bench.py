@@ -61,11 +61,12 @@ def run(
         )
     else:
         console.print(
-            f"OpenSpiel {gs['game']} random play: {gs['games_per_second_1_core']:,.0f} games/s "
-            f"on 1 core (peak RSS {gs['peak_rss_mb_1_core']:.0f} MB)."
+            f"OpenSpiel {gs['game']} random play, taking turns with kumite's random play on "
+            f"one core: {gs['games_per_second_1_core']:,.0f} games/s."
         )
         for name, ratio in result["ratios_to_goofspiel"].items():
-            console.print(f"  {name}: {ratio:.2f}x goofspiel(8)")
+            rate = result["side_by_side"][name]
+            console.print(f"  {name}: {rate:,.0f} games/s = {ratio:.2f}x goofspiel(8)")
     load = result.get("load_average")
     if load:
         console.print(

@@ -46,7 +46,9 @@ class GameSummary:
     """Turns or rounds played (the adapter's ``turn`` unit)."""
     entities: tuple[str | None, ...]
     """Character/fighter/hero of each seat (None where the game has none)."""
-    plays: tuple[CardPlay, ...] = ()
+    plays: Sequence[tuple[int, str, int, str]] = ()
+    """:class:`CardPlay` records (plain ``(seat, card, when, verb)`` tuples are accepted:
+    a fast path builds thousands per second)."""
 
 
 class Adapter:

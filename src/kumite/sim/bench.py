@@ -90,36 +90,71 @@ def _peak_rss_mb() -> float:
     return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
 
 
-def _timed(
-    play: Callable[[int, int], object], seconds: float, warmup: float, offset: int
-) -> Measure:
-    """Play batches of games (indices from ``offset``) for about ``seconds`` after a warm-up,
-    in :data:`RUNS` timed runs; keep the fastest (the machine may be shared: the best run is
-    the one least disturbed by others)."""
-    start = offset
-    t_end = time.perf_counter() + warmup
-    batch = 10
-    while time.perf_counter() < t_end:  # warm-up: imports, caches and memo tables
-        play(start, start + batch)
-        start += batch
-    best: Measure | None = None
-    for _ in range(RUNS):
+Play = Callable[[int, int], object]
+"""``play(a, b)`` plays games ``a..b-1``."""
+
+
+class _Timer:
+    """Timed runs of one way of playing, resumable so that several can take turns."""
+
+    def __init__(self, play: Play, offset: int) -> None:
+        self.play = play
+        self.next = offset
+        self.batch = 10
+        self.best: Measure | None = None
+
+    def warm(self, seconds: float) -> None:
+        """Play untimed for ``seconds``: imports, caches and memo tables."""
+        t_end = time.perf_counter() + seconds
+        while time.perf_counter() < t_end:
+            self._batch()
+
+    def _batch(self) -> int:
+        n = self.batch
+        self.play(self.next, self.next + n)
+        self.next += n
+        return n
+
+    def run(self, seconds: float) -> None:
         games = 0
         t0 = time.perf_counter()
         while True:
-            play(start, start + batch)
-            start += batch
-            games += batch
+            games += self._batch()
             elapsed = time.perf_counter() - t0
-            if elapsed >= seconds / RUNS:
+            if elapsed >= seconds:
                 break
-            batch = min(batch * 2, max(10, int(games / elapsed * 0.1)))
-        run = Measure(games, elapsed, _peak_rss_mb())
-        if best is None or run.rate > best.rate:
-            best = run
-    assert best is not None
-    best.peak_rss_mb = _peak_rss_mb()
-    return best
+            self.batch = min(self.batch * 2, max(10, int(games / elapsed * 0.1)))
+        measure = Measure(games, elapsed, _peak_rss_mb())
+        if self.best is None or measure.rate > self.best.rate:
+            self.best = measure
+
+    def result(self) -> Measure:
+        assert self.best is not None
+        self.best.peak_rss_mb = _peak_rss_mb()
+        return self.best
+
+
+def _timed(play: Play, seconds: float, warmup: float, offset: int) -> Measure:
+    """Play batches of games (indices from ``offset``) after a warm-up in :data:`RUNS` timed
+    runs of ``seconds / RUNS``; keep the fastest (the machine may be shared: the best run
+    is the one least disturbed by others)."""
+    timer = _Timer(play, offset)
+    timer.warm(warmup)
+    for _ in range(RUNS):
+        timer.run(seconds / RUNS)
+    return timer.result()
+
+
+def _sim_player(spec: SimSpec, tally: bool) -> Play:
+    runner = Runner(spec)
+    if tally:
+        return lambda a, b: runner.chunk(a, b, rows=False)
+
+    def play(a: int, b: int) -> None:
+        for index in range(a, b):
+            runner.play(index)
+
+    return play
 
 
 def measure_sim(
@@ -127,40 +162,53 @@ def measure_sim(
 ) -> Measure:
     """Worker: games of ``spec`` as the simulation engine plays them; with ``tally``, also
     counted into the statistics tables as ``kumite sim`` does."""
-    runner = Runner(spec)
-
-    def play(a: int, b: int) -> None:
-        for index in range(a, b):
-            runner.play(index)
-
-    if tally:
-        return _timed(lambda a, b: runner.chunk(a, b, rows=False), seconds, warmup, offset)
-    return _timed(play, seconds, warmup, offset)
+    return _timed(_sim_player(spec, tally), seconds, warmup, offset)
 
 
-def measure_goofspiel(seconds: float, warmup: float = WARMUP, offset: int = 0) -> Measure:
-    """Worker: random goofspiel(8) games through pyspiel, driven from Python like kumite's
-    games (legal actions asked each step, a uniformly random choice per player)."""
+def _goofspiel_player(offset: int) -> Play:
+    """Random goofspiel(8) games through pyspiel, driven from Python like kumite's games
+    (legal actions asked each step, a uniformly random choice per player)."""
     import pyspiel
 
     game = pyspiel.load_game(GOOFSPIEL)
     rng = random.Random(offset)
+    players = range(game.num_players())
 
     def play(a: int, b: int) -> None:
         for _ in range(a, b):
             state = game.new_initial_state()
             while not state.is_terminal():
                 if state.is_simultaneous_node():
-                    state.apply_actions(
-                        [rng.choice(state.legal_actions(p)) for p in range(game.num_players())]
-                    )
+                    state.apply_actions([rng.choice(state.legal_actions(p)) for p in players])
                 elif state.is_chance_node():
                     outcomes = state.chance_outcomes()
                     state.apply_action(rng.choice(outcomes)[0])
                 else:
                     state.apply_action(rng.choice(state.legal_actions()))
 
-    return _timed(play, seconds, warmup, offset)
+    return play
+
+
+def measure_goofspiel(seconds: float, warmup: float = WARMUP, offset: int = 0) -> Measure:
+    """Worker: OpenSpiel goofspiel(8) random play."""
+    return _timed(_goofspiel_player(offset), seconds, warmup, offset)
+
+
+def measure_against_goofspiel(
+    cases: list[tuple[str, SimSpec, bool]], seconds: float, warmup: float = WARMUP
+) -> dict[str, Measure]:
+    """Worker: goofspiel(8) and each case **taking turns** on one core (goofspiel, case 1,
+    case 2, …, :data:`RUNS` times), so the ratio compares rates measured side by side under
+    the same conditions. Keyed ``goofspiel`` and by case name."""
+    timers = {"goofspiel": _Timer(_goofspiel_player(0), 0)}
+    for name, spec, tally in cases:
+        timers[name] = _Timer(_sim_player(spec, tally), 0)
+    for timer in timers.values():
+        timer.warm(warmup)
+    for _ in range(RUNS):
+        for timer in timers.values():
+            timer.run(seconds / RUNS)
+    return {name: timer.result() for name, timer in timers.items()}
 
 
 def has_openspiel() -> bool:
@@ -234,23 +282,27 @@ def run(
         "cpu_count": os.cpu_count(),
         "jobs": jobs,
         "seconds": seconds,
-        "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
         "rows": [r.to_json() for r in rows],
     }
     if openspiel and has_openspiel():
         if progress is not None:
-            progress("OpenSpiel goofspiel(8) random")
-        (gs,) = _run(measure_goofspiel, (seconds, warmup), 1)
+            progress("OpenSpiel goofspiel(8) and random play, taking turns on one core")
+        random_cases = [
+            (f"{g} {a} ({p})", spec, tally)
+            for g, a, p, spec, tally in cases(games, agents)
+            if a == "random"
+        ]
+        with _pool(1) as pool:
+            side = pool.submit(measure_against_goofspiel, random_cases, seconds, warmup).result()
+        gs = side.pop("goofspiel")
         out["openspiel"] = {
             "game": GOOFSPIEL,
             "games_per_second_1_core": round(gs.rate, 1),
-            "peak_rss_mb_1_core": round(gs.peak_rss_mb, 1),
+            "peak_rss_mb_1_core_shared": round(gs.peak_rss_mb, 1),
         }
-        out["ratios_to_goofspiel"] = {
-            f"{r.game} {r.agent} ({r.path})": round(r.one_core / gs.rate, 3)
-            for r in rows
-            if r.agent == "random"
-        }
+        out["side_by_side"] = {name: round(m.rate, 1) for name, m in side.items()}
+        out["ratios_to_goofspiel"] = {name: round(m.rate / gs.rate, 3) for name, m in side.items()}
     else:
         out["openspiel"] = None
+    out["load_average"] = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
     return out

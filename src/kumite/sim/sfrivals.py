@@ -74,11 +74,9 @@ class SFRivalsAdapter(Adapter):
     ) -> GameSummary:
         opts, catalog = prepared
         r = random_rollout(catalog, opts, (rngs[0], rngs[1]))
-        plays = tuple(
-            CardPlay(seat, card, rnd)
-            for seat in (0, 1)
-            for rnd, card in enumerate(r.played[seat], start=1)
-        )
+        a, b = r.played
+        plays = [(0, card, rnd, "played") for rnd, card in enumerate(a, 1)]
+        plays += [(1, card, rnd, "played") for rnd, card in enumerate(b, 1)]
         return GameSummary(
             winners=() if r.winner is None else (r.winner,),
             draw=r.winner is None,

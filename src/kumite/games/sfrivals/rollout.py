@@ -109,8 +109,9 @@ def random_rollout(
                 winner, reason, rule = (0 if l1 == 0 else 1), "KO", "sfr.end.ko"
         elif rnd > rules.hand:
             winner, reason, rule = _by_life(lives), "out of cards", "sfr.end.out-of-cards"
-        elif options.no_legal_card == "end-fight" and any(
-            is_stuck(chars[s], hands[s], lives[s], rnd, rules, options) for s in (0, 1)
+        elif options.no_legal_card == "end-fight" and (
+            is_stuck(chars[0], hands[0], l0, rnd, rules, options)
+            or is_stuck(chars[1], hands[1], l1, rnd, rules, options)
         ):
             winner, reason, rule = (
                 _by_life(lives),
