@@ -16,12 +16,13 @@ from kumite.sim import bench
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--warmup", type=float, default=bench.WARMUP)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.json:
-        print(json.dumps(bench.run(seconds=args.seconds)))
+        print(json.dumps(bench.run(seconds=args.seconds, warmup=args.warmup)))
     else:
-        show(args.seconds, None, None, None, False)
+        show(args.seconds, args.warmup, None, None, None, False)
 
 
 if __name__ == "__main__":

@@ -12,10 +12,15 @@ from kumite.sim import bench
 
 
 def run(
-    seconds: float, jobs: int | None, games: str | None, agents: str | None, json_out: bool
+    seconds: float,
+    warmup: float,
+    jobs: int | None,
+    games: str | None,
+    agents: str | None,
+    json_out: bool,
 ) -> dict[str, Any]:
-    if seconds <= 0:
-        raise OptionsError("--seconds must be positive")
+    if seconds <= 0 or warmup < 0:
+        raise OptionsError("--seconds must be positive and --warmup not negative")
     if jobs is not None and jobs < 1:
         raise OptionsError("--jobs must be at least 1")
 
@@ -25,6 +30,7 @@ def run(
 
     result = bench.run(
         seconds=seconds,
+        warmup=warmup,
         jobs=jobs,
         games=split_list(games) or None,
         agents=split_list(agents) or None,
@@ -34,7 +40,10 @@ def run(
         print_json(result)
         return result
     n = result["jobs"]
-    table = Table(title=f"Games per second ({result['seconds']:g} s per measurement)")
+    table = Table(
+        title=f"Games per second (best of 3 runs in {result['seconds']:g} s, after "
+        f"{result['warmup']:g} s of warm-up)"
+    )
     for col in ("game", "agent", "path", "1 core", f"{n} cores", "scaling", "peak RSS (MB)"):
         table.add_column(col, justify="left" if col in ("game", "agent", "path") else "right")
     for r in result["rows"]:

@@ -231,6 +231,9 @@ def report(
 @friendly_errors
 def bench(
     seconds: Annotated[float, typer.Option(help="Seconds per measurement.")] = 3.0,
+    warmup: Annotated[
+        float, typer.Option(help="Seconds each worker plays before it is timed.")
+    ] = 2.0,
     jobs: Annotated[
         int | None, typer.Option("--jobs", "-j", help="Cores for the parallel run (default: all).")
     ] = None,
@@ -240,7 +243,7 @@ def bench(
 ) -> None:
     """Games per second for each game and agent on 1 and all cores, peak memory, and
     OpenSpiel's goofspiel(8) random play as a yardstick when open-spiel is installed."""
-    bench_cmd.run(seconds, jobs, games, agents, json_out)
+    bench_cmd.run(seconds, warmup, jobs, games, agents, json_out)
 
 
 def main() -> None:

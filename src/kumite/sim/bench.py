@@ -3,7 +3,8 @@ with peak memory; and OpenSpiel's goofspiel(8) random play in the same run, when
 ``open-spiel`` is installed, as a yardstick.
 
 Every measurement runs in fresh worker processes (so peak memory is that of the
-measurement alone): each worker warms up (imports, memo tables) for a second, then plays
+measurement alone): each worker warms up (imports, memo tables) for ``warmup`` seconds,
+then plays
 games through the same code path as ``kumite sim`` (:meth:`kumite.sim.engine.Runner.chunk`:
 agents, game, tallies) in three timed runs, and the fastest counts. The all-cores rate is
 the sum of the workers' rates measured while they all run at once.
@@ -28,7 +29,7 @@ from kumite.sim.adapters import adapter_for
 from kumite.sim.engine import Runner, SimSpec
 
 GOOFSPIEL = "goofspiel(num_cards=8)"
-WARMUP = 1.0
+WARMUP = 2.0
 """Seconds each worker plays before its timed runs."""
 RUNS = 3
 """Timed runs per measurement (the fastest is kept)."""
@@ -282,6 +283,7 @@ def run(
         "cpu_count": os.cpu_count(),
         "jobs": jobs,
         "seconds": seconds,
+        "warmup": warmup,
         "rows": [r.to_json() for r in rows],
     }
     if openspiel and has_openspiel():
