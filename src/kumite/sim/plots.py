@@ -38,10 +38,13 @@ def heatmap(
     xlabel: str,
     ylabel: str,
     centre: float = 0.5,
+    min_n: int = 1,
 ) -> bytes:
-    """A heat map of rates (NaN = no games) on a diverging colour scale centred on
-    ``centre`` (red: the row side does worse, blue: better). Cells are annotated with their
-    rate in percent unless there are too many to read (then the CSV has the numbers)."""
+    """A heat map of rates on a diverging colour scale centred on ``centre`` (red: the row
+    side does worse, blue: better); cells with fewer than ``min_n`` games are grey. Cells are
+    annotated with their rate in percent unless there are too many to read (then the CSV
+    has the numbers)."""
+    values = np.where(counts >= min_n, values, np.nan)
     many = len(rows) * len(cols) > ANNOTATE_AT_MOST
     h = max(2.8, (0.24 if many else 0.5) * len(rows) + 1.6)
     w = max(4.0, 0.7 * len(cols) + 3.0)
@@ -50,9 +53,9 @@ def heatmap(
     spread = max(
         0.05, float(np.nanmax(np.abs(values - centre))) if np.isfinite(values).any() else 0.1
     )
-    image = ax.imshow(
-        masked, cmap="RdBu", vmin=centre - spread, vmax=centre + spread, aspect="auto"
-    )
+    cmap = matplotlib.colormaps["RdBu"].copy()
+    cmap.set_bad("#d9d9d9")
+    image = ax.imshow(masked, cmap=cmap, vmin=centre - spread, vmax=centre + spread, aspect="auto")
     ax.set_xticks(range(len(cols)), labels=list(cols), rotation=45, ha="right")
     ax.set_yticks(range(len(rows)), labels=list(rows), fontsize=7 if many else 9)
     ax.set_xlabel(xlabel)

@@ -26,6 +26,9 @@ figcaption { color: #555; font-size: .85em; }
 code { background: #f4f4f4; padding: 0 .2em; }
 """
 
+MIN_CELL = 30
+"""Per-round cells with fewer plays than this are greyed out: their rates are mostly noise."""
+
 METHODS = """
 <p class="note">Every rate comes with a 95% <b>Wilson score</b> interval. <b>Win share</b> is
 wins / (wins + losses): 50% is an even matchup whatever the draw rate. Seat effects are tested
@@ -232,8 +235,10 @@ def _cards(a: Mapping[str, Any]) -> str:
                     xlabel=a["turn"],
                     ylabel="card",
                     centre=0.5,
+                    min_n=MIN_CELL,
                 ),
-                f"Win rate of the seat that played the card in that {a['turn']} (blank: never).",
+                f"Win rate of the seat that played the card in that {a['turn']} (grey: played "
+                f"fewer than {MIN_CELL} times; the CSV has every cell with its interval).",
             )
         )
     return "".join(parts)
@@ -351,9 +356,11 @@ def _diff_plot(rows: Sequence[Mapping[str, Any]]) -> bytes:
 
 def render(doc: Mapping[str, Any]) -> str:
     """The report of a result document, as one HTML page."""
-    sections = [METHODS, *(_run(run) for run in doc["runs"])]
+    # A what-if is what its reader came for: it goes first.
+    sections = [METHODS]
     if "whatif" in doc:
         sections.append(_whatif(doc))
+    sections += [_run(run) for run in doc["runs"]]
     body = "".join(sections)
     name = _esc(doc.get("game_name", doc.get("game", "")))
     return (
