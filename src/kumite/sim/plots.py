@@ -53,8 +53,7 @@ def heatmap(
     spread = max(
         0.05, float(np.nanmax(np.abs(values - centre))) if np.isfinite(values).any() else 0.1
     )
-    cmap = matplotlib.colormaps["RdBu"].copy()
-    cmap.set_bad("#d9d9d9")
+    cmap = matplotlib.colormaps["RdBu"].with_extremes(bad="#d9d9d9")
     image = ax.imshow(masked, cmap=cmap, vmin=centre - spread, vmax=centre + spread, aspect="auto")
     ax.set_xticks(range(len(cols)), labels=list(cols), rotation=45, ha="right")
     ax.set_yticks(range(len(rows)), labels=list(rows), fontsize=7 if many else 9)
