@@ -8,6 +8,10 @@ seat's random stream exactly as :class:`~kumite.agents.base.RandomAgent` does (o
 ``rng.choice`` over a list of the same length and order as the decision's legal choices), so
 for the same seeds it plays *the same fight* as the engine with two random agents — a test
 checks this for every rule option.
+
+Hands are coded as ints and what :mod:`.legal` says of each hand is cached per character
+and options, so a round costs a few integer operations, two dict look-ups and the engine's
+(memoised) round resolution.
 """
 
 from __future__ import annotations
@@ -15,12 +19,54 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
-from kumite.games.sfrivals.cards import Card, Catalog, Character
+from kumite.games.sfrivals.cards import Card, Catalog, Character, RuleValues
 from kumite.games.sfrivals.legal import is_stuck, playable_cards, powerless_reason
 from kumite.games.sfrivals.options import Options
 from kumite.games.sfrivals.resolve import NO_CARRY, resolve_round
 
 _SETUPS: dict[Character, tuple[tuple[Card, Card], ...]] = {}
+BASE = 11
+"""A hand is coded as an int, one base-11 digit per card type (a character has 10 cards)."""
+
+
+class _Hands:
+    """One character's hands under one set of options, coded as ints, with what
+    :mod:`.legal` says of each: the playable cards and whether the player is stuck.
+    Filled lazily from the engine's own functions; the flags are the only way life and
+    round matter (an Ultra Combo at life <= 5, a Super Combo from round 5)."""
+
+    def __init__(self, char: Character, options: Options) -> None:
+        self.char = char
+        self.options = options
+        self.weights = tuple(BASE**c.index for c in char.cards)
+        self.full = sum(c.copies * w for c, w in zip(char.cards, self.weights, strict=True))
+        self.entries: dict[int, tuple[tuple[Card, ...], bool]] = {}
+
+    def entry(
+        self, code: int, life: int, rnd: int, rules: RuleValues
+    ) -> tuple[tuple[Card, ...], bool]:
+        ultra_ok = self.options.ultra_rule == "power" or life <= rules.ultra_life_at_most
+        key = code * 4 + 2 * ultra_ok + (rnd >= rules.super_round_at_least)
+        found = self.entries.get(key)
+        if found is None:
+            hand = tuple((code // w) % BASE for w in self.weights)
+            found = self.entries[key] = (
+                playable_cards(self.char, hand, life, rnd, rules, self.options),
+                is_stuck(self.char, hand, life, rnd, rules, self.options),
+            )
+        return found
+
+
+_HANDS: dict[tuple[Character, Options], _Hands] = {}
+
+
+def _hands(char: Character, options: Options) -> _Hands:
+    found = _HANDS.get((char, options))
+    if found is None:
+        if len(_HANDS) > 256:
+            _HANDS.clear()
+        found = _HANDS[char, options] = _Hands(char, options)
+    return found
 
 
 class Rollout(NamedTuple):
@@ -63,31 +109,28 @@ def random_rollout(
         if char_id is None:
             char_id = rngs[seat].choice(ids)
         chars.append(catalog.characters[char_id])
-    hands: list[tuple[int, ...]] = []
+    tables = (_hands(chars[0], options), _hands(chars[1], options))
+    codes = [0, 0]
     for seat in (0, 1):
         cover, shown = rngs[seat].choice(_setups(chars[seat]))
-        hand = [c.copies for c in chars[seat].cards]
-        hand[cover.index] -= 1
-        hand[shown.index] -= 1
-        hands.append(tuple(hand))
+        t = tables[seat]
+        codes[seat] = t.full - t.weights[cover.index] - t.weights[shown.index]
     life = rules.life
     lives = (life, life)
     carry = (NO_CARRY, NO_CARRY)
     swap_printed = options.swap == "printed"
+    end_fight = options.no_legal_card == "end-fight"
     played: tuple[list[str], list[str]] = ([], [])
     rnd = 1
+    r0, r1 = rngs
+    t0, t1 = tables
     while True:
-        picked: list[Card] = []
-        for seat in (0, 1):
-            card = rngs[seat].choice(
-                playable_cards(chars[seat], hands[seat], lives[seat], rnd, rules, options)
-            )
-            hand = list(hands[seat])
-            hand[card.index] -= 1
-            hands[seat] = tuple(hand)
-            played[seat].append(card.id)
-            picked.append(card)
-        a, b = picked
+        a = r0.choice(t0.entry(codes[0], lives[0], rnd, rules)[0])
+        b = r1.choice(t1.entry(codes[1], lives[1], rnd, rules)[0])
+        codes[0] -= t0.weights[a.index]
+        codes[1] -= t1.weights[b.index]
+        played[0].append(a.id)
+        played[1].append(b.id)
         result = resolve_round(
             (a, b),
             carry,
@@ -109,9 +152,8 @@ def random_rollout(
                 winner, reason, rule = (0 if l1 == 0 else 1), "KO", "sfr.end.ko"
         elif rnd > rules.hand:
             winner, reason, rule = _by_life(lives), "out of cards", "sfr.end.out-of-cards"
-        elif options.no_legal_card == "end-fight" and (
-            is_stuck(chars[0], hands[0], l0, rnd, rules, options)
-            or is_stuck(chars[1], hands[1], l1, rnd, rules, options)
+        elif end_fight and (
+            t0.entry(codes[0], l0, rnd, rules)[1] or t1.entry(codes[1], l1, rnd, rules)[1]
         ):
             winner, reason, rule = (
                 _by_life(lives),
