@@ -60,3 +60,20 @@ def test_report_shows_win_rate_by_player_count():
     result = simulate(SimSpec("heroes", LINEUPS, 300, seed=3))
     page = render(document([result]))
     assert "by player count" in page or "by number of players" in page
+
+
+def test_options_can_depend_on_the_number_of_players():
+    """Line-ups of 2 and 3 seats, agents choosing their heroes: each size gets its options."""
+    spec = SimSpec(
+        "heroes",
+        LINEUPS,
+        120,
+        seed=1,
+        design="free",
+        options={"players": 2},
+        options_by_players=((2, {"players": 2}), (3, {"players": 3})),
+    )
+    tally = simulate(spec).tally
+    assert {n for (n, _seat) in tally.counts("seats")} == {2, 3}
+    assert tally.counts("seats")[3, 2][0] == 60
+    assert spec.to_json()["options_by_players"] == {"2": {"players": 2}, "3": {"players": 3}}

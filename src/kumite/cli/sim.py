@@ -109,23 +109,30 @@ def run(args: SimArgs) -> dict[str, Any]:
     jobs = default_jobs() if args.jobs is None else args.jobs
     if args.games < 1:
         raise OptionsError("--games must be at least 1")
-    players = len(teams[0])
+    counts = sorted({len(t) for t in teams})
+
+    def options_for(settings: PlaySettings) -> dict[str, Any]:
+        """Options of the first line-up's size, and per size when line-ups differ."""
+        by = tuple((n, game_options(game, settings, n)) for n in counts)
+        main = dict(by)[len(teams[0])]
+        return {"options": main, "options_by_players": by if len(counts) > 1 else ()}
+
     base_settings = dataclasses.replace(args.settings, pack=None)
     base = SimSpec(
         game=args.game,
         lineups=teams,
         games=args.games,
         seed=seed,
-        options=game_options(game, base_settings, players),
         design=args.design,
         rotate=args.rotate,
+        **options_for(base_settings),
     )
     specs = [base]
     pack_text = None
     if args.pack is not None:
-        options = game_options(game, args.settings, players)
-        pack_text = options.get("pack")
-        specs.append(dataclasses.replace(base, options=options, label="pack", stream="pack"))
+        with_pack = options_for(args.settings)
+        pack_text = with_pack["options"].get("pack")
+        specs.append(dataclasses.replace(base, label="pack", stream="pack", **with_pack))
     results: list[SimResult] = []
     rows = args.games_csv is not None
     for spec in specs:

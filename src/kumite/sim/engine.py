@@ -38,6 +38,9 @@ class SimSpec:
     seed: int
     options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     """The game's options (JSON form, a pack overlay's text included)."""
+    options_by_players: tuple[tuple[int, Mapping[str, Any]], ...] = ()
+    """``(players, options)``: options for line-ups of that many players, instead of
+    ``options`` (games whose options depend on the number of seats)."""
     design: str = "auto"
     """``balanced``: entities cycle through every combination (every character pair) in
     turn; ``free``: agents (or the options) choose them; ``auto``: balanced when the game
@@ -66,6 +69,7 @@ class SimSpec:
                 self.lineups,
                 self.seed,
                 self.options,
+                self.options_by_players,
                 self.design,
                 self.rotate,
                 self.stream,
@@ -75,15 +79,23 @@ class SimSpec:
         )
 
     def to_json(self) -> dict[str, Any]:
-        options = dict(self.options)
-        if "pack" in options:
-            options["pack"] = "<overlay pack text, see 'pack_text'>"
+        def shown(options: Mapping[str, Any]) -> dict[str, Any]:
+            out = dict(options)
+            if "pack" in out:
+                out["pack"] = "<overlay pack text: see the result's 'pack'>"
+            return out
+
         return {
             "game": self.game,
             "lineups": [list(lineup) for lineup in self.lineups],
             "games": self.games,
             "seed": self.seed,
-            "options": options,
+            "options": shown(self.options),
+            **(
+                {"options_by_players": {str(n): shown(o) for n, o in self.options_by_players}}
+                if self.options_by_players
+                else {}
+            ),
             "design": self.design,
             "rotate": self.rotate,
             "label": self.label,
@@ -278,16 +290,20 @@ class Runner:
                     f"got {len(lineup)}: {','.join(lineup)}"
                 )
         self.base_options = dict(spec.options)
-        self.game.parse_options(self.base_options)  # fail early on bad options
+        self.by_players = {n: dict(o) for n, o in spec.options_by_players}
+        for opts in (self.base_options, *self.by_players.values()):
+            self.game.parse_options(opts)  # fail early on bad options
         self.balanced = self._balanced()
         self._entity_sets: dict[int, list[tuple[str, ...]]] = {}
-        self._options: dict[tuple[str, ...] | None, tuple[dict[str, Any], Any]] = {}
+        self._options: dict[tuple[int, tuple[str, ...] | None], tuple[dict[str, Any], Any]] = {}
 
     def _balanced(self) -> bool:
         design, adapter = self.spec.design, self.adapter
         if design == "free":
             return False
-        possible = bool(adapter.entity) and not adapter.fixed_entities(self.base_options)
+        possible = bool(adapter.entity) and not any(
+            adapter.fixed_entities(o) for o in (self.base_options, *self.by_players.values())
+        )
         if design == "balanced" and not possible:
             raise OptionsError(
                 "a balanced design needs a game with characters/fighters/heroes and options "
@@ -298,7 +314,7 @@ class Runner:
     def _entity_tuples(self, players: int) -> list[tuple[str, ...]]:
         found = self._entity_sets.get(players)
         if found is None:
-            ids = self.adapter.entity_ids(self.game, self.base_options)
+            ids = self.adapter.entity_ids(self.game, self.base(players))
             if self.adapter.entities_distinct:
                 found = list(itertools.permutations(ids, players))
             else:
@@ -323,22 +339,26 @@ class Runner:
         tuples = self._entity_tuples(n)
         return lineup, tuples[k % len(tuples)]
 
-    def options(self, entities: tuple[str, ...] | None) -> tuple[dict[str, Any], Any]:
-        found = self._options.get(entities)
+    def base(self, players: int) -> dict[str, Any]:
+        """The options of a game of ``players`` seats, before entities are fixed."""
+        return self.by_players.get(players, self.base_options)
+
+    def options(self, players: int, entities: tuple[str, ...] | None) -> tuple[dict[str, Any], Any]:
+        found = self._options.get((players, entities))
         if found is None:
-            opts = self.base_options
+            opts = self.base(players)
             if entities is not None:
                 opts = self.adapter.with_entities(opts, entities)
             prepared = (
                 self.adapter.prepare(self.game, opts) if self.adapter.has_fast_random else None
             )
-            found = self._options[entities] = (opts, prepared)
+            found = self._options[players, entities] = (opts, prepared)
         return found
 
     def play(self, index: int) -> tuple[int, tuple[str, ...], GameSummary]:
         seed = derive_seed(self.spec.seed, self.spec.stream, index)
         agents, entities = self.assignment(index)
-        options, prepared = self.options(entities)
+        options, prepared = self.options(len(agents), entities)
         adapter = self.adapter
         if prepared is not None and self.spec.fast and all(a == "random" for a in agents):
             rngs = [random.Random(derive_seed(seed, "agent", s)) for s in range(len(agents))]
