@@ -58,6 +58,7 @@ class _Hands:
 
 
 _HANDS: dict[tuple[Character, Options], _Hands] = {}
+NO_POWERLESS: tuple[None, None] = (None, None)
 
 
 def _hands(char: Character, options: Options) -> _Hands:
@@ -120,40 +121,59 @@ def random_rollout(
     carry = (NO_CARRY, NO_CARRY)
     swap_printed = options.swap == "printed"
     end_fight = options.no_legal_card == "end-fight"
+    ultra_always = options.ultra_rule == "power"
+    ultra_life, super_round, last_round = (
+        rules.ultra_life_at_most,
+        rules.super_round_at_least,
+        rules.hand,
+    )
     played: tuple[list[str], list[str]] = ([], [])
-    rnd = 1
-    r0, r1 = rngs
     t0, t1 = tables
+    e0, e1 = t0.entries, t1.entries
+    w0, w1 = t0.weights, t1.weights
+    c0, c1 = codes
+    # rng.choice(seq) is seq[rng._randbelow(len(seq))]; calling it directly saves a frame
+    # per draw and draws the same numbers (the equivalence test would notice otherwise).
+    below0, below1 = rngs[0]._randbelow, rngs[1]._randbelow  # type: ignore[attr-defined]
+    rnd = 1
+    super_ok = rnd >= super_round
+    l0, l1 = lives
+    k0 = c0 * 4 + 2 * (ultra_always or l0 <= ultra_life) + super_ok
+    k1 = c1 * 4 + 2 * (ultra_always or l1 <= ultra_life) + super_ok
     while True:
-        a = r0.choice(t0.entry(codes[0], lives[0], rnd, rules)[0])
-        b = r1.choice(t1.entry(codes[1], lives[1], rnd, rules)[0])
-        codes[0] -= t0.weights[a.index]
-        codes[1] -= t1.weights[b.index]
+        cards0 = (e0.get(k0) or t0.entry(c0, l0, rnd, rules))[0]
+        cards1 = (e1.get(k1) or t1.entry(c1, l1, rnd, rules))[0]
+        a = cards0[below0(len(cards0))]
+        b = cards1[below1(len(cards1))]
+        c0 -= w0[a.index]
+        c1 -= w1[b.index]
         played[0].append(a.id)
         played[1].append(b.id)
-        result = resolve_round(
-            (a, b),
-            carry,
-            lives,
-            powerless=(
-                powerless_reason(a, lives[0], rules, options) if a.is_ultra else None,
-                powerless_reason(b, lives[1], rules, options) if b.is_ultra else None,
-            ),
-            swap_printed=swap_printed,
-        )
+        if a.is_ultra or b.is_ultra:
+            powerless = (
+                powerless_reason(a, l0, rules, options) if a.is_ultra else None,
+                powerless_reason(b, l1, rules, options) if b.is_ultra else None,
+            )
+        else:
+            powerless = NO_POWERLESS
+        result = resolve_round((a, b), carry, lives, powerless=powerless, swap_printed=swap_printed)
         lives, carry = result.lives, result.carry
         rnd += 1
         l0, l1 = lives
+        super_ok = rnd >= super_round
+        k0 = c0 * 4 + 2 * (ultra_always or l0 <= ultra_life) + super_ok
+        k1 = c1 * 4 + 2 * (ultra_always or l1 <= ultra_life) + super_ok
         winner: int | None
         if l0 == 0 or l1 == 0:
             if l0 == l1:
                 winner, reason, rule = None, "double KO", "sfr.end.double-ko"
             else:
                 winner, reason, rule = (0 if l1 == 0 else 1), "KO", "sfr.end.ko"
-        elif rnd > rules.hand:
+        elif rnd > last_round:
             winner, reason, rule = _by_life(lives), "out of cards", "sfr.end.out-of-cards"
         elif end_fight and (
-            t0.entry(codes[0], l0, rnd, rules)[1] or t1.entry(codes[1], l1, rnd, rules)[1]
+            (e0.get(k0) or t0.entry(c0, l0, rnd, rules))[1]
+            or (e1.get(k1) or t1.entry(c1, l1, rnd, rules))[1]
         ):
             winner, reason, rule = (
                 _by_life(lives),
