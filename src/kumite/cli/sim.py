@@ -97,9 +97,16 @@ def progress_bar(enabled: bool, total: int, label: str) -> Iterator[ProgressFn |
         TimeRemainingColumn(),
         console=err_console,
         transient=True,
+        auto_refresh=False,  # no refresh thread: the workers can then be forked safely
     ) as bar:
         task = bar.add_task(label, total=total)
-        yield lambda n: bar.advance(task, n)
+        bar.refresh()
+
+        def advance(n: int) -> None:
+            bar.advance(task, n)
+            bar.refresh()
+
+        yield advance
 
 
 def run(args: SimArgs) -> dict[str, Any]:

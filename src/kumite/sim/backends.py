@@ -11,6 +11,8 @@ import concurrent.futures
 import dataclasses
 import multiprocessing
 import os
+import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -89,9 +91,17 @@ def _combine(
 
 
 def _context() -> Any:
-    # Not "fork": the parent may run threads (the progress bar), which fork can deadlock.
+    """Fork where it is safe — Linux, and no other thread in this process that could hold a
+    lock at the fork (the CLI's progress bar refreshes without a thread): workers start at
+    once and inherit imports and warm caches. Otherwise a fork server (or spawn)."""
     methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if sys.platform == "linux" and "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    if "forkserver" in methods:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["kumite.sim.engine"])
+        return ctx
+    return multiprocessing.get_context("spawn")
 
 
 def _run_local(
