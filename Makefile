@@ -4,7 +4,7 @@ PYTHON ?= python3
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint typecheck pytest bench clean
+.PHONY: serve play test lint typecheck pytest bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,7 +12,11 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-## Install into .venv and play Street Fighter Rivals against the AI.
+## Install into .venv and serve the web table on http://127.0.0.1:8000 (SQLite storage).
+serve: $(STAMP)
+	$(VENV)/bin/kumite serve
+
+## Install into .venv and play Street Fighter Rivals against the AI in the terminal.
 play: $(STAMP)
 	$(VENV)/bin/kumite play
 
@@ -26,10 +30,11 @@ typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
 pytest: $(STAMP)
-	$(PY) -m pytest -n auto -q
+	$(PY) -m pytest -n auto --dist loadgroup -q
 
+## Run every benchmark (rates are printed; nothing here asserts a time).
 bench: $(STAMP)
-	$(PY) benchmarks/sfrivals_random.py
+	for script in benchmarks/*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

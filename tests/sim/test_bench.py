@@ -35,7 +35,20 @@ def test_bench_cases_cover_each_agent_of_each_game():
 def test_bench_command_prints_json():
     out = CliRunner().invoke(
         app,
-        ["bench", "--seconds", "0.2", "--jobs", "1", "--agents", "greedy", "--json"],
+        [
+            "bench",
+            "--seconds",
+            "0.2",
+            "--warmup",
+            "0.1",
+            "--jobs",
+            "1",
+            "--games",
+            "sfrivals",
+            "--agents",
+            "greedy",
+            "--json",
+        ],
         catch_exceptions=False,
     )
     assert out.exit_code == 0, out.output

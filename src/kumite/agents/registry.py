@@ -18,13 +18,22 @@ class UnknownAgentError(KumiteError, ValueError):
 #: Agent name -> game id -> "module:factory". ``*`` matches every game.
 AGENTS: dict[str, dict[str, str]] = {
     "random": {"*": "kumite.agents.registry:_random"},
-    "greedy": {"sfrivals": "kumite.agents.sfrivals_greedy:make"},
+    "greedy": {
+        "sfrivals": "kumite.agents.sfrivals_greedy:make",
+        "sfdbg": "kumite.agents.sfdbg_greedy:make",
+    },
+    "priority": {"sfdbg": "kumite.agents.sfdbg_priority:make"},
+    "priority-power": {"sfdbg": "kumite.agents.sfdbg_priority:make_power"},
+    "priority-attack": {"sfdbg": "kumite.agents.sfdbg_priority:make_attack"},
 }
 
 DESCRIPTIONS: dict[str, str] = {
     "human": "a person at this terminal",
     "random": "uniformly random legal choices",
     "greedy": "rule-based: the best immediate result, knowing only its own view",
+    "priority": "SF DBG: buys by a priority list written as data (balanced strategy)",
+    "priority-power": "SF DBG: priority list, Big-Money style (Power first)",
+    "priority-attack": "SF DBG: priority list that buys every Attack",
 }
 
 

@@ -83,14 +83,14 @@ class GreedySFRivals:
     def _opponent_options(self, view: Mapping[str, Any], opp: Mapping[str, Any]) -> list[Card]:
         rules = self.catalog.rules
         out = []
-        for card_id in opp.get("unseen", []):
-            card = self.catalog.cards[card_id]
+        unseen = self.catalog.unseen(opp)
+        for card in unseen:
             if card.is_super and view["round"] < rules.super_round_at_least:
                 continue
             if card.is_ultra and opp["life"] > rules.ultra_life_at_most:
                 continue
             out.append(card)
-        return out or [self.catalog.cards[c] for c in opp.get("unseen", [])]
+        return out or unseen
 
     def _score(
         self, mine: Card, theirs: Card, carry: tuple[Carry, Carry], lives: tuple[int, int]

@@ -246,6 +246,28 @@ def bench(
     bench_cmd.run(seconds, warmup, jobs, games, agents, json_out)
 
 
+@app.command()
+@friendly_errors
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port.")] = 8000,
+    database_url: Annotated[
+        str | None,
+        typer.Option(
+            help="SQLAlchemy URL (default: $KUMITE_DATABASE_URL, else an SQLite file in your "
+            "data directory), e.g. postgresql+psycopg://user@localhost/kumite."
+        ),
+    ] = None,
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds a bot waits before moving (easier to follow).")
+    ] = 0.4,
+) -> None:
+    """Serve the web table: play in the browser, against bots or online with friends."""
+    from kumite.cli import serve as serve_cmd
+
+    serve_cmd.run(host, port, database_url, bot_delay)
+
+
 def main() -> None:
     app()
 

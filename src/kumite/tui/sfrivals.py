@@ -103,8 +103,8 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
                     style="bold yellow",
                 )
             )
-        if p.get("unseen") and view["phase"] == "play":
-            unseen = ", ".join(catalog.cards[c].name for c in p["unseen"])
+        if p["seat"] != seat and view["phase"] == "play" and catalog.unseen(p):
+            unseen = ", ".join(c.name for c in catalog.unseen(p))
             parts.append(Text(f"    unseen (hand + hidden cover): {unseen}", style="dim"))
     me = next((p for p in view["players"] if p["seat"] == seat), None)
     if me is not None and me.get("hand"):

@@ -17,6 +17,15 @@ def cards(*ids: str) -> list[str]:
     return list(ids)
 
 
+# Cards with a test of their own below.
+SINGLES = cards(
+    "guile.guard",
+    "guile.somersault-kick",
+    "chunli.gedankeri",
+    "juri.feng-shui-engine",
+    "dudley.cross-counter",
+)
+
 # ------------------------------------------------------------------------- no special power
 NO_POWER = cards(
     "ryu.shoryuken",
@@ -97,7 +106,7 @@ def test_card_guard__reduce_damage_by_2_and_opponent_reveals_first_next_round(ci
 def test_card_guile_guard__reduce_2_plus_2_initiative_and_opponent_reveals_first():
     """Guard / Storing Up: the damage you receive is reduced by 2; next round your initiative
     is increased by 2 and your opponent has to show you their card first."""
-    cid = cards("guile.guard")[0]
+    cid = "guile.guard"
     state, _ = fight(cid, "dudley.rocket-upper", round=5)
     assert state.lives[0] == 10 - (dmg("dudley.rocket-upper") - 2)
     assert state.carry[0].bonus == 2
@@ -127,7 +136,7 @@ def test_card_saving_attack__initiatives_swapped(cid):
 
 
 @pytest.mark.parametrize(
-    "cid", [*SAVING_ATTACKS, "zangief.banishing-flat", "dudley.ducking-straight"]
+    "cid", [*SAVING_ATTACKS, *cards("zangief.banishing-flat", "dudley.ducking-straight")]
 )
 def test_card_swap__cancelled_when_opponent_initiative_is_7(cid):
     """However, if your opponent's card's initiative is 7, then this special power is
@@ -146,7 +155,6 @@ def test_card_swap__cancelled_when_opponent_initiative_is_7(cid):
 def test_card_swap_with_bonus__swapped_and_initiative_up_next_round(cid, bonus):
     """Banishing Flat / Ducking Straight: initiatives swapped this round, and your initiative is
     increased next round."""
-    cards(cid)
     state, events = fight(cid, "ryu.hadouken")
     assert of_kind(events, "InitiativeSwapped")[0].initiatives == (6, 3)
     assert state.lives == [10, 10 - dmg(cid)]
@@ -188,7 +196,7 @@ def test_card_cancel__stops_a_swap(cid):
 def test_card_guile_somersault_kick__cancels_power_only_of_a_printed_3():
     """If your opponent's card's initiative is 3 this round then their card's power is
     cancelled — printed 3 only (sfr.powers.check-printed-initiative)."""
-    cid = cards("guile.somersault-kick")[0]
+    cid = "guile.somersault-kick"
     state, events = fight(cid, "ryu.saving-attack")
     assert of_kind(events, "InitiativeSwapped") == []
     assert state.lives == [10, 10 - dmg(cid)]
@@ -246,7 +254,7 @@ def test_card_no_damage_and_reveal_first(cid):
 def test_card_chunli_gedankeri__opponent_reveals_first_next_round():
     """Low Column Kick: in the next round, your opponent has to reveal their chosen card
     before you choose yours."""
-    cid = cards("chunli.gedankeri")[0]
+    cid = "chunli.gedankeri"
     state, _ = fight(cid, "ryu.hadouken")
     assert state.lives == [10, 10 - dmg(cid)]
     assert state.reveal_first == [False, True]
@@ -310,7 +318,7 @@ def test_card_zangief_ultimate_atomic_buster__also_cancels_the_power_of_a_printe
 def test_card_juri_feng_shui_engine__no_damage_then_plus_1_initiative_and_damage_every_round():
     """You receive no damage this round. Also, after this round, for every round, your
     card's initiative is increased by 1 and the damage you deal is increased by 1."""
-    cid = cards("juri.feng-shui-engine")[0]
+    cid = "juri.feng-shui-engine"
     state, events = fight(cid, "dudley.rocket-upper", lives=(5, 10), round=5)
     assert state.lives == [5, 10]
     assert state.carry[0] == (0, 1, 1)
@@ -369,7 +377,7 @@ def test_card_zangief_final_atomic_buster__cancels_the_power_of_a_printed_2():
 def test_card_dudley_cross_counter__initiative_is_a_draw_and_both_take_damage():
     """Regardless of actual values, initiative is considered a draw this round and both
     players receive damage according to each other's cards."""
-    cid = cards("dudley.cross-counter")[0]
+    cid = "dudley.cross-counter"
     state, events = fight(cid, "ryu.jab")
     assert of_kind(events, "InitiativeCompared")[0].winner is None
     assert state.lives == [10 - dmg("ryu.jab"), 10 - dmg(cid)]

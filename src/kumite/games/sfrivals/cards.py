@@ -202,6 +202,19 @@ class Catalog:
     def character(self, char_id: str) -> Character:
         return self.characters[char_id]
 
+    def unseen(self, player: Mapping[str, Any]) -> list[Card]:
+        """From one player's public view entry, the cards its opponent has not seen: its hand
+        and its hidden cover together (deck minus the shown card and every played card)."""
+        char_id = player.get("character")
+        if char_id is None or player.get("shown") is None:
+            return []
+        left = {c.id: c.copies for c in self.characters[char_id].cards}
+        for card_id in [player["shown"], *player.get("played", [])]:
+            left[card_id] -= 1
+        if player.get("revealed"):
+            left[player["revealed"]] -= 1
+        return [self.cards[i] for i, n in left.items() for _ in range(n)]
+
 
 def _compile(pack: PackData) -> Catalog:
     name = pack.name

@@ -456,8 +456,6 @@ class SFRState(State):
                 entry["hand"] = [c.id for c in held for _ in range(self.hands[s][c.index])]
                 cover = self.cover[s]
                 entry["cover"] = cover.id if cover is not None else None
-            elif self.phase in (PLAY, OVER):
-                entry["unseen"] = [c.id for c in self.unseen(s)]
             players.append(entry)
         pending = [
             {

@@ -1,0 +1,285 @@
+"""Shared SF DBG bot knowledge: card values and answers to every forced decision.
+
+Everything here reads only a seat's view and the pending decision's legal choices (plus the
+public card catalog). Card values are rough: ``econ`` is what a card does for the turn it is
+played (Power, cards drawn, an Attack, a Defense, a destroy), ``vp`` its end-of-game worth.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from kumite.games.sfdbg.cards import Card, Catalog, Effect
+
+#: Rough end-of-game worth of the variable-VP cards.
+VARIABLE_VP = {"squared": 3.0, "per_different_attack": 3.0, "per_different_defense": 3.0}
+#: Cards that are bad to own: removing them is good.
+JUNK = ("weakness", "vulnerability", "punch")
+
+
+def _econ(effects: Sequence[Effect]) -> float:
+    worth = 0.0
+    for e in effects:
+        scale = 0.5 if e.conditional else 1.0
+        if e.op == "power":
+            worth += e.amount * scale
+        elif e.op == "power_per_played":
+            worth += 1.0
+        elif e.op == "draw":
+            worth += 1.3 * e.amount * scale
+        elif e.op == "attack":
+            worth += 0.8 + 0.2 * len(e.effects)
+        elif e.op in ("destroy", "gain", "under_hero", "return_to_hand", "foe", "topdeck_at_end"):
+            worth += 0.6
+        elif e.op == "discard":
+            worth -= 0.5 * e.amount
+    return worth
+
+
+@dataclasses.dataclass(frozen=True)
+class CardValues:
+    """Per-card estimates, from the catalog."""
+
+    catalog: Catalog
+    econ: Mapping[str, float]
+    vp: Mapping[str, float]
+
+    @classmethod
+    def of(cls, catalog: Catalog) -> CardValues:
+        econ: dict[str, float] = {}
+        vp: dict[str, float] = {}
+        for card in catalog.cards:
+            worth = _econ(card.play)
+            if card.defense is not None:
+                worth += 0.5 + (1.0 if card.defense.mode == "ultra" else 0.0)
+            if card.reaction:
+                worth += 0.4
+            if card.ongoing is not None:
+                worth += 1.0
+            econ[card.id] = worth
+            if card.vp_rule is None:
+                vp[card.id] = float(card.vp)
+            elif card.vp_rule.kind == "different_at_least":
+                vp[card.id] = card.vp_rule.amount / 2
+            else:
+                vp[card.id] = VARIABLE_VP.get(card.vp_rule.kind, 1.0)
+        return cls(catalog, econ, vp)
+
+    def card(self, card_id: str) -> Card:
+        return self.catalog.by_id[card_id]
+
+    def keep(self, card_id: str) -> float:
+        """How much a player wants to keep this card (low = discard or destroy it first)."""
+        if card_id == "weakness":
+            return -3.0
+        if card_id == "vulnerability":
+            return -2.0
+        return self.econ[card_id] + 0.3 * self.vp[card_id]
+
+    def buy(self, card_id: str, late: float) -> float:
+        """Worth of gaining the card now; ``late`` runs from 0 (start) to 1 (game end)."""
+        return (1.0 - late) * self.econ[card_id] + (0.5 + late) * self.vp[card_id]
+
+
+def my_seat(view: Mapping[str, Any]) -> int:
+    seat = view["seat"]
+    assert isinstance(seat, int)
+    return seat
+
+
+def lateness(view: Mapping[str, Any]) -> float:
+    """How far the game has gone, 0 to 1: the larger of Stages defeated and main deck used."""
+    stages = 1.0 - float(view["stages"]["remaining"]) / 8.0
+    main = 1.0 - float(view["main_deck"]) / 106.0
+    return max(0.0, min(1.0, max(stages, main)))
+
+
+def leader(view: Mapping[str, Any], values: CardValues, among: Sequence[int]) -> int:
+    """The foe who looks strongest from the table: visible VP (discard, in play, Locations)."""
+
+    def visible(seat: int) -> float:
+        p = view["players"][seat]
+        cards = p["discard"] + p["in_play"] + p["locations"]
+        return sum(values.vp[c] for c in cards) + 0.1 * float(p["deck_size"])
+
+    return max(among, key=lambda s: (visible(s), -s))
+
+
+def lowest(options: Sequence[str], value: Any) -> str:
+    return min(options, key=lambda c: (value(c), c))
+
+
+def highest(options: Sequence[str], value: Any) -> str:
+    return max(options, key=lambda c: (value(c), c))
+
+
+def card_of(choice: str) -> str:
+    """The card id at the end of a choice (``destroy:hand:punch`` -> ``punch``)."""
+    return choice.rsplit(":", 1)[1]
+
+
+class Policy:
+    """Answers to every decision except the turn itself."""
+
+    def __init__(self, values: CardValues) -> None:
+        self.values = values
+
+    def answer(self, view: Mapping[str, Any], kind: str, legal: Sequence[str]) -> str:
+        handler = getattr(self, "_" + kind.replace("-", "_"), None)
+        if handler is None or len(legal) == 1:
+            return legal[0]
+        choice = handler(view, list(legal))
+        assert isinstance(choice, str)
+        return choice if choice in legal else legal[0]
+
+    # -- being attacked ------------------------------------------------------------------------
+    def _defend(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        reveals = [c for c in legal if c.startswith("reveal:")]
+        if reveals:
+            return reveals[0]  # free: the card stays in hand
+        defenses = [c for c in legal if c.startswith("defend:")]
+        if not defenses:
+            return "no-defense"
+        me = view["players"][my_seat(view)]
+        ultras = [c for c in defenses if self.values.card(card_of(c)).type == "Ultra"]
+        if ultras and not me["counter_attack_used"]:
+            return ultras[0]
+        plain = [c for c in defenses if c not in ultras] or defenses
+        return lowest(plain, lambda c: self.values.keep(card_of(c)))
+
+    def _discard(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        return lowest(
+            legal, lambda c: -9.0 if c.endswith(":none") else self.values.keep(card_of(c))
+        )
+
+    def _destroy(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        cards = [c for c in legal if c != "destroy:none"]
+        optional = "destroy:none" in legal
+        if optional:
+            own = [c for c in cards if c.split(":")[1] != "lineup"]
+            junk = [c for c in own if card_of(c) in ("weakness", "vulnerability")]
+            if junk:
+                return junk[0]
+            punches = [c for c in own if card_of(c) == "punch"]
+            if punches and lateness(view) > 0.2:
+                return punches[0]
+            return "destroy:none"
+        return lowest(cards, lambda c: self.values.keep(card_of(c)))
+
+    def _bottom(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        return lowest(legal, lambda c: self.values.keep(card_of(c)))
+
+    # -- your own card's choices -------------------------------------------------------------------
+    def _under(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        cards = [c for c in legal if c != "under:none"]
+        if "under:none" not in legal:  # forced: give away the least useful
+            return lowest(cards, lambda c: self.values.keep(card_of(c)))
+        late = lateness(view)
+        best = highest(cards, lambda c: self.values.buy(card_of(c), late))
+        return best if self.values.buy(card_of(best), late) >= 1.5 else "under:none"
+
+    def _gain(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        cards = [c for c in legal if c != "gain:none"]
+        late = lateness(view)
+        best = highest(cards, lambda c: self.values.buy(card_of(c), late))
+        return best if self.values.buy(card_of(best), late) > 0 else "gain:none"
+
+    def _foe(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        seats = [int(c[4:]) for c in legal]
+        return f"foe:{leader(view, self.values, seats)}"
+
+    def _give(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        junk = [c for c in legal if card_of(c) in ("weakness", "vulnerability")]
+        return junk[0] if junk else "give:none"
+
+    def _name(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        for wanted in ("name:type:Starter", "name:cost:0"):
+            if wanted in legal:
+                return wanted
+        return legal[0]
+
+    def _return_to_hand(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        return "yes"
+
+    def _destroy_trigger(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        return "yes"
+
+    def _hp_ultra(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        return "yes"
+
+
+# -- the turn: what to play next ---------------------------------------------------------------
+
+#: Play groups, in the default order.
+GROUPS = ("weakness", "draw", "location", "power", "attack", "defense", "other")
+
+
+def group(card: Card) -> str:
+    if card.id == "weakness":
+        return "weakness"  # returns to its stack: always good to play
+    if card.is_location:
+        return "location"
+    if card.has_defense:
+        return "defense"
+    if card.has_attack:
+        return "attack"
+    if any(e.op == "draw" and not e.conditional for e in card.play):
+        return "draw"
+    if card.play:
+        return "power"
+    return "other"
+
+
+def threatened(view: Mapping[str, Any]) -> bool:
+    """Some foe may hold his Ultra (it is no longer under his Super Hero nor in sight), so an
+    Attack of ours may be Counter-Attacked."""
+    seat = my_seat(view)
+    for p in view["players"]:
+        if p["seat"] == seat or p["counter_attack_used"]:
+            continue
+        visible = p["under"] + p["discard"] + p["in_play"]
+        if not any(c in visible for c in _ULTRA_IDS):
+            return True
+    return False
+
+
+_ULTRA_IDS: set[str] = set()
+
+
+def next_play(
+    view: Mapping[str, Any],
+    legal: Sequence[str],
+    values: CardValues,
+    order: Sequence[str] = GROUPS,
+    hold_defense: bool = True,
+) -> str | None:
+    """The next card to play (``play:<id>``), or ``None`` when the rest should stay in hand.
+
+    A Defense is held back while Attacks remain to be played and a foe may Counter-Attack:
+    "you may want to hold a Defense card in your hand if you wish to avoid a potential
+    Counter-Attack. Then feel free to play the Defense card from
+    your hand after your Attacks have all resolved."
+    """
+    if not _ULTRA_IDS:
+        _ULTRA_IDS.update(c.id for c in values.catalog.pile("ultra"))
+    plays = [c for c in legal if c.startswith("play:")]
+    if not plays:
+        return None
+    cards = [values.card(c[5:]) for c in plays]
+    rank = {g: k for k, g in enumerate(order)}
+    cards.sort(key=lambda c: (rank.get(group(c), len(order)), -values.econ[c.id], c.id))
+    hand = view["players"][my_seat(view)].get("hand", [])
+    attacks_left = any(group(values.card(c)) == "attack" for c in hand)
+    defenses = [c for c in cards if group(c) == "defense"]
+    hold = None
+    if hold_defense and defenses and attacks_left and threatened(view):
+        hold = min(defenses, key=lambda c: values.econ[c.id])
+        if sum(1 for c in hand if c == hold.id) > 1:
+            hold = None  # a second copy can still be held
+    for card in cards:
+        if hold is not None and card is hold:
+            continue
+        return f"play:{card.id}"
+    return None

@@ -1,0 +1,401 @@
+"""Attacks, Defenses, reactions and Counter-Attacks.
+
+An Attack resolves in the order the rulebook and its clarifications give:
+
+1. the attacker picks its targets (a chosen foe; Ultimate Atomic Buster names each foe and
+   the card for him first — ``sfdbg.clarify.ultimate-atomic-buster``);
+2. each affected foe, in clockwise order (``sfdbg.resolve.clockwise``), may reveal non-Defense
+   reactions (``sfdbg.clarify.reveal-before-defense``) and then plays at most one Defense from
+   his hand or none (``sfdbg.attack.one-defense``); an Ultra used as a Defense makes his Super
+   Hero Counter-Attack the attacker at once (``sfdbg.counter.ultra``);
+3. the attacker names a type or cost if the card asks (``sfdbg.clarify.naming``);
+4. the Attack's effects apply to each foe who did not avoid it, in clockwise order, each foe
+   making his own choices;
+5. abilities counting the foes hit apply (``sfdbg.attack.other-abilities``).
+
+A Counter-Attack is an Attack on one player (``sfdbg.counter.is-attack``) by a player or a
+Stage Boss (``attacker`` is ``None``).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from kumite.core.events import Event
+from kumite.games.sfdbg import events as ev
+from kumite.games.sfdbg.cards import CARD_TYPES, Effect
+from kumite.games.sfdbg.effects import primitive
+from kumite.games.sfdbg.engine import KINDS, Ctx, Engine, Frame, Kind, Request, handler
+from kumite.games.sfdbg.rules import hero_rule
+
+#: Costs a player may name (Rekkashingeki).
+NAMEABLE_COSTS = tuple(range(13))
+
+
+class Attack(NamedTuple):
+    """One Attack in progress (immutable: each step makes a new one)."""
+
+    attacker: int | None
+    card: int
+    """The attacking card, or -1 for a Counter-Attack."""
+    hero: int
+    """The counter-attacking Super Hero, or -1."""
+    effects: tuple[Effect, ...]
+    targets: tuple[int, ...]
+    k: int = 0
+    """Index of the target now deciding whether to avoid the Attack."""
+    avoided: tuple[int, ...] = ()
+    revealed: tuple[int, ...] = ()
+    """Reactions the current target has revealed against this Attack."""
+    name: str | None = None
+    per_hit: tuple[Effect, ...] = ()
+    gifts: tuple[tuple[int, str, int], ...] = ()
+    """(foe, zone, card) set aside for each foe (Ultimate Atomic Buster)."""
+    asked: bool = False
+    """The current target has been asked (his "cannot avoid" flag is consumed)."""
+    forced: bool = False
+    """The current target cannot avoid this Attack (Hugo)."""
+
+    def next_target(self, avoided: bool) -> Attack:
+        target = self.targets[self.k]
+        return self._replace(
+            k=self.k + 1,
+            avoided=(*self.avoided, target) if avoided else self.avoided,
+            revealed=(),
+            asked=False,
+            forced=False,
+        )
+
+
+@primitive(blocking=True)
+def attack(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
+    """``Attack:`` the foes of ``target`` (``each_foe``, ``chosen_foe`` or ``give``)."""
+    foes = st.clockwise(ctx.me)
+    if e.target == "chosen_foe":
+        st.ask(ctx.me, "foe", (ctx, e))
+    elif e.target == "give":
+        st.stack.append(("give", ctx, e, foes, 0, ()))
+    else:
+        start_attack(st, ctx, e, foes, out)
+
+
+def start_attack(
+    st: Engine,
+    ctx: Ctx,
+    e: Effect,
+    targets: tuple[int, ...],
+    out: list[Event],
+    gifts: tuple[tuple[int, str, int], ...] = (),
+) -> None:
+    if not st.quiet:
+        out.append(
+            ev.AttackMade(
+                rule="sfdbg.attack.defense", seat=ctx.me, source=st.name(ctx.card), targets=targets
+            )
+        )
+    st.stack.append(
+        (
+            "atk",
+            Attack(
+                attacker=ctx.me,
+                card=ctx.card,
+                hero=-1,
+                effects=e.effects,
+                targets=targets,
+                name=e.name,
+                per_hit=e.per_hit,
+                gifts=gifts,
+            ),
+        )
+    )
+
+
+# -- Ultimate Atomic Buster: name each foe and the card to give him first ----------------------
+
+
+@handler("give")
+def give_step(st: Engine, frame: Frame, out: list[Event]) -> None:
+    _, ctx, e, foes, i, gifts = frame
+    if i < len(foes):
+        if st.hand[ctx.me] or st.discard[ctx.me]:
+            st.ask(ctx.me, "give", (ctx, e, foes, i, gifts), private=True)
+        else:
+            st.stack.append(("give", ctx, e, foes, i + 1, gifts))
+        return
+    targets = tuple(g[0] for g in gifts)
+    start_attack(st, ctx, e, targets, out, gifts)
+
+
+def _give_legal(st: Engine, req: Request) -> tuple[str, ...]:
+    ctx = req.data[0]
+    cards = st.cards
+    options = [f"give:hand:{cards[c].id}" for c in sorted(set(st.hand[ctx.me]))]
+    options += [f"give:discard:{cards[c].id}" for c in sorted(set(st.discard[ctx.me]))]
+    options.append("give:none")
+    return tuple(options)
+
+
+def _give_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
+    ctx, e, foes, i, gifts = req.data
+    if choice != "give:none":
+        _, zone, card_id = choice.split(":")
+        card = st.catalog.by_id[card_id].index
+        if zone == "hand":
+            st.from_hand(ctx.me, card)
+        else:
+            st.discard[ctx.me].remove(card)
+        st.aside.append(card)
+        gifts = (*gifts, (foes[i], zone, card))
+        if not st.quiet:
+            out.append(
+                ev.Noted(
+                    rule="sfdbg.clarify.ultimate-atomic-buster",
+                    seat=ctx.me,
+                    text=f"sets aside {st.name(card)} to give to Player {foes[i] + 1}.",
+                )
+            )
+    st.stack.append(("give", ctx, e, foes, i + 1, gifts))
+
+
+KINDS["give"] = Kind(
+    _give_legal,
+    _give_answer,
+    lambda st, req: (
+        f"Ultimate Atomic Buster: the card to give Player {req.data[2][req.data[3]] + 1}"
+    ),
+)
+
+
+# -- each target: reactions and one Defense ----------------------------------------------------
+
+
+@handler("atk")
+def attack_step(st: Engine, frame: Frame, out: list[Event]) -> None:
+    a: Attack = frame[1]
+    if a.k < len(a.targets):
+        target = a.targets[a.k]
+        if not a.asked:
+            # sfdbg.clarify.hugo: "the next attack" only, so the flag is used up now.
+            a = a._replace(asked=True, forced=st.cannot_avoid[target])
+            st.cannot_avoid[target] = False
+        st.ask(target, "defend", (a, a.forced), private=True)
+        return
+    hits = tuple(t for t in a.targets if t not in a.avoided)
+    for foe_seat, zone, card in a.gifts:
+        if foe_seat in a.avoided and card in st.aside and a.attacker is not None:
+            st.aside.remove(card)
+            if zone == "hand":
+                st.to_hand_in_sight(a.attacker, card)
+            else:
+                st.discard[a.attacker].append(card)
+            st.moved(
+                a.attacker,
+                card,
+                "takes back",
+                f"into his {zone}",
+                "sfdbg.clarify.ultimate-atomic-buster",
+                out,
+            )
+    if a.name is not None and hits and a.attacker is not None:
+        st.ask(a.attacker, "name", (a, hits))
+        return
+    resolve(st, a, hits, None)
+
+
+def resolve(st: Engine, a: Attack, hits: tuple[int, ...], named: str | None) -> None:
+    """Push each hit foe's effects (clockwise) and the per-hit bonus (last)."""
+    if a.per_hit and hits and a.attacker is not None:
+        st.push_effects(Ctx(me=a.attacker, card=a.card), a.per_hit * len(hits))
+    gift = {g[0]: g[2] for g in a.gifts}
+    for victim in reversed(hits):
+        ctx = Ctx(
+            me=victim,
+            card=a.card,
+            other=a.attacker,
+            hero=a.hero,
+            named=named,
+            gift=gift.get(victim, -1),
+        )
+        st.push_effects(ctx, a.effects)
+
+
+def _defend_legal(st: Engine, req: Request) -> tuple[str, ...]:
+    a, forced = req.data
+    target = req.seat
+    cards = st.cards
+    hand = sorted(set(st.hand[target]))
+    options: list[str] = []
+    if a.attacker is not None:  # a Stage Boss is not a foe (sfdbg.ruling.reactions)
+        options += [
+            f"reveal:{cards[c].id}" for c in hand if cards[c].reaction and c not in a.revealed
+        ]
+    if not forced:
+        options += [f"defend:{cards[c].id}" for c in hand if cards[c].defense is not None]
+    options.append("no-defense")
+    return tuple(options)
+
+
+def _defend_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
+    a, forced = req.data
+    target = req.seat
+    if choice == "no-defense":
+        if not st.quiet:
+            out.append(
+                ev.AttackNotAvoided(
+                    rule="sfdbg.clarify.hugo" if forced else "sfdbg.attack.defense",
+                    seat=target,
+                    forced=forced,
+                )
+            )
+        st.stack.append(("atk", a.next_target(avoided=False)))
+        return
+    verb, _, card_id = choice.partition(":")
+    card = st.catalog.by_id[card_id]
+    if verb == "reveal":
+        if not st.quiet:
+            out.append(
+                ev.CardRevealed(
+                    rule="sfdbg.clarify.reveal-before-defense",
+                    seat=target,
+                    card=card.id,
+                    name=card.name,
+                    where="from his hand against the Attack",
+                )
+            )
+        st.stack.append(("atk", a._replace(revealed=(*a.revealed, card.index))))
+        st.known_in_hand(target, card.index)  # it stays in his hand, now known
+        # sfdbg.clarify.attacker-cannot-avoid: not an Attack, so no Defense against it.
+        assert a.attacker is not None  # reactions are only offered against players
+        st.push_effects(Ctx(me=a.attacker, card=card.index, other=target), card.reaction)
+        return
+    defense = card.defense
+    assert defense is not None
+    st.from_hand(target, card.index)
+    ultra = defense.mode == "ultra"
+    secret = st.opts.variant == "secret-heroes"
+    if ultra and not secret:
+        st.shuffle_into_deck(target, card.index)
+    else:
+        st.discard[target].append(card.index)
+    if not st.quiet:
+        out.append(
+            ev.AttackAvoided(rule="sfdbg.attack.defense", seat=target, card=card.id, name=card.name)
+        )
+    st.stack.append(("atk", a.next_target(avoided=True)))
+    if ultra:
+        if secret:
+            st.stack.append(("secret-replace", target))
+            st.hero_up[target] = True
+            if not st.quiet:
+                out.append(
+                    ev.HeroRevealed(
+                        rule="sfdbg.variant.secret-heroes.defense",
+                        seat=target,
+                        hero=st.heroes[st.hero[target]].name,
+                    )
+                )
+        if a.attacker is not None and not st.ca_used[target]:
+            st.stack.append(("counter", target, st.hero[target], a.attacker))
+        elif not st.quiet:
+            rule = (
+                "sfdbg.ruling.counter-vs-boss"
+                if a.attacker is None
+                else "sfdbg.ruling.ultra-after-counter"
+            )
+            out.append(
+                ev.Noted(
+                    rule=rule, seat=target, text="avoids the Attack without Counter-Attacking."
+                )
+            )
+    st.push_effects(Ctx(me=target, card=card.index, other=a.attacker), defense.effects)
+
+
+def _defend_prompt(st: Engine, req: Request) -> str:
+    a, forced = req.data
+    source = f"{st.heroes[a.hero].name}'s Counter-Attack" if a.hero >= 0 else st.name(a.card)
+    by = "the Stage Boss" if a.attacker is None else f"Player {a.attacker + 1}"
+    if forced:
+        return f"{by} attacks you with {source}; you cannot avoid it (you may reveal reactions)"
+    return f"{by} attacks you with {source}: play a Defense from your hand, or not"
+
+
+KINDS["defend"] = Kind(_defend_legal, _defend_answer, _defend_prompt)
+
+
+# -- naming a type or a cost -------------------------------------------------------------------
+
+
+def _name_legal(st: Engine, req: Request) -> tuple[str, ...]:
+    a: Attack = req.data[0]
+    if a.name == "type":
+        return tuple(f"name:type:{t}" for t in CARD_TYPES)
+    return tuple(f"name:cost:{c}" for c in NAMEABLE_COSTS)
+
+
+def _name_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
+    a, hits = req.data
+    named = choice[5:]
+    if not st.quiet:
+        kind, _, value = named.partition(":")
+        out.append(ev.Named(rule="sfdbg.clarify.naming", seat=req.seat, what=f"the {kind} {value}"))
+    resolve(st, a, hits, named)
+
+
+KINDS["name"] = Kind(
+    _name_legal,
+    _name_answer,
+    lambda st, req: f"{st.name(req.data[0].card)}: name a card {req.data[0].name}",
+)
+
+
+# -- Counter-Attacks ---------------------------------------------------------------------------
+
+
+@handler("counter")
+def counter_attack(st: Engine, frame: Frame, out: list[Event]) -> None:
+    """``("counter", by, hero, victim)``: ``hero``'s Counter-Attack against ``victim``, by a
+    player (``sfdbg.counter.ultra``, once per turn) or a Stage Boss (``by`` is ``None``)."""
+    _, by, hero, victim = frame
+    if by is not None:
+        st.ca_used[by] = True
+    if not st.quiet:
+        out.append(
+            ev.AttackMade(
+                rule=hero_rule(st.heroes[hero].id),
+                seat=by,
+                source=st.heroes[hero].name,
+                targets=(victim,),
+                counter=True,
+            )
+        )
+    st.stack.append(
+        (
+            "atk",
+            Attack(
+                attacker=by, card=-1, hero=hero, effects=st.heroes[hero].counter, targets=(victim,)
+            ),
+        )
+    )
+
+
+@handler("secret-replace")
+def secret_replace(st: Engine, frame: Frame, out: list[Event]) -> None:
+    """``sfdbg.variant.secret-heroes.defense``: a new face-down Super Hero; discard the old."""
+    seat = frame[1]
+    old = st.hero[seat]
+    new = st.next_hero()
+    if new < 0:
+        st.hero_up[seat] = False  # no other Super Hero left: keep this one (cannot happen with 14)
+        return
+    st.hero[seat] = new
+    st.hero_up[seat] = False
+    st.hero_discard.append(old)
+    if not st.quiet:
+        out.append(
+            ev.HeroReplaced(
+                rule="sfdbg.variant.secret-heroes.defense", seat=seat, old=st.heroes[old].name
+            )
+        )
+
+
+__all__ = ["Attack", "attack", "resolve", "start_attack"]

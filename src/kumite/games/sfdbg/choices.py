@@ -1,0 +1,433 @@
+"""The effect primitives that ask a player to choose, and their decisions.
+
+Each registers a blocking primitive (see :mod:`.effects`) and a decision kind (see
+:data:`.engine.KINDS`): how to list its legal choices from the state, apply one, and word the
+question. Whether a decision is asked at all depends only on public information (hand sizes,
+public piles); its choices may depend on the deciding player's hand.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from kumite.core.events import Event
+from kumite.games.sfdbg import events as ev
+from kumite.games.sfdbg.attack import start_attack
+from kumite.games.sfdbg.cards import Card, Effect
+from kumite.games.sfdbg.effects import primitive, rule_of, source_name
+from kumite.games.sfdbg.engine import EMPTY, KINDS, Ctx, Engine, Kind, Request
+
+
+def _matches(card: Card, e: Effect) -> bool:
+    if e.min_cost is not None and card.cost < e.min_cost:
+        return False
+    if e.max_cost is not None and card.cost > e.max_cost:
+        return False
+    if e.types and card.type not in e.types:
+        return False
+    return not (e.names and card.id not in e.names)
+
+
+def zone_cards(st: Engine, seat: int, zone: str) -> list[int]:
+    if zone == "hand":
+        return st.hand[seat]
+    if zone == "discard":
+        return st.discard[seat]
+    if zone == "play":
+        return st.in_play(seat)
+    return [c for c in st.lineup if c != EMPTY]
+
+
+def candidates(st: Engine, seat: int, e: Effect, verb: str) -> list[str]:
+    """``<verb>:<zone>:<card>`` for each distinct matching card in ``e.zones``."""
+    cards = st.cards
+    out: list[str] = []
+    for zone in e.zones:
+        seen: set[int] = set()
+        for c in zone_cards(st, seat, zone):
+            if c not in seen and _matches(cards[c], e):
+                seen.add(c)
+                out.append(f"{verb}:{zone}:{cards[c].id}")
+    return out
+
+
+def _card_of(st: Engine, card_id: str) -> int:
+    return st.catalog.by_id[card_id].index
+
+
+def _remove_from(st: Engine, seat: int, zone: str, card: int) -> None:
+    if zone == "hand":
+        st.from_hand(seat, card)
+    elif zone == "discard":
+        st.discard[seat].remove(card)
+    elif zone == "play":
+        st.take_from_play(seat, card)
+    else:
+        st.lineup[st.lineup.index(card)] = EMPTY
+
+
+_WHERE = {
+    "hand": "from his hand",
+    "discard": "from his discard pile",
+    "play": "from play",
+    "lineup": "from the Line-Up",
+    "main_top": "from the top of the main deck",
+}
+
+
+# discard ------------------------------------------------------------------------------------
+
+
+@primitive(blocking=True)
+def discard(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
+    """Discard ``amount`` cards of your choice from your hand (``min_cost``: only such cards;
+    ``else_weakness``: gain a Weakness if you have none)."""
+    if st.hand[ctx.me]:
+        st.ask(ctx.me, "discard", (ctx, e, e.amount), private=True)
+
+
+def _discard_legal(st: Engine, req: Request) -> tuple[str, ...]:
+    ctx, e, _ = req.data
+    cards = st.cards
+    seen: list[int] = []
+    for c in st.hand[ctx.me]:
+        if c not in seen and _matches(cards[c], e):
+            seen.append(c)
+    seen.sort()
+    return tuple(f"discard:{cards[c].id}" for c in seen) or ("discard:none",)
+
+
+def _discard_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
+    ctx, e, left = req.data
+    rule = rule_of(st, ctx)
+    if choice == "discard:none":
+        if e.else_weakness:
+            st.gain_weakness(ctx.me, out, rule)
+        return
+    card = _card_of(st, choice[8:])
+    st.from_hand(ctx.me, card)
+    st.discard[ctx.me].append(card)
+    st.moved(ctx.me, card, "discards", "from his hand", rule, out)
+    if left > 1 and st.hand[ctx.me]:
+        st.ask(ctx.me, "discard", (ctx, e, left - 1), private=True)
+
+
+def _discard_prompt(st: Engine, req: Request) -> str:
+    ctx, e, left = req.data
+    what = " with cost 1 or greater" if e.min_cost else ""
+    return f"{source_name(st, ctx)}: discard a card{what} ({left} to go)"
+
+
+KINDS["discard"] = Kind(_discard_legal, _discard_answer, _discard_prompt)
+
+
+# destroy ------------------------------------------------------------------------------------
+
+
+@primitive(blocking=True)
+def destroy(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
+    """Destroy a matching card from ``zones`` (``may``: optionally; ``up_to``: that many)."""
+    _ask_destroy(st, ctx, e, e.up_to)
+
+
+def _ask_destroy(st: Engine, ctx: Ctx, e: Effect, left: int) -> None:
+    private = "hand" in e.zones
+    if private and st.hand[ctx.me]:
+        st.ask(ctx.me, "destroy", (ctx, e, left), private=True)
+    elif candidates(st, ctx.me, e, "destroy"):
+        st.ask(ctx.me, "destroy", (ctx, e, left), private=private)
+
+
+def _destroy_legal(st: Engine, req: Request) -> tuple[str, ...]:
+    ctx, e, _ = req.data
+    options = candidates(st, ctx.me, e, "destroy")
+    if e.may or not options:
+        options.append("destroy:none")
+    return tuple(options)
+
+
+def _destroy_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
+    ctx, e, left = req.data
+    if choice == "destroy:none":
+        return
+    _, zone, card_id = choice.split(":")
+    card = _card_of(st, card_id)
+    _remove_from(st, ctx.me, zone, card)
+    st.destroy(ctx.me, card, _WHERE[zone], rule_of(st, ctx), out)
+    if left > 1:
+        _ask_destroy(st, ctx, e, left - 1)
+
+
+def _destroy_prompt(st: Engine, req: Request) -> str:
+    ctx, e, left = req.data
+    may = "you may " if e.may else ""
+    return f"{source_name(st, ctx)}: {may}destroy a card ({left} at most)"
+
+
+KINDS["destroy"] = Kind(_destroy_legal, _destroy_answer, _destroy_prompt)
+
+
+@primitive(blocking=True)
+def destroy_trigger(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
+    """You may destroy the card that triggered this Location (India)."""
+    if ctx.trigger >= 0 and ctx.trigger in st.in_play(ctx.me):
+        st.ask(ctx.me, "destroy-trigger", (ctx,))
+
+
+def _trigger_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
+    (ctx,) = req.data
+    if choice == "yes" and st.take_from_play(ctx.me, ctx.trigger):
+        st.destroy(ctx.me, ctx.trigger, "from play", rule_of(st, ctx), out)
+
+
+KINDS["destroy-trigger"] = Kind(
+    lambda st, req: ("yes", "no"),
+    _trigger_answer,
+    lambda st, req: (
+        f"{st.name(req.data[0].card)}: destroy the {st.name(req.data[0].trigger)} you played?"
+    ),
+)
+
+
+# to the bottom of the main deck, under a Super Hero -----------------------------------------
+
+
+@primitive(blocking=True)
+def to_main_bottom(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
+    """Put a matching card from ``zones`` on the bottom of the main deck (Dhalsim)."""
+    if candidates(st, ctx.me, e, "bottom"):
+        st.ask(ctx.me, "bottom", (ctx, e))
+
+
+def _bottom_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
+    ctx, _ = req.data
+    _, zone, card_id = choice.split(":")
+    card = _card_of(st, card_id)
+    _remove_from(st, ctx.me, zone, card)
+    st.main.insert(0, card)
+    if len(st.main) == 1:
+        st.main_top_known = True
+    st.moved(
+        ctx.me,
+        card,
+        "puts",
+        f"{_WHERE[zone]} on the bottom of the main deck",
+        rule_of(st, ctx),
+        out,
+    )
+
+
+KINDS["bottom"] = Kind(
+    lambda st, req: tuple(candidates(st, req.data[0].me, req.data[1], "bottom")),
+    _bottom_answer,
+    lambda st, req: (
+        f"{source_name(st, req.data[0])}: choose a card to put on the bottom of the main deck"
+    ),
+)
+
+
+@primitive(blocking=True)
+def give_under(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
+    """Put a matching card from ``zones`` under the attacker's Super Hero (Bloody High Claw)."""
+    if ctx.other is not None and candidates(st, ctx.me, e, "under"):
+        st.ask(ctx.me, "under", (ctx, e, ctx.other))
+
+
+@primitive(blocking=True)
+def under_hero(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
+    """You may put a card from ``source`` (the Line-Up, or the revealed top card of the main
+    deck) under your Super Hero."""
+    if e.source == "main_top":
+        if not _reveal_main_top(st, ctx, out):
+            return
+    elif not candidates(st, ctx.me, _lineup(e), "under"):
+        return
+    st.ask(ctx.me, "under", (ctx, e, ctx.me))
+
+
+def _lineup(e: Effect) -> Effect:
+    return dataclasses.replace(e, zones=("lineup",))
+
+
+def _under_legal(st: Engine, req: Request) -> tuple[str, ...]:
+    ctx, e, _ = req.data
+    if e.op == "give_under":
+        return tuple(candidates(st, ctx.me, e, "under"))
+    if e.source == "main_top":
+        options = [f"under:main_top:{st.id(st.main[-1])}"] if st.main else []
+    else:
+        options = candidates(st, ctx.me, _lineup(e), "under")
+    if e.may or not options:
+        options.append("under:none")
+    return tuple(options)
+
+
+def _under_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
+    ctx, _, owner = req.data
+    if choice == "under:none":
+        return
+    _, zone, card_id = choice.split(":")
+    card = _card_of(st, card_id)
+    if zone == "main_top":
+        st.main.pop()
+        st.main_top_known = False
+    else:
+        _remove_from(st, ctx.me, zone, card)
+    st.under[owner].append(card)
+    hero = "his" if owner == ctx.me else f"Player {owner + 1}'s"
+    st.moved(ctx.me, card, "puts", f"{_WHERE[zone]} under {hero} Super Hero", rule_of(st, ctx), out)
+
+
+KINDS["under"] = Kind(
+    _under_legal,
+    _under_answer,
+    lambda st, req: f"{source_name(st, req.data[0])}: choose a card to put under a Super Hero",
+)
+
+
+def _reveal_main_top(st: Engine, ctx: Ctx, out: list[Event]) -> bool:
+    if not st.main:
+        return False
+    st.main_top_known = True
+    if not st.quiet:
+        top = st.main[-1]
+        out.append(
+            ev.CardRevealed(
+                rule=rule_of(st, ctx),
+                seat=ctx.me,
+                card=st.id(top),
+                name=st.name(top),
+                where="from the top of the main deck",
+            )
+        )
+    return True
+
+
+# gain -----------------------------------------------------------------------------------------
+
+
+@primitive(blocking=True)
+def gain(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
+    """Gain a card from ``source``: a Kick, a matching Line-Up card, or the top card of the
+    main deck if it matches (``sfdbg.gain.main-top-stays`` otherwise)."""
+    if e.source == "main_top":
+        if not _reveal_main_top(st, ctx, out):
+            return
+        top = st.main[-1]
+        if _matches(st.cards[top], e):
+            st.main.pop()
+            st.main_top_known = False
+            st.discard[ctx.me].append(top)
+            st.moved(ctx.me, top, "gains", "from the top of the main deck", rule_of(st, ctx), out)
+        elif not st.quiet:
+            out.append(
+                ev.Noted(
+                    rule="sfdbg.gain.main-top-stays",
+                    seat=ctx.me,
+                    text=f"leaves {st.name(top)} on top of the main deck.",
+                )
+            )
+        return
+    if _gain_legal(st, Request(ctx.me, "gain", (ctx, e))) != ("gain:none",):
+        st.ask(ctx.me, "gain", (ctx, e))
+    elif not st.quiet:
+        out.append(
+            ev.Noted(rule="sfdbg.gain.unavailable", seat=ctx.me, text="has no such card to gain.")
+        )
+
+
+def _gain_legal(st: Engine, req: Request) -> tuple[str, ...]:
+    ctx, e = req.data
+    options: list[str] = []
+    if e.source == "kick":
+        if st.kicks > 0:
+            options.append(f"gain:{st.id(st.catalog.kick)}")
+    else:
+        seen: set[int] = set()
+        for c in st.lineup:
+            if c != EMPTY and c not in seen and _matches(st.cards[c], e):
+                seen.add(c)
+                options.append(f"gain:{st.id(c)}")
+        # sfdbg.under.buy: "You may buy or gain any cards that are underneath your Super Hero
+        # as if they were in the Line-Up."
+        options += [
+            f"gain:under:{st.id(c)}"
+            for c in sorted(set(st.under[ctx.me]))
+            if _matches(st.cards[c], e)
+        ]
+    if e.may or not options:
+        options.append("gain:none")
+    return tuple(options)
+
+
+def _gain_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
+    ctx, e = req.data
+    if choice == "gain:none":
+        return
+    card = _card_of(st, choice.rsplit(":", 1)[1])
+    if e.source == "kick":
+        st.kicks -= 1
+        where = "from the Kick stack"
+    elif choice.startswith("gain:under:"):
+        st.under[ctx.me].remove(card)
+        where = "from under his Super Hero"
+    else:
+        st.lineup[st.lineup.index(card)] = EMPTY
+        where = "from the Line-Up"
+    st.discard[ctx.me].append(card)
+    st.moved(ctx.me, card, "gains", where, rule_of(st, ctx), out)
+
+
+KINDS["gain"] = Kind(
+    _gain_legal, _gain_answer, lambda st, req: f"{source_name(st, req.data[0])}: gain a card?"
+)
+
+
+# choose a foe, return to hand -------------------------------------------------------------------
+
+
+@primitive(blocking=True)
+def foe(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
+    """Choose a foe; ``effects`` apply to that foe (not an Attack: it cannot be avoided)."""
+    st.ask(ctx.me, "foe", (ctx, e))
+
+
+def _foe_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
+    ctx, e = req.data
+    target = int(choice[4:])
+    if e.op == "attack":
+        start_attack(st, ctx, e, (target,), out)
+    else:
+        st.push_effects(ctx._replace(me=target, other=ctx.me), e.effects)
+
+
+KINDS["foe"] = Kind(
+    lambda st, req: tuple(f"foe:{s}" for s in st.clockwise(req.data[0].me)),
+    _foe_answer,
+    lambda st, req: f"{source_name(st, req.data[0])}: choose a foe",
+)
+
+
+@primitive(blocking=True)
+def return_to_hand(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
+    """The first time you play this card's name each turn, you may return it to your hand."""
+    if st.yogi:
+        return
+    st.yogi = True
+    if ctx.card in st.played[ctx.me]:
+        st.ask(ctx.me, "return-to-hand", (ctx,))
+
+
+def _return_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
+    (ctx,) = req.data
+    if choice == "yes" and ctx.card in st.played[ctx.me]:
+        st.played[ctx.me].remove(ctx.card)
+        st.to_hand_in_sight(ctx.me, ctx.card)
+        st.moved(ctx.me, ctx.card, "returns", "to his hand", "sfdbg.clarify.mystic-yogi", out)
+
+
+KINDS["return-to-hand"] = Kind(
+    lambda st, req: ("yes", "no"),
+    _return_answer,
+    lambda st, req: f"Return {st.name(req.data[0].card)} to your hand?",
+)

@@ -1,0 +1,353 @@
+"""The SF DBG engine core: zones, the frame machine and the basic card movements.
+
+Card effects and the turn are resolved by a small machine: a stack of immutable *frames*
+(``(kind, ...)`` tuples handled by :data:`HANDLERS`) runs until one of them needs a player's
+decision, which it records as a :class:`Request`. A request's legal choices are computed from
+the state when asked (:data:`KINDS`), so a determinised copy of the state recomputes them from
+the resampled hands. Because frames and requests are immutable, cloning a state mid-attack is
+a shallow copy of the stack.
+
+Zones hold card types (indices into the catalog's cards). Decks and the main deck have their
+top at the *end* of the list.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from kumite.core.events import Event
+from kumite.core.game import Outcome
+from kumite.core.rng import Rng
+from kumite.games.sfdbg import events as ev
+from kumite.games.sfdbg.cards import Card, Catalog, Hero
+from kumite.games.sfdbg.options import Options
+
+Frame = tuple[Any, ...]
+EMPTY = -1
+"""An empty Line-Up slot; also "no card" / "no boss"."""
+
+
+class Ctx(NamedTuple):
+    """Who an effect applies to and why."""
+
+    me: int
+    """The player the effect applies to ("you" for your own cards, the foe for an Attack)."""
+    card: int
+    """The card whose text this is (``-1`` for a Super Hero's Counter-Attack)."""
+    other: int | None = None
+    """The attacker, for effects on a foe hit by an Attack or on a defender."""
+    hero: int = -1
+    """The Super Hero whose Counter-Attack this is."""
+    named: str | None = None
+    """``type:<Type>`` or ``cost:<n>`` named by the attacker (Psycho Punisher...)."""
+    gift: int = -1
+    """The card an attacker gives this foe (Ultimate Atomic Buster)."""
+    trigger: int = -1
+    """The card that triggered a Location's Ongoing ability."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Request:
+    """A decision the machine is waiting for."""
+
+    seat: int
+    kind: str
+    data: tuple[Any, ...] = ()
+    private: bool = False
+    """Its legal choices depend on the seat's hand: never answered automatically, so that
+    whether a seat is asked reveals nothing."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Kind:
+    """How to list, explain and apply one kind of decision."""
+
+    legal: Callable[[Any, Request], tuple[str, ...]]
+    answer: Callable[[Any, Request, str, list[Event]], None]
+    prompt: Callable[[Any, Request], str]
+
+
+HANDLERS: dict[str, Callable[[Any, Frame, list[Event]], None]] = {}
+#: The turn decision of each seat (immutable, so shared).
+_TURN_REQUESTS = tuple(Request(seat, "turn", (), True) for seat in range(8))
+KINDS: dict[str, Kind] = {}
+
+
+def handler(kind: str) -> Callable[[Callable[[Any, Frame, list[Event]], None]], Any]:
+    """Register the handler of a frame kind."""
+
+    def register(fn: Callable[[Any, Frame, list[Event]], None]) -> Any:
+        HANDLERS[kind] = fn
+        return fn
+
+    return register
+
+
+class Engine:
+    """Zones and card movements shared by the turn, effects and attacks."""
+
+    catalog: Catalog
+    cards: tuple[Card, ...]
+    heroes: tuple[Hero, ...]
+    opts: Options
+    n: int
+    rng: Rng
+    quiet: bool
+    # players
+    hero: list[int]
+    hero_up: list[bool]
+    deck: list[list[int]]
+    hand: list[list[int]]
+    revealed: list[list[int]]
+    """Cards everyone knows are in each hand (revealed, or put there in sight)."""
+    discard: list[list[int]]
+    played: list[list[int]]
+    locs: list[list[int]]
+    under: list[list[int]]
+    ultras: list[list[int]]
+    # table
+    main: list[int]
+    main_top_known: bool
+    lineup: list[int]
+    kicks: int
+    weak: int
+    stages: list[int]
+    stage_up: bool
+    bosses: list[int]
+    hero_discard: list[int]
+    defeated: list[int]
+    boss: int
+    destroyed: list[int]
+    box: list[int]
+    aside: list[int]
+    # the turn
+    active: int
+    turn: int
+    power: int
+    plays: list[int]
+    stage_won: int
+    cammy: bool
+    yogi: bool
+    loc_used: list[int]
+    discount: int
+    no_buy: bool
+    ca_used: list[bool]
+    cannot_avoid: list[bool]
+    topdeck: list[int]
+    hp_ultra: bool
+    # the machine
+    tables: Any
+    """The catalog's choice strings (:class:`.turn.Tables`)."""
+    result: Outcome | None
+    stack: list[Frame]
+    request: Request | None
+    over: bool
+
+    _LISTS: tuple[str, ...] = (
+        "main",
+        "lineup",
+        "stages",
+        "bosses",
+        "hero_discard",
+        "defeated",
+        "destroyed",
+        "box",
+        "aside",
+        "plays",
+        "loc_used",
+        "topdeck",
+        "stack",
+        "hero",
+        "hero_up",
+        "ca_used",
+        "cannot_avoid",
+    )
+    _SEAT_LISTS = ("deck", "hand", "discard", "played", "locs", "under", "ultras")
+
+    def copy_zones_from(self, other: Engine) -> None:
+        """Make every mutable zone of ``self`` an independent copy of ``other``'s."""
+        for name in self._LISTS:
+            setattr(self, name, list(getattr(other, name)))
+        for name in self._SEAT_LISTS:
+            setattr(self, name, [list(z) for z in getattr(other, name)])
+        self.revealed = [list(z) for z in other.revealed]
+        self.rng = other.rng.clone()
+
+    # -- the machine ----------------------------------------------------------------------
+    def run(self, out: list[Event]) -> None:
+        """Resolve frames until a decision is needed or the game is over."""
+        stack = self.stack
+        while True:
+            req = self.request
+            if req is not None:
+                if req.private:
+                    return
+                kind = KINDS[req.kind]
+                legal = kind.legal(self, req)
+                if len(legal) != 1:
+                    return
+                # A forced choice on public information: nobody learns anything by skipping it.
+                self.request = None
+                kind.answer(self, req, legal[0], out)
+                continue
+            if stack:
+                frame = stack.pop()
+                HANDLERS[frame[0]](self, frame, out)
+                continue
+            if self.over:
+                return
+            self.request = _TURN_REQUESTS[self.active]
+
+    def ask(self, seat: int, kind: str, data: tuple[Any, ...] = (), private: bool = False) -> None:
+        self.request = Request(seat, kind, data, private)
+
+    def push_effects(self, ctx: Ctx, effects: tuple[Any, ...]) -> None:
+        if effects:
+            self.stack.append(("effects", ctx, effects, 0))
+
+    # -- helpers --------------------------------------------------------------------------
+    def census(self) -> Counter[int]:
+        """Every card of the game by index, wherever it is (stacks, decks, hands, piles, the
+        Line-Up, under Super Heroes, set aside, destroyed, or unused in the box)."""
+        count: Counter[int] = Counter()
+        for name in ("main", "stages", "destroyed", "box", "aside"):
+            count.update(getattr(self, name))
+        count.update(c for c in self.lineup if c != EMPTY)
+        for name in self._SEAT_LISTS:
+            for zone in getattr(self, name):
+                count.update(zone)
+        count[self.catalog.kick] += self.kicks
+        count[self.catalog.weakness] += self.weak
+        return count
+
+    def clockwise(self, seat: int) -> tuple[int, ...]:
+        """The other seats in clockwise order, starting from the player on ``seat``'s left."""
+        n = self.n
+        return tuple((seat + i) % n for i in range(1, n))
+
+    def name(self, card: int) -> str:
+        return self.cards[card].name
+
+    def id(self, card: int) -> str:
+        return self.cards[card].id
+
+    # -- decks ----------------------------------------------------------------------------
+    def ensure_deck(self, seat: int, out: list[Event]) -> bool:
+        """``sfdbg.shuffle.when-needed``: if the deck is empty, shuffle the discard pile into
+        a new deck. False if there is no card at all."""
+        if self.deck[seat]:
+            return True
+        pile = self.discard[seat]
+        if not pile:
+            return False
+        self.rng.shuffle(pile)
+        self.deck[seat] = pile
+        self.discard[seat] = []
+        if not self.quiet:
+            out.append(ev.DeckShuffled(rule="sfdbg.shuffle.when-needed", seat=seat, size=len(pile)))
+        return True
+
+    def draw(self, seat: int, count: int, out: list[Event], rule: str) -> int:
+        """Draw up to ``count`` cards; returns how many were drawn."""
+        hand = self.hand[seat]
+        drawn: list[int] = []
+        for _ in range(count):
+            deck = self.deck[seat]
+            if not deck:
+                if not self.ensure_deck(seat, out):
+                    break
+                deck = self.deck[seat]
+            card = deck.pop()
+            hand.append(card)
+            drawn.append(card)
+        if not self.quiet and drawn:
+            names = tuple(self.name(c) for c in drawn)
+            out.append(
+                ev.CardsDrawn(
+                    rule=rule, to=frozenset({seat}), seat=seat, count=len(drawn), names=names
+                )
+            )
+            out.append(ev.CardsDrawn(rule=rule, seat=seat, count=len(drawn)))
+        return len(drawn)
+
+    def from_hand(self, seat: int, card: int) -> None:
+        """Take ``card`` out of ``seat``'s hand (forgetting it was known to be there)."""
+        self.hand[seat].remove(card)
+        known = self.revealed[seat]
+        if card in known:
+            known.remove(card)
+
+    def to_hand_in_sight(self, seat: int, card: int) -> None:
+        """Put ``card`` into ``seat``'s hand where everyone sees it go."""
+        self.hand[seat].append(card)
+        self.revealed[seat].append(card)
+
+    def known_in_hand(self, seat: int, card: int) -> None:
+        """Everyone now knows ``seat`` holds ``card`` (revealed from his hand)."""
+        known = self.revealed[seat]
+        if known.count(card) < self.hand[seat].count(card):
+            known.append(card)
+
+    def shuffle_into_deck(self, seat: int, card: int) -> None:
+        deck = self.deck[seat]
+        deck.append(card)
+        self.rng.shuffle(deck)
+
+    # -- gaining and losing -----------------------------------------------------------------
+    def moved(
+        self, seat: int | None, card: int, verb: str, where: str, rule: str, out: list[Event]
+    ) -> None:
+        if not self.quiet:
+            out.append(
+                ev.CardMoved(
+                    rule=rule,
+                    seat=seat,
+                    card=self.id(card),
+                    name=self.name(card),
+                    verb=verb,
+                    where=where,
+                )
+            )
+
+    def gain_weakness(self, seat: int, out: list[Event], rule: str) -> bool:
+        """``sfdbg.weakness.from-stack`` / ``sfdbg.weakness.runs-out``."""
+        if self.weak <= 0:
+            if not self.quiet:
+                out.append(ev.NoWeaknessLeft(rule="sfdbg.weakness.runs-out", seat=seat))
+            return False
+        self.weak -= 1
+        self.discard[seat].append(self.catalog.weakness)
+        if not self.quiet:
+            out.append(ev.WeaknessGained(rule=rule, seat=seat, left=self.weak))
+        return True
+
+    def destroy(self, seat: int, card: int, where: str, rule: str, out: list[Event]) -> None:
+        """``sfdbg.destroy``: into the face-up pile of destroyed cards (never back to a stack)."""
+        self.destroyed.append(card)
+        self.moved(seat, card, "destroys", where, rule, out)
+
+    def in_play(self, seat: int) -> list[int]:
+        """``sfdbg.ruling.in-play``: cards played this turn, then Locations."""
+        return self.played[seat] + self.locs[seat]
+
+    def take_from_play(self, seat: int, card: int) -> bool:
+        """Remove one ``card`` from ``seat``'s cards in play (played cards first)."""
+        if card in self.played[seat]:
+            self.played[seat].remove(card)
+            return True
+        if card in self.locs[seat]:
+            self.locs[seat].remove(card)
+            return True
+        return False
+
+    def next_hero(self) -> int:
+        """The top of the face-down Super Hero stack (``sfdbg.variant.secret-heroes.defense``:
+        when it runs out, the Super Hero discard pile is shuffled into a new stack)."""
+        if not self.bosses and self.hero_discard:
+            self.bosses = self.hero_discard
+            self.hero_discard = []
+            self.rng.shuffle(self.bosses)
+        return self.bosses.pop() if self.bosses else EMPTY

@@ -1,0 +1,109 @@
+"""The SF DBG game object: metadata, options and the initial state."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from kumite.core.errors import KumiteError, OptionsError
+from kumite.core.game import Game, GameInfo
+from kumite.games.sfdbg.actions import vocabulary
+from kumite.games.sfdbg.cards import Catalog, load_catalog
+from kumite.games.sfdbg.options import Options
+from kumite.games.sfdbg.rules import RULES, card_rule, hero_rule
+from kumite.games.sfdbg.state import SFDBGState
+
+RULES_VERSION = "sfdbg-1"
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+#: Decisions in one turn are bounded by the cards that can move in it (well under 2000).
+MAX_DECISIONS_PER_TURN = 2000
+
+
+class SFDBG(Game[Options]):
+    """The Street Fighter Deck-Building Game (Cryptozoic, 2014) for 2 to 5 players."""
+
+    info = GameInfo(
+        id="sfdbg",
+        name="Street Fighter Deck-Building Game",
+        min_players=MIN_PLAYERS,
+        max_players=MAX_PLAYERS,
+        simultaneous=False,
+        hidden_information=True,
+        chance=True,
+        max_decisions=MAX_PLAYERS * Options().round_limit * MAX_DECISIONS_PER_TURN,
+        utility_range=(-1.0, 1.0),
+        rules_version=RULES_VERSION,
+        num_actions=len(vocabulary(load_catalog()).choices),
+    )
+
+    def parse_options(self, raw: Mapping[str, Any] | None) -> Options:
+        if not raw:
+            return _DEFAULT
+        options: Options
+        if isinstance(raw, Options):
+            options = raw
+        else:
+            try:
+                options = msgspec.convert(dict(raw), Options)
+            except msgspec.ValidationError as exc:
+                raise OptionsError(f"sfdbg options: {exc}") from None
+        n = options.players
+        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise OptionsError(f"the game is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")
+        if options.round_limit < 1:
+            raise OptionsError("round_limit must be at least 1")
+        if options.first_player is not None and not 0 <= options.first_player < n:
+            raise OptionsError(f"first_player must be a seat from 0 to {n - 1}")
+        catalog = self.catalog(options)
+        if options.heroes is not None:
+            if options.variant == "secret-heroes":
+                raise OptionsError("Secret Heroes deals every Super Hero face down: no --heroes")
+            if len(options.heroes) != n:
+                raise OptionsError(
+                    f"--heroes needs one Super Hero per seat ({n}), use - for random"
+                )
+            chosen = [h for h in options.heroes if h is not None]
+            for hero in chosen:
+                if hero not in catalog.hero_by_id:
+                    known = ", ".join(catalog.hero_by_id)
+                    raise OptionsError(f"unknown Super Hero {hero!r} (one of: {known})")
+            if len(set(chosen)) != len(chosen):
+                raise OptionsError("each Super Hero can be played by only one player")
+        return options
+
+    def options_to_json(self, options: Options) -> dict[str, Any]:
+        out: dict[str, Any] = msgspec.to_builtins(options)
+        return {k: v for k, v in out.items() if v is not None}
+
+    def catalog(self, options: Options | None = None) -> Catalog:
+        """The cards in use: the base pack, or the base merged with the options' overlay."""
+        overlay = None if options is None else options.pack
+        try:
+            return load_catalog(overlay)
+        except KumiteError:
+            raise
+        except Exception as exc:  # pragma: no cover - defensive
+            raise OptionsError(f"pack: {exc}") from None
+
+    def new_state(self, seed: int = 0, options: Mapping[str, Any] | None = None) -> SFDBGState:
+        opts = self.parse_options(options)
+        return SFDBGState(self, seed, opts, self.catalog(opts))
+
+    @property
+    def rules(self) -> Mapping[str, str]:
+        index = dict(RULES)
+        catalog = self.catalog()
+        for card in catalog.cards:
+            index[card_rule(card.id)] = f"{card.name}: {card.text}"
+        for hero in catalog.heroes:
+            index[hero_rule(hero.id)] = f"{hero.name}: {hero.counter_text}"
+        return index
+
+    def pack_ref(self, options: Options) -> dict[str, str]:
+        return self.catalog(options).pack.ref()
+
+
+_DEFAULT = Options()
+GAME = SFDBG()

@@ -1,0 +1,470 @@
+"""The turn: play, buy, challenge a Stage Boss, end the turn; the end of the game."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from kumite.core.events import Event
+from kumite.core.game import Outcome
+from kumite.games.sfdbg import events as ev
+from kumite.games.sfdbg.cards import Card, Catalog
+from kumite.games.sfdbg.engine import EMPTY, KINDS, Ctx, Engine, Frame, Kind, Request, handler
+from kumite.games.sfdbg.scoring import decided_by, deck_vp, ranking_key, stage_count, winners
+
+
+@dataclasses.dataclass(frozen=True)
+class Tables:
+    """Choice strings per card index, built once per catalog (the hot loop reuses them)."""
+
+    catalog: Catalog
+    play: tuple[str, ...]
+    buy_lineup: tuple[str, ...]
+    buy_under: tuple[str, ...]
+    take: tuple[str, ...]
+    parse: dict[str, tuple[str, int]]
+    """Turn choice -> (verb, card index)."""
+    cost: tuple[int, ...]
+    simple: tuple[bool, ...]
+    kick_cost: int
+    """The card's whole text is ``+N Power`` (Punch, Kick, Tiger Shot...)."""
+
+
+#: Play every card in your hand whose whole text is "+N Power", one after the other: a
+#: shorthand for the same plays one by one (``sfdbg.turn.play-order``).
+PLAY_POWER = "play-power"
+
+_TABLES: dict[int, Tables] = {}
+
+
+def tables(catalog: Catalog) -> Tables:
+    found = _TABLES.get(id(catalog))
+    if found is None or found.catalog is not catalog:
+        ids = [c.id for c in catalog.cards]
+        play = tuple(f"play:{i}" for i in ids)
+        buy_lineup = tuple(f"buy:lineup:{i}" for i in ids)
+        buy_under = tuple(f"buy:under:{i}" for i in ids)
+        take = tuple(f"take:{i}" for i in ids)
+        parse: dict[str, tuple[str, int]] = {}
+        for k in range(len(ids)):
+            parse[play[k]] = ("play", k)
+            parse[buy_lineup[k]] = ("buy-lineup", k)
+            parse[buy_under[k]] = ("buy-under", k)
+            parse[take[k]] = ("take", k)
+        parse["buy:kick"] = ("buy-kick", catalog.kick)
+        parse["buy:ultra"] = ("buy-ultra", EMPTY)
+        parse["challenge"] = ("challenge", EMPTY)
+        parse["end"] = ("end", EMPTY)
+        parse[PLAY_POWER] = ("play-power", EMPTY)
+        found = Tables(
+            catalog,
+            play,
+            buy_lineup,
+            buy_under,
+            take,
+            parse,
+            tuple(c.cost for c in catalog.cards),
+            tuple(c.simple_power >= 0 for c in catalog.cards),
+            catalog.cards[catalog.kick].cost,
+        )
+        _TABLES[id(catalog)] = found
+    return found
+
+
+# -- the turn decision -------------------------------------------------------------------------
+
+
+def turn_legal(st: Engine, req: Request) -> tuple[str, ...]:
+    """Every choice of the player whose turn it is (``sfdbg.turn.*``). This runs once per
+    decision of every simulated game, hence the plain loops."""
+    seat = req.seat
+    t: Tables = st.tables
+    hand = st.hand[seat]
+    play = t.play
+    simple = t.simple
+    out = [play[c] for c in sorted(set(hand))]
+    count = 0
+    for c in hand:
+        if simple[c]:
+            count += 1
+    if count >= 2:
+        out.append(PLAY_POWER)
+    if not st.no_buy:
+        cost = t.cost
+        power = st.power
+        affordable = {c for c in st.lineup if c != EMPTY and cost[c] <= power}
+        if affordable:
+            buy = t.buy_lineup
+            out += [buy[c] for c in sorted(affordable)]
+        if st.kicks and t.kick_cost <= power:
+            out.append("buy:kick")
+        under = st.under[seat]
+        if under:
+            discount = st.discount
+            buy = t.buy_under
+            out += [buy[c] for c in sorted(set(under)) if cost[c] - discount <= power]
+        ultras = st.ultras[seat]
+        if ultras and cost[ultras[-1]] - st.discount <= power:
+            out.append("buy:ultra")
+        if st.stage_up and st.stage_won == EMPTY and st.stages and can_challenge(st):
+            out.append("challenge")
+    won = st.stage_won
+    if won != EMPTY and st.cammy and won in st.discard[seat]:
+        out.append(t.take[won])
+    out.append("end")
+    return tuple(out)
+
+
+def can_challenge(st: Engine) -> bool:
+    """``sfdbg.boss.challenge`` / ``sfdbg.boss.one-per-turn``."""
+    return (
+        st.stage_up
+        and bool(st.stages)
+        and st.stage_won == EMPTY
+        and st.power >= st.cards[st.stages[-1]].cost
+        and bool(st.bosses or st.hero_discard)
+    )
+
+
+def turn_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
+    verb, card = st.tables.parse[choice]
+    seat = req.seat
+    if verb == "play":
+        play_card(st, seat, card, out)
+    elif verb == "buy-lineup":
+        st.lineup[st.lineup.index(card)] = EMPTY
+        _bought(st, seat, card, st.cards[card].cost, "from the Line-Up", out)
+    elif verb == "buy-kick":
+        st.kicks -= 1
+        _bought(st, seat, card, st.cards[card].cost, "from the Kick stack", out)
+    elif verb == "buy-under":
+        st.under[seat].remove(card)
+        price = max(0, st.cards[card].cost - st.discount)
+        _bought(st, seat, card, price, "from under his Super Hero", out, "sfdbg.under.buy")
+    elif verb == "buy-ultra":
+        card = st.ultras[seat].pop()
+        price = max(0, st.cards[card].cost - st.discount)
+        _bought(
+            st, seat, card, price, "from his Ultra stack", out, "sfdbg.variant.secret-heroes.buy"
+        )
+    elif verb == "challenge":
+        challenge(st, seat, out)
+    elif verb == "play-power":
+        st.stack.append(("play-power", seat))
+    elif verb == "take":
+        st.discard[seat].remove(card)
+        st.to_hand_in_sight(seat, card)
+        st.moved(
+            seat,
+            card,
+            "puts",
+            "from his discard pile into his hand",
+            "sfdbg.clarify.cammy-delta-red",
+            out,
+        )
+    else:
+        st.stack.append(("end-turn", 0))
+
+
+def turn_prompt(st: Engine, req: Request) -> str:
+    return TURN_PROMPT
+
+
+TURN_PROMPT = "Your turn: play a card, buy, challenge the Stage Boss, or end your turn"
+
+
+KINDS["turn"] = Kind(turn_legal, turn_answer, turn_prompt)
+
+
+def _bought(
+    st: Engine,
+    seat: int,
+    card: int,
+    price: int,
+    where: str,
+    out: list[Event],
+    rule: str = "sfdbg.turn.buy",
+) -> None:
+    """``sfdbg.turn.buy-any-number`` / ``sfdbg.turn.to-discard``."""
+    st.power -= price
+    st.discard[seat].append(card)
+    st.moved(seat, card, "buys", f"{where} for {price} Power", rule, out)
+
+
+# -- playing a card ----------------------------------------------------------------------------
+
+
+def play_card(st: Engine, seat: int, card: int, out: list[Event]) -> None:
+    """``sfdbg.turn.play-order``: the card's text resolves at once; a Location stays in play
+    (``sfdbg.location.in-play``) and Locations already in play may trigger
+    (``sfdbg.ruling.location-trigger``)."""
+    st.from_hand(seat, card)
+    c = st.cards[card]
+    locs = st.locs[seat]
+    triggers = [loc for loc in locs if _triggers(st, loc, c)] if locs else ()
+    if c.is_location:
+        st.locs[seat].append(card)
+    else:
+        st.played[seat].append(card)
+    st.plays.append(card)
+    if (
+        c.type == "Ultra"
+        and st.opts.variant == "high-powered"
+        and card == st.catalog.ultra_of.get(st.heroes[st.hero[seat]].id)
+    ):
+        st.hp_ultra = True
+    simple = c.simple_power
+    if simple >= 0:
+        st.power += simple  # a "+N Power" card: no need to go through the effect machine
+    if not st.quiet:
+        out.append(
+            ev.CardPlayed(
+                rule=_card_rule(c.id),
+                seat=seat,
+                card=c.id,
+                name=c.name,
+                power=st.power,
+                gained=simple if simple > 0 else 0,
+            )
+        )
+    for loc in reversed(triggers):
+        st.loc_used.append(loc)
+        ongoing = st.cards[loc].ongoing
+        assert ongoing is not None
+        if not st.quiet:
+            out.append(
+                ev.Noted(
+                    rule="sfdbg.ruling.location-trigger",
+                    seat=seat,
+                    text=f"{st.cards[loc].name} triggers on {c.name}.",
+                )
+            )
+        st.push_effects(Ctx(me=seat, card=loc, trigger=card), ongoing.effects)
+    if simple < 0:
+        st.push_effects(Ctx(me=seat, card=card), c.play)
+
+
+@handler("play-power")
+def play_power(st: Engine, frame: Frame, out: list[Event]) -> None:
+    """Play the next card of the hand whose whole text is +N Power (Location triggers it
+    causes resolve before the next one is played)."""
+    seat = frame[1]
+    simple = st.tables.simple
+    for card in st.hand[seat]:
+        if simple[card]:
+            st.stack.append(frame)
+            play_card(st, seat, card, out)
+            return
+
+
+def _triggers(st: Engine, loc: int, card: Card) -> bool:
+    ongoing = st.cards[loc].ongoing
+    return loc not in st.loc_used and ongoing is not None and ongoing.matches(card)
+
+
+def _card_rule(card_id: str) -> str:
+    return f"sfdbg.card.{card_id}"
+
+
+# -- challenging a Stage Boss ------------------------------------------------------------------
+
+
+def challenge(st: Engine, seat: int, out: list[Event]) -> None:
+    """``sfdbg.boss.challenge``: pay the Stage's cost, flip the top Super Hero: its
+    Counter-Attack hits the challenger before the Stage is won (``sfdbg.boss.counter-attack``)."""
+    stage = st.stages[-1]
+    st.power -= st.cards[stage].cost
+    boss = st.next_hero()
+    st.boss = boss
+    if not st.quiet:
+        out.append(
+            ev.StageChallenged(
+                rule="sfdbg.boss.challenge",
+                seat=seat,
+                stage=st.name(stage),
+                cost=st.cards[stage].cost,
+                boss=st.heroes[boss].name,
+            )
+        )
+    st.stack.append(("stage-won", seat))
+    st.stack.append(("counter", None, boss, seat))
+
+
+@handler("stage-won")
+def stage_won(st: Engine, frame: Frame, out: list[Event]) -> None:
+    """``sfdbg.boss.defeated``: the Stage goes to the discard pile, the Boss leaves play and
+    the next Stage stays face down until the end of the turn."""
+    seat = frame[1]
+    stage = st.stages.pop()
+    st.discard[seat].append(stage)
+    st.stage_up = False
+    st.stage_won = stage
+    boss = st.boss
+    st.defeated.append(boss)
+    st.boss = EMPTY
+    if not st.quiet:
+        out.append(
+            ev.StageDefeated(
+                rule="sfdbg.boss.defeated",
+                seat=seat,
+                stage=st.name(stage),
+                boss=st.heroes[boss].name,
+            )
+        )
+
+
+# -- the end of the turn -----------------------------------------------------------------------
+
+
+@handler("end-turn")
+def end_turn(st: Engine, frame: Frame, out: list[Event]) -> None:
+    """The four steps of Ending Your Turn; then the next player's turn."""
+    step = frame[1]
+    seat = st.active
+    if step == 0:
+        # 1. "At the end of your turn" effects (sfdbg.ruling.end-of-turn-order).
+        ultra = st.catalog.ultra_of.get(st.heroes[st.hero[seat]].id, EMPTY)
+        if st.hp_ultra and ultra in st.played[seat]:
+            st.stack.append(("end-turn", 1))
+            st.ask(seat, "hp-ultra", (ultra,))
+            return
+        step = 1
+    if step == 1:
+        on_top: list[int] = []
+        for card in st.topdeck:
+            if card in st.played[seat]:
+                st.played[seat].remove(card)
+                st.deck[seat].append(card)
+                on_top.append(card)
+                st.moved(
+                    seat, card, "puts", "on top of his deck", "sfdbg.ruling.end-of-turn-order", out
+                )
+        # 2. Discard played cards and hand; unspent Power is lost; draw five.
+        st.discard[seat].extend(st.played[seat])
+        st.discard[seat].extend(st.hand[seat])
+        st.played[seat].clear()
+        st.hand[seat].clear()
+        st.revealed[seat].clear()
+        st.power = 0
+        if not st.quiet:
+            out.append(ev.TurnEnded(rule="sfdbg.end-turn.discard-draw", seat=seat))
+        drawn = st.draw(seat, st.catalog.rules.hand_size, out, "sfdbg.end-turn.discard-draw")
+        # Cards put on top of the deck in sight are drawn first: everyone knows them.
+        st.revealed[seat] += on_top[::-1][:drawn]
+        # 3. Refill the Line-Up.
+        added: list[int] = []
+        for slot, card in enumerate(st.lineup):
+            if card == EMPTY:
+                if not st.main:
+                    _reveal_added(st, added, out)
+                    finish(st, "the Line-Up cannot be refilled", "sfdbg.end.line-up", out)
+                    return
+                new = st.main.pop()
+                st.lineup[slot] = new
+                added.append(new)
+        if added:
+            st.main_top_known = False  # the known top card (if any) went to the Line-Up
+            _reveal_added(st, added, out)
+        # 4. Flip the Stage.
+        if not st.stage_up:
+            if not st.stages:
+                finish(st, "no Stage is left to flip", "sfdbg.end.no-stage", out)
+                return
+            st.stage_up = True
+            if not st.quiet:
+                top = st.stages[-1]
+                out.append(
+                    ev.StageFlipped(
+                        rule="sfdbg.end-turn.flip", stage=st.name(top), cost=st.cards[top].cost
+                    )
+                )
+        start_turn(st, (seat + 1) % st.n, out)
+
+
+def _reveal_added(st: Engine, added: list[int], out: list[Event]) -> None:
+    if added and not st.quiet:
+        out.append(
+            ev.LineUpRefilled(rule="sfdbg.end-turn.refill", cards=tuple(st.name(c) for c in added))
+        )
+
+
+def _hp_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
+    (ultra,) = req.data
+    if choice == "yes" and ultra in st.played[req.seat]:
+        st.played[req.seat].remove(ultra)
+        st.shuffle_into_deck(req.seat, ultra)
+        st.moved(req.seat, ultra, "shuffles", "into his deck", "sfdbg.variant.high-powered", out)
+
+
+KINDS["hp-ultra"] = Kind(
+    lambda st, req: ("yes", "no"),
+    _hp_answer,
+    lambda st, req: (
+        f"High-Powered Heroes: shuffle {st.name(req.data[0])} into your deck (not discard it)?"
+    ),
+)
+
+
+def start_turn(st: Engine, seat: int, out: list[Event]) -> None:
+    """Pass the turn to ``seat`` (``sfdbg.setup.first-player``: clockwise)."""
+    if st.turn >= st.n * st.opts.round_limit:
+        finish(
+            st, f"{st.opts.round_limit} full rounds were played", "sfdbg.ruling.round-limit", out
+        )
+        return
+    st.active = seat
+    st.turn += 1
+    st.power = 0
+    st.plays = []
+    st.stage_won = EMPTY
+    st.cammy = False
+    st.yogi = False
+    st.loc_used = []
+    st.discount = 0
+    st.no_buy = False
+    st.ca_used = [False] * st.n
+    st.cannot_avoid = [False] * st.n
+    st.topdeck = []
+    st.hp_ultra = False
+    if not st.quiet:
+        out.append(ev.TurnStarted(rule="sfdbg.setup.first-player", seat=seat, turn=st.turn))
+
+
+# -- the end of the game -----------------------------------------------------------------------
+
+
+def owned(st: Engine, seat: int) -> list[int]:
+    """``sfdbg.end.score``: Locations in play, hand and discard pile return to the deck (cards
+    under the Super Hero do not count: ``sfdbg.under.not-counted``)."""
+    return st.deck[seat] + st.hand[seat] + st.discard[seat] + st.played[seat] + st.locs[seat]
+
+
+def finish(st: Engine, reason: str, rule: str, out: list[Event]) -> None:
+    st.over = True
+    st.stack.clear()
+    st.request = None
+    n = st.n
+    decks = [owned(st, s) for s in range(n)]
+    vp = tuple(deck_vp(st.catalog, d) for d in decks)
+    stages = tuple(stage_count(st.catalog, d) for d in decks)
+    sizes = tuple(len(d) for d in decks)
+    keys = [ranking_key(vp[s], stages[s], sizes[s]) for s in range(n)]
+    won = winners(keys)
+    draw = len(won) == n
+    returns = tuple(0.0 if draw else (1.0 if s in won else -1.0) for s in range(n))
+    st.result = Outcome(
+        winners=won,
+        draw=draw,
+        returns=returns,
+        reason=reason,
+        rule=rule,
+        detail={
+            "vp": vp,
+            "stages": stages,
+            "cards": sizes,
+            "decided_by": decided_by(keys),
+            "turns": st.turn,
+            "heroes": tuple(st.heroes[h].id for h in st.hero),
+        },
+    )
+    if not st.quiet:
+        out.append(ev.GameEnded(rule=rule, reason=reason, vp=vp, winners=won))

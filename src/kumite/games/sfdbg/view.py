@@ -1,0 +1,206 @@
+"""What each seat may see, determinisation, and explanations of illegal choices.
+
+Hidden from a seat: the other players' hands, every deck's order (its own included), the main
+deck (except a top card revealed and left there), the face-down Super Hero stack and, in the
+Secret Heroes variant, face-down Super Heroes and Ultra stacks (``sfdbg.ruling.secret-unknown``).
+Everything else is on the table: discard piles, cards in play, cards under Super Heroes, the
+Line-Up, the stacks' sizes, the face-up Stage.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from kumite.core.rng import Rng
+from kumite.games.sfdbg.engine import EMPTY, Engine
+from kumite.games.sfdbg.scoring import deck_vp, stage_count
+from kumite.games.sfdbg.turn import can_challenge, owned
+
+if TYPE_CHECKING:
+    from kumite.games.sfdbg.state import SFDBGState
+
+S = TypeVar("S", bound="SFDBGState")
+
+
+def _ids(st: Engine, cards: list[int]) -> list[str]:
+    c = st.cards
+    return [c[x].id for x in cards]
+
+
+def view(st: SFDBGState, seat: int | None) -> dict[str, Any]:
+    secret = st.opts.variant == "secret-heroes"
+    players = []
+    for s in range(st.n):
+        hero = st.heroes[st.hero[s]]
+        known = st.hero_up[s] or st.over
+        entry: dict[str, Any] = {
+            "seat": s,
+            "hero": hero.id if known else None,
+            "hero_name": hero.name if known else None,
+            "hero_face_up": st.hero_up[s],
+            "counter_attack": hero.counter_text if known else None,
+            "hand_size": len(st.hand[s]),
+            "known_in_hand": sorted(_ids(st, st.revealed[s])),
+            "deck_size": len(st.deck[s]),
+            "discard": _ids(st, st.discard[s]),
+            "in_play": _ids(st, st.played[s]),
+            "locations": _ids(st, st.locs[s]),
+            "under": _ids(st, st.under[s]),
+            "counter_attack_used": st.ca_used[s],
+            "cannot_avoid": st.cannot_avoid[s],
+        }
+        if secret:
+            entry["ultra_stack"] = len(st.ultras[s])
+        # Every card entering or leaving a player's cards is announced by name (only draws
+        # are private), so what each player owns -- and what it would score -- is public.
+        deck = owned(st, s)
+        entry["tally"] = {
+            "cards": len(deck),
+            "vp": deck_vp(st.catalog, deck),
+            "stages": stage_count(st.catalog, deck),
+            "weaknesses": deck.count(st.catalog.weakness),
+        }
+        if s == seat:
+            entry["hand"] = sorted(_ids(st, st.hand[s]))
+        if st.over:
+            deck = owned(st, s)
+            entry["vp"] = deck_vp(st.catalog, deck)
+            entry["stages"] = stage_count(st.catalog, deck)
+            entry["cards"] = len(deck)
+        players.append(entry)
+    stage = st.stages[-1] if st.stages and st.stage_up else None
+    pending = [
+        {
+            "seat": d.seat,
+            "kind": d.kind,
+            "prompt": d.prompt,
+            **({"legal": list(d.legal)} if d.seat == seat else {}),
+        }
+        for d in st.pending()
+    ]
+    return {
+        "game": "sfdbg",
+        "seat": seat,
+        "variant": st.opts.variant,
+        "phase": "over" if st.over else "turn",
+        "turn": st.turn,
+        "active": st.active,
+        "power": st.power,
+        "line_up": [None if c == EMPTY else st.cards[c].id for c in st.lineup],
+        "main_deck": len(st.main),
+        "main_deck_top": st.cards[st.main[-1]].id if st.main and st.main_top_known else None,
+        "kicks": st.kicks,
+        "weaknesses": st.weak,
+        "stages": {
+            "top": None if stage is None else st.cards[stage].id,
+            "face_up": st.stage_up and bool(st.stages),
+            "remaining": len(st.stages),
+            "can_challenge": not st.over and can_challenge(st),
+        },
+        "bosses": {
+            "remaining": len(st.bosses),
+            "defeated": [st.heroes[h].id for h in st.defeated],
+            "current": None if st.boss == EMPTY else st.heroes[st.boss].id,
+            "hero_discard": [st.heroes[h].id for h in st.hero_discard],
+        },
+        "destroyed": _ids(st, st.destroyed),
+        "set_aside": _ids(st, st.aside),
+        "this_turn": {
+            "played": _ids(st, st.plays),
+            "stage_defeated": None if st.stage_won == EMPTY else st.cards[st.stage_won].id,
+            "under_discount": st.discount,
+            "cannot_buy": st.no_buy,
+        },
+        "players": players,
+        "pending": pending,
+        "outcome": None if st.result is None else st.result.to_json(),
+    }
+
+
+def determinize(st: S, seat: int, rng: random.Random) -> S:
+    """A copy in which everything ``seat`` cannot see is resampled consistently with its
+    view: other hands (from each player's hand and deck together), every deck's order, the
+    main deck below a known top card, the Super Hero stack and, in Secret Heroes, face-down
+    Super Heroes and Ultra stacks. Future chance gets a fresh seed."""
+    other = st.clone()
+    if st.over:
+        return other
+    for s in range(st.n):
+        if s == seat:
+            rng.shuffle(other.deck[s])
+            continue
+        # Cards known to be in the hand stay there; the rest of hand and deck is reshuffled.
+        pool = other.hand[s] + other.deck[s]
+        known = other.revealed[s]
+        for card in known:
+            pool.remove(card)
+        rng.shuffle(pool)
+        size = len(other.hand[s]) - len(known)
+        other.hand[s], other.deck[s] = list(known) + pool[:size], pool[size:]
+    main = other.main
+    if main and other.main_top_known:
+        top = main.pop()
+        rng.shuffle(main)
+        main.append(top)
+    else:
+        rng.shuffle(main)
+    if st.opts.variant == "secret-heroes":
+        hidden = [s for s in range(st.n) if not other.hero_up[s]]
+        heroes = other.bosses + [other.hero[s] for s in hidden]
+        rng.shuffle(heroes)
+        for s in hidden:
+            other.hero[s] = heroes.pop()
+        other.bosses = heroes
+        box_ultras = [c for c in other.box if st.cards[c].pile == "ultra"]
+        rest = [c for c in other.box if st.cards[c].pile != "ultra"]
+        ultras = [u for s in range(st.n) for u in other.ultras[s]] + box_ultras
+        rng.shuffle(ultras)
+        for s in range(st.n):
+            size = len(other.ultras[s])
+            other.ultras[s], ultras = ultras[:size], ultras[size:]
+        other.box = rest + ultras
+    else:
+        rng.shuffle(other.bosses)
+    other.rng = Rng(rng.getrandbits(63))
+    other._pending = None
+    return other
+
+
+def explain(st: SFDBGState, seat: int, choice: str) -> str:
+    """Why ``choice`` is not legal for ``seat`` now (only from what ``seat`` may know)."""
+    req = st.request
+    if req is None or req.seat != seat:
+        return "not among the legal choices"
+    if req.kind != "turn":
+        return f"a {req.kind!r} decision is pending: {st.pending()[0].prompt}"
+    verb, _, rest = choice.partition(":")
+    by_id = st.catalog.by_id
+    if verb == "play":
+        if rest not in by_id:
+            return f"no card {rest!r}"
+        return f"{by_id[rest].name} is not in your hand"
+    if verb == "buy":
+        if st.no_buy:
+            return "you can't buy any more cards this turn"
+        where, _, card_id = rest.partition(":")
+        card = by_id.get(card_id)
+        if where == "lineup" and card is not None:
+            if card.index not in st.lineup:
+                return f"{card.name} is not in the Line-Up"
+            return f"{card.name} costs {card.cost}; you have {st.power} Power"
+        if where == "under" and card is not None:
+            if card.index not in st.under[seat]:
+                return f"{card.name} is not under your Super Hero"
+            return f"{card.name} costs {max(0, card.cost - st.discount)}; you have {st.power} Power"
+        if where == "kick":
+            return "no Kick left" if not st.kicks else f"a Kick costs 3; you have {st.power} Power"
+        return "not among the legal choices"
+    if verb == "challenge":
+        if st.stage_won != EMPTY:
+            return "a player may only defeat one Stage per turn"
+        if not st.stage_up or not st.stages:
+            return "no Stage is face up"
+        cost = st.cards[st.stages[-1]].cost
+        return f"the Stage costs {cost}; you have {st.power} Power"
+    return "not among the legal choices"

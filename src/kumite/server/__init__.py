@@ -1,0 +1,1 @@
+"""The authoritative game server: storage, table runtimes, HTTP + WebSocket API."""

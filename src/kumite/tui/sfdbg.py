@@ -1,0 +1,328 @@
+"""SF DBG in the terminal: the table, the cards (with provenance marks) and the human agent."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from kumite.agents.base import Agent
+from kumite.cards.provenance import LEGEND
+from kumite.core.errors import OptionsError
+from kumite.core.game import Decision, Game
+from kumite.games.sfdbg.cards import Card, Catalog, Hero, load_catalog, read_overlay
+from kumite.games.sfdbg.game import SFDBG
+from kumite.games.sfdbg.labels import choice_label
+from kumite.tui.console import pick
+from kumite.tui.registry import PlaySettings
+
+VARIANTS = {
+    "standard": "standard",
+    "high-powered": "high-powered",
+    "secret-heroes": "secret-heroes",
+}
+#: ``--rule`` keys of SF DBG and how to read their values.
+INT_RULES = ("round_limit", "first_player")
+
+
+def mark(card: Card | Hero, field: str) -> str:
+    prov = card.provenance.get(field)
+    return prov.mark if prov is not None else ""
+
+
+def value(card: Card, field: str) -> str:
+    """A card value with its provenance mark (``6*`` for an estimate)."""
+    if field == "vp" and card.vp_rule is not None:
+        return "*" + mark(card, "vp_rule")
+    return f"{getattr(card, field)}{mark(card, field)}"
+
+
+def text_of(card: Card) -> str:
+    return f"{card.text}{mark(card, 'text')}"
+
+
+def card_line(card: Card, *, cost: bool = True) -> Text:
+    return Text(card.name, style="bold").append_text(card_details(card, cost=cost))
+
+
+def card_details(card: Card, *, cost: bool = True) -> Text:
+    """`` (type, cost, VP) — text`` of a card, with provenance marks."""
+    line = Text()
+    tags = [card.type or "no type"]
+    if cost:
+        tags.append(f"cost {value(card, 'cost')}")
+    tags.append(f"{value(card, 'vp')} VP")
+    line.append(f" ({', '.join(tags)})", style="dim")
+    line.append(f" — {text_of(card)}", style="italic")
+    return line
+
+
+def cards_table(cards: Sequence[Card], title: str, *, copies: bool = False) -> Table:
+    table = Table(title=title, expand=True, show_lines=False)
+    table.add_column("card")
+    table.add_column("type")
+    table.add_column("cost", justify="right")
+    table.add_column("VP", justify="right")
+    if copies:
+        table.add_column("#", justify="right")
+    table.add_column("text")
+    for card in cards:
+        row = [
+            card.name + mark(card, "name"),
+            card.type or "—",
+            value(card, "cost"),
+            value(card, "vp"),
+        ]
+        if copies:
+            row.append(value(card, "copies"))
+        row.append(text_of(card))
+        table.add_row(*row)
+    return table
+
+
+def _names(catalog: Catalog, ids: Sequence[str]) -> str:
+    counts = Counter(ids)
+    return (
+        ", ".join(f"{catalog.by_id[i].name}{f' ×{n}' if n > 1 else ''}" for i, n in counts.items())
+        or "—"
+    )
+
+
+def player_line(p: Mapping[str, Any], view: Mapping[str, Any], catalog: Catalog) -> Text:
+    """One player's public state: Super Hero, hand and deck sizes, piles, cards in play."""
+    seat = view["seat"]
+    who = "You" if p["seat"] == seat else f"Player {p['seat'] + 1}"
+    playing = p["seat"] == view["active"] and view["phase"] == "turn"
+    line = Text(f"{'▶ ' if playing else '  '}{who}: ", style="bold")
+    line.append(p["hero_name"] or "(face-down Super Hero)", style="magenta")
+    if p["counter_attack_used"]:
+        line.append(" (has Counter-Attacked this turn)", style="dim")
+    line.append(f" — hand {p['hand_size']}, deck {p['deck_size']}, discard {len(p['discard'])}")
+    if p["discard"]:
+        line.append(f" (top: {catalog.by_id[p['discard'][-1]].name})")
+    if "vp" in p:
+        line.append(
+            f" — {p['vp']} VP, {p['stages']} Stages, {p['cards']} cards", style="bold yellow"
+        )
+    details = []
+    if p["in_play"]:
+        details.append(f"in play: {_names(catalog, p['in_play'])}")
+    if p["locations"]:
+        details.append(f"Locations: {_names(catalog, p['locations'])}")
+    under = _names(catalog, p["under"]) if p["under"] else ""
+    if "ultra_stack" in p:
+        under = ", ".join(x for x in (under, f"{p['ultra_stack']} face-down Ultras") if x)
+    if under:
+        details.append(f"under Super Hero: {under}")
+    if p["cannot_avoid"]:
+        details.append("cannot avoid the next Attack")
+    if details:
+        line.append("\n      " + "; ".join(details), style="dim")
+    return line
+
+
+def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
+    """The table as ``view``'s seat sees it."""
+    seat = view["seat"]
+    parts: list[RenderableType] = []
+    if view["phase"] == "over":
+        head = Text(f"Game over after {view['turn']} turns", style="bold cyan")
+    else:
+        head = Text(f"Turn {view['turn']} — Player {view['active'] + 1} to play", style="bold cyan")
+        head.append(f"   Power: {view['power']}", style="bold yellow")
+    parts.append(head)
+    line_up = Table(title="Line-Up", expand=True)
+    line_up.add_column("slot", justify="right")
+    line_up.add_column("card")
+    for k, card_id in enumerate(view["line_up"], start=1):
+        line_up.add_row(
+            str(k), card_line(catalog.by_id[card_id]) if card_id else Text("(empty)", style="dim")
+        )
+    parts.append(line_up)
+    stages = view["stages"]
+    stage = (
+        f"{catalog.by_id[stages['top']].name} (cost {catalog.by_id[stages['top']].cost}, "
+        f"{catalog.by_id[stages['top']].vp} VP) — {text_of(catalog.by_id[stages['top']])}"
+        if stages["top"]
+        else ("face down" if stages["remaining"] else "none left")
+    )
+    stacks = Text()
+    stacks.append(f"Stage ({stages['remaining']} left): {stage}\n")
+    stacks.append(
+        f"Kicks {view['kicks']} · Weaknesses {view['weaknesses']} · main deck {view['main_deck']}"
+        f" · Super Hero stack {view['bosses']['remaining']}"
+    )
+    if view["main_deck_top"]:
+        stacks.append(f" · top of the main deck: {catalog.by_id[view['main_deck_top']].name}")
+    if view["bosses"]["defeated"]:
+        defeated = ", ".join(catalog.hero_by_id[h].name for h in view["bosses"]["defeated"])
+        stacks.append(f"\nDefeated Bosses: {defeated}")
+    if view["destroyed"]:
+        stacks.append(f"\nDestroyed: {_names(catalog, view['destroyed'])}", style="dim")
+    parts.append(stacks)
+    for p in view["players"]:
+        parts.append(player_line(p, view, catalog))
+    me = next((p for p in view["players"] if p["seat"] == seat), None)
+    if me is not None:
+        if me["counter_attack"]:
+            parts.append(Text(f"Your {me['counter_attack']}", style="magenta"))
+        if "hand" in me:
+            parts.append(cards_table([catalog.by_id[c] for c in me["hand"]], "Your hand"))
+    return Group(*parts)
+
+
+def label(choice: str, catalog: Catalog, view: Mapping[str, Any]) -> Text:
+    """A menu entry for a choice string: the shared plain-English label, with the card's
+    details for plays, buys and Defenses."""
+    verb, _, rest = choice.partition(":")
+    plain = Text(choice_label(choice, catalog, view))
+    if verb in ("play", "defend", "reveal") and rest in catalog.by_id:
+        return plain.append_text(card_details(catalog.by_id[rest], cost=False))
+    card_id = rest.partition(":")[2]
+    if verb == "buy" and card_id in catalog.by_id:
+        return plain.append_text(card_details(catalog.by_id[card_id], cost=False))
+    if choice == "buy:kick":
+        return plain.append(f" — {text_of(catalog.by_id['kick'])}")
+    return plain
+
+
+class HumanSFDBG:
+    """A person choosing at the terminal. Sees only the view of their seat."""
+
+    name = "human"
+
+    def __init__(self, console: Console, catalog: Catalog, label: str = "You") -> None:
+        self.console = console
+        self.catalog = catalog
+        self.label = label
+
+    def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
+        if decision.kind == "turn":
+            self.console.print(Panel(render(view, self.catalog), title=self.label))
+        if len(decision.legal) == 1:
+            # Asked for the sake of hidden information (sfdbg.ruling.defense-asked); there is
+            # nothing to choose, so don't make the person type it.
+            only = decision.legal[0]
+            self.console.print(
+                Text(f"{self.label}: {decision.prompt} — only choice: ", style="dim").append_text(
+                    label(only, self.catalog, view)
+                )
+            )
+            return only
+        return pick(
+            self.console,
+            f"{self.label}: {decision.prompt}",
+            list(decision.legal),
+            lambda c: label(c, self.catalog, view),
+        )
+
+
+def _catalog(game: Game[Any], options: Mapping[str, Any]) -> Catalog:
+    assert isinstance(game, SFDBG)
+    return game.catalog(game.parse_options(options))
+
+
+class SFDBGFrontEnd:
+    """SF DBG on the terminal."""
+
+    def options(self, game: Game[Any], settings: PlaySettings) -> dict[str, Any]:
+        out: dict[str, Any] = {"players": settings.players}
+        for key, raw in settings.rules.items():
+            if key in INT_RULES:
+                try:
+                    out[key] = int(raw)
+                except ValueError:
+                    raise OptionsError(f"--rule {key} needs a number, got {raw!r}") from None
+            else:
+                raise OptionsError(
+                    f"unknown rule {key!r} for sfdbg (known: {', '.join(INT_RULES)})"
+                )
+        if settings.heroes:
+            if len(settings.heroes) != settings.players:
+                raise OptionsError(
+                    f"--heroes needs one Super Hero per seat ({settings.players}), - for random"
+                )
+            out["heroes"] = [None if h in ("-", "any") else h for h in settings.heroes]
+        if settings.variant is not None:
+            if settings.variant not in VARIANTS:
+                raise OptionsError(
+                    f"unknown variant {settings.variant!r} (high-powered, secret-heroes)"
+                )
+            out["variant"] = VARIANTS[settings.variant]
+        if settings.pack is not None:
+            out["pack"] = read_overlay(settings.pack)
+        return out
+
+    def human(
+        self, console: Console, game: Game[Any], options: Mapping[str, Any], seat: int, label: str
+    ) -> Agent:
+        return HumanSFDBG(console, _catalog(game, options), label)
+
+    def render(
+        self, game: Game[Any], options: Mapping[str, Any], view: Mapping[str, Any]
+    ) -> RenderableType:
+        return render(view, _catalog(game, options))
+
+    def cards(
+        self, game: Game[Any], pack: Path | None, only: str | None, as_json: bool
+    ) -> RenderableType | dict[str, Any]:
+        catalog = load_catalog(read_overlay(pack), pack.name) if pack else load_catalog()
+        cards = list(catalog.cards)
+        heroes = list(catalog.heroes)
+        if only is not None:
+            cards = [c for c in cards if c.id == only or c.owner == only]
+            heroes = [h for h in heroes if h.id == only]
+            if not cards and not heroes:
+                raise OptionsError(f"no card or Super Hero {only!r}")
+        if as_json:
+            return {
+                "game": "sfdbg",
+                "pack": catalog.pack.ref(),
+                "sources": catalog.pack.sources,
+                "rules": {
+                    name: {"value": getattr(catalog.rules, name), **prov.to_json()}
+                    for name, prov in catalog.rule_provenance.items()
+                },
+                "legend": LEGEND,
+                "cards": [c.to_json() for c in cards],
+                "heroes": [h.to_json() for h in heroes],
+            }
+        parts: list[RenderableType] = []
+        for pile, title in [
+            ("starter", "Starting cards"),
+            ("kick", "Kick stack"),
+            ("weakness", "Weakness stack"),
+            ("main", "Main deck"),
+            ("ultra", "Ultras"),
+            ("stage", "Stages"),
+        ]:
+            chosen = [c for c in cards if c.pile == pile]
+            if chosen:
+                parts.append(cards_table(chosen, title, copies=True))
+        if heroes:
+            table = Table(title="Super Heroes", expand=True)
+            table.add_column("Super Hero")
+            table.add_column("Ultra")
+            table.add_column("Counter-Attack")
+            for h in heroes:
+                table.add_row(
+                    h.name,
+                    catalog.by_id[h.ultra].name + mark(h, "ultra"),
+                    h.counter_text + mark(h, "counter_attack"),
+                )
+            parts.append(table)
+        parts.append(Text("\n".join(LEGEND.values()), style="dim"))
+        sources = "; ".join(f"[{k}] {v}" for k, v in catalog.pack.sources.items())
+        parts.append(
+            Text(f"Pack {catalog.pack.id} {catalog.pack.version}. Sources: {sources}", style="dim")
+        )
+        return Group(*parts)
+
+
+FRONT_END = SFDBGFrontEnd()

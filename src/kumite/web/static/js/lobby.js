@@ -1,0 +1,171 @@
+// The lobby: create a table for any game, fill seats with people or bots, list tables.
+import { api, clear, h } from "./api.js";
+
+const gameSelect = document.getElementById("game");
+const seatRows = document.getElementById("seat-rows");
+const optionsBox = document.getElementById("options");
+const errorBox = document.getElementById("create-error");
+let games = [];
+
+function currentGame() {
+  return games.find((g) => g.id === gameSelect.value);
+}
+
+function seatRow(game, index) {
+  const kind = h("select", { name: `kind-${index}`, "aria-label": `Seat ${index + 1}` },
+    h("option", { value: "you" }, "You"),
+    h("option", { value: "bot" }, "Bot"),
+    h("option", { value: "human" }, "A friend (invite link)"),
+    h("option", { value: "open" }, "Open seat (anyone may join)"));
+  kind.value = index === 0 ? "you" : "bot";
+  const agent = h("select", { name: `agent-${index}`, "aria-label": `Bot for seat ${index + 1}` },
+    game.agents.map((a) => h("option", { value: a.name, title: a.about }, a.name)));
+  const preferred = ["ismcts", "greedy"].find((n) => game.agents.some((a) => a.name === n));
+  if (preferred) agent.value = preferred;
+  const row = h("div.seat-row", { dataset: { seat: index } },
+    h("strong", {}, `Seat ${index + 1}`), kind, agent);
+  const field = game.seat_field;
+  if (field) {
+    const pick = h("select", { name: `pick-${index}`, "aria-label": `${field.label} for seat ${index + 1}` },
+      h("option", { value: "" }, field.any ? `${field.label}: ${field.any}` : field.label),
+      field.choices.map((c) => h("option", { value: c.id }, c.name)));
+    row.append(pick);
+  }
+  const sync = () => { agent.hidden = kind.value !== "bot"; };
+  kind.addEventListener("change", sync);
+  sync();
+  return row;
+}
+
+function renderForm() {
+  const game = currentGame();
+  if (!game) return;
+  clear(seatRows);
+  for (let i = 0; i < game.min_players; i++) seatRows.append(seatRow(game, i));
+  clear(optionsBox);
+  for (const option of game.options) {
+    const input = option.type === "int"
+      ? h("input", { type: "number", name: `option-${option.name}`, value: option.default,
+        dataset: { option: option.name, int: "1" } })
+      : h("select", { name: `option-${option.name}`, dataset: { option: option.name } },
+        option.choices.map((c) => h("option", { value: c, selected: c === option.default }, c)));
+    optionsBox.append(h("label", { title: option.doc }, option.name.replaceAll("_", " "), " ",
+      input, h("span.hint", {}, " ", option.doc)));
+  }
+  for (const extra of game.extras || []) {
+    optionsBox.append(h("label", { title: extra.doc }, extra.label, " ",
+      h("select", { dataset: { option: extra.option } },
+        extra.choices.map((c) => h("option", { value: c.id, selected: c.id === extra.default }, c.name)))));
+  }
+  document.getElementById("add-seat").disabled = game.max_players === game.min_players;
+  document.getElementById("remove-seat").disabled = true;
+}
+
+function seatCountChanged() {
+  const game = currentGame();
+  const n = seatRows.children.length;
+  document.getElementById("add-seat").disabled = n >= game.max_players;
+  document.getElementById("remove-seat").disabled = n <= game.min_players;
+}
+
+document.getElementById("add-seat").addEventListener("click", () => {
+  const game = currentGame();
+  if (seatRows.children.length < game.max_players) seatRows.append(seatRow(game, seatRows.children.length));
+  seatCountChanged();
+});
+document.getElementById("remove-seat").addEventListener("click", () => {
+  if (seatRows.children.length > currentGame().min_players) seatRows.lastElementChild.remove();
+  seatCountChanged();
+});
+gameSelect.addEventListener("change", renderForm);
+
+document.getElementById("new-table").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  errorBox.textContent = "";
+  const game = currentGame();
+  const seats = [];
+  const picks = [];
+  for (const row of seatRows.children) {
+    const i = row.dataset.seat;
+    const kind = row.querySelector(`[name=kind-${i}]`).value;
+    seats.push({ kind, agent: kind === "bot" ? row.querySelector(`[name=agent-${i}]`).value : null });
+    const pick = row.querySelector(`[name=pick-${i}]`);
+    picks.push(pick && pick.value ? pick.value : null);
+  }
+  const options = {};
+  for (const input of optionsBox.querySelectorAll("[data-option]")) {
+    if (!input.dataset.int) options[input.dataset.option] = input.value;
+    else if (input.value !== "") options[input.dataset.option] = Number(input.value);
+  }
+  if (game.seat_field && picks.some((p) => p !== null)) options[game.seat_field.option] = picks;
+  const seedText = document.getElementById("seed").value;
+  try {
+    const made = await api("/api/tables", {
+      method: "POST",
+      body: { game: game.id, seats, options, seed: seedText === "" ? null : Number(seedText) },
+    });
+    showCreated(made);
+    refresh();
+  } catch (error) {
+    errorBox.textContent = error.message;
+  }
+});
+
+function showCreated(made) {
+  const box = document.getElementById("created");
+  box.hidden = false;
+  clear(box).append(h("h2", {}, `Table ${made.id} is ready`));
+  const list = h("ul.links");
+  for (const link of made.links) {
+    const url = new URL(link.url, window.location.href).href;
+    list.append(h("li", {}, link.you ? "Your seat: " : `Invite link for seat ${link.seat + 1}: `,
+      h("a", { href: url, id: link.you ? "my-seat" : undefined }, url)));
+  }
+  list.append(h("li", {}, "Spectators: ", h("a", { href: made.spectate }, made.spectate)));
+  box.append(list);
+  const mine = made.links.find((l) => l.you);
+  if (mine) box.append(h("p", {}, h("a.primary", { href: mine.url, id: "go" }, "Go to your seat →")));
+}
+
+async function refresh() {
+  const list = clear(document.getElementById("table-list"));
+  let tables = [];
+  try {
+    tables = await api("/api/tables");
+  } catch (error) {
+    list.append(h("li.error", {}, error.message));
+    return;
+  }
+  if (!tables.length) list.append(h("li.dim", {}, "No tables yet."));
+  for (const t of tables) {
+    const name = (games.find((g) => g.id === t.game) || { name: t.game }).name;
+    const item = h("li", {}, h("strong", {}, name), ` — ${t.status} — `,
+      h("a", { href: t.status === "finished" ? `/replay/${t.id}` : `/table/${t.id}` },
+        t.status === "finished" ? "replay" : "watch"));
+    t.seats.forEach((seat, index) => {
+      if (seat.kind === "open" && !seat.claimed && t.status !== "finished") {
+        item.append(" ", h("button", {
+          type: "button",
+          onclick: async () => {
+            const joined = await api(`/api/tables/${t.id}/join`, { method: "POST", body: { seat: index } });
+            window.location.href = joined.url;
+          },
+        }, `Join seat ${index + 1}`));
+      }
+    });
+    list.append(item);
+  }
+}
+
+document.getElementById("refresh").addEventListener("click", refresh);
+
+async function main() {
+  games = await api("/api/games");
+  for (const game of games) gameSelect.append(h("option", { value: game.id }, game.name));
+  const wanted = new URLSearchParams(window.location.search).get("game");
+  if (wanted && games.some((g) => g.id === wanted)) gameSelect.value = wanted;
+  renderForm();
+  refresh();
+}
+
+main();

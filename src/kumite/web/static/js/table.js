@@ -1,0 +1,210 @@
+// A live table: one WebSocket to the authoritative server, the game's own renderer, the
+// explained event log, seats, chat and the result. The server only ever sends this seat's
+// view and the events this seat may see.
+import { api, clear, h } from "./api.js";
+
+const tableId = decodeURIComponent(window.location.pathname.split("/").pop());
+const params = new URLSearchParams(window.location.hash.slice(1));
+const seat = params.has("seat") ? Number(params.get("seat")) : null;
+const token = params.get("token");
+
+const board = document.getElementById("board");
+const logList = document.getElementById("log");
+const statusLine = document.getElementById("status");
+const errorToast = document.getElementById("error");
+
+let renderer = null;
+let cards = null;
+let rules = {};
+let state = null;
+let lastEvents = [];
+let lastStepShown = -1;
+let socket = null;
+let retry = 0;
+let info = null;
+const selection = {};  // per-renderer scratch (e.g. a set-up being assembled)
+
+function showError(message) {
+  errorToast.textContent = message;
+  errorToast.hidden = false;
+  clearTimeout(showError.timer);
+  showError.timer = setTimeout(() => { errorToast.hidden = true; }, 5000);
+}
+
+export function choose(choice) {
+  if (!socket || socket.readyState !== WebSocket.OPEN || !state) return;
+  socket.send(JSON.stringify({ type: "choose", step: state.step, choice }));
+}
+
+function seatName(index) {
+  const s = state && state.seats[index];
+  const who = s ? (s.name || `Player ${index + 1}`) : `Player ${index + 1}`;
+  return index === seat ? `${who} (you)` : who;
+}
+
+function appendEvents(events) {
+  for (const event of events) {
+    if (event.step !== lastStepShown) {
+      logList.append(h("li.step", {}, `Step ${event.step + 1}`));
+      lastStepShown = event.step;
+    }
+    logList.append(h("li", { dataset: { type: event.type } }, event.text,
+      h("span.rule", { title: rules[event.rule] || event.rule }, event.rule)));
+  }
+  logList.scrollTop = logList.scrollHeight;
+}
+
+function renderStatus() {
+  if (!state) return;
+  if (state.outcome) {
+    statusLine.textContent = "Game over";
+  } else if (state.decision) {
+    statusLine.textContent = "Your move";
+  } else if (state.submitted) {
+    const others = state.waiting.map(seatName).join(", ");
+    statusLine.textContent = `Chosen — waiting for ${others || "the others"}`;
+  } else if (state.waiting.length) {
+    statusLine.textContent = `Waiting for ${state.waiting.map(seatName).join(", ")}`;
+  } else {
+    statusLine.textContent = "";
+  }
+}
+
+function renderSeats() {
+  const box = clear(document.getElementById("seats"));
+  box.append(h("h2", {}, "Seats"));
+  const list = h("ul");
+  for (const s of state.seats) {
+    const dot = h(`span.dot.${s.kind === "bot" ? "bot" : s.connected ? "on" : "off"}`, {
+      title: s.kind === "bot" ? "bot" : s.connected ? "connected" : "not connected" });
+    list.append(h("li", {}, dot, ` ${seatName(s.seat)}`,
+      s.kind === "bot" ? h("span.dim", {}, ` — ${s.agent}`) : null,
+      s.kind === "open" && !s.claimed ? h("span.dim", {}, " — open seat") : null));
+  }
+  box.append(list);
+  if (seat !== null && !state.outcome) {
+    box.append(h("button", {
+      type: "button", id: "leave",
+      onclick: async () => {
+        if (!window.confirm("Leave this seat? Someone else may then join it.")) return;
+        await api(`/api/tables/${tableId}/leave`, { method: "POST", body: { seat, token } });
+        window.location.href = "/";
+      },
+    }, "Leave seat"));
+  }
+}
+
+function renderResult() {
+  const box = document.getElementById("result");
+  if (!state.outcome) { box.hidden = true; return; }
+  box.hidden = false;
+  clear(box).append(h("h2", {}, "Result"));
+  const o = state.outcome;
+  const text = o.draw ? "Draw" : o.winners.map(seatName).join(" & ") + (o.winners.length > 1 ? " win" : " wins");
+  box.append(h("p.outcome", { id: "outcome" }, `${text} — ${o.reason}`));
+  const actions = h("div.row");
+  actions.append(h("a", { href: `/api/tables/${tableId}/record`, download: `kumite-${tableId}.json`, id: "download" }, "Download record"));
+  actions.append(h("a", { href: `/replay/${tableId}`, id: "replay" }, "Replay"));
+  if (seat !== null) {
+    actions.append(h("button", {
+      type: "button", id: "rematch",
+      onclick: async () => {
+        try {
+          const made = await api(`/api/tables/${tableId}/rematch`, { method: "POST", body: { seat, token } });
+          const mine = made.links.find((l) => l.seat === seat);
+          window.location.href = mine ? mine.url : made.spectate;
+        } catch (error) { showError(error.message); }
+      },
+    }, "Rematch"));
+  }
+  if (state.next_table) actions.append(h("a", { href: `/table/${state.next_table}` }, "Go to the rematch"));
+  box.append(actions);
+}
+
+function render() {
+  if (!state || !renderer) return;
+  document.body.dataset.step = state.step;  // lets tests and tools follow the game
+  renderStatus();
+  renderSeats();
+  renderResult();
+  renderer.render(board, { state, cards, seat, choose, seatName, lastEvents, selection, h, clear });
+}
+
+function connect() {
+  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${window.location.host}/ws/${tableId}`);
+  socket.addEventListener("open", () => {
+    retry = 0;
+    socket.send(JSON.stringify(seat === null ? { type: "hello" } : { type: "hello", seat, token }));
+  });
+  socket.addEventListener("message", (message) => {
+    const data = JSON.parse(message.data);
+    if (data.type === "welcome") {
+      clear(logList);
+      lastStepShown = -1;
+      setupChat(data.chat);
+    } else if (data.type === "update") {
+      if (data.events.length) {
+        const newest = data.events[data.events.length - 1].step;
+        lastEvents = data.events.filter((e) => e.step === newest);
+      }
+      appendEvents(data.events);
+      state = data.state;
+      render();
+    } else if (data.type === "error") {
+      showError(data.message);
+      if (["bad-token", "not-found"].includes(data.code)) retry = -1;
+    } else if (data.type === "chat") {
+      addChat(data);
+    } else if (data.type === "rematch") {
+      const box = document.getElementById("result");
+      box.append(h("p", {}, "A rematch was set up: ", h("a", { href: data.url }, "join it")));
+    }
+  });
+  socket.addEventListener("close", () => {
+    if (retry < 0) { statusLine.textContent = "Disconnected"; return; }
+    statusLine.textContent = "Reconnecting…";
+    retry += 1;
+    setTimeout(connect, Math.min(8000, 400 * 2 ** retry));
+  });
+}
+
+function setupChat(chat) {
+  const box = document.getElementById("chat");
+  if (!chat || !chat.channel) { box.hidden = true; return; }
+  box.hidden = false;
+  document.getElementById("chat-rules").textContent = renderer && renderer.chatRules
+    ? renderer.chatRules(chat.channel) : "Table talk.";
+  clear(document.getElementById("chat-log"));
+  for (const line of chat.history) addChat(line);
+}
+
+function addChat(line) {
+  document.getElementById("chat-log").append(h("li", {}, h("strong", {}, seatName(line.seat) + ": "), line.text));
+}
+
+document.getElementById("chat-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = document.getElementById("chat-text");
+  if (input.value.trim() && socket) socket.send(JSON.stringify({ type: "chat", text: input.value.trim() }));
+  input.value = "";
+});
+
+async function main() {
+  try {
+    info = await api(`/api/tables/${tableId}`);
+  } catch (error) {
+    board.append(h("p.error", {}, error.message));
+    return;
+  }
+  document.getElementById("title").textContent = `${info.name} — table ${tableId}` +
+    (seat === null ? " (watching)" : "");
+  [cards, rules, renderer] = await Promise.all([
+    api(`/api/tables/${tableId}/cards`),
+    api(`/api/games/${info.game}/rules`),
+    import(`/static/js/games/${info.game}.js`),
+  ]);
+  connect();
+}
+
+main();

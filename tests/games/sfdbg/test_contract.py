@@ -1,0 +1,147 @@
+"""The game contract for SF DBG: errors, clones, action ids, records, quiet play, events."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kumite.core.errors import (
+    GameOverError,
+    IllegalChoiceError,
+    MalformedChoiceError,
+    NotPendingError,
+)
+from kumite.core.record import GameRecord, replay
+from kumite.games import get_game
+from kumite.games.sfdbg import GAME
+from kumite.games.sfdbg.scenario import act, pending, position
+
+
+def random_game(
+    seed: int, players: int = 3, variant: str = "standard", rounds: int = 6, quiet=False
+):
+    state = GAME.new_state(seed, {"players": players, "variant": variant, "round_limit": rounds})
+    state.quiet = quiet
+    rng = random.Random(seed)
+    events = []
+    while not state.is_terminal:
+        (d,) = state.pending()
+        events += state.apply({d.seat: rng.choice(d.legal)})
+    return state, events
+
+
+def test_the_game_is_registered():
+    assert get_game("sfdbg") is GAME
+    info = GAME.info
+    assert (info.min_players, info.max_players, info.simultaneous) == (2, 5, False)
+    assert info.hidden_information and info.chance
+
+
+def test_one_seat_decides_at_a_time():
+    state = GAME.new_state(1, {"players": 4})
+    assert len(state.pending()) == 1
+
+
+def test_an_out_of_turn_choice_is_rejected():
+    s = position(hands={0: ["punch"]})
+    with pytest.raises(NotPendingError, match="seat 1"):
+        s.apply({1: "end"})
+    assert pending(s)[0] == 0
+
+
+def test_an_illegal_choice_names_the_reason_from_the_seats_own_knowledge():
+    s = position(hands={0: ["punch"]}, power=1)
+    with pytest.raises(IllegalChoiceError, match="Hadoken is not in your hand"):
+        s.apply({0: "play:hadoken"})
+    with pytest.raises(IllegalChoiceError, match="a Kick costs 3; you have 1 Power"):
+        s.apply({0: "buy:kick"})
+    with pytest.raises(MalformedChoiceError, match="must be a string"):
+        s.apply({0: 7})  # type: ignore[dict-item]
+
+
+def test_an_illegal_defense_does_not_reveal_the_defenders_hand():
+    s = position(hands={0: ["gill"], 1: ["sakura"]})
+    act(s, "play:gill")
+    with pytest.raises(NotPendingError) as info:
+        s.apply({0: "defend:sakura"})
+    assert "sakura" in str(info.value)  # only the choice as seat 0 sent it
+    with pytest.raises(IllegalChoiceError) as info:
+        s.apply({1: "defend:dash-straight"})
+    assert "Sakura" not in str(info.value)
+
+
+def test_no_choice_after_the_game_is_over():
+    state, _ = random_game(2, rounds=2)
+    with pytest.raises(GameOverError):
+        state.apply({0: "end"})
+
+
+def test_clones_are_independent():
+    state = GAME.new_state(3, {"players": 3})
+    clone = state.clone()
+    (d,) = state.pending()
+    state.apply({d.seat: d.legal[0]})
+    assert clone.history == [] and len(state.history) == 1
+    assert clone.view(None) != state.view(None) or clone.hand != state.hand
+    rng_a, rng_b = state.clone().rng, state.clone().rng
+    assert rng_a.random() == rng_b.random()
+
+
+def test_clone_mid_attack_resumes_identically():
+    s = position(players=3, hands={0: ["m-bison"], 1: ["kick", "punch"], 2: ["sakura"]})
+    act(s, "play:m-bison")
+    c = s.clone()
+    for state in (s, c):
+        act(state, "no-defense", "defend:sakura", "discard:kick")
+    assert s.view(None) == c.view(None)
+
+
+def test_action_ids_round_trip():
+    state = GAME.new_state(4, {"players": 4})
+    rng = random.Random(4)
+    for _ in range(300):
+        if state.is_terminal:
+            break
+        (d,) = state.pending()
+        actions = state.legal_actions(d.seat)
+        assert [state.action_to_choice(d.seat, a) for a in actions] == list(d.legal)
+        assert all(0 <= a < GAME.info.num_actions for a in actions)
+        state.apply_action({d.seat: rng.choice(actions)})
+    with pytest.raises(MalformedChoiceError):
+        state.apply_action({0: -1})
+    with pytest.raises(MalformedChoiceError):
+        state.choice_to_action(0, "fly")
+
+
+def test_a_record_replays_to_the_same_outcome():
+    state, _ = random_game(5, players=4, variant="secret-heroes", rounds=5)
+    record = GameRecord.from_json(state.to_record(players=["random"] * 4).to_json())
+    again = replay(record, GAME)
+    assert again.outcome == state.outcome
+    assert again.view(None) == state.view(None)
+
+
+def test_quiet_states_build_no_events_and_play_the_same_game():
+    loud, events = random_game(6, quiet=False)
+    quiet, none = random_game(6, quiet=True)
+    assert events and not none
+    assert loud.outcome == quiet.outcome
+
+
+def test_every_event_names_a_rule_of_the_index_and_describes_itself():
+    rules = GAME.rules
+    for seed, variant in [(7, "standard"), (8, "high-powered"), (9, "secret-heroes")]:
+        state, events = random_game(seed, players=5, variant=variant, rounds=8)
+        for event in [*state.setup_events, *events]:
+            assert event.rule in rules, event
+            assert event.describe()
+            event.to_json()
+
+
+def test_drawn_cards_are_private_with_a_public_twin():
+    s = position(hands={0: ["yoga-teleport"]}, decks={0: ["seth"]})
+    events = act(s, "play:yoga-teleport")
+    drawn = [e for e in events if e.kind == "CardsDrawn"]
+    assert [e.to for e in drawn] == [frozenset({0}), None]
+    assert "Seth" in drawn[0].describe() and "Seth" not in drawn[1].describe()
