@@ -14,8 +14,13 @@ from tests.server.live import ThreadServer
 
 CHROMIUM = os.environ.get("KUMITE_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
 ]
 SHOTS = Path(os.environ.get("KUMITE_ARTIFACTS", "artifacts")) / "screenshots"
 

@@ -66,10 +66,15 @@ def test_sfrivals_full_game_against_the_ai_by_clicking(browser, web, shots):
 
 
 def test_table_page_fits_a_phone(browser, web, shots):
-    made = httpx.post(web.base + "/api/tables", json={
-        "game": "sfrivals", "seats": [{"kind": "you"}, {"kind": "bot", "agent": "greedy"}],
-        "options": {"characters": ["chunli", "dudley"]}, "seed": 2,
-    }).json()
+    made = httpx.post(
+        web.base + "/api/tables",
+        json={
+            "game": "sfrivals",
+            "seats": [{"kind": "you"}, {"kind": "bot", "agent": "greedy"}],
+            "options": {"characters": ["chunli", "dudley"]},
+            "seed": 2,
+        },
+    ).json()
     link = next(x for x in made["links"] if x["you"])
     page, errors = open_page(browser, web.base + link["url"], width=390, height=844)
     page.wait_for_selector("#confirm-setup")
@@ -84,10 +89,15 @@ def test_table_page_fits_a_phone(browser, web, shots):
 
 
 def test_spectator_sees_no_hand(browser, web, shots):
-    made = httpx.post(web.base + "/api/tables", json={
-        "game": "sfrivals", "seats": [{"kind": "you"}, {"kind": "human"}],
-        "options": {"characters": ["ryu", "ken"]}, "seed": 1,
-    }).json()
+    made = httpx.post(
+        web.base + "/api/tables",
+        json={
+            "game": "sfrivals",
+            "seats": [{"kind": "you"}, {"kind": "human"}],
+            "options": {"characters": ["ryu", "ken"]},
+            "seed": 1,
+        },
+    ).json()
     page, errors = open_page(browser, web.base + made["spectate"])
     page.wait_for_selector("#seats li")
     page.screenshot(path=shots / "spectator.png", full_page=True)

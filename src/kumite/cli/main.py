@@ -7,13 +7,10 @@ from typing import Annotated
 
 import typer
 
-from kumite.cli import bench as bench_cmd
 from kumite.cli import cards as cards_cmd
 from kumite.cli import match as match_cmd
 from kumite.cli import play as play_cmd
 from kumite.cli import replay as replay_cmd
-from kumite.cli import report as report_cmd
-from kumite.cli import sim as sim_cmd
 from kumite.cli.common import friendly_errors, split_list
 from kumite.games import game_ids
 from kumite.tui.registry import PlaySettings
@@ -182,6 +179,9 @@ def sim(
 ) -> None:
     """Simulate many bot games: win rates with intervals, seat effects, ratings, matchups,
     card impact; with --pack, a before/after comparison."""
+    # The balance lab's modules (numpy, scipy, matplotlib) load only when used.
+    from kumite.cli import sim as sim_cmd
+
     settings = PlaySettings(
         characters=split_list(characters),
         fighters=split_list(fighters),
@@ -224,6 +224,8 @@ def report(
     ] = None,
 ) -> None:
     """Write a self-contained HTML balance report (plots embedded, no network needed)."""
+    from kumite.cli import report as report_cmd
+
     report_cmd.run(files, out)
 
 
@@ -243,6 +245,8 @@ def bench(
 ) -> None:
     """Games per second for each game and agent on 1 and all cores, peak memory, and
     OpenSpiel's goofspiel(8) random play as a yardstick when open-spiel is installed."""
+    from kumite.cli import bench as bench_cmd
+
     bench_cmd.run(seconds, warmup, jobs, games, agents, json_out)
 
 

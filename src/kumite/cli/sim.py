@@ -23,6 +23,7 @@ from kumite.cli.common import console, err_console, new_seed, print_json, split_
 from kumite.core.errors import OptionsError
 from kumite.core.game import Game
 from kumite.games import get_game
+from kumite.sim.analysis import plural
 from kumite.sim.backends import Progress as ProgressFn
 from kumite.sim.backends import SimResult, default_jobs, simulate
 from kumite.sim.engine import SimSpec
@@ -224,7 +225,9 @@ def show(doc: dict[str, Any]) -> None:
             if len(side["table"]) < 2:
                 continue
             elo = {r["name"]: r for r in side["ratings"]}
-            table = Table(title=f"{name.capitalize()}s (Bradley–Terry rating on the Elo scale)")
+            table = Table(
+                title=f"{plural(name).capitalize()} (Bradley–Terry rating on the Elo scale)"
+            )
             for col in (name, "games", "win rate", "decisive won", "rating [95%]"):
                 table.add_column(col)
             for row in sorted(side["table"], key=lambda r: -elo.get(r["name"], {"elo": 0})["elo"]):

@@ -115,6 +115,7 @@ class Adapter:
 #: Game id -> "module:attribute" of its adapter.
 ADAPTERS: dict[str, str] = {
     "sfrivals": "kumite.sim.sfrivals:ADAPTER",
+    "sfdbg": "kumite.sim.sfdbg:ADAPTER",
 }
 
 _DEFAULT = Adapter()

@@ -21,6 +21,11 @@ from kumite.sim.engine import Counts, Tally
 from kumite.sim.stats import bh_adjust, bradley_terry, fisher_p, proportion, seat_test
 
 
+def plural(word: str) -> str:
+    """``character`` -> ``characters``, ``hero`` -> ``heroes`` (for headings)."""
+    return word + ("es" if word.endswith("o") else "s")
+
+
 def rates(counts: Counts) -> dict[str, Any]:
     n, wins, draws = counts
     losses = n - wins - draws

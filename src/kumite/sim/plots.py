@@ -39,12 +39,16 @@ def heatmap(
     ylabel: str,
     centre: float = 0.5,
     min_n: int = 1,
+    shown: np.ndarray | None = None,
+    scale_label: str = "rate",
 ) -> bytes:
     """A heat map of rates on a diverging colour scale centred on ``centre`` (red: the row
     side does worse, blue: better); cells with fewer than ``min_n`` games are grey. Cells are
     annotated with their rate in percent unless there are too many to read (then the CSV
-    has the numbers)."""
+    has the numbers). ``shown`` gives the annotated rates when the colour is another
+    measure of the same cells."""
     values = np.where(counts >= min_n, values, np.nan)
+    shown = values if shown is None else shown
     many = len(rows) * len(cols) > ANNOTATE_AT_MOST
     h = max(2.8, (0.24 if many else 0.5) * len(rows) + 1.6)
     w = max(4.0, 0.7 * len(cols) + 3.0)
@@ -68,14 +72,14 @@ def heatmap(
                 ax.text(
                     j,
                     i,
-                    f"{100 * v:.0f}",
+                    f"{100 * shown[i, j]:.0f}",
                     ha="center",
                     va="center",
                     fontsize=8,
                     color="white" if strong else "black",
                 )
     cbar = fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
-    cbar.set_label("rate")
+    cbar.set_label(scale_label)
     return _png(fig)
 
 

@@ -9,8 +9,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from kumite import __version__
 from kumite.sim import plots
+from kumite.sim.analysis import plural
 
 CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto;
@@ -73,7 +76,7 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]], sig: Sequence[boo
 
 
 def _sides(name: str, side: Mapping[str, Any], names: Mapping[str, str]) -> str:
-    parts = [f"<h3>{_esc(name.capitalize())}s</h3>"]
+    parts = [f"<h3>{_esc(plural(name).capitalize())}</h3>"]
     ratings = side["ratings"]
     elo = {r["name"]: r for r in ratings}
     rows = sorted(side["table"], key=lambda r: -elo.get(r["name"], {"elo": 0})["elo"])
@@ -146,19 +149,24 @@ def _matchups(a: Mapping[str, Any]) -> str:
     counts_by = {row["players"] for row in by_players}
     if len(counts_by) > 1 or (counts_by and max(counts_by) > 2):
         rows, cols, values, counts = plots.matrix(by_players, "entity", "players", "win")
+        # Colour: the win rate against an even share (1/players); numbers: the win rate.
+        even = np.array([1.0 / int(c) for c in cols])
         parts.append(
             _img(
                 plots.heatmap(
                     [names.get(r, r) for r in rows],
                     cols,
-                    values,
+                    values / even,
                     counts,
                     title=f"{(a['entity'] or 'side').capitalize()} win rate by player count",
                     xlabel="players",
                     ylabel=a["entity"] or "side",
-                    centre=float(1.0 / min(int(c) for c in cols)),
+                    centre=1.0,
+                    shown=values,
+                    scale_label="win rate ÷ even share",
                 ),
-                "Win rate by number of players (an even side wins 1/players of its games).",
+                "Win rate (%) by number of players; the colour compares it with an even share "
+                "(1/players): blue above, red below.",
             )
         )
     return "".join(parts)
@@ -170,10 +178,11 @@ def _cards(a: Mapping[str, Any]) -> str:
     entity_names = a.get("entities", {}).get("names", {})
     parts = ["<h3>Card impact</h3>"]
     ordered = sorted(impact, key=lambda r: (r["scope"], -(r["with"]["win"]["rate"] or 0)))
+    verbs = sorted({r["verb"] for r in ordered})
     labels = [
         f"{entity_names.get(r['scope'], r['scope'])}: {r['name']}"
         if r["scope"] != "*"
-        else r["name"]
+        else (f"{r['name']} ({r['verb']})" if len(verbs) > 1 else r["name"])
         for r in ordered
     ]
     parts.append(
@@ -183,7 +192,7 @@ def _cards(a: Mapping[str, Any]) -> str:
                 [r["with"]["win"]["rate"] or 0 for r in ordered],
                 [r["with"]["win"]["low"] for r in ordered],
                 [r["with"]["win"]["high"] for r in ordered],
-                title=f"Win rate when {ordered[0]['verb'] if ordered else 'played'}",
+                title=f"Win rate when {' or '.join(verbs) or 'played'}",
                 xlabel="win rate (%)",
                 highlight=[r["significant"] for r in ordered],
                 others=[r["without"]["win"]["rate"] for r in ordered],
