@@ -202,6 +202,24 @@ def test_match_tournament_and_team_json():
     assert len(data["team_points"]) == 2
 
 
+def test_match_rivales_one_vs_one_with_fighters():
+    data = json.loads(
+        kumite(
+            "match",
+            "rivales",
+            "--players",
+            "greedy:zorro,random:curie",
+            "--fights",
+            "2",
+            "--seed",
+            "3",
+            "--json",
+        ).output
+    )
+    assert [r["entrant"] for r in data["standings"]] != []
+    assert len(data["fights"]) == 2
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [

@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol, runtime_checkable
 
-from kumite.core.game import Decision, Game
+from kumite.core.game import Decision, Game, State
 
 
 @runtime_checkable
@@ -35,6 +35,28 @@ class RandomAgent:
 
     def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
         return self.rng.choice(decision.legal)
+
+
+Sampler = Callable[[random.Random], State]
+"""``sample(rng)``: a determinisation of the current state for the deciding seat —
+everything that seat cannot see resampled (:meth:`~kumite.core.game.State.determinize`)."""
+
+
+def decide(agent: Agent, state: State, decision: Decision) -> str:
+    """Ask ``agent`` for ``decision``. Search agents (with a ``choose_with`` method) also get
+    a sampler of determinisations for their seat — never the state itself."""
+    view: Mapping[str, Any] = (
+        state.view(decision.seat) if getattr(agent, "needs_view", True) else {}
+    )
+    choose_with = getattr(agent, "choose_with", None)
+    if choose_with is not None:
+
+        def sample(rng: random.Random, seat: int = decision.seat) -> State:
+            return state.determinize(seat, rng)
+
+        choice: str = choose_with(view, decision, sample)
+        return choice
+    return agent.choose(view, decision)
 
 
 AgentFactory = Callable[[Game[Any], Mapping[str, Any], int, int], Agent]

@@ -20,11 +20,17 @@ AGENTS: dict[str, dict[str, str]] = {
     "random": {"*": "kumite.agents.registry:_random"},
     "greedy": {
         "sfrivals": "kumite.agents.sfrivals_greedy:make",
+        "rivales": "kumite.agents.rivales_greedy:make",
         "sfdbg": "kumite.agents.sfdbg_greedy:make",
     },
     "priority": {"sfdbg": "kumite.agents.sfdbg_priority:make"},
     "priority-power": {"sfdbg": "kumite.agents.sfdbg_priority:make_power"},
     "priority-attack": {"sfdbg": "kumite.agents.sfdbg_priority:make_attack"},
+    "ismcts": {"*": "kumite.agents.ismcts:make"},
+    "ismcts-easy": {"*": "kumite.agents.ismcts:make_easy"},
+    "ismcts-hard": {"*": "kumite.agents.ismcts:make_hard"},
+    "ismcts-expert": {"*": "kumite.agents.ismcts:make_expert"},
+    "equilibrium": {"sfrivals": "kumite.agents.equilibrium:make"},
 }
 
 DESCRIPTIONS: dict[str, str] = {
@@ -34,6 +40,11 @@ DESCRIPTIONS: dict[str, str] = {
     "priority": "SF DBG: buys by a priority list written as data (balanced strategy)",
     "priority-power": "SF DBG: priority list, Big-Money style (Power first)",
     "priority-attack": "SF DBG: priority list that buys every Attack",
+    "ismcts": "information-set Monte Carlo tree search (600 iterations a move)",
+    "ismcts-easy": "information-set MCTS, 60 iterations a move",
+    "ismcts-hard": "information-set MCTS, 1200 iterations a move",
+    "ismcts-expert": "information-set MCTS, 3 seconds a move",
+    "equilibrium": "SF Rivals: the solver's strategy (guaranteed bound; see kumite solve)",
 }
 
 

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
-from kumite.agents.base import Agent
+from kumite.agents.base import Agent, decide
 from kumite.core.events import Event
 from kumite.core.game import Outcome, State
 
@@ -20,11 +19,7 @@ def run_game(state: State, agents: Sequence[Agent], on_step: StepHook | None = N
             break
         choices: dict[int, str] = {}
         for decision in pending:
-            agent = agents[decision.seat]
-            view: Mapping[str, Any] = (
-                state.view(decision.seat) if getattr(agent, "needs_view", True) else {}
-            )
-            choices[decision.seat] = agent.choose(view, decision)
+            choices[decision.seat] = decide(agents[decision.seat], state, decision)
         events = state.apply(choices)
         if on_step is not None:
             on_step(state, choices, events)

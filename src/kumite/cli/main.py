@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -11,6 +11,7 @@ from kumite.cli import cards as cards_cmd
 from kumite.cli import match as match_cmd
 from kumite.cli import play as play_cmd
 from kumite.cli import replay as replay_cmd
+from kumite.cli import solve as solve_cmd
 from kumite.cli.common import friendly_errors, split_list
 from kumite.games import game_ids
 from kumite.tui.registry import PlaySettings
@@ -121,7 +122,8 @@ def match(
     seed: Annotated[int | None, typer.Option(help="Seed (random if omitted).")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Bot matches of several fights, team matches and tournaments, scored per fight."""
+    """Bot matches of several fights, team matches and tournaments, scored per fight
+    (two-player games: SF Rivals, Rivales 1vs1)."""
     match_cmd.run(game, players, team_a, team_b, entrants, fights, scoring, seed, json_out)
 
 
@@ -270,6 +272,39 @@ def serve(
     from kumite.cli import serve as serve_cmd
 
     serve_cmd.run(host, port, database_url, bot_delay)
+
+
+@app.command()
+@friendly_errors
+def solve(
+    game: GameArg = "sfrivals",
+    characters: Annotated[
+        str | None, typer.Option(help="The matchup, e.g. ryu,ken (seat 0, seat 1).")
+    ] = None,
+    all_matchups: Annotated[
+        bool, typer.Option("--all", help="Every matchup: the 8x8 value table.")
+    ] = False,
+    out: Annotated[Path, typer.Option(help="--all: where to write CSV, JSON and PNG.")] = Path("."),
+    pack: Annotated[Path | None, typer.Option(help="Your own pack over the shipped one.")] = None,
+    rule: Annotated[
+        list[str] | None, typer.Option(help="Rule option KEY=VALUE (see docs/rulings.md).")
+    ] = None,
+    cache: Annotated[bool, typer.Option(help="Use and fill the on-disk solution cache.")] = True,
+    strength: Annotated[
+        bool, typer.Option(help="Exact best response to each agent instead (strength table).")
+    ] = False,
+    agents: Annotated[
+        str | None, typer.Option(help="--strength: agents to rate, e.g. random,greedy.")
+    ] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Solve SF Rivals: matchup value, exploitability, set-up strategy (see docs/solver.md)."""
+    options: dict[str, Any] = dict(play_cmd.parse_rules(rule or []))
+    if pack is not None:
+        from kumite.games.sfrivals.cards import read_overlay
+
+        options["pack"] = read_overlay(pack)
+    solve_cmd.run(game, characters, all_matchups, options, out, cache, strength, agents, json_out)
 
 
 def main() -> None:

@@ -23,6 +23,9 @@ from kumite.sim.tournament import (
     scoring,
 )
 
+#: The option naming each seat's character (``AGENT:CHARACTER`` entrants), per game.
+SEAT_OPTION = {"sfrivals": "characters", "rivales": "fighters"}
+
 
 def run(
     game_id: str,
@@ -36,8 +39,9 @@ def run(
     json_out: bool,
 ) -> None:
     game = get_game(game_id)
-    if game.info.max_players != 2:
-        raise OptionsError("matches and tournaments are for two-player games")
+    if not game.info.min_players <= 2 <= game.info.max_players:
+        raise OptionsError("matches and tournaments are for games two players can play")
+    seat_option = SEAT_OPTION.get(game_id)
     if fights < 1:
         raise OptionsError("--fights must be at least 1")
     rule = scoring(scoring_name)
@@ -49,7 +53,9 @@ def run(
                 raise OptionsError("matches are played by bots; use 'kumite play' to play")
         options: dict[str, Any] = {}
         if a.character or b.character:
-            options["characters"] = [a.character, b.character]
+            if seat_option is None:
+                raise OptionsError(f"{game_id} entrants take no AGENT:CHARACTER suffix")
+            options[seat_option] = [a.character, b.character]
         state = game.new_state(fight_seed, options)
         state.quiet = True
         agents = [

@@ -9,7 +9,7 @@ from typing import Any
 
 from rich.panel import Panel
 
-from kumite.agents.base import Agent
+from kumite.agents.base import Agent, decide
 from kumite.agents.registry import make_agent
 from kumite.cli.common import console, new_seed, print_json, split_list
 from kumite.core.errors import OptionsError
@@ -107,7 +107,7 @@ def play_loop(
             if hot_seat and decision.seat in humans:
                 console.clear()
                 pause(console, f"Pass the terminal to Player {decision.seat + 1}, then press Enter")
-            choices[decision.seat] = agent.choose(state.view(decision.seat), decision)
+            choices[decision.seat] = decide(agent, state, decision)
             if hot_seat and decision.seat in humans:
                 console.clear()
         events = state.apply(choices)

@@ -11,6 +11,7 @@ from kumite.core.game import Game
 #: Game id -> "module:attribute" of its :class:`~kumite.core.game.Game` instance.
 REGISTRY: dict[str, str] = {
     "sfrivals": "kumite.games.sfrivals.game:GAME",
+    "rivales": "kumite.games.rivales.game:GAME",
     "sfdbg": "kumite.games.sfdbg.game:GAME",
 }
 

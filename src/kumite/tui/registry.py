@@ -71,6 +71,7 @@ class TerminalFrontEnd(Protocol):
 #: Game id -> "module:attribute" of its front end.
 FRONT_ENDS: dict[str, str] = {
     "sfrivals": "kumite.tui.sfrivals:FRONT_END",
+    "rivales": "kumite.tui.rivales:FRONT_END",
     "sfdbg": "kumite.tui.sfdbg:FRONT_END",
 }
 

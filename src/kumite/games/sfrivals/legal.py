@@ -12,6 +12,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import NamedTuple
+
 from kumite.games.sfrivals.cards import Card, Character, RuleValues
 from kumite.games.sfrivals.options import Options
 
@@ -87,3 +90,32 @@ def powerless_reason(
             )
         return ("sfr.ruling.no-legal-card", "it was the only card left to play")
     return None
+
+
+class FightEnd(NamedTuple):
+    winner: int | None
+    """The winning seat, or None for a draw."""
+    reason: str
+    rule: str
+
+
+def fight_end(
+    lives: tuple[int, int] | list[int], round: int, rounds: int, stuck: Callable[[], bool]
+) -> FightEnd | None:
+    """How the fight ends after a round, or None if it goes on. ``round`` is the number of
+    the next round; ``stuck()`` says whether a seat may play none of its cards (called only
+    when needed, and only relevant under ``no_legal_card=end-fight``)."""
+    a, b = lives
+    if a == 0 or b == 0:
+        if a == b:
+            return FightEnd(None, "double KO", "sfr.end.double-ko")
+        return FightEnd(0 if b == 0 else 1, "KO", "sfr.end.ko")
+    if round > rounds:
+        return _by_life(a, b, "out of cards", "sfr.end.out-of-cards")
+    if stuck():
+        return _by_life(a, b, "no playable card left", "sfr.ruling.no-legal-card")
+    return None
+
+
+def _by_life(a: int, b: int, reason: str, rule: str) -> FightEnd:
+    return FightEnd(None if a == b else (0 if a > b else 1), reason, rule)

@@ -20,7 +20,7 @@ import random
 from typing import NamedTuple
 
 from kumite.games.sfrivals.cards import Card, Catalog, Character, RuleValues
-from kumite.games.sfrivals.legal import is_stuck, playable_cards, powerless_reason
+from kumite.games.sfrivals.legal import fight_end, is_stuck, playable_cards, powerless_reason
 from kumite.games.sfrivals.options import Options
 from kumite.games.sfrivals.resolve import NO_CARRY, resolve_round
 
@@ -59,6 +59,14 @@ class _Hands:
 
 _HANDS: dict[tuple[Character, Options], _Hands] = {}
 NO_POWERLESS: tuple[None, None] = (None, None)
+
+
+def _yes() -> bool:
+    return True
+
+
+def _no() -> bool:
+    return False
 
 
 def _hands(char: Character, options: Options) -> _Hands:
@@ -140,9 +148,9 @@ def random_rollout(
     l0, l1 = lives
     k0 = c0 * 4 + 2 * (ultra_always or l0 <= ultra_life) + super_ok
     k1 = c1 * 4 + 2 * (ultra_always or l1 <= ultra_life) + super_ok
+    cards0, stuck0 = e0.get(k0) or t0.entry(c0, l0, rnd, rules)
+    cards1, stuck1 = e1.get(k1) or t1.entry(c1, l1, rnd, rules)
     while True:
-        cards0 = (e0.get(k0) or t0.entry(c0, l0, rnd, rules))[0]
-        cards1 = (e1.get(k1) or t1.entry(c1, l1, rnd, rules))[0]
         a = cards0[below0(len(cards0))]
         b = cards1[below1(len(cards1))]
         c0 -= w0[a.index]
@@ -163,36 +171,19 @@ def random_rollout(
         super_ok = rnd >= super_round
         k0 = c0 * 4 + 2 * (ultra_always or l0 <= ultra_life) + super_ok
         k1 = c1 * 4 + 2 * (ultra_always or l1 <= ultra_life) + super_ok
-        winner: int | None
-        if l0 == 0 or l1 == 0:
-            if l0 == l1:
-                winner, reason, rule = None, "double KO", "sfr.end.double-ko"
-            else:
-                winner, reason, rule = (0 if l1 == 0 else 1), "KO", "sfr.end.ko"
-        elif rnd > last_round:
-            winner, reason, rule = _by_life(lives), "out of cards", "sfr.end.out-of-cards"
-        elif end_fight and (
-            (e0.get(k0) or t0.entry(c0, l0, rnd, rules))[1]
-            or (e1.get(k1) or t1.entry(c1, l1, rnd, rules))[1]
-        ):
-            winner, reason, rule = (
-                _by_life(lives),
-                "no playable card left",
-                "sfr.ruling.no-legal-card",
-            )
-        else:
+        # This round's look-ups answer both "stuck?" now and "which cards?" next round.
+        cards0, stuck0 = e0.get(k0) or t0.entry(c0, l0, rnd, rules)
+        cards1, stuck1 = e1.get(k1) or t1.entry(c1, l1, rnd, rules)
+        stuck = end_fight and (stuck0 or stuck1)
+        end = fight_end(lives, rnd, last_round, _yes if stuck else _no)
+        if end is None:
             continue
         return Rollout(
             characters=(chars[0].id, chars[1].id),
-            winner=winner,
-            reason=reason,
-            rule=rule,
+            winner=end.winner,
+            reason=end.reason,
+            rule=end.rule,
             lives=lives,
             rounds=rnd - 1,
             played=(tuple(played[0]), tuple(played[1])),
         )
-
-
-def _by_life(lives: tuple[int, int]) -> int | None:
-    a, b = lives
-    return None if a == b else (0 if a > b else 1)

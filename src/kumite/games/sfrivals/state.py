@@ -11,6 +11,7 @@ from kumite.core.game import Decision, Outcome, State
 from kumite.games.sfrivals import events as ev
 from kumite.games.sfrivals.cards import Card, Catalog, Character
 from kumite.games.sfrivals.legal import (
+    fight_end,
     held,
     is_stuck,
     playable_cards,
@@ -320,16 +321,14 @@ class SFRState(State):
         return powerless_reason(card, self.lives[seat], self.catalog.rules, self.opts)
 
     def _check_end(self, out: list[Event]) -> None:
-        a, b = self.lives
-        if a == 0 or b == 0:
-            if a == b:
-                self._finish(None, "double KO", "sfr.end.double-ko", out)
-            else:
-                self._finish(0 if b == 0 else 1, "KO", "sfr.end.ko", out)
-        elif self.round > self.hand_size:
-            self._finish_by_life("out of cards", "sfr.end.out-of-cards", out)
-        elif self.opts.no_legal_card == "end-fight" and (self._stuck(0) or self._stuck(1)):
-            self._finish_by_life("no playable card left", "sfr.ruling.no-legal-card", out)
+        end = fight_end(
+            self.lives,
+            self.round,
+            self.hand_size,
+            lambda: self.opts.no_legal_card == "end-fight" and (self._stuck(0) or self._stuck(1)),
+        )
+        if end is not None:
+            self._finish(end.winner, end.reason, end.rule, out)
 
     def _stuck(self, seat: int) -> bool:
         return is_stuck(
@@ -340,10 +339,6 @@ class SFRState(State):
             self.catalog.rules,
             self.opts,
         )
-
-    def _finish_by_life(self, reason: str, rule: str, out: list[Event]) -> None:
-        a, b = self.lives
-        self._finish(None if a == b else (0 if a > b else 1), reason, rule, out)
 
     def _finish(self, winner: int | None, reason: str, rule: str, out: list[Event]) -> None:
         self.phase = OVER

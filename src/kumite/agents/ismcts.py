@@ -1,0 +1,172 @@
+"""``ismcts``: information-set Monte Carlo tree search, for every game.
+
+Each iteration samples a *determinisation* — the current state with everything the agent's
+seat cannot see resampled consistently with its view (:meth:`State.determinize`, handed to
+the agent as a sampler, never the state itself) — and plays it out:
+
+* Tree nodes are information sets: a seat's node is keyed by that seat's view in the
+  sampled world, so the agent's own nodes never depend on hidden cards (multiple-observer
+  ISMCTS, Cowling, Powley & Whitehouse 2012).
+* Selection is UCB1 with availability counts (an action's exploration term counts the
+  iterations in which it was legal), decoupled per seat when several seats decide at once
+  (simultaneous moves, as SF Rivals' reveals).
+* One node is added per iteration; below it, a uniformly random rollout to the end.
+* Each node's action statistics are updated with its seat's return.
+
+The move played is the root action visited most. The budget is an iteration count and/or a
+time limit; named difficulty levels set both. Search randomness is seeded from the agent's
+seed and the view, so the agent is a fixed (reproducible) policy of its view.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import math
+import random
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from kumite.agents.base import Sampler
+from kumite.core.game import Decision, Game, State
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Level:
+    iterations: int
+    seconds: float | None
+    exploration: float = 0.7
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level(iterations=60, seconds=None),
+    "medium": Level(iterations=600, seconds=None),
+    "hard": Level(iterations=1200, seconds=None),
+    "expert": Level(iterations=100_000, seconds=3.0),
+}
+DEFAULT_LEVEL = "medium"
+
+
+@dataclasses.dataclass(slots=True)
+class _Node:
+    visits: dict[str, int] = dataclasses.field(default_factory=dict)
+    total: dict[str, float] = dataclasses.field(default_factory=dict)
+    available: dict[str, int] = dataclasses.field(default_factory=dict)
+
+    def select(self, legal: tuple[str, ...], c: float, rng: random.Random) -> str:
+        for a in legal:
+            self.available[a] = self.available.get(a, 0) + 1
+        untried = [a for a in legal if a not in self.visits]
+        if untried:
+            return rng.choice(untried)
+        best, best_score = legal[0], -math.inf
+        for a in legal:
+            n = self.visits[a]
+            score = self.total[a] / n + c * math.sqrt(math.log(self.available[a]) / n)
+            if score > best_score:
+                best, best_score = a, score
+        return best
+
+    def update(self, action: str, reward: float) -> None:
+        self.visits[action] = self.visits.get(action, 0) + 1
+        self.total[action] = self.total.get(action, 0.0) + reward
+
+
+class ISMCTSAgent:
+    """Information-set MCTS over any game that implements ``determinize``."""
+
+    def __init__(self, seat: int, seed: int, level: str = DEFAULT_LEVEL) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"unknown ismcts level {level!r} (one of {', '.join(LEVELS)})")
+        self.name = "ismcts" if level == DEFAULT_LEVEL else f"ismcts-{level}"
+        self.seat = seat
+        self.seed = seed
+        self.level = LEVELS[level]
+        self.last_iterations = 0
+
+    def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
+        raise RuntimeError("ismcts needs a determinisation sampler: call it through decide()")
+
+    def choose_with(self, view: Mapping[str, Any], decision: Decision, sample: Sampler) -> str:
+        if len(decision.legal) == 1:
+            return decision.legal[0]
+        rng = random.Random(_digest(self.seed, view))
+        tree: dict[tuple[int, str], _Node] = {}
+        root_key = (decision.seat, _digest(0, view))
+        budget = self.level
+        deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+        n = 0
+        while n < budget.iterations and (deadline is None or time.perf_counter() < deadline):
+            self._iterate(sample(rng), tree, root_key, decision.seat, rng)
+            n += 1
+        self.last_iterations = n
+        root = tree.get(root_key)
+        if root is None or not root.visits:
+            return rng.choice(decision.legal)
+        return max(decision.legal, key=lambda a: (root.visits.get(a, 0), root.total.get(a, 0.0)))
+
+    def _iterate(
+        self,
+        state: State,
+        tree: dict[tuple[int, str], _Node],
+        root_key: tuple[int, str],
+        me: int,
+        rng: random.Random,
+    ) -> None:
+        state.quiet = True
+        path: list[tuple[_Node, int, str]] = []
+        expanding = True
+        first = True
+        c = self.level.exploration
+        while True:
+            pending = state.pending()
+            if not pending:
+                break
+            choices: dict[int, str] = {}
+            added = False
+            for d in pending:
+                if not expanding:
+                    choices[d.seat] = rng.choice(d.legal)
+                    continue
+                key = (
+                    root_key if first and d.seat == me else (d.seat, _digest(0, state.view(d.seat)))
+                )
+                node = tree.get(key)
+                if node is None:
+                    node = tree[key] = _Node()
+                    added = True
+                action = node.select(d.legal, c, rng)
+                path.append((node, d.seat, action))
+                choices[d.seat] = action
+            first = False
+            if added:
+                expanding = False
+            state.apply(choices)
+        outcome = state.outcome
+        assert outcome is not None
+        for node, seat, action in path:
+            node.update(action, outcome.returns[seat])
+
+
+def _digest(seed: int, view: Mapping[str, Any]) -> str:
+    blob = msgspec.json.encode(view, order="sorted")
+    return hashlib.blake2b(b"%d|%s" % (seed, blob), digest_size=12).hexdigest()
+
+
+def make(game: Game[Any], options: Mapping[str, Any], seat: int, seed: int) -> ISMCTSAgent:
+    return ISMCTSAgent(seat, seed)
+
+
+def _level_factory(level: str) -> Any:
+    def factory(game: Game[Any], options: Mapping[str, Any], seat: int, seed: int) -> ISMCTSAgent:
+        return ISMCTSAgent(seat, seed, level)
+
+    return factory
+
+
+make_easy = _level_factory("easy")
+make_hard = _level_factory("hard")
+make_expert = _level_factory("expert")

@@ -1,0 +1,96 @@
+"""Dense integer action ids for Rivales choices (for array-based code: RL, solvers).
+
+=============  =========================================  ======
+range          choice                                     size
+=============  =========================================  ======
+0-15           ``fighter:<id>`` (pack order)              16
+16-25          ``marker:<card>`` (deck position)          10
+26-35          ``play:<card>``                            10
+36-37          ``zone:1``, ``zone:2``                     2
+38-39          ``persona:hansel``, ``persona:gretel``     2
+40-43          ``boost:none|damage|speed|both``           4
+44-59          ``guard:<n>``                              16
+60-99          ``pick:<seat>:<card>`` (seat x position)   40
+100            ``pass``                                   1
+101-104        ``count:<n>``                              4
+=============  =========================================  ======
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kumite.core.errors import MalformedChoiceError
+
+if TYPE_CHECKING:
+    from kumite.games.rivales.cards import Card
+    from kumite.games.rivales.state import RivalesState
+
+A_FIGHTER, A_MARKER, A_PLAY, A_ZONE, A_PERSONA = 0, 16, 26, 36, 38
+A_BOOST, A_GUARD, A_PICK, A_PASS, A_COUNT = 40, 44, 60, 100, 101
+NUM_ACTIONS = 105
+MAX_GUARD = A_PICK - A_GUARD - 1
+PERSONA_NAMES = ("hansel", "gretel")
+BOOST_NAMES = ("none", "damage", "speed", "both")
+
+
+def choice_to_action(state: RivalesState, seat: int, choice: str) -> int:
+    verb, _, rest = choice.partition(":")
+    try:
+        if verb == "fighter":
+            return A_FIGHTER + list(state.catalog.fighters).index(rest)
+        if verb in ("marker", "play"):
+            index = state.fighter(seat).by_id[rest].index
+            return (A_MARKER if verb == "marker" else A_PLAY) + index
+        if verb == "zone" and rest in ("1", "2"):
+            return A_ZONE + int(rest) - 1
+        if verb == "persona":
+            return A_PERSONA + PERSONA_NAMES.index(rest)
+        if verb == "boost":
+            return A_BOOST + BOOST_NAMES.index(rest)
+        if verb == "guard" and 0 <= int(rest) <= MAX_GUARD:
+            return A_GUARD + int(rest)
+        if verb == "pick":
+            owner, _, card_id = rest.partition(":")
+            who = int(owner)
+            if 0 <= who < state.n:
+                return A_PICK + who * 10 + state.fighter(who).by_id[card_id].index
+        if choice == "pass":
+            return A_PASS
+        if verb == "count" and 0 <= int(rest) <= 3:
+            return A_COUNT + int(rest)
+    except (KeyError, ValueError, AssertionError):
+        pass
+    raise MalformedChoiceError(seat, choice, "unknown choice")
+
+
+def _cards(state: RivalesState, seat: int) -> tuple[Card, ...]:
+    fighter = state.fighters[seat] if 0 <= seat < state.n else None
+    if fighter is None:
+        raise KeyError(seat)
+    return fighter.cards
+
+
+def action_to_choice(state: RivalesState, seat: int, action: int) -> str:
+    if A_FIGHTER <= action < A_MARKER:
+        return "fighter:" + list(state.catalog.fighters)[action - A_FIGHTER]
+    if A_MARKER <= action < A_PLAY:
+        return "marker:" + _cards(state, seat)[action - A_MARKER].id
+    if A_PLAY <= action < A_ZONE:
+        return "play:" + _cards(state, seat)[action - A_PLAY].id
+    if A_ZONE <= action < A_PERSONA:
+        return f"zone:{action - A_ZONE + 1}"
+    if A_PERSONA <= action < A_BOOST:
+        return "persona:" + PERSONA_NAMES[action - A_PERSONA]
+    if A_BOOST <= action < A_GUARD:
+        return "boost:" + BOOST_NAMES[action - A_BOOST]
+    if A_GUARD <= action < A_PICK:
+        return f"guard:{action - A_GUARD}"
+    if A_PICK <= action < A_PASS:
+        who, index = divmod(action - A_PICK, 10)
+        return f"pick:{who}:{_cards(state, who)[index].id}"
+    if action == A_PASS:
+        return "pass"
+    if A_COUNT <= action < NUM_ACTIONS:
+        return f"count:{action - A_COUNT}"
+    raise KeyError(action)

@@ -1,0 +1,454 @@
+"""The resolution of a clash, zone by zone (the set-up, boosts and the end of a clash and of
+a round are in :mod:`.rounds`).
+
+The steps of a clash in each zone (``docs/rulings.md`` for the order kumite reads):
+
+1. reveal; bonuses carried for this card; immediate effects in type priority, then Speed
+   (rv.clash.immediate-order), each checking its requirement (rv.clash.requirement);
+2. Speed = printed + bonuses from effects, boosts, passives and combo (rv.speed.value);
+   the higher attacks; ties go by type, an exact tie is an exchange (rv.speed.exchange);
+3. the defender may exhaust energy for Guard (rv.energy.guard); Damage beyond Guard flips
+   the defender's card and moves the life marker (rv.damage.*);
+4. end of clash: card effects still face up, the cut of maximum combos, passives; K.O.,
+   the seventh clash, or the next clash with its draw.
+
+These functions act on a :class:`~kumite.games.rivales.state.RivalesState`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kumite.core.events import Event
+from kumite.core.game import Decision
+from kumite.games.rivales import events as ev
+from kumite.games.rivales.effects import (
+    counted,
+    ctx,
+    execute,
+    options,
+    requirement_met,
+    source_name,
+)
+from kumite.games.rivales.phases import decision
+from kumite.games.rivales.rules import card_rule, fighter_rule
+from kumite.games.rivales.table import DOWN, HIDDEN, UP, Slot, combo_of, energy, spend
+
+if TYPE_CHECKING:
+    from kumite.games.rivales.fight import Fight
+    from kumite.games.rivales.state import RivalesState
+
+EFFECT_PROMPTS = {
+    "dodge": "Dodge: choose the card you leave face up — your card of the next clash",
+    "flip_own_down": "You may flip one of your face-up cards in play face down (energy)",
+    "exchange_with_basic": "You may exchange this card with one of your face-up basic cards",
+    "flip_energy_up": "How many of your energy cards do you flip face up?",
+}
+
+
+def stats(
+    state: RivalesState, fight: Fight, t: int, out: list[Event] | None = None
+) -> tuple[int, int, int, bool]:
+    """Speed, Damage and Guard of team ``t``'s card now, and whether it closes a maximum
+    combo: printed values + bonuses + passives + combo (rv.speed.value)."""
+    line = state.lines[fight.zone][t]
+    card = line[-1].card
+    bonus = fight.bonus[t]
+    speed = card.speed + bonus[0]
+    damage = card.damage + bonus[1]
+    guard = card.guard + bonus[2]
+    seat = fight.seats[t]
+    passives = state.passives[seat]
+    c = ctx(state, fight, t) if passives else None
+    for e, owner in passives:
+        assert c is not None
+        if not requirement_met(c, e, owner):
+            continue
+        value = counted(c, e, owner)
+        if value <= 0:
+            continue
+        assert e.stat is not None
+        if e.stat == "speed":
+            speed += value
+        elif e.stat == "damage":
+            damage += value
+        else:
+            guard += value
+        if out is not None:
+            out.append(
+                ev.EffectApplied(
+                    rule=fighter_rule(state.fighter(owner).id),
+                    seat=owner,
+                    who=state.who[owner],
+                    source=source_name(state, e, None, owner),
+                    what=f"+{value} {e.stat.capitalize()} to {state.who[seat]}'s {card.name}",
+                )
+            )
+    if not card.link or len(line) < 2 or line[-2].side != UP or line[-1].side != UP:
+        return speed, damage, guard, False  # not in combo: the common case, decided fast
+    links, cs, cd, cg, maximum, starter = combo_of(line, len(line) - 1, state.fighters)  # type: ignore[arg-type]
+    if links:
+        speed += cs
+        damage += cd
+        guard += cg
+        if out is not None:
+            out.append(
+                ev.ComboFormed(
+                    rule="rv.combo.chained" if links > 1 else "rv.combo.link",
+                    seat=seat,
+                    who=state.who[seat],
+                    links=links,
+                    starter=state.who[starter],
+                    speed=cs,
+                    damage=cd,
+                    guard=cg,
+                    maximum=maximum,
+                )
+            )
+    return speed, damage, guard, maximum
+
+
+def order(state: RivalesState, fight: Fight, speeds: tuple[int, int]) -> list[int]:
+    """Type priority (ultra, basic, unique), then Speed, then the most recent clash winner,
+    then seat (rv.clash.immediate-order, rv.ruling.effect-order-tie)."""
+    lines = state.lines[fight.zone]
+
+    def key(t: int) -> tuple[int, int, int, int]:
+        return (
+            lines[t][-1].card.priority,
+            -speeds[t],
+            0 if state.last_winner == t else 1,
+            fight.seats[t],
+        )
+
+    return sorted((0, 1), key=key)
+
+
+def reveal(state: RivalesState, fight: Fight, out: list[Event] | None) -> None:
+    lines = state.lines[fight.zone]
+    for t in (0, 1):
+        slot = lines[t][-1]
+        if slot.side == HIDDEN:
+            slot.side = UP
+        seat = fight.seats[t]
+        card = slot.card
+        if out is not None:
+            out.append(
+                ev.CardRevealed(
+                    rule="rv.clash.reveal",
+                    seat=seat,
+                    who=state.who[seat],
+                    card=card.id,
+                    name=card.name,
+                    type=card.type,
+                    speed=card.speed,
+                    damage=card.damage,
+                    guard=card.guard,
+                )
+            )
+        carry = state.carry[seat]
+        if carry[0] or carry[1] or carry[2]:
+            for i in range(3):
+                fight.bonus[t][i] += carry[i]
+            state.carry[seat] = [0, 0, 0]
+            if out is not None:
+                parts = [
+                    f"+{v} {n}"
+                    for v, n in zip(carry, ("Speed", "Damage", "Guard"), strict=True)
+                    if v
+                ]
+                out.append(
+                    ev.EffectApplied(
+                        rule="rv.speed.value",
+                        seat=seat,
+                        who=state.who[seat],
+                        source="bonus for the next card",
+                        what=", ".join(parts),
+                    )
+                )
+    a, b = lines[0][-1].card.immediate, lines[1][-1].card.immediate
+    if a and b:  # the order matters only when both cards have immediate effects
+        speeds = (stats(state, fight, 0)[0], stats(state, fight, 1)[0])
+        first = order(state, fight, speeds)
+    else:
+        first = [0] if a else [1]
+    fight.queue = [(t, e, lines[t][-1].card) for t in first for e in lines[t][-1].card.immediate]
+    fight.qpos = 0
+
+
+def _effect_decision(state: RivalesState, fight: Fight) -> tuple[Decision, ...]:
+    t, e, card = fight.queue[fight.qpos]
+    opts = options(ctx(state, fight, t), e)
+    assert opts
+    return (
+        decision(
+            fight.seats[t], e.op.replace("_", "-"), opts, f"{card.name}: {EFFECT_PROMPTS[e.op]}"
+        ),
+    )
+
+
+def run_immediate(
+    state: RivalesState, fight: Fight, out: list[Event] | None
+) -> tuple[Decision, ...] | None:
+    while fight.qpos < len(fight.queue):
+        t, e, card = fight.queue[fight.qpos]
+        c = ctx(state, fight, t)
+        if not requirement_met(c, e):
+            if out is not None:
+                out.append(
+                    ev.RequirementUnmet(
+                        rule="rv.clash.requirement",
+                        seat=c.seat,
+                        who=state.who[c.seat],
+                        source=card.name,
+                        requirement=e.requires.describe(),
+                    )
+                )
+        else:
+            opts = options(c, e)
+            if opts is None:
+                execute(c, e, card, None, out)
+            elif len(opts) == 1:
+                execute(c, e, card, opts[0], out)
+            elif opts:
+                state.waiting = "effect"
+                return _effect_decision(state, fight)
+            elif out is not None:
+                out.append(
+                    ev.EffectApplied(
+                        rule=card_rule(card.id),
+                        seat=c.seat,
+                        who=state.who[c.seat],
+                        source=card.name,
+                        what="nothing to act on",
+                    )
+                )
+        fight.qpos += 1
+    return None
+
+
+def _guard_decision(state: RivalesState, fight: Fight) -> tuple[Decision, ...]:
+    assert fight.attacker is not None and fight.stats is not None
+    d = 1 - fight.attacker
+    n = energy(state.lines[fight.zone][d])
+    damage, guard = fight.stats[fight.attacker][1], fight.stats[d][2]
+    return (
+        decision(
+            fight.seats[d],
+            "guard",
+            tuple(f"guard:{i}" for i in range(n + 1)),
+            f"You defend: Damage {damage} against your Guard {guard}. "
+            "Exhaust energy for +1 Guard each?",
+        ),
+    )
+
+
+def compare(
+    state: RivalesState, fight: Fight, out: list[Event] | None
+) -> tuple[Decision, ...] | None:
+    """Compare Speeds; resolve an exchange, or set up the attack (rv.speed.*)."""
+    a = stats(state, fight, 0, out)
+    b = stats(state, fight, 1, out)
+    fight.stats = [a[:3], b[:3]]
+    fight.maximum = [a[3], b[3]]
+    lines = state.lines[fight.zone]
+    how, rule = "", "rv.speed.attacker"
+    att: int | None
+    if a[0] != b[0]:
+        att = 0 if a[0] > b[0] else 1
+    elif fight.ties[0] != fight.ties[1]:
+        att = 0 if fight.ties[0] else 1
+        card = lines[att][-1].card
+        how, rule = f"{card.name} wins Speed ties", card_rule(card.id)
+    else:
+        pa, pb = lines[0][-1].card.priority, lines[1][-1].card.priority
+        if pa != pb:
+            att = 0 if pa < pb else 1
+            how, rule = f"tie won by type: {lines[att][-1].card.type} card", "rv.speed.tie-type"
+        else:
+            att, how, rule = None, "equal Speed and card type", "rv.speed.exchange"
+    if out is not None:
+        out.append(
+            ev.SpeedCompared(
+                rule=rule,
+                seats=fight.seats,
+                whos=(state.who[fight.seats[0]], state.who[fight.seats[1]]),
+                speeds=(a[0], b[0]),
+                attacker=None if att is None else fight.seats[att],
+                how=how,
+            )
+        )
+    if att is None:
+        _exchange(state, fight, out)
+        fight.stage = 4
+        return None
+    fight.attacker = att
+    d = 1 - att
+    if fight.dodge[d]:
+        if out is not None:
+            out.append(_attack_event(state, fight, 0, dodged=True))
+        if state.opts.clash_winner == "attacker":
+            state.last_winner = att
+        fight.stage = 4
+        return None
+    fight.stage = 3
+    if fight.stats[att][1] - fight.stats[d][2] >= 1 and energy(lines[d]) >= 1:
+        state.waiting = "guard"
+        return _guard_decision(state, fight)
+    return None
+
+
+def _attack_event(state: RivalesState, fight: Fight, dealt: int, dodged: bool = False) -> Event:
+    assert fight.attacker is not None and fight.stats is not None
+    att, d = fight.attacker, 1 - fight.attacker
+    rule = "rv.dodge" if dodged else ("rv.defense.guard" if dealt else "rv.defense.no-damage")
+    return ev.AttackResolved(
+        rule=rule,
+        attacker=fight.seats[att],
+        defender=fight.seats[d],
+        whos=(state.who[fight.seats[att]], state.who[fight.seats[d]]),
+        damage=fight.stats[att][1],
+        guard=fight.stats[d][2] + fight.guard_boost,
+        dealt=dealt,
+        dodged=dodged,
+    )
+
+
+def _flip_down(
+    state: RivalesState, slot: Slot, reason: str, rule: str, out: list[Event] | None
+) -> None:
+    if slot.side != UP:
+        return
+    slot.side = DOWN
+    if out is not None:
+        out.append(
+            ev.CardFlipped(
+                rule=rule,
+                seat=slot.owner,
+                who=state.who[slot.owner],
+                card=slot.card.id,
+                name=slot.card.name,
+                up=False,
+                reason=reason,
+            )
+        )
+
+
+def _exchange(state: RivalesState, fight: Fight, out: list[Event] | None) -> None:
+    """Both flip their card and receive 1 Damage ignoring Guard (rv.speed.exchange)."""
+    lines = state.lines[fight.zone]
+    for t in (0, 1):
+        _flip_down(state, lines[t][-1], "exchange", "rv.speed.exchange", out)
+    amount = state.catalog.rules.exchange_damage
+    for t in (0, 1):
+        seat = fight.seats[t]
+        if fight.dodge[t]:
+            if out is not None:
+                out.append(
+                    ev.EffectApplied(
+                        rule="rv.ruling.dodge",
+                        seat=seat,
+                        who=state.who[seat],
+                        source="dodge",
+                        what="no Damage from the exchange",
+                    )
+                )
+            continue
+        state.caused.add(1 - t)
+        state.damage(seat, amount, out, "rv.speed.exchange")
+    _check_immediate_end(state)
+
+
+def on_choice(state: RivalesState, choices: dict[int, str], out: list[Event] | None) -> None:
+    """A player's answer inside the resolution: an effect's choice or a Guard boost."""
+    fight = state.fights[state.fi]
+    if state.waiting == "effect":
+        t, e, card = fight.queue[fight.qpos]
+        execute(ctx(state, fight, t), e, card, choices[fight.seats[t]], out)
+        fight.qpos += 1
+    else:
+        assert fight.attacker is not None and fight.stats is not None
+        d = 1 - fight.attacker
+        n = int(choices[fight.seats[d]].partition(":")[2])
+        spend(state.lines[fight.zone][d], n)
+        fight.guard_boost = n
+        if out is not None:
+            seat = fight.seats[d]
+            out.append(
+                ev.GuardBoosted(
+                    rule="rv.energy.guard" if not state.two else "rv.2v2.boosting",
+                    seat=seat,
+                    who=state.who[seat],
+                    energy=n,
+                    guard=fight.stats[d][2] + n,
+                )
+            )
+    state.waiting = ""
+
+
+def damage_step(state: RivalesState, fight: Fight, out: list[Event] | None) -> None:
+    """Damage beyond Guard flips the defender's card and moves their life marker."""
+    assert fight.attacker is not None and fight.stats is not None
+    att, d = fight.attacker, 1 - fight.attacker
+    net = fight.stats[att][1] - fight.stats[d][2] - fight.guard_boost
+    if net >= 1:
+        if out is not None:
+            out.append(_attack_event(state, fight, net))
+        _flip_down(
+            state,
+            state.lines[fight.zone][d][-1],
+            "Damage: its effect is cancelled",
+            "rv.damage.flip",
+            out,
+        )
+        fight.dealt[att] = net
+        state.caused.add(att)
+        state.last_winner = att
+        state.damage(fight.seats[d], net, out, "rv.damage.life-marker")
+    elif out is not None:
+        out.append(_attack_event(state, fight, 0))
+    if state.opts.clash_winner == "attacker":
+        state.last_winner = att
+    _check_immediate_end(state)
+
+
+def _check_immediate_end(state: RivalesState) -> None:
+    """1vs1: a K.O. ends the round at once (rv.end.ko), as does the first Damage caused
+    by one fighter alone in the final round (rv.end.final-round)."""
+    if state.two:
+        return
+    if any(state.ko) or (state.final and len(state.caused) == 1):
+        state.round_over = True
+
+
+def resolve(state: RivalesState, out: list[Event] | None) -> tuple[Decision, ...] | None:
+    """Run the zones' resolution until a player must decide (or all zones are done)."""
+    if state.waiting:
+        return current_decisions(state)
+    while state.fi < len(state.fights) and not state.round_over:
+        fight = state.fights[state.fi]
+        if fight.stage == 0:
+            reveal(state, fight, out)
+            fight.stage = 1
+        if fight.stage == 1:
+            waiting = run_immediate(state, fight, out)
+            if waiting:
+                return waiting
+            fight.stage = 2
+        if fight.stage == 2:
+            waiting = compare(state, fight, out)
+            if waiting:
+                return waiting
+        if fight.stage == 3:
+            damage_step(state, fight, out)
+            fight.stage = 4
+        state.fi += 1
+    return None
+
+
+def current_decisions(state: RivalesState) -> tuple[Decision, ...]:
+    """The decision a resolution is waiting for, recomputed from the state."""
+    fight = state.fights[state.fi]
+    if state.waiting == "effect":
+        return _effect_decision(state, fight)
+    return _guard_decision(state, fight)

@@ -1,0 +1,395 @@
+"""Events of Rivales. Each carries the rule it applies and who may see it.
+
+``who`` is the seat's label ("P1 Zorro"), precomputed so that every line reads well.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kumite.core.events import Event
+
+
+def _stats(speed: int, damage: int, guard: int) -> str:
+    out = f"Speed {speed}, Damage {damage}"
+    return out + (f", Guard {guard}" if guard else "")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FighterChosen(Event):
+    seat: int
+    who: str
+    fighter: str
+
+    def describe(self) -> str:
+        return f"Player {self.seat + 1} fights as {self.fighter}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundStarted(Event):
+    round: int
+    final: bool
+
+    def describe(self) -> str:
+        if self.final:
+            return f"Round {self.round}: FINAL ROUND — the first to cause Damage wins."
+        return f"Round {self.round} begins."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClashStarted(Event):
+    round: int
+    clash: int
+
+    def describe(self) -> str:
+        return f"Clash {self.clash} of round {self.round}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UltraSetAside(Event):
+    seat: int
+    who: str
+    card: str
+    name: str
+
+    def describe(self) -> str:
+        return f"{self.who} sets the ultra {self.name} aside, face up."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LifeMarkerChosen(Event):
+    """Private to the owner with the card; the public twin has ``card=None``."""
+
+    seat: int
+    who: str
+    card: str | None
+    name: str | None
+
+    def describe(self) -> str:
+        if self.name is None:
+            return f"{self.who} covers the life bar with a life marker (face down)."
+        return f"You cover your life bar with {self.name} as life marker (hidden from rivals)."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardsDrawn(Event):
+    """Private to the drawer with the cards; the public twin lists none."""
+
+    seat: int
+    who: str
+    count: int
+    cards: tuple[str, ...]
+    names: tuple[str, ...]
+
+    def describe(self) -> str:
+        if self.names:
+            return f"You draw {', '.join(self.names)}."
+        if self.count == 0:
+            return f"{self.who}'s deck is exhausted: no card drawn."
+        return f"{self.who} draws {self.count} card{'s' if self.count > 1 else ''}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ZonesTaken(Event):
+    zones: tuple[tuple[str, ...], ...]
+    """Per zone, the labels of the fighters playing there."""
+
+    def describe(self) -> str:
+        return "Zones: " + "; ".join(
+            f"Zone {z + 1}: {' vs '.join(who)}" for z, who in enumerate(self.zones)
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardPlayed(Event):
+    seat: int
+    who: str
+    zone: int
+    card: str | None
+    """Set only when the card is played face up (a dodge's card)."""
+    name: str | None
+
+    def describe(self) -> str:
+        if self.name is not None:
+            return f"{self.who} plays {self.name} face up, first (left by a dodge)."
+        return f"{self.who} plays a card face down."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PersonaChosen(Event):
+    seat: int
+    who: str
+    persona: str
+
+    def describe(self) -> str:
+        icon = "candy cane" if self.persona == "hansel" else "cookie"
+        return f"{self.who} calls out {self.persona.upper()} ({icon})."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BoostChosen(Event):
+    seat: int
+    who: str
+    energy: int
+    speed: int
+    damage: int
+
+    def describe(self) -> str:
+        if self.energy == 0:
+            return f"{self.who} does not boost."
+        parts = [p for p in (self.speed and "+1 Speed", self.damage and "+1 Damage") if p]
+        return f"{self.who} spends {self.energy} energy (cards moved down): {' and '.join(parts)}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardRevealed(Event):
+    seat: int
+    who: str
+    card: str
+    name: str
+    type: str
+    speed: int
+    damage: int
+    guard: int
+
+    def describe(self) -> str:
+        return (
+            f"{self.who} reveals {self.name} ({self.type}; "
+            f"{_stats(self.speed, self.damage, self.guard)})."
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EffectApplied(Event):
+    """One effect of a card or a fighter's passive, in words."""
+
+    seat: int
+    who: str
+    source: str
+    what: str
+
+    def describe(self) -> str:
+        return f"{self.who}'s {self.source}: {self.what}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RequirementUnmet(Event):
+    seat: int
+    who: str
+    source: str
+    requirement: str
+
+    def describe(self) -> str:
+        return f"{self.who}'s {self.source} has no effect: it requires {self.requirement}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ComboFormed(Event):
+    seat: int
+    who: str
+    links: int
+    starter: str
+    speed: int
+    damage: int
+    guard: int
+    maximum: bool
+
+    def describe(self) -> str:
+        parts = [
+            f"+{v} {k}"
+            for k, v in (("Speed", self.speed), ("Damage", self.damage), ("Guard", self.guard))
+            if v
+        ]
+        chain = f"{self.links} link{'s' if self.links > 1 else ''}"
+        tail = " — MAXIMUM COMBO" if self.maximum else ""
+        return (
+            f"{self.who}'s card is in combo ({chain}, {self.starter}'s chain): "
+            f"{', '.join(parts) or 'no bonus'}{tail}."
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SpeedCompared(Event):
+    seats: tuple[int, int]
+    whos: tuple[str, str]
+    speeds: tuple[int, int]
+    attacker: int | None
+    """The attacker's seat; None for an exchange."""
+    how: str
+
+    def describe(self) -> str:
+        (a, b), (sa, sb) = self.whos, self.speeds
+        head = f"Speed {a} {sa} against {b} {sb}"
+        if self.attacker is None:
+            return f"{head}: {self.how} — an exchange."
+        att = self.whos[self.seats.index(self.attacker)]
+        return f"{head}: {att} attacks{self.how and ' (' + self.how + ')'}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GuardBoosted(Event):
+    seat: int
+    who: str
+    energy: int
+    guard: int
+
+    def describe(self) -> str:
+        if self.energy == 0:
+            return f"{self.who} does not boost Guard."
+        return f"{self.who} exhausts {self.energy} energy: Guard now {self.guard}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AttackResolved(Event):
+    attacker: int
+    defender: int
+    whos: tuple[str, str]
+    damage: int
+    guard: int
+    dealt: int
+    dodged: bool = False
+
+    def describe(self) -> str:
+        att, dfn = self.whos
+        if self.dodged:
+            return f"{dfn} dodges {att}'s attack: no Damage."
+        if self.dealt == 0:
+            return (
+                f"{att}'s Damage {self.damage} against Guard {self.guard}: no Damage; the clash "
+                f"ends with both cards face up."
+            )
+        guard = f" minus Guard {self.guard}" if self.guard else ""
+        return f"{att} deals {self.damage}{guard} = {self.dealt} Damage to {dfn}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DamageTaken(Event):
+    seat: int
+    who: str
+    amount: int
+    life: int
+    life_max: int
+
+    def describe(self) -> str:
+        return (
+            f"{self.who} moves the life marker {self.amount} space"
+            f"{'s' if self.amount > 1 else ''}: life {self.life}/{self.life_max}."
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardFlipped(Event):
+    seat: int
+    who: str
+    card: str
+    name: str
+    up: bool
+    reason: str
+
+    def describe(self) -> str:
+        side = "face up" if self.up else "face down"
+        return f"{self.who}'s {self.name} is flipped {side} ({self.reason})."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UltraIconUncovered(Event):
+    seat: int
+    who: str
+
+    def describe(self) -> str:
+        return f"{self.who} uncovers the ultra icon: the ultra card comes to hand next clash."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UltraTaken(Event):
+    seat: int
+    who: str
+    card: str
+    name: str
+
+    def describe(self) -> str:
+        return f"{self.who} takes the ultra {self.name} into hand."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class KnockedOut(Event):
+    seat: int
+    who: str
+
+    def describe(self) -> str:
+        return f"{self.who} uncovers K.O.!"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandShown(Event):
+    """Private to the seat shown the hand; the public twin names no card."""
+
+    seat: int
+    who: str
+    to_seat: int
+    to_who: str
+    cards: tuple[str, ...]
+    names: tuple[str, ...]
+
+    def describe(self) -> str:
+        if self.cards or self.to is not None:
+            shown = ", ".join(self.names) or "no cards"
+            return f"{self.who} shows you their hand: {shown}."
+        return f"{self.who} shows their hand to {self.to_who} only."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DodgeCardLeft(Event):
+    seat: int
+    who: str
+    card: str
+    name: str
+
+    def describe(self) -> str:
+        return f"{self.who} leaves {self.name} face up: it is their card next clash."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NoBasicNextClash(Event):
+    seat: int
+    """Mulan's seat."""
+    who: str
+    target: str
+
+    def describe(self) -> str:
+        return f"{self.target} may not play basic cards next clash."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundEnded(Event):
+    round: int
+    winners: tuple[int, ...]
+    """Winning teams (both for a tie)."""
+    team_names: tuple[str, ...]
+    reason: str
+    rounds_won: tuple[int, ...]
+
+    def describe(self) -> str:
+        names = [self.team_names[t] for t in self.winners]
+        who = " and ".join(names) if names else "nobody"
+        score = "-".join(str(r) for r in self.rounds_won)
+        return f"Round {self.round} ({self.reason}) won by {who}. Rounds won: {score}."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FightEnded(Event):
+    winner: int | None
+    """Winning team; None for a draw."""
+    team_names: tuple[str, ...]
+    reason: str
+    rounds_won: tuple[int, ...]
+    teams: bool = False
+    """2vs2: the winner is a team of two."""
+
+    def describe(self) -> str:
+        score = "-".join(str(r) for r in self.rounds_won)
+        if self.winner is None:
+            return f"The fight is a draw ({self.reason}). Rounds won: {score}."
+        name = self.team_names[self.winner]
+        verb = "win" if self.teams else "wins"
+        return f"{name} {verb} the fight ({self.reason}), rounds {score}."

@@ -1,0 +1,74 @@
+"""One zone's clash: :class:`Fight`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kumite.games.rivales.cards import Card
+
+
+class Fight:
+    """One zone's clash: its two fighters (one per team) and what has happened so far."""
+
+    __slots__ = (
+        "attacker",
+        "bonus",
+        "boost",
+        "boost_plan",
+        "boost_pos",
+        "ctxs",
+        "dealt",
+        "dodge",
+        "guard_boost",
+        "maximum",
+        "persona",
+        "qpos",
+        "queue",
+        "seats",
+        "stage",
+        "stats",
+        "ties",
+        "zone",
+    )
+
+    def __init__(self, zone: int, seats: tuple[int, int]) -> None:
+        self.zone = zone
+        self.seats = seats
+        self.bonus = [[0, 0, 0], [0, 0, 0]]
+        """Speed, Damage, Guard bonuses per team from boosts, effects and carried bonuses."""
+        self.boost = [0, 0]
+        self.ties = [False, False]
+        self.dodge = [False, False]
+        self.persona: list[str | None] = [None, None]
+        self.boost_plan: list[tuple[int, ...]] | None = None
+        self.boost_pos = 0
+        self.queue: list[tuple[int, Any, Card]] = []
+        self.qpos = 0
+        self.stage = 0
+        self.stats: list[tuple[int, int, int]] | None = None
+        self.maximum = [False, False]
+        self.attacker: int | None = None
+        """Attacking team; None before the comparison or for an exchange."""
+        self.guard_boost = 0
+        self.dealt = [0, 0]
+        self.ctxs: list[Any] = [None, None]
+        """Cached effect contexts per team (see :func:`~.effects.ctx`); not copied."""
+
+    def copy(self) -> Fight:
+        f = Fight(self.zone, self.seats)
+        f.bonus = [list(self.bonus[0]), list(self.bonus[1])]
+        f.boost = list(self.boost)
+        f.ties = list(self.ties)
+        f.dodge = list(self.dodge)
+        f.persona = list(self.persona)
+        f.boost_plan = None if self.boost_plan is None else list(self.boost_plan)
+        f.boost_pos = self.boost_pos
+        f.queue = list(self.queue)
+        f.qpos = self.qpos
+        f.stage = self.stage
+        f.stats = None if self.stats is None else list(self.stats)
+        f.maximum = list(self.maximum)
+        f.attacker = self.attacker
+        f.guard_boost = self.guard_boost
+        f.dealt = list(self.dealt)
+        return f

@@ -1,0 +1,111 @@
+"""The Rivales game object: metadata, options and the initial state."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from kumite.core.errors import KumiteError, OptionsError
+from kumite.core.game import Game, GameInfo
+from kumite.games.rivales.actions import NUM_ACTIONS
+from kumite.games.rivales.cards import Catalog, load_catalog
+from kumite.games.rivales.options import Options
+from kumite.games.rivales.rules import RULES, card_rule, fighter_rule
+from kumite.games.rivales.state import RivalesState
+
+RULES_VERSION = "rivales-1"
+#: Decisions per clash at most: zones 1, play 1, persona 1, boosts 2 per zone, effects 2
+#: per zone, guard 1 per zone; rounds: 3 + final rounds (option, at most 10).
+_PER_CLASH = 3 + 5 * 2
+
+
+class Rivales(Game[Options]):
+    """Rivales: Capítulo 1 – Justicia — 1vs1 duels and the official 2vs2 team mode."""
+
+    info = GameInfo(
+        id="rivales",
+        name="Rivales: Capítulo 1 – Justicia",
+        min_players=2,
+        max_players=4,
+        simultaneous=True,
+        hidden_information=True,
+        chance=True,
+        max_decisions=4 + 13 * (1 + 7 * _PER_CLASH),
+        utility_range=(-1.0, 1.0),
+        rules_version=RULES_VERSION,
+        num_actions=NUM_ACTIONS,
+    )
+
+    def parse_options(self, raw: Mapping[str, Any] | None) -> Options:
+        if not raw:
+            return _DEFAULT
+        options: Options
+        if isinstance(raw, Options):
+            options = raw
+        else:
+            try:
+                options = msgspec.convert(dict(raw), Options)
+            except msgspec.ValidationError as exc:
+                raise OptionsError(f"rivales options: {exc}") from None
+        if not 1 <= options.final_round_limit <= 10:
+            raise OptionsError("rivales options: final_round_limit must be 1..10")
+        catalog = self.catalog(options)
+        seats = 4 if options.mode == "2v2" else 2
+        if options.fighters is not None:
+            if len(options.fighters) != seats:
+                raise OptionsError(
+                    f"rivales {options.mode} needs {seats} fighters (one per seat), "
+                    f"got {len(options.fighters)}"
+                )
+            for fid in options.fighters:
+                if fid is not None and fid not in catalog.fighters:
+                    known = ", ".join(catalog.fighters)
+                    raise OptionsError(f"unknown fighter {fid!r} (one of: {known})")
+            if seats == 4:
+                for a, b in ((0, 1), (2, 3)):
+                    fa, fb = options.fighters[a], options.fighters[b]
+                    if fa is not None and fa == fb:
+                        raise OptionsError(
+                            f"teammates must choose different fighters (seats {a + 1} and "
+                            f"{b + 1} both chose {fa!r}: rv.2v2.different-fighters)"
+                        )
+        return options
+
+    def options_to_json(self, options: Options) -> dict[str, Any]:
+        out: dict[str, Any] = msgspec.to_builtins(options)
+        return {k: v for k, v in out.items() if v is not None}
+
+    def catalog(self, options: Options | None = None) -> Catalog:
+        """The cards in use: the base pack, or the base merged with the options' overlay."""
+        overlay = None if options is None else options.pack
+        try:
+            return load_catalog(overlay)
+        except KumiteError:
+            raise
+        except Exception as exc:  # pragma: no cover - defensive
+            raise OptionsError(f"pack: {exc}") from None
+
+    def new_state(self, seed: int = 0, options: Mapping[str, Any] | None = None) -> RivalesState:
+        opts = self.parse_options(options)
+        return RivalesState(self, seed, opts, self.catalog(opts))
+
+    @property
+    def rules(self) -> Mapping[str, str]:
+        index = dict(RULES)
+        catalog = self.catalog()
+        for fighter in catalog.fighters.values():
+            index[fighter_rule(fighter.id)] = (
+                f"{fighter.name} — {fighter.passive_name}: {fighter.passive}"
+            )
+        for card in catalog.cards.values():
+            index[card_rule(card.id)] = f"{card.name}: {card.text or 'no effect.'}"
+        return index
+
+    def pack_ref(self, options: Options) -> dict[str, str]:
+        return self.catalog(options).pack.ref()
+
+
+_DEFAULT = Options()
+GAME = Rivales()

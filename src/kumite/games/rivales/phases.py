@@ -1,0 +1,32 @@
+"""Phases of a Rivales fight and the shared (immutable) decision objects."""
+
+from __future__ import annotations
+
+from kumite.core.game import Decision
+
+FIGHTER, MARKER, ZONES, PLAY, PERSONA, BOOST, RESOLVE, OVER = (
+    "fighter",
+    "marker",
+    "zones",
+    "play",
+    "persona",
+    "boost",
+    "resolve",
+    "over",
+)
+"""Phases where players decide (``resolve`` also runs on its own until someone must)."""
+SETUP, START, END = "setup", "start-clash", "end-clash"
+"""Phases that run on their own: a round's set-up, a clash's start, its end."""
+
+_DECISIONS: dict[tuple[int, str, tuple[str, ...], str], Decision] = {}
+
+
+def decision(seat: int, kind: str, legal: tuple[str, ...], prompt: str) -> Decision:
+    """Decisions are immutable: the engine reuses them."""
+    key = (seat, kind, legal, prompt)
+    found = _DECISIONS.get(key)
+    if found is None:
+        if len(_DECISIONS) > 50_000:
+            _DECISIONS.clear()
+        found = _DECISIONS[key] = Decision(seat, kind, legal, prompt)
+    return found

@@ -1,0 +1,418 @@
+"""A round around its clashes: set-up, the start of a clash (draws, ultra, restrictions),
+boosts before the reveal, the end of a clash, and the end of a round and of the fight.
+
+These functions act on a :class:`~kumite.games.rivales.state.RivalesState`; the resolution
+of a clash itself is in :mod:`.clash`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kumite.core.events import Event
+from kumite.core.game import Decision, Outcome
+from kumite.games.rivales import events as ev
+from kumite.games.rivales.cards import Effect
+from kumite.games.rivales.clash import order
+from kumite.games.rivales.effects import STAT_INDEX, ctx, end_effect, requirement_met
+from kumite.games.rivales.phases import OVER, SETUP, START, decision
+from kumite.games.rivales.rules import fighter_rule
+from kumite.games.rivales.table import DOWN, SPENT, UP, energy, spend
+
+if TYPE_CHECKING:
+    from kumite.games.rivales.fight import Fight
+    from kumite.games.rivales.state import RivalesState
+
+BOOSTS = ("boost:none", "boost:damage", "boost:speed", "boost:both")
+BOOST_PROMPT = "Boost your card before the reveal? damage = 1 energy, speed = 2, both = 3"
+
+
+def setup_round(state: RivalesState, out: list[Event] | None) -> None:
+    """A new round, set up afresh (rv.setup.*, rv.ruling.round-setup)."""
+    state.round += 1
+    draw = state.catalog.rules.draw_at_setup
+    for s in state.seats:
+        fighter = state.fighter(s)
+        deck = list(fighter.deck)
+        state.rng.shuffle(deck)
+        state.hand[s] = [deck.pop() for _ in range(min(draw, len(deck)))]
+        state.deck[s] = deck
+        state.marker[s] = None
+        state.ultra[s] = fighter.ultra
+        state.ultra_due[s] = False
+        state.taken[s] = 0
+        state.ko[s] = False
+        state.ready[s] = None
+        state.carry[s] = [0, 0, 0]
+    state.known = {}
+    state.no_basic_zone = set()
+    state.no_basic_facing = set()
+    state.restricted = set()
+    state.lines = [[[], []] for _ in range(state.zones)]
+    state.zone_of = [-1] * state.n
+    state.fights = []
+    state.clash = 0
+    state.caused = set()
+    state.round_over = False
+    state.passives = [
+        [(e, s) for e in state.fighter(s).static]
+        + [(e, m) for m in state.teams[state.team_of[s]] for e in state.fighter(m).team_static]
+        for s in state.seats
+    ]
+    state.end_passives = [state.fighter(s).end_passives for s in state.seats]
+    state.persona_seats = tuple(s for s in state.seats if state.fighter(s).persona)
+    if out is None:
+        return
+    out.append(ev.RoundStarted(rule="rv.play.goal", round=state.round, final=state.final))
+    for s in state.seats:
+        ultra = state.fighter(s).ultra
+        who = state.who[s]
+        out.append(
+            ev.UltraSetAside(
+                rule="rv.setup.ultra-aside", seat=s, who=who, card=ultra.id, name=ultra.name
+            )
+        )
+        hand = state.hand[s]
+        rule = "rv.setup.life-marker"
+        out.append(
+            ev.CardsDrawn(
+                rule=rule,
+                to=frozenset({s}),
+                seat=s,
+                who=who,
+                count=len(hand),
+                cards=tuple(c.id for c in hand),
+                names=tuple(c.name for c in hand),
+            )
+        )
+        out.append(ev.CardsDrawn(rule=rule, seat=s, who=who, count=len(hand), cards=(), names=()))
+
+
+def start_clash(state: RivalesState, out: list[Event] | None) -> None:
+    """A new clash: everyone draws a card (if the deck allows) and takes an uncovered
+    ultra (rv.end.next-clash, rv.end.ultra)."""
+    state.clash += 1
+    if state.caused:
+        state.caused = set()
+    if out is not None:
+        out.append(ev.ClashStarted(rule="rv.clash.play", round=state.round, clash=state.clash))
+    if state.clash == 1:
+        return
+    for s in state.seats:
+        who = state.who[s]
+        deck = state.deck[s]
+        if deck:
+            card = deck.pop()
+            state.hand[s].append(card)
+            if out is not None:
+                rule = "rv.end.next-clash"
+                out.append(
+                    ev.CardsDrawn(
+                        rule=rule,
+                        to=frozenset({s}),
+                        seat=s,
+                        who=who,
+                        count=1,
+                        cards=(card.id,),
+                        names=(card.name,),
+                    )
+                )
+                out.append(ev.CardsDrawn(rule=rule, seat=s, who=who, count=1, cards=(), names=()))
+        elif out is not None:
+            out.append(
+                ev.CardsDrawn(
+                    rule="rv.end.next-clash", seat=s, who=who, count=0, cards=(), names=()
+                )
+            )
+        ultra = state.ultra[s]
+        if state.ultra_due[s] and ultra is not None:
+            state.hand[s].append(ultra)
+            state.ultra[s] = None
+            state.ultra_due[s] = False
+            if out is not None:
+                out.append(
+                    ev.UltraTaken(
+                        rule="rv.end.ultra", seat=s, who=who, card=ultra.id, name=ultra.name
+                    )
+                )
+
+
+def compute_restrictions(state: RivalesState) -> None:
+    """Seats that may not play basic cards this clash (Pinzas de Mantis)."""
+    if not state.no_basic_zone and not state.no_basic_facing:
+        if state.restricted:
+            state.restricted = set()
+        return
+    restricted = set()
+    for s in state.seats:
+        team, zone = state.team_of[s], state.zone_of[s]
+        if (team, zone) in state.no_basic_zone:
+            restricted.add(s)
+        for rival_team, mulan in state.no_basic_facing:
+            if rival_team == team and state.zone_of[mulan] == zone:
+                restricted.add(s)
+    state.restricted = restricted
+
+
+def _boost_plan(state: RivalesState, fight: Fight) -> list[tuple[int, ...]]:
+    """Who decides a boost, in order (rv.energy.boost-order, rv.ruling.boost-no-winner)."""
+    lines = state.lines[fight.zone]
+    has = [t for t in (0, 1) if energy(lines[t]) >= 1]
+    if len(has) == 2:
+        w = state.last_winner
+        return [(0, 1)] if w is None else [(w,), (1 - w,)]
+    return [(has[0],)] if has else []
+
+
+def boost_levels(state: RivalesState) -> dict[str, tuple[int, int, int]]:
+    """Boost levels: choice word -> (energy cost, +Speed, +Damage) (rv.energy.boost)."""
+    rules = state.catalog.rules
+    return {
+        "none": (0, 0, 0),
+        "damage": (rules.boost_damage_cost, 0, 1),
+        "speed": (rules.boost_speed_cost, 1, 0),
+        "both": (rules.boost_both_cost, 1, 1),
+    }
+
+
+def boost_legal(state: RivalesState, n: int) -> tuple[str, ...]:
+    """The boost choices ``n`` energy pays for."""
+    legal = state.boost_legal.get(n)
+    if legal is None:
+        legal = state.boost_legal[n] = tuple(
+            choice for choice in BOOSTS if state.boost_costs[choice[6:]][0] <= n
+        )
+    return legal
+
+
+def boost_decisions(state: RivalesState) -> tuple[Decision, ...] | None:
+    waiting: list[Decision] = []
+    for fight in state.fights:
+        if fight.boost_plan is None:
+            fight.boost_plan = _boost_plan(state, fight)
+        plan = fight.boost_plan
+        while fight.boost_pos < len(plan):
+            group = [
+                decision(fight.seats[t], "boost", boost_legal(state, n), BOOST_PROMPT)
+                for t in plan[fight.boost_pos]
+                if (n := energy(state.lines[fight.zone][t])) >= 1
+            ]
+            if group:
+                waiting.extend(group)
+                break
+            fight.boost_pos += 1
+    return tuple(waiting) or None
+
+
+def apply_boosts(state: RivalesState, choices: dict[int, str], out: list[Event] | None) -> None:
+    costs = state.boost_costs
+    for fight in state.fights:
+        plan = fight.boost_plan
+        if plan is None or fight.boost_pos >= len(plan):
+            continue
+        decided = False
+        for t in plan[fight.boost_pos]:
+            seat = fight.seats[t]
+            if seat not in choices:
+                continue
+            decided = True
+            cost, speed, damage = costs[choices[seat][6:]]
+            spend(state.lines[fight.zone][t], cost)
+            fight.boost[t] = cost
+            fight.bonus[t][0] += speed
+            fight.bonus[t][1] += damage
+            if out is not None:
+                out.append(
+                    ev.BoostChosen(
+                        rule="rv.energy.boost" if not state.two else "rv.2v2.boosting",
+                        seat=seat,
+                        who=state.who[seat],
+                        energy=cost,
+                        speed=speed,
+                        damage=damage,
+                    )
+                )
+        if decided:
+            fight.boost_pos += 1
+
+
+def passive_on_damage(state: RivalesState, seat: int, e: Effect, out: list[Event] | None) -> None:
+    """A passive triggered when its fighter receives Damage (``when = "damaged"``)."""
+    assert e.stat is not None
+    state.carry[seat][STAT_INDEX[e.stat]] += e.amount
+    if out is not None:
+        fighter = state.fighter(seat)
+        out.append(
+            ev.EffectApplied(
+                rule=fighter_rule(fighter.id),
+                seat=seat,
+                who=state.who[seat],
+                source=f"{fighter.passive_name} (passive)",
+                what=f"the next card gets +{e.amount} {e.stat.capitalize()}",
+            )
+        )
+
+
+def end_clash(state: RivalesState, out: list[Event] | None) -> None:
+    """End of clash (rv.2v2.end-of-clash, rv.ruling.end-order), then the next clash or
+    the end of the round."""
+    if not state.round_over:
+        if state.no_basic_zone:
+            state.no_basic_zone = set()
+        if state.no_basic_facing:
+            state.no_basic_facing = set()
+        cut = SPENT if state.opts.max_combo_card == "exhausted" else DOWN
+        for fight in state.fights:
+            lines = state.lines[fight.zone]
+            a, b = lines[0][-1], lines[1][-1]
+            ends = [t for t, s in ((0, a), (1, b)) if s.card.end and s.side == UP]
+            if len(ends) == 2:
+                speeds = (fight.stats[0][0], fight.stats[1][0]) if fight.stats else (0, 0)
+                ends = order(state, fight, speeds)
+            for t in ends:
+                slot = lines[t][-1]
+                if slot.side != UP:
+                    continue
+                for e in slot.card.end:
+                    c = ctx(state, fight, t)
+                    if requirement_met(c, e) and slot.side == UP:
+                        end_effect(c, e, slot.card, out)
+            for t in (0, 1) if fight.maximum[0] or fight.maximum[1] else ():
+                slot = lines[t][-1]
+                if fight.maximum[t] and slot.side == UP:
+                    slot.side = cut
+                    if out is not None:
+                        out.append(
+                            ev.CardFlipped(
+                                rule="rv.combo.maximum",
+                                seat=slot.owner,
+                                who=state.who[slot.owner],
+                                card=slot.card.id,
+                                name=slot.card.name,
+                                up=False,
+                                reason="maximum combo: the chain is cut",
+                            )
+                        )
+            for t in (0, 1):
+                for e in state.end_passives[fight.seats[t]]:
+                    c = ctx(state, fight, t)
+                    if requirement_met(c, e):
+                        end_effect(c, e, None, out)
+        if state.two and (any(state.ko) or (state.final and len(state.caused) == 1)):
+            state.round_over = True
+        if state.clash >= state.clashes_per_round:
+            state.round_over = True
+    if state.round_over:
+        end_round(state, out)
+    else:
+        state.phase = START
+
+
+def end_round(state: RivalesState, out: list[Event] | None) -> None:
+    """Decide the round (rv.end.*, rv.2v2.team-ko) and then the fight (rv.end.match)."""
+    winners, reason, rule = _round_winners(state)
+    if not state.final:
+        for team in winners:
+            state.rounds_won[team] += 1
+    if out is not None:
+        out.append(
+            ev.RoundEnded(
+                rule=rule,
+                round=state.round,
+                winners=winners,
+                team_names=state.team_names(),
+                reason=reason,
+                rounds_won=tuple(state.rounds_won),
+            )
+        )
+    if state.final:
+        if len(winners) == 1:
+            finish(state, winners[0], "first Damage in the final round", "rv.end.final-round", out)
+        elif state.finals >= state.opts.final_round_limit:
+            finish(state, None, "no final round decided the fight", "rv.ruling.final-round", out)
+        else:
+            state.finals += 1
+            state.phase = SETUP
+        return
+    a, b = state.rounds_won
+    need = state.catalog.rules.rounds_to_win
+    if max(a, b) >= need and a != b:
+        finish(state, 0 if a > b else 1, f"{max(a, b)} rounds won", "rv.end.match", out)
+    elif state.round >= 2 * need - 1:
+        state.final = True
+        state.finals = 1
+        state.phase = SETUP
+    else:
+        state.phase = SETUP
+
+
+def _round_winners(state: RivalesState) -> tuple[tuple[int, ...], str, str]:
+    if state.final and len(state.caused) == 1:
+        return (next(iter(state.caused)),), "first Damage", "rv.end.final-round"
+    ko_teams = {state.team_of[s] for s in state.seats if state.ko[s]}
+    if len(ko_teams) == 1:
+        loser = next(iter(ko_teams))
+        return (1 - loser,), "K.O.", "rv.2v2.team-ko" if state.two else "rv.end.ko"
+    if ko_teams:
+        if not state.two:
+            return (0, 1), "double K.O.", "rv.ruling.double-ko"
+        surviving = [
+            max((state.life(s) for s in state.teams[t] if not state.ko[s]), default=0)
+            for t in (0, 1)
+        ]
+        return _by_value(surviving, "both teams K.O.", "rv.2v2.team-ko")
+    if state.final:
+        return (), "no Damage caused by one side alone", "rv.ruling.final-round"
+    lives = [sum(state.life(s) for s in state.teams[t]) for t in (0, 1)]
+    return _by_value(
+        lives,
+        "life after the last clash",
+        "rv.ruling.team-life" if state.two else "rv.end.seventh-clash",
+    )
+
+
+def _by_value(values: list[int], reason: str, rule: str) -> tuple[tuple[int, ...], str, str]:
+    if values[0] == values[1]:
+        return (0, 1), f"{reason}: a tie", "rv.end.round-tie" if "K.O." not in reason else rule
+    return ((0 if values[0] > values[1] else 1),), reason, rule
+
+
+def finish(
+    state: RivalesState, winner: int | None, reason: str, rule: str, out: list[Event] | None
+) -> None:
+    """The fight is over: ``winner`` is a team, or None for a draw."""
+    state.phase = OVER
+    state._pending = ()
+    returns = tuple(
+        0.0 if winner is None else (1.0 if state.team_of[s] == winner else -1.0)
+        for s in state.seats
+    )
+    state._outcome = Outcome(
+        winners=() if winner is None else state.teams[winner],
+        draw=winner is None,
+        returns=returns,
+        reason=reason,
+        rule=rule,
+        detail={
+            "mode": state.opts.mode,
+            "teams": [list(t) for t in state.teams],
+            "winning_team": winner,
+            "rounds_won": list(state.rounds_won),
+            "rounds_won_by_seat": [state.rounds_won[state.team_of[s]] for s in state.seats],
+            "rounds": state.round,
+            "final_rounds": state.finals,
+            "fighters": [state.fighter(s).id for s in state.seats],
+            "lives": [state.life(s) for s in state.seats],
+        },
+    )
+    if out is not None:
+        out.append(
+            ev.FightEnded(
+                rule=rule,
+                winner=winner,
+                team_names=state.team_names(),
+                reason=reason,
+                rounds_won=tuple(state.rounds_won),
+                teams=state.two,
+            )
+        )

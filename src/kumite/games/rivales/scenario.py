@@ -1,0 +1,205 @@
+"""Build Rivales positions from plain data and play clashes by name — for scenario tests,
+documentation and bot checks.
+
+Cards are named without their fighter prefix (``"latigazo"``, ``"golpe"``) or by full id.
+A line is a list of tokens, oldest first: ``"golpe"`` face up, ``"v:golpe"`` face down
+(energy), ``"x:golpe"`` exhausted; in 2vs2 a token may name its owner, ``"p2:golpe"``.
+
+>>> s = position(["zorro", "curie"], hands=[["golpe", "bloqueo"], ["patada", "salto"]])
+>>> events = clash(s, {0: "golpe", 1: "patada"})
+>>> s.life(1)
+7
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from kumite.core.events import Event
+from kumite.games.rivales.cards import Card, Fighter
+from kumite.games.rivales.game import GAME
+from kumite.games.rivales.state import PLAY, Fight, RivalesState
+from kumite.games.rivales.table import DOWN, SPENT, UP, Slot
+
+SIDE = {"": UP, "v": DOWN, "x": SPENT}
+
+
+def find(fighter: Fighter, name: str) -> Card:
+    """A card of ``fighter`` by short name or full id."""
+    for key in (name, f"{fighter.id}.{name}", f"basic.{name}"):
+        if key in fighter.by_id:
+            return fighter.by_id[key]
+    raise ValueError(f"{fighter.id} has no card {name!r}")
+
+
+def position(
+    fighters: Sequence[str],
+    *,
+    hands: Sequence[Sequence[str] | None] | None = None,
+    lines: Mapping[tuple[int, int], Sequence[str]] | Sequence[Sequence[str]] | None = None,
+    decks: Sequence[Sequence[str] | None] | None = None,
+    taken: Sequence[int] | None = None,
+    zones: Sequence[int] | None = None,
+    clash: int = 1,
+    round: int = 1,
+    final: bool = False,
+    rounds_won: tuple[int, int] = (0, 0),
+    last_winner: int | None = None,
+    carry: Mapping[int, tuple[int, int, int]] | None = None,
+    ultra_taken: Sequence[int] = (),
+    options: Mapping[str, Any] | None = None,
+) -> RivalesState:
+    """A position at the start of a clash (cards about to be played).
+
+    ``hands[s]`` lists seat ``s``'s hand (None: four cards from the top of the deck);
+    ``lines`` maps ``(zone, team)`` to tokens (1vs1: a list per seat); ``decks[s]`` lists
+    the deck, top card last (None: every card not placed elsewhere, in pack order, the ultra
+    excepted; given, the cards placed nowhere are out of the scenario). A seat's life marker
+    is the first card placed nowhere. ``zones[s]`` is each seat's
+    zone in 2vs2 (default: seats 0 and 2 in Zone 1)."""
+    opts = dict(options or {})
+    opts["fighters"] = list(fighters)
+    if len(fighters) == 4:
+        opts["mode"] = "2v2"
+    state = GAME.new_state(0, opts)
+    n = state.n
+    table: dict[tuple[int, int], list[Slot]] = {}
+    used: list[list[Card]] = [[] for _ in range(n)]
+    if lines is not None:
+        items = (
+            lines.items()
+            if isinstance(lines, Mapping)
+            else (((0, t), toks) for t, toks in enumerate(lines))
+        )
+        for (z, t), tokens in items:
+            row = table.setdefault((z, t), [])
+            for token in tokens:
+                owner, side, name = _token(token, state.teams[t][0])
+                card = find(state.fighter(owner), name)
+                row.append(Slot(card, owner, SIDE[side]))
+                used[owner].append(card)
+    for s in state.seats:
+        fighter = state.fighter(s)
+        hand = (
+            [find(fighter, x) for x in (hands[s] or [])] if hands and hands[s] is not None else None
+        )
+        rest = [c for c in fighter.cards if c not in used[s] and (hand is None or c not in hand)]
+        ultra = fighter.ultra
+        in_play = ultra in used[s] or (hand is not None and ultra in hand) or s in ultra_taken
+        if ultra in rest:
+            rest.remove(ultra)
+        if hand is None:
+            hand, rest = rest[:4], rest[4:]
+        state.marker[s] = rest.pop(0) if rest else None
+        if decks is not None and decks[s] is not None:
+            # an exact deck: cards placed nowhere else are out of the scenario
+            rest = [find(fighter, x) for x in decks[s]]  # type: ignore[union-attr]
+        state.deck[s] = rest
+        state.hand[s] = hand
+        state.ultra[s] = None if in_play else ultra
+        state.taken[s] = 0 if taken is None else taken[s]
+        state.ko[s] = state.taken[s] >= fighter.life
+    state.lines = [[table.get((z, t), []) for t in (0, 1)] for z in range(state.zones)]
+    state.round = round
+    state.clash = clash
+    state.final = final
+    state.finals = 1 if final else 0
+    state.rounds_won = list(rounds_won)
+    state.last_winner = last_winner
+    for s, bonus in (carry or {}).items():
+        state.carry[s] = list(bonus)
+    if state.two:
+        zone_of = list(zones) if zones is not None else [0, 1, 0, 1]
+        state.zone_of = zone_of
+        state.fights = [
+            Fight(
+                z,
+                (
+                    next(s for s in (0, 1) if zone_of[s] == z),
+                    next(s for s in (2, 3) if zone_of[s] == z),
+                ),
+            )
+            for z in (0, 1)
+        ]
+    else:
+        state.zone_of = [0, 0]
+        state.fights = [Fight(0, (0, 1))]
+    state.phase = PLAY
+    state._opening = []  # the set-up replaced above is not part of the scenario
+    state._pending = None
+    state._advance(None)
+    return state
+
+
+def _token(token: str, owner: int) -> tuple[int, str, str]:
+    """``[pN:][v:|x:]name`` -> (owner seat, side prefix, card name)."""
+    parts = token.split(":")
+    if len(parts) > 1 and parts[0][:1] == "p" and parts[0][1:].isdigit():
+        owner = int(parts[0][1:]) - 1
+        parts = parts[1:]
+    side = parts[0] if len(parts) == 2 else ""
+    return owner, side, parts[-1]
+
+
+def clash(
+    state: RivalesState,
+    plays: Mapping[int, str],
+    *,
+    boosts: Mapping[int, str] | None = None,
+    guards: Mapping[int, int] | None = None,
+    picks: Mapping[int, Sequence[str]] | None = None,
+    personas: Mapping[int, str] | None = None,
+    zones: Mapping[int, int] | None = None,
+) -> list[Event]:
+    """Play one clash: seat ``s`` plays ``plays[s]`` (a card name). Other decisions are
+    answered from ``boosts`` (``"damage"``, ``"speed"``, ``"both"``; default none),
+    ``guards`` (energy to exhaust; default 0), ``picks`` (effect answers in order, card
+    names or ``"pass"``/``"count:N"``; default pass, else the first option), ``personas``
+    (``"hansel"``/``"gretel"``) and ``zones`` (2vs2 callers: zone number 1 or 2). Returns
+    every event until the next clash begins or the round or fight ends."""
+    events: list[Event] = []
+    start = (state.round, state.clash)
+    queue = {s: list(v) for s, v in (picks or {}).items()}
+    while not state.is_terminal and (state.round, state.clash) == start:
+        choices: dict[int, str] = {}
+        for d in state.pending():
+            s = d.seat
+            fighter = state.fighter(s)
+            if d.kind == "play":
+                choices[s] = f"play:{find(fighter, plays[s]).id}"
+            elif d.kind == "zones":
+                choices[s] = f"zone:{(zones or {}).get(s, 1)}"
+            elif d.kind == "persona":
+                choices[s] = f"persona:{(personas or {}).get(s, 'hansel')}"
+            elif d.kind == "boost":
+                choices[s] = f"boost:{(boosts or {}).get(s, 'none')}"
+            elif d.kind == "guard":
+                choices[s] = f"guard:{(guards or {}).get(s, 0)}"
+            elif d.kind == "marker":
+                return events
+            else:
+                choices[s] = _pick(state, d.legal, queue.get(s))
+        events += state.apply(choices)
+    return events
+
+
+def _pick(state: RivalesState, legal: Sequence[str], wanted: list[str] | None) -> str:
+    if wanted:
+        name = wanted.pop(0)
+        if name in legal:
+            return name
+        for choice in legal:
+            if choice.startswith("pick:") and choice.rpartition(":")[2].endswith("." + name):
+                return choice
+        raise ValueError(f"{name!r} is not among {list(legal)}")
+    return "pass" if "pass" in legal else legal[0]
+
+
+def kinds(events: Sequence[Event]) -> list[str]:
+    """Event class names, in order."""
+    return [e.kind for e in events]
+
+
+def of_kind(events: Sequence[Event], kind: str) -> list[Any]:
+    return [e for e in events if e.kind == kind]

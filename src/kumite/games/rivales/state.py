@@ -1,0 +1,638 @@
+"""The Rivales state machine: fighters, rounds, clashes, 1vs1 and 2vs2.
+
+A fight moves through phases. Decision phases wait for players (``fighter``, ``marker``,
+``zones``, ``play``, ``persona``, ``boost`` and, inside ``resolve``, effect choices and
+the defender's Guard boost); the others (``setup``, ``start-clash``, ``end-clash``) run on
+their own. A decision with a single legal choice is applied without asking.
+
+Seats: 1vs1 seats 0 and 1 (team = seat); 2vs2 seats 0-1 are team 0, seats 2-3 team 1.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, ClassVar, Self
+
+from kumite.core.events import Event
+from kumite.core.game import Decision, Outcome, State
+from kumite.core.rng import Rng
+from kumite.games.rivales import clash as cl
+from kumite.games.rivales import events as ev
+from kumite.games.rivales import rounds as rd
+from kumite.games.rivales.actions import action_to_choice, choice_to_action
+from kumite.games.rivales.cards import Card, Catalog, Effect, Fighter
+from kumite.games.rivales.fight import Fight
+from kumite.games.rivales.options import Options
+from kumite.games.rivales.phases import (
+    BOOST,
+    END,
+    FIGHTER,
+    MARKER,
+    OVER,
+    PERSONA,
+    PLAY,
+    RESOLVE,
+    SETUP,
+    START,
+    ZONES,
+    decision,
+)
+from kumite.games.rivales.table import HIDDEN, UP, Line, Slot
+from kumite.games.rivales.view import build_view
+
+if TYPE_CHECKING:
+    from kumite.games.rivales.game import Rivales
+
+PERSONAS = ("persona:hansel", "persona:gretel")
+ZONE_CHOICES = ("zone:1", "zone:2")
+__all__ = [
+    "BOOST",
+    "END",
+    "FIGHTER",
+    "MARKER",
+    "OVER",
+    "PERSONA",
+    "PLAY",
+    "RESOLVE",
+    "SETUP",
+    "START",
+    "ZONES",
+    "Fight",
+    "RivalesState",
+    "decision",
+]
+
+
+class RivalesState(State):
+    """One position of a Rivales fight."""
+
+    def __init__(self, game: Rivales, seed: int, options: Options, catalog: Catalog) -> None:
+        self.game = game
+        self.seed = seed
+        self.history = []
+        self.opts = options
+        self.catalog = catalog
+        self.two = options.mode == "2v2"
+        n = 4 if self.two else 2
+        self.n = n
+        self.seats = tuple(range(n))
+        self.team_of = tuple(s // 2 for s in range(n)) if self.two else (0, 1)
+        self.teams: tuple[tuple[int, ...], ...] = ((0, 1), (2, 3)) if self.two else ((0,), (1,))
+        self.zones = 2 if self.two else 1
+        self.clashes_per_round = catalog.rules.clashes_per_round
+        self.rng = Rng(seed)
+        self.fighters: list[Fighter | None] = [None] * n
+        self.who = [f"P{s + 1}" for s in range(n)]
+        self.round = 0
+        self.final = False
+        self.finals = 0
+        self.rounds_won = [0, 0]
+        self.last_winner: int | None = None
+        self.clash = 0
+        self.deck: list[list[Card]] = [[] for _ in range(n)]
+        self.hand: list[list[Card]] = [[] for _ in range(n)]
+        self.marker: list[Card | None] = [None] * n
+        self.ultra: list[Card | None] = [None] * n
+        """The ultra card set aside face up; None once taken."""
+        self.ultra_due = [False] * n
+        self.taken = [0] * n
+        self.ko = [False] * n
+        self.ready: list[Card | None] = [None] * n
+        """A card left face up by a dodge: the seat's card of the next clash."""
+        self.ready_zone = [0] * n
+        self.carry = [[0, 0, 0] for _ in range(n)]
+        """Bonuses (Speed, Damage, Guard) for the seat's next card."""
+        self.known: dict[tuple[int, int], set[str]] = {}
+        """(viewer, owner) -> ids of cards the viewer has seen in the owner's hand."""
+        self.no_basic_zone: set[tuple[int, int]] = set()
+        self.no_basic_facing: set[tuple[int, int]] = set()
+        self.restricted: set[int] = set()
+        self.lines: list[list[Line]] = [[[], []] for _ in range(self.zones)]
+        self.zone_of = [-1] * n
+        self.fights: list[Fight] = []
+        self.fi = 0
+        self.waiting = ""
+        """Inside ``resolve``: ``effect`` or ``guard`` while a player decides."""
+        self.caused: set[int] = set()
+        self.round_over = False
+        self.passives: list[list[tuple[Effect, int]]] = [[] for _ in range(n)]
+        """Per seat, the passive bonuses acting on its card: (effect, owner) — its own and
+        its teammates' abilities that benefit the team."""
+        self.end_passives: list[tuple[Effect, ...]] = [() for _ in range(n)]
+        self.persona_seats: tuple[int, ...] = ()
+        """Seats whose fighter chooses HANSEL or GRETEL every clash."""
+        self.boost_costs = rd.boost_levels(self)
+        self.boost_legal: dict[int, tuple[str, ...]] = {}
+        self.phase = FIGHTER
+        self._forced: dict[int, str] = {}
+        self._outcome: Outcome | None = None
+        self._pending: tuple[Decision, ...] | None = None
+        if options.fighters is not None:
+            for seat, fid in enumerate(options.fighters):
+                if fid is not None:
+                    self._set_fighter(seat, catalog.fighters[fid])
+        self._opening: list[Event] = []
+        """Events of the set-up done before the first decision; the first step returns them
+        (unless the state is quiet by then)."""
+        self._advance(self._opening)
+
+    # -- contract -----------------------------------------------------------------------
+    @property
+    def players(self) -> tuple[int, ...]:
+        return self.seats
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    @property
+    def options_json(self) -> dict[str, Any]:
+        return self.game.options_to_json(self.opts)
+
+    def pending(self) -> tuple[Decision, ...]:
+        return self._pending or ()
+
+    def clone(self) -> Self:
+        other = self.fork()
+        other.rng = self.rng.clone()
+        return other
+
+    def fork(self) -> Self:
+        """A copy sharing this state's random stream: for looking one clash ahead, where
+        no card is shuffled (faster than :meth:`clone`; not independent for chance)."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.history = list(self.history)
+        other.fighters = list(self.fighters)
+        other.deck = [list(d) for d in self.deck]
+        other.hand = [list(h) for h in self.hand]
+        other.marker = list(self.marker)
+        other.ultra = list(self.ultra)
+        other.ultra_due = list(self.ultra_due)
+        other.taken = list(self.taken)
+        other.ko = list(self.ko)
+        other.ready = list(self.ready)
+        other.ready_zone = list(self.ready_zone)
+        other.carry = [list(c) for c in self.carry]
+        other.known = {k: set(v) for k, v in self.known.items()}
+        other.no_basic_zone = set(self.no_basic_zone)
+        other.no_basic_facing = set(self.no_basic_facing)
+        other.restricted = set(self.restricted)
+        other.lines = [[[s.copy() for s in line] for line in zone] for zone in self.lines]
+        other.zone_of = list(self.zone_of)
+        other.fights = [f.copy() for f in self.fights]
+        other.caused = set(self.caused)
+        other.rounds_won = list(self.rounds_won)
+        other._opening = list(self._opening)
+        other._forced = dict(self._forced)
+        return other
+
+    def _apply(self, choices: dict[int, str]) -> list[Event]:
+        out: list[Event] | None = None if self.quiet else []
+        if self._opening:
+            if out is not None:
+                out += self._opening
+            self._opening = []
+        if self._forced:
+            choices = {**self._forced, **choices}
+            self._forced = {}
+        self._pending = None
+        self._HANDLERS[self.phase](self, choices, out)
+        self._advance(out)
+        return out if out is not None else []
+
+    def _advance(self, out: list[Event] | None) -> None:
+        while self.phase != OVER:
+            waiting = self._ENTER[self.phase](self, out)
+            if waiting is not None:
+                self._pending = waiting
+                return
+        self._pending = ()
+
+    # -- helpers used by effects and the clash ---------------------------------------------
+    def fighter(self, seat: int) -> Fighter:
+        f = self.fighters[seat]
+        assert f is not None, "no fighter chosen yet"
+        return f
+
+    def life(self, seat: int) -> int:
+        f = self.fighters[seat]
+        if f is None:
+            return 0
+        return max(0, f.life - self.taken[seat])
+
+    def rivals(self, seat: int) -> tuple[int, ...]:
+        return self.teams[1 - self.team_of[seat]]
+
+    def _set_fighter(self, seat: int, fighter: Fighter) -> None:
+        self.fighters[seat] = fighter
+        self.who[seat] = f"P{seat + 1} {fighter.name}"
+
+    def leave_face_up(
+        self, seat: int, card: Card, zone: int, out: list[Event] | None, rule: str
+    ) -> None:
+        """A dodge leaves ``card`` from ``seat``'s hand face up for the next clash."""
+        self.hand[seat].remove(card)
+        self._forget(seat, card)
+        self.ready[seat] = card
+        self.ready_zone[seat] = zone
+        if out is not None:
+            out.append(
+                ev.DodgeCardLeft(
+                    rule="rv.dodge", seat=seat, who=self.who[seat], card=card.id, name=card.name
+                )
+            )
+
+    def show_hand(self, seat: int, to: int, out: list[Event] | None, rule: str) -> None:
+        """``seat`` shows its hand to ``to`` only (Lluvia de Sombreros)."""
+        cards = self.hand[seat]
+        self.known.setdefault((to, seat), set()).update(c.id for c in cards)
+        if out is not None:
+            who, to_who = self.who[seat], self.who[to]
+            out.append(
+                ev.HandShown(
+                    rule=rule,
+                    to=frozenset({to}),
+                    seat=seat,
+                    who=who,
+                    to_seat=to,
+                    to_who=to_who,
+                    cards=tuple(c.id for c in cards),
+                    names=tuple(c.name for c in cards),
+                )
+            )
+            out.append(
+                ev.HandShown(
+                    rule=rule, seat=seat, who=who, to_seat=to, to_who=to_who, cards=(), names=()
+                )
+            )
+
+    def forbid_basics(self, seat: int, zone: int, out: list[Event] | None, rule: str) -> None:
+        """``seat``'s rival may not play basic cards next clash (Pinzas de Mantis)."""
+        rival_team = 1 - self.team_of[seat]
+        if self.two and self.opts.pinzas == "facing":
+            self.no_basic_facing.add((rival_team, seat))
+            target = "The rival facing " + self.who[seat]
+        else:
+            self.no_basic_zone.add((rival_team, zone))
+            target = (
+                f"The rival in Zone {zone + 1}" if self.two else self.who[self.teams[rival_team][0]]
+            )
+        if out is not None:
+            out.append(ev.NoBasicNextClash(rule=rule, seat=seat, who=self.who[seat], target=target))
+
+    def _forget(self, seat: int, card: Card) -> None:
+        for (_, owner), ids in self.known.items():
+            if owner == seat:
+                ids.discard(card.id)
+
+    def damage(self, seat: int, amount: int, out: list[Event] | None, rule: str) -> None:
+        """``seat`` receives ``amount`` Damage: the life marker moves, maybe uncovering the
+        ultra icon or K.O."""
+        if amount <= 0:
+            return
+        fighter = self.fighter(seat)
+        before = self.taken[seat]
+        self.taken[seat] = before + amount
+        if out is not None:
+            out.append(
+                ev.DamageTaken(
+                    rule="rv.damage.life-marker",
+                    seat=seat,
+                    who=self.who[seat],
+                    amount=amount,
+                    life=self.life(seat),
+                    life_max=fighter.life,
+                )
+            )
+        if before < fighter.ultra_at <= self.taken[seat] and self.ultra[seat] is not None:
+            self.ultra_due[seat] = True
+            if out is not None:
+                out.append(
+                    ev.UltraIconUncovered(rule="rv.end.ultra", seat=seat, who=self.who[seat])
+                )
+        if self.taken[seat] >= fighter.life and not self.ko[seat]:
+            self.ko[seat] = True
+            if out is not None:
+                out.append(ev.KnockedOut(rule="rv.end.ko", seat=seat, who=self.who[seat]))
+        for e in fighter.damaged:
+            rd.passive_on_damage(self, seat, e, out)
+
+    # -- phases -------------------------------------------------------------------------
+    def _enter_fighter(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
+        missing = [s for s in self.seats if self.fighters[s] is None]
+        if not missing:
+            self.phase = SETUP
+            return None
+        ids = tuple(f"fighter:{f}" for f in self.catalog.fighters)
+        if not self.two:
+            return tuple(decision(s, "fighter", ids, "Choose your fighter") for s in missing)
+        seat = missing[0]  # 2vs2: in seat order, teammates must differ
+        mates = {self.fighters[m] for m in self.teams[self.team_of[seat]]} - {None}
+        legal = tuple(f"fighter:{f.id}" for f in self.catalog.fighters.values() if f not in mates)
+        return (decision(seat, "fighter", legal, "Choose your fighter (not your partner's)"),)
+
+    def _on_fighter(self, choices: dict[int, str], out: list[Event] | None) -> None:
+        for seat in sorted(choices):
+            fighter = self.catalog.fighters[choices[seat].partition(":")[2]]
+            self._set_fighter(seat, fighter)
+            if out is not None:
+                out.append(
+                    ev.FighterChosen(
+                        rule="rv.setup.fighter", seat=seat, who=self.who[seat], fighter=fighter.name
+                    )
+                )
+
+    def _enter_setup(self, out: list[Event] | None) -> None:
+        rd.setup_round(self, out)
+        self.phase = MARKER
+        return
+
+    def _enter_marker(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
+        return tuple(
+            decision(
+                s,
+                "marker",
+                tuple(f"marker:{c.id}" for c in self.hand[s]),
+                "Choose the card that becomes your life marker (the other 4 are your hand)",
+            )
+            for s in self.seats
+        )
+
+    def _on_marker(self, choices: dict[int, str], out: list[Event] | None) -> None:
+        for s in self.seats:
+            card = self.fighter(s).by_id[choices[s].partition(":")[2]]
+            self.hand[s].remove(card)
+            self.marker[s] = card
+            if out is not None:
+                rule = "rv.setup.life-marker"
+                out.append(
+                    ev.LifeMarkerChosen(
+                        rule=rule,
+                        to=frozenset({s}),
+                        seat=s,
+                        who=self.who[s],
+                        card=card.id,
+                        name=card.name,
+                    )
+                )
+                out.append(
+                    ev.LifeMarkerChosen(rule=rule, seat=s, who=self.who[s], card=None, name=None)
+                )
+        self.phase = START
+
+    def _enter_start(self, out: list[Event] | None) -> None:
+        rd.start_clash(self, out)
+        self.phase = ZONES if self.two else PLAY
+        if self.two:
+            self.zone_of = [-1] * 4  # until the teams have chosen
+            self.fights = []
+        else:
+            self.zone_of = [0, 0]
+            self.fights = [Fight(0, (0, 1))]
+
+    def _enter_zones(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
+        waiting = []
+        self._forced = {}
+        for team in (0, 1):
+            a, b = self.teams[team]
+            caller = (a, b)[(self.clash - 1) % 2]
+            bound = [s for s in (a, b) if self.ready[s] is not None]
+            if bound:
+                zone = self.ready_zone[bound[0]]
+                if bound[0] != caller:
+                    zone = 1 - zone
+                self._forced[caller] = ZONE_CHOICES[zone]
+            else:
+                waiting.append(
+                    decision(
+                        caller,
+                        "zones",
+                        ZONE_CHOICES,
+                        "Call the zones for your team: the zone you play (your partner takes "
+                        "the other)",
+                    )
+                )
+        if waiting:
+            return tuple(waiting)
+        self._on_zones(self._forced, out)
+        self._forced = {}
+        return None
+
+    def _on_zones(self, choices: dict[int, str], out: list[Event] | None) -> None:
+        for caller, choice in choices.items():
+            zone = int(choice[-1]) - 1
+            team = self.team_of[caller]
+            partner = next(s for s in self.teams[team] if s != caller)
+            self.zone_of[caller] = zone
+            self.zone_of[partner] = 1 - zone
+        self.fights = []
+        for z in range(2):
+            seats = tuple(next(s for s in self.teams[t] if self.zone_of[s] == z) for t in (0, 1))
+            self.fights.append(Fight(z, (seats[0], seats[1])))
+        if out is not None:
+            out.append(
+                ev.ZonesTaken(
+                    rule="rv.2v2.zone-choice",
+                    zones=tuple(tuple(self.who[s] for s in f.seats) for f in self.fights),
+                )
+            )
+        self.phase = PLAY
+
+    def _enter_play(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
+        rd.compute_restrictions(self)
+        waiting = tuple(
+            decision(s, "play", self.playable(s), "Play a card face down")
+            for s in self.seats
+            if self.ready[s] is None
+        )
+        if waiting:
+            return waiting
+        self._on_play({}, out)  # every card was left face up by a dodge
+        return None
+
+    def playable(self, seat: int) -> tuple[str, ...]:
+        """``play:<card>`` choices of ``seat`` this clash."""
+        hand = self.hand[seat]
+        if seat in self.restricted and any(not c.is_basic for c in hand):
+            return tuple(c.play for c in hand if not c.is_basic)
+        return tuple(c.play for c in hand)
+
+    def _on_play(self, choices: dict[int, str], out: list[Event] | None) -> None:
+        for fight in self.fights:
+            for t in (0, 1):
+                s = fight.seats[t]
+                ready = self.ready[s]
+                if ready is not None:
+                    card, side = ready, UP
+                    self.ready[s] = None
+                else:
+                    card = self.fighter(s).by_id[choices[s][5:]]
+                    self.hand[s].remove(card)
+                    if self.known:
+                        self._forget(s, card)
+                    side = HIDDEN
+                self.lines[fight.zone][t].append(Slot(card, s, side))
+                if out is not None:
+                    up = side == UP
+                    out.append(
+                        ev.CardPlayed(
+                            rule="rv.dodge"
+                            if up
+                            else ("rv.2v2.preparation" if self.two else "rv.clash.play"),
+                            seat=s,
+                            who=self.who[s],
+                            zone=fight.zone,
+                            card=card.id if up else None,
+                            name=card.name if up else None,
+                        )
+                    )
+        self.phase = PERSONA if self.persona_seats else BOOST
+
+    def _enter_persona(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
+        waiting = tuple(
+            decision(
+                s, "persona", PERSONAS, "Choose out loud: HANSEL (+1 Guard) or GRETEL (+1 Damage)"
+            )
+            for s in self.persona_seats
+        )
+        if waiting:
+            return waiting
+        self.phase = BOOST
+        return None
+
+    def _on_persona(self, choices: dict[int, str], out: list[Event] | None) -> None:
+        for fight in self.fights:
+            for t in (0, 1):
+                s = fight.seats[t]
+                if s in choices:
+                    persona = choices[s].partition(":")[2]
+                    fight.persona[t] = persona
+                    if out is not None:
+                        out.append(
+                            ev.PersonaChosen(
+                                rule="rv.ruling.persona-order",
+                                seat=s,
+                                who=self.who[s],
+                                persona=persona,
+                            )
+                        )
+        self.phase = BOOST
+
+    def _enter_boost(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
+        waiting = rd.boost_decisions(self)
+        if waiting:
+            return waiting
+        self.phase = RESOLVE
+        self.fi = 0
+        return None
+
+    def _on_boost(self, choices: dict[int, str], out: list[Event] | None) -> None:
+        rd.apply_boosts(self, choices, out)
+
+    def _enter_resolve(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
+        waiting = cl.resolve(self, out)
+        if waiting is not None:
+            return waiting
+        self.phase = END
+        return None
+
+    def _on_resolve(self, choices: dict[int, str], out: list[Event] | None) -> None:
+        cl.on_choice(self, choices, out)
+
+    def _enter_end(self, out: list[Event] | None) -> None:
+        rd.end_clash(self, out)
+        return
+
+    _ENTER: ClassVar[dict[str, Any]] = {
+        FIGHTER: _enter_fighter,
+        SETUP: _enter_setup,
+        MARKER: _enter_marker,
+        START: _enter_start,
+        ZONES: _enter_zones,
+        PLAY: _enter_play,
+        PERSONA: _enter_persona,
+        BOOST: _enter_boost,
+        RESOLVE: _enter_resolve,
+        END: _enter_end,
+    }
+    _HANDLERS: ClassVar[dict[str, Any]] = {
+        FIGHTER: _on_fighter,
+        MARKER: _on_marker,
+        ZONES: _on_zones,
+        PLAY: _on_play,
+        PERSONA: _on_persona,
+        BOOST: _on_boost,
+        RESOLVE: _on_resolve,
+    }
+
+    def team_names(self) -> tuple[str, ...]:
+        if not self.two:
+            return (self.who[0], self.who[1])
+        return tuple(" & ".join(self.who[s] for s in team) for team in self.teams)
+
+    # -- information ----------------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return build_view(self, seat)
+
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        """Resample what ``seat`` cannot see: the other seats' hands, decks, life markers and
+        cards played face down this clash (keeping cards ``seat`` was shown), the order of
+        ``seat``'s own deck, and future shuffles."""
+        other = self.clone()
+        other.rng = Rng(rng.getrandbits(63))
+        rng.shuffle(other.deck[seat])
+        for o in self.seats:
+            if o == seat or self.fighters[o] is None:
+                continue
+            kept = self.known.get((seat, o), set())
+            hidden = [
+                slot
+                for zone in other.lines
+                for line in zone
+                for slot in line
+                if slot.owner == o and slot.side == HIDDEN
+            ]
+            fixed = [c for c in other.hand[o] if c.id in kept]
+            pool = [c for c in other.hand[o] if c.id not in kept] + other.deck[o]
+            if other.marker[o] is not None:
+                pool.append(other.marker[o])  # type: ignore[arg-type]
+            pool += [slot.card for slot in hidden]
+            rng.shuffle(pool)
+            for slot in hidden:
+                slot.card = pool.pop()
+            if other.marker[o] is not None:
+                other.marker[o] = pool.pop()
+            free = len(other.hand[o]) - len(fixed)
+            other.hand[o] = fixed + pool[:free]
+            other.deck[o] = pool[free:]
+        other._pending = None
+        other._advance(None)  # decisions are recomputed from the resampled position
+        return other
+
+    def explain_illegal(self, seat: int, choice: str) -> str:
+        verb = choice.partition(":")[0]
+        expected = {d.kind for d in self.pending() if d.seat == seat}
+        if self.phase == PLAY and verb == "play":
+            card_id = choice[5:]
+            fighter = self.fighters[seat]
+            if fighter is None or card_id not in fighter.by_id:
+                return "no such card for your fighter"
+            card = fighter.by_id[card_id]
+            if card not in self.hand[seat]:
+                return f"{card.name} is not in your hand"
+            if card.is_basic and seat in self.restricted:
+                return "you may not play basic cards this clash (Pinzas de Mantis)"
+        if expected:
+            return f"a {'/'.join(sorted(expected))} decision is pending"
+        return "not among the legal choices"
+
+    # -- actions ------------------------------------------------------------------------
+    def legal_actions(self, seat: int) -> list[int]:
+        return [self.choice_to_action(seat, c) for c in self.legal(seat)]
+
+    def choice_to_action(self, seat: int, choice: str) -> int:
+        return choice_to_action(self, seat, choice)
+
+    def action_to_choice(self, seat: int, action: int) -> str:
+        return action_to_choice(self, seat, action)

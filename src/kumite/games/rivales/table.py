@@ -1,0 +1,145 @@
+"""The table: cards in play, lines, energy and combos — pure helpers.
+
+Each team has one *line* of played cards per zone (1vs1: one zone, one line per player). A
+card in a line is a :class:`Slot`: the card, who played it, and its side:
+
+* ``UP`` — face up;
+* ``DOWN`` — flipped face down: 1 energy (rv.energy.flipped);
+* ``SPENT`` — face down and moved down: an exhausted energy (rv.energy.boost);
+* ``HIDDEN`` — played face down this clash and not yet revealed.
+
+The functions here read lines only; the engine and the bots share them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kumite.games.rivales.cards import Card, ComboStep, Fighter
+
+UP, DOWN, SPENT, HIDDEN = 0, 1, 2, 3
+SIDES = ("up", "down", "exhausted", "hidden")
+
+
+class Slot:
+    """One card in a line."""
+
+    __slots__ = ("card", "owner", "side")
+
+    def __init__(self, card: Card, owner: int, side: int) -> None:
+        self.card = card
+        self.owner = owner
+        self.side = side
+
+    def copy(self) -> Slot:
+        return Slot(self.card, self.owner, self.side)
+
+    @property
+    def face_down(self) -> bool:
+        return self.side in (DOWN, SPENT)
+
+    def __repr__(self) -> str:
+        return f"<{self.card.id}@{self.owner} {SIDES[self.side]}>"
+
+
+Line = list[Slot]
+
+
+def count(
+    line: Sequence[Slot], what: str, owner: int | None = None, upto: int | None = None
+) -> int:
+    """Cards of ``line[:upto]`` (of ``owner`` only, if given) that are ``what``:
+    ``face_down`` (energy or exhausted), ``face_up``, ``exhausted``, ``energy`` or
+    ``basic_face_up``."""
+    n = 0
+    for slot in line[:upto]:
+        if owner is not None and slot.owner != owner:
+            continue
+        side = slot.side
+        if what == "face_down":
+            n += side in (DOWN, SPENT)
+        elif what == "face_up":
+            n += side == UP
+        elif what == "energy":
+            n += side == DOWN
+        elif what == "exhausted":
+            n += side == SPENT
+        elif what == "basic_face_up":
+            n += side == UP and slot.card.is_basic
+        else:  # pragma: no cover - the pack schema forbids other counts
+            raise ValueError(what)
+    return n
+
+
+def energy(line: Sequence[Slot]) -> int:
+    """Energy cards of a line: flipped, not exhausted."""
+    n = 0
+    for slot in line:
+        if slot.side == DOWN:
+            n += 1
+    return n
+
+
+def spend(line: Sequence[Slot], n: int) -> list[Slot]:
+    """Move ``n`` energy cards down (exhaust them), the oldest first
+    (``rv.ruling.boost-level``); return them."""
+    spent: list[Slot] = []
+    for slot in line:
+        if len(spent) == n:
+            break
+        if slot.side == DOWN:
+            slot.side = SPENT
+            spent.append(slot)
+    return spent
+
+
+def newest(line: Sequence[Slot], side: int, n: int, upto: int | None = None) -> list[Slot]:
+    """Up to ``n`` slots of ``side``, the most recent first."""
+    out: list[Slot] = []
+    for slot in reversed(line[:upto]):
+        if len(out) == n:
+            break
+        if slot.side == side:
+            out.append(slot)
+    return out
+
+
+def chain(line: Sequence[Slot], index: int) -> tuple[int, int]:
+    """``(start, links)`` of the combo the card at ``index`` closes: the run of adjacent
+    face-up link cards ending there (rv.combo.link). ``links`` is 0 when not in combo."""
+    slot = line[index]
+    if slot.side != UP or not slot.card.link:
+        return index, 0
+    start = index
+    while start > 0:
+        prev = line[start - 1]
+        if prev.side != UP or not prev.card.link:
+            break
+        start -= 1
+    return start, index - start
+
+
+def combo_bonus(steps: Sequence[ComboStep], links: int) -> tuple[int, int, int, bool]:
+    """Speed, Damage and Guard bonuses of a chain of ``links`` links under a fighter card's
+    ``steps`` (chained combos add up), and whether it is the maximum combo."""
+    top = min(links, len(steps))
+    speed = damage = guard = 0
+    for step in steps[:top]:
+        speed += step.speed
+        damage += step.damage
+        guard += step.guard
+    return speed, damage, guard, links >= len(steps) > 0
+
+
+def combo_of(
+    line: Sequence[Slot], index: int, fighters: Sequence[Fighter]
+) -> tuple[int, int, int, int, bool, int]:
+    """The combo of the card at ``index``: ``(links, speed, damage, guard, maximum,
+    starter)`` using the chain of the fighter who started it (rv.2v2.combined-combos);
+    ``starter`` is that fighter's seat (-1 if no combo)."""
+    start, links = chain(line, index)
+    if links == 0:
+        return 0, 0, 0, 0, False, -1
+    starter = line[start].owner
+    speed, damage, guard, maximum = combo_bonus(fighters[starter].combo, links)
+    return links, speed, damage, guard, maximum, starter

@@ -1,0 +1,124 @@
+"""What one seat may know of a Rivales position, as plain JSON-able data.
+
+Hidden: other seats' hands, decks and life markers, and the cards they played face down this
+clash before the reveal (a seat sees its own). Public: the lines of cards in play (a flipped
+card was shown to everyone before it was flipped, ``rv.ruling.flipped-cards-known``), life
+bars, energy, boosts, zones, the ultra cards set aside, and any hand shown to this seat.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kumite.games.rivales.table import HIDDEN, SIDES, chain, count, energy
+
+if TYPE_CHECKING:
+    from kumite.games.rivales.state import RivalesState
+
+
+def build_view(state: RivalesState, seat: int | None) -> dict[str, Any]:
+    players = []
+    for s in state.seats:
+        f = state.fighters[s]
+        entry: dict[str, Any] = {
+            "seat": s,
+            "team": state.team_of[s],
+            "who": state.who[s],
+            "fighter": f.id if f else None,
+            "fighter_name": f.name if f else None,
+            "life": state.life(s),
+            "life_max": f.life if f else 0,
+            "damage_taken": min(state.taken[s], f.life) if f else 0,
+            "ultra_at": f.ultra_at if f else 0,
+            "ultra": _ultra(state, s),
+            "ko": state.ko[s],
+            "hand_size": len(state.hand[s]),
+            "deck_size": len(state.deck[s]),
+            "marker_placed": state.marker[s] is not None,
+            "ready": None if state.ready[s] is None else state.ready[s].id,  # type: ignore[union-attr]
+            "next_card_bonus": dict(zip(("speed", "damage", "guard"), state.carry[s], strict=True)),
+            "zone": state.zone_of[s] if state.zone_of[s] >= 0 else None,
+            "no_basic": s in state.restricted,
+            "rounds_won": state.rounds_won[state.team_of[s]],
+        }
+        if seat == s:
+            entry["hand"] = [c.id for c in state.hand[s]]
+            marker = state.marker[s]
+            entry["marker"] = None if marker is None else marker.id
+        elif seat is not None:
+            known = state.known.get((seat, s))
+            if known:
+                entry["known_hand"] = sorted(known)
+        players.append(entry)
+    zones = []
+    for z, lines in enumerate(state.lines):
+        zone: dict[str, Any] = {"zone": z, "lines": [], "energy": [], "exhausted": [], "chain": []}
+        for line in lines:
+            zone["lines"].append(
+                [
+                    {
+                        "card": None
+                        if slot.side == HIDDEN and slot.owner != seat
+                        else slot.card.id,
+                        "owner": slot.owner,
+                        "side": SIDES[slot.side],
+                    }
+                    for slot in line
+                ]
+            )
+            zone["energy"].append(energy(line))
+            zone["exhausted"].append(count(line, "exhausted"))
+            start, links = (
+                chain(line, len(line) - 1) if line and line[-1].side != HIDDEN else (0, 0)
+            )
+            zone["chain"].append({"links": links, "starter": line[start].owner if links else None})
+        zones.append(zone)
+    fights = []
+    for fight in state.fights:
+        fights.append(
+            {
+                "zone": fight.zone,
+                "seats": list(fight.seats),
+                "persona": list(fight.persona),
+                "boost": list(fight.boost),
+                "stats": None if fight.stats is None else [list(x) for x in fight.stats],
+                "attacker": None if fight.attacker is None else fight.seats[fight.attacker],
+                "guard_boost": fight.guard_boost,
+                "dodge": list(fight.dodge),
+            }
+        )
+    pending = [
+        {
+            "seat": d.seat,
+            "kind": d.kind,
+            "prompt": d.prompt,
+            **({"legal": list(d.legal)} if d.seat == seat else {}),
+        }
+        for d in state.pending()
+    ]
+    outcome = state.outcome
+    return {
+        "game": "rivales",
+        "mode": state.opts.mode,
+        "seat": seat,
+        "team": None if seat is None else state.team_of[seat],
+        "teams": [list(t) for t in state.teams],
+        "phase": state.phase,
+        "round": state.round,
+        "final": state.final,
+        "clash": state.clash,
+        "clashes_per_round": state.clashes_per_round,
+        "rounds_won": list(state.rounds_won),
+        "last_winner": state.last_winner,
+        "players": players,
+        "zones": zones,
+        "fights": fights,
+        "pending": pending,
+        "outcome": None if outcome is None else outcome.to_json(),
+    }
+
+
+def _ultra(state: RivalesState, seat: int) -> str:
+    if state.ultra[seat] is None:
+        return "taken" if state.fighters[seat] is not None and state.round else "none"
+    return "due" if state.ultra_due[seat] else "aside"

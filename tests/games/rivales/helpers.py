@@ -1,0 +1,37 @@
+"""Shared helpers for Rivales tests."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from kumite.core.events import Event
+from kumite.games.rivales.cards import Card, load_catalog
+from kumite.games.rivales.game import GAME
+from kumite.games.rivales.scenario import clash, find, of_kind, position
+from kumite.games.rivales.state import RivalesState
+from kumite.games.rivales.table import SIDES
+
+CATALOG = load_catalog()
+
+__all__ = ["CATALOG", "GAME", "clash", "find", "of_kind", "position"]
+
+
+def card(card_id: str) -> Card:
+    return CATALOG.cards[card_id]
+
+
+def sides(state: RivalesState, team: int, zone: int = 0) -> list[str]:
+    """The line of ``team`` in ``zone`` as ``name/side`` strings."""
+    return [f"{s.card.id.split('.')[1]}/{SIDES[s.side]}" for s in state.lines[zone][team]]
+
+
+def texts(events: Sequence[Event], seat: int | None = None) -> list[str]:
+    return [e.describe() for e in events if seat is None or e.visible_to(seat)]
+
+
+def random_play(state: RivalesState, rng: random.Random, until: Any = None) -> None:
+    """Random legal choices until the fight ends (or ``until(state)`` holds)."""
+    while not state.is_terminal and not (until and until(state)):
+        state.apply({d.seat: rng.choice(d.legal) for d in state.pending()})

@@ -1,0 +1,290 @@
+"""kumite's readings of unclear Rivales clauses (docs/rulings.md), one test per ruling and
+per option."""
+
+from __future__ import annotations
+
+import pytest
+
+from kumite.core.errors import OptionsError
+from kumite.games.rivales.state import BOOST, MARKER, PERSONA, PLAY
+from kumite.games.rivales.table import DOWN, SPENT
+from tests.games.rivales.helpers import GAME, card, clash, of_kind, position, sides
+
+
+def test_every_ruling_has_an_entry_in_the_rule_index():
+    rulings = [r for r in GAME.rules if r.startswith("rv.ruling.")]
+    assert len(rulings) >= 20
+    assert all(GAME.rules[r] for r in rulings)
+
+
+def test_ruling_round_setup__each_round_starts_afresh_and_next_clash_effects_lapse():
+    """rv.ruling.round-setup: all cards gathered, full life, new marker; a dodge's card and
+    a Pinzas restriction do not cross into the next round."""
+    state = position(
+        ["mulan", "zorro"], hands=[["esquiva", "pinzas"], ["golpe", "capa"]], clash=7, taken=[2, 5]
+    )
+    clash(state, {0: "esquiva", 1: "golpe"})
+    assert state.round == 2 and state.phase == MARKER
+    for s in (0, 1):
+        assert state.taken[s] == 0 and state.ready[s] is None
+        assert len(state.hand[s]) == 5 and len(state.deck[s]) == 4
+        assert state.ultra[s] is state.fighter(s).ultra
+    assert state.lines == [[[], []]]
+
+
+def test_ruling_boost_level__one_level_per_card_oldest_energy_moved_down_first():
+    """rv.ruling.boost-level: one of the three levels; the oldest energy cards are spent."""
+    state = position(
+        ["darwin", "curie"],
+        lines=[["v:golpe", "v:patada", "v:bloqueo", "v:esquiva"], []],
+        hands=[["pinzon"], ["bloqueo"]],
+    )
+    state.apply({0: "play:darwin.pinzon", 1: "play:basic.bloqueo"})
+    assert state.legal(0) == ("boost:none", "boost:damage", "boost:speed", "boost:both")
+    state.apply({0: "boost:speed"})
+    assert sides(state, 0)[:4] == [
+        "golpe/exhausted",
+        "patada/exhausted",
+        "bloqueo/down",
+        "esquiva/down",
+    ]
+
+
+def test_ruling_boost_no_winner__without_a_clash_winner_both_boost_at_once():
+    """rv.ruling.boost-no-winner: nobody has won a clash yet: both decide at the same time."""
+    state = position(
+        ["darwin", "curie"], lines=[["v:golpe"], ["v:golpe"]], hands=[["pinzon"], ["fisica"]]
+    )
+    state.apply({0: "play:darwin.pinzon", 1: "play:curie.fisica"})
+    assert [(d.seat, d.kind) for d in state.pending()] == [(0, "boost"), (1, "boost")]
+
+
+@pytest.mark.parametrize(("option", "winner"), [("damage", None), ("attacker", 0)])
+def test_ruling_clash_winner__a_fully_guarded_attack_wins_only_under_attacker(option, winner):
+    """rv.ruling.clash-winner (option clash_winner)."""
+    state = position(
+        ["darwin", "curie"], hands=[["golpe"], ["bloqueo"]], options={"clash_winner": option}
+    )
+    clash(state, {0: "golpe", 1: "bloqueo"})
+    assert state.last_winner == winner
+
+
+def test_ruling_effect_order_tie__same_type_and_speed_the_last_winner_resolves_first():
+    """rv.ruling.effect-order-tie: same type and Speed: the most recent clash winner first."""
+    for winner in (0, 1):
+        state = position(
+            ["zorro", "curie"],
+            lines=[["bloqueo"], ["v:golpe"]],
+            hands=[["latigazo"], ["isotopos"]],
+            last_winner=winner,
+        )
+        assert card("zorro.latigazo").speed == card("curie.isotopos").speed
+        events = clash(state, {0: "latigazo", 1: "isotopos"})
+        first = of_kind(events, "EffectApplied")[0]
+        assert first.seat == winner
+
+
+def test_ruling_combo_after_immediate__presion_can_break_its_own_combo():
+    """rv.ruling.combo-after-immediate: the combo is counted after the immediate effects."""
+    state = position(["zorro", "curie"], lines=[["golpe"], []], hands=[["presion"], ["bloqueo"]])
+    events = clash(state, {0: "presion", 1: "bloqueo"}, picks={0: ["golpe"]})
+    assert not of_kind(events, "ComboFormed")
+
+
+def test_ruling_counts__counting_effects_ignore_the_cards_of_this_clash():
+    """rv.ruling.counts: Onda Radiactiva does not count itself; face-down includes exhausted."""
+    state = position(["curie", "darwin"], lines=[["golpe"], []], hands=[["onda"], ["golpe"]])
+    events = clash(state, {0: "onda", 1: "golpe"})
+    assert [e.what for e in of_kind(events, "EffectApplied") if e.source == "Onda Radiactiva"] == [
+        "+1 Damage"
+    ]
+
+
+def test_ruling_flip_cancels__a_damaged_card_loses_its_end_of_clash_effect():
+    """rv.ruling.flip-cancels: Radio, damaged, refreshes nothing."""
+    state = position(
+        ["curie", "mulan"], lines=[["x:golpe"], []], hands=[["radio"], ["espada"]], taken=[0, 1]
+    )
+    clash(state, {0: "radio", 1: "espada"})
+    assert state.lines[0][0][1].side == DOWN
+    assert state.lines[0][0][0].side == SPENT
+
+
+@pytest.mark.parametrize(("option", "side"), [("energy", DOWN), ("exhausted", SPENT)])
+def test_ruling_max_combo_end__the_cut_card_is_energy_or_exhausted(option, side):
+    """rv.ruling.max-combo-end (option max_combo_card)."""
+    top = GAME.catalog().fighters["curie"].max_combo
+    state = position(
+        ["curie", "darwin"],
+        lines=[["golpe", "patada", "isotopos", "salto"][:top], []],
+        hands=[["polonio"], ["bloqueo"]],
+        options={"max_combo_card": option},
+    )
+    events = clash(state, {0: "polonio", 1: "bloqueo"})
+    assert of_kind(events, "ComboFormed")[0].maximum
+    assert state.lines[0][0][-1].side == side
+    # the cut happens after the card dealt its Damage
+    kinds = [e.kind for e in events]
+    assert kinds.index("AttackResolved") < kinds.index("CardFlipped")
+
+
+def test_ruling_double_ko__both_ko_in_an_exchange_both_win_the_round():
+    """rv.ruling.double-ko."""
+    life = GAME.catalog().fighters["zorro"].life
+    state = position(
+        ["zorro", "zorro"], hands=[["golpe", "patada"], ["golpe", "patada"]], taken=[life - 1] * 2
+    )
+    events = clash(state, {0: "golpe", 1: "golpe"})
+    (ended,) = of_kind(events, "RoundEnded")
+    assert ended.winners == (0, 1) and ended.rule == "rv.ruling.double-ko"
+
+
+def test_ruling_final_round__an_exchange_decides_nothing():
+    """rv.ruling.final-round: Damage caused by both at once decides nothing."""
+    state = position(
+        ["zorro", "curie"],
+        hands=[["golpe", "patada"], ["golpe", "patada"]],
+        final=True,
+        round=4,
+        rounds_won=(2, 2),
+    )
+    clash(state, {0: "golpe", 1: "golpe"})
+    assert not state.is_terminal and state.clash == 2
+
+
+def test_ruling_final_round__the_limit_of_final_rounds_ends_in_a_draw():
+    state = position(
+        ["zorro", "curie"],
+        hands=[["bloqueo"], ["bloqueo"]],
+        clash=7,
+        final=True,
+        round=4,
+        rounds_won=(2, 2),
+        options={"final_round_limit": 1},
+        taken=[0, 0],
+    )
+    state.lines[0] = [[], []]
+    events = clash(state, {0: "bloqueo", 1: "bloqueo"})
+    # the exchange: both caused Damage: no winner of the final round, and the limit is 1
+    assert state.is_terminal and state.outcome.draw
+    assert state.outcome.returns == (0.0, 0.0)
+    assert of_kind(events, "FightEnded")[0].rule == "rv.ruling.final-round"
+
+
+def test_ruling_final_round__limit_is_validated():
+    with pytest.raises(OptionsError, match="final_round_limit"):
+        GAME.new_state(0, {"final_round_limit": 0})
+
+
+def test_ruling_guard_when_damage__no_guard_decision_when_nothing_would_be_dealt():
+    """rv.ruling.guard-when-damage."""
+    state = position(["darwin", "curie"], lines=[[], ["v:golpe"]], hands=[["golpe"], ["bloqueo"]])
+    state.apply({0: "play:basic.golpe", 1: "play:basic.bloqueo"})
+    state.apply({1: "boost:none"})
+    assert not state.pending() or state.pending()[0].kind != "guard"
+
+
+def test_ruling_ultra_next_clash__the_ultra_comes_to_hand_even_with_an_empty_deck():
+    """rv.ruling.ultra-next-clash."""
+    ultra_at = GAME.catalog().fighters["curie"].ultra_at
+    state = position(
+        ["darwin", "curie"],
+        hands=[["golpe", "patada"], ["patada", "bloqueo"]],
+        decks=[[], []],
+        taken=[0, ultra_at - 1],
+    )
+    clash(state, {0: "golpe", 1: "patada"})
+    assert [c.id for c in state.hand[1]] == ["basic.bloqueo", "curie.onda"]
+
+
+def test_ruling_dodge__the_card_left_face_up_is_out_of_the_hand_and_public():
+    """rv.ruling.dodge."""
+    state = position(
+        ["darwin", "curie"], hands=[["esquiva", "pinzon"], ["golpe", "salto"]], decks=[[], []]
+    )
+    clash(state, {0: "esquiva", 1: "golpe"})  # a single card left: no choice to make
+    assert state.hand[0] == [] and state.ready[0] is card("darwin.pinzon")
+    assert state.view(1)["players"][0]["ready"] == "darwin.pinzon"
+
+
+def test_ruling_no_basic_only_basics__a_hand_of_basics_may_still_be_played():
+    """rv.ruling.no-basic-only-basics."""
+    state = position(
+        ["mulan", "darwin"], hands=[["pinzas", "golpe"], ["bloqueo", "golpe"]], decks=[[], []]
+    )
+    clash(state, {0: "pinzas", 1: "bloqueo"})
+    assert state.restricted == {1}
+    assert state.legal(1) == ("play:basic.golpe",)
+
+
+def test_ruling_flipped_cards_known__flipped_cards_stay_known_hidden_cards_do_not():
+    """rv.ruling.flipped-cards-known."""
+    state = position(
+        ["darwin", "curie"], lines=[["v:golpe"], ["golpe"]], hands=[["pinzon"], ["salto"]]
+    )
+    state.apply({0: "play:darwin.pinzon", 1: "play:curie.salto"})
+    line = state.view(1)["zones"][0]["lines"][0]
+    assert line == [
+        {"card": "basic.golpe", "owner": 0, "side": "down"},
+        {"card": None, "owner": 0, "side": "hidden"},
+    ]
+
+
+def test_ruling_zones_before_cards__players_know_whom_they_face_when_they_play():
+    """rv.ruling.zones-before-cards."""
+    state = GAME.new_state(4, {"mode": "2v2", "fighters": ["zorro", "curie", "mulan", "darwin"]})
+    state.apply({d.seat: d.legal[0] for d in state.pending()})
+    state.apply({0: "zone:1", 2: "zone:2"})
+    assert state.phase == PLAY
+    assert state.view(0)["fights"][0]["seats"] == [0, 3]
+
+
+def test_ruling_zone_order__zone_1_resolves_before_zone_2():
+    """rv.ruling.zone-order."""
+    state = position(["zorro", "curie", "mulan", "darwin"], hands=[["golpe", "patada"]] * 4)
+    events = clash(state, dict.fromkeys(range(4), "golpe"))
+    reveals = [e.seat for e in of_kind(events, "CardRevealed")]
+    assert reveals == [0, 2, 1, 3]
+
+
+def test_ruling_persona_order__hansel_or_gretel_after_the_cards_before_the_boosts():
+    """rv.ruling.persona-order."""
+    state = position(
+        ["hansel-gretel", "curie"], lines=[["v:golpe"], []], hands=[["horno"], ["golpe"]]
+    )
+    state.apply({0: "play:hansel-gretel.horno", 1: "play:basic.golpe"})
+    assert state.phase == PERSONA
+    state.apply({0: "persona:gretel"})
+    assert state.phase == BOOST
+
+
+def test_ruling_end_order__card_effects_then_maximum_combo_then_passives():
+    """rv.ruling.end-order: Radio's end effect makes a third energy card, then Curie's
+    passive (3 energy cards) flips the most recent one face up."""
+    state = position(
+        ["curie", "darwin"],
+        lines=[["v:golpe", "v:patada", "x:bloqueo"], []],
+        hands=[["radio"], ["pinzon"]],
+    )
+    events = clash(state, {0: "radio", 1: "pinzon"})
+    assert sides(state, 0) == ["golpe/down", "patada/down", "bloqueo/up", "radio/up"]
+    sources = [e.source for e in of_kind(events, "EffectApplied")]
+    assert sources.index("Radio") < len(sources)
+    assert [e.card for e in of_kind(events, "CardFlipped") if e.up] == ["basic.bloqueo"]
+
+
+def test_ruling_mirror__two_players_may_fight_with_the_same_fighter_in_1vs1():
+    """rv.ruling.mirror."""
+    state = GAME.new_state(1, {"fighters": ["zorro", "zorro"]})
+    assert state.fighter(0) is state.fighter(1)
+    state.apply({d.seat: d.legal[0] for d in state.pending()})
+    assert state.who == ["P1 Zorro", "P2 Zorro"]
+
+
+def test_options__unknown_fighter_or_wrong_count_are_clear_errors():
+    with pytest.raises(OptionsError, match="unknown fighter 'batman'"):
+        GAME.new_state(0, {"fighters": ["batman", "zorro"]})
+    with pytest.raises(OptionsError, match="needs 4 fighters"):
+        GAME.new_state(0, {"mode": "2v2", "fighters": ["zorro", "curie"]})
+    with pytest.raises(OptionsError, match="rivales options"):
+        GAME.new_state(0, {"mode": "3v3"})

@@ -1,0 +1,127 @@
+"""The SF Rivals matchup solution: sound bounds, set-up strategies, the cache, hints."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kumite.games.sfrivals.game import GAME
+from kumite.solve.matrix import solve_matrix
+from kumite.solve.sfrivals.setup import cache_key, cache_path, solve_matchup
+from kumite.solve.sfrivals.strategy import advice, hints
+from tests.solve.conftest import SHORT_PACK, TINY_PACK
+
+
+def test_bounds_are_ordered_and_strategies_are_distributions(shared_cache: Path) -> None:
+    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK})
+    assert sol.lower <= sol.upper + 1e-12
+    assert sol.exploitability == pytest.approx((sol.upper - sol.lower) / 2)
+    for seat in (0, 1):
+        assert sum(sol.setup[seat].values()) == pytest.approx(1.0)
+        assert min(sol.setup[seat].values()) >= -1e-12
+    # the set-up strategies are optimal in their bound games
+    x = np.array([sol.setup[0][r] for r in sol.rows[0]])
+    assert (x @ sol.lower_matrix).min() == pytest.approx(sol.lower, abs=1e-9)
+    y = np.array([sol.setup[1][c] for c in sol.cols[1]])
+    assert (sol.upper_matrix @ y).max() == pytest.approx(sol.upper, abs=1e-9)
+
+
+def test_short_fight_covers_cannot_matter(shared_cache: Path) -> None:
+    """With two rounds, eight cards in hand and the cover never needed, an adaptive
+    opponent is no stronger than a committed one: the bounds meet (exploitability 0)."""
+    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK})
+    assert sol.exploitability == pytest.approx(0.0, abs=1e-12)
+
+
+def test_lower_bound_is_below_the_perfect_information_values(shared_cache: Path) -> None:
+    """Seat 0's guarantee against an adaptive seat 1 is at most its value against any
+    committed seat-1 set-up with the same shown card."""
+    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK})
+    from kumite.solve.sfrivals.fight import Position, setup_hand
+
+    a, b = sol.solver.chars
+    life = GAME.catalog(sol.options).rules.life
+    for r in (0, 17, 40):
+        _, cover, shown = sol.rows[0][r].split(":")
+        hand0 = setup_hand(a, a.card(cover), a.card(shown))
+        for k in (0, 4):
+            shown1 = sol.cols[0][k]
+            covers = [c for c in b.cards if c.id != shown1 or c.copies > 1]
+            committed = sol.solver.values(
+                [Position((hand0, setup_hand(b, c, b.card(shown1))), (life, life)) for c in covers]
+            )
+            assert sol.lower_matrix[r, k] <= committed.min() + 1e-12
+
+
+def test_cache_round_trip(cache_dir: Path) -> None:
+    first = solve_matchup(("ken", "dudley"), {"pack": TINY_PACK})
+    assert not first.from_cache
+    assert cache_path(("ken", "dudley"), first.options).with_suffix(".npz").exists()
+    again = solve_matchup(("ken", "dudley"), {"pack": TINY_PACK})
+    assert again.from_cache
+    assert again.lower == first.lower and again.upper == first.upper
+    assert again.setup == first.setup
+    np.testing.assert_array_equal(again.lower_matrix, first.lower_matrix)
+    # the loaded fight tables answer the same node questions
+    state = GAME.new_state(3, {"characters": ["ken", "dudley"], "pack": TINY_PACK})
+    state.apply({0: next(iter(first.setup[0])), 1: next(iter(first.setup[1]))})
+    view = state.view(0)
+    assert [a.to_json() for a in advice(view, again)] == [a.to_json() for a in advice(view, first)]
+
+
+def test_cache_key_depends_on_rules_pack_and_characters() -> None:
+    base = GAME.parse_options({"characters": ["ryu", "ken"]})
+    keys = {
+        cache_key(("ryu", "ken"), base),
+        cache_key(("ken", "ryu"), base),
+        cache_key(("ryu", "ken"), GAME.parse_options({"ultra_rule": "power"})),
+        cache_key(("ryu", "ken"), GAME.parse_options({"pack": SHORT_PACK})),
+    }
+    assert len(keys) == 4
+
+
+def test_hints_cover_every_legal_choice(shared_cache: Path) -> None:
+    state = GAME.new_state(5, {"characters": ["juri", "guile"], "pack": SHORT_PACK})
+    while state.pending():
+        choices = {}
+        for d in state.pending():
+            hs = hints(state, d.seat)
+            assert [h["choice"] for h in hs] == list(d.legal)
+            assert sum(h["probability"] for h in hs) == pytest.approx(1.0)
+            best = max(hs, key=lambda h: h["probability"])
+            choices[d.seat] = best["choice"]
+        state.apply(choices)
+    assert state.outcome is not None
+
+
+def test_play_advice_values_match_the_node_game(shared_cache: Path) -> None:
+    """At a simultaneous round, every card in the support of the equilibrium strategy has
+    the node's value, and no card is worth more."""
+    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK})
+    state = GAME.new_state(1, {"characters": ["juri", "guile"], "pack": SHORT_PACK})
+    state.apply({0: sol.rows[0][0], 1: sol.cols[1][0]})
+    for seat in (0, 1):
+        adv = advice(state.view(seat), sol)
+        support = [a.value for a in adv if a.probability > 1e-9]
+        best = max(a.value for a in adv)
+        assert max(support) == pytest.approx(best, abs=1e-9)
+        assert min(support) == pytest.approx(best, abs=1e-9)
+
+
+def test_setup_advice_values_are_the_bound_game(shared_cache: Path) -> None:
+    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK})
+    state = GAME.new_state(1, {"characters": ["juri", "guile"], "pack": SHORT_PACK})
+    adv = advice(state.view(0), sol)
+    assert max(a.value for a in adv) == pytest.approx(solve_matrix(sol.lower_matrix).value)
+
+
+def test_mirror_match_is_symmetric(cache_dir: Path) -> None:
+    """The rules favour neither seat: in a mirror match the two bounds are opposite and the
+    value is 0."""
+    sol = solve_matchup(("dudley", "dudley"), {"pack": TINY_PACK})
+    assert sol.lower == pytest.approx(-sol.upper, abs=1e-12)
+    assert sol.value == pytest.approx(0.0, abs=1e-12)
+    # and seat 1's bound game is seat 0's, transposed and negated
+    np.testing.assert_allclose(sol.upper_matrix, -sol.lower_matrix.T, atol=1e-12)
