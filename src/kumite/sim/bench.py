@@ -101,7 +101,7 @@ class _Timer:
     def __init__(self, play: Play, offset: int) -> None:
         self.play = play
         self.next = offset
-        self.batch = 10
+        self.batch = 1  # grows with the rate: slow agents (search) take seconds a game
         self.best: Measure | None = None
 
     def warm(self, seconds: float) -> None:
@@ -124,7 +124,7 @@ class _Timer:
             elapsed = time.perf_counter() - t0
             if elapsed >= seconds:
                 break
-            self.batch = min(self.batch * 2, max(10, int(games / elapsed * 0.1)))
+            self.batch = min(self.batch * 2, max(1, int(games / elapsed * 0.1)))
         measure = Measure(games, elapsed, _peak_rss_mb())
         if self.best is None or measure.rate > self.best.rate:
             self.best = measure
