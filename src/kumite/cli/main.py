@@ -129,6 +129,131 @@ def match(
 
 @app.command()
 @friendly_errors
+def sim(
+    game: GameArg = "sfrivals",
+    players: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--players",
+            "-p",
+            help="Agents per seat, e.g. random,greedy or random*3; repeat for several "
+            "line-ups (games alternate between them). Default: random players.",
+        ),
+    ] = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 1000,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Master seed (random if omitted).")] = None,
+    pack: Annotated[
+        Path | None,
+        typer.Option(help="What-if: also simulate with this pack and compare before/after."),
+    ] = None,
+    characters: Annotated[str | None, typer.Option(help="SF Rivals: character per seat.")] = None,
+    fighters: Annotated[str | None, typer.Option(help="Rivales: fighter per seat.")] = None,
+    heroes: Annotated[str | None, typer.Option(help="SF DBG: Super Hero per seat.")] = None,
+    mode: Annotated[str | None, typer.Option(help="Rivales: 1v1 or 2v2.")] = None,
+    variant: Annotated[str | None, typer.Option(help="SF DBG: a variant.")] = None,
+    rule: Annotated[
+        list[str] | None, typer.Option(help="Rule option KEY=VALUE (see docs/rulings.md).")
+    ] = None,
+    design: Annotated[
+        str,
+        typer.Option(
+            help="balanced: every character/fighter/hero combination in turn; free: the "
+            "agents choose; auto: balanced unless the options fix them."
+        ),
+    ] = "auto",
+    rotate: Annotated[
+        bool, typer.Option(help="Rotate the line-up's seats from game to game.")
+    ] = True,
+    backend: Annotated[str, typer.Option(help="local (processes) or ray.")] = "local",
+    address: Annotated[
+        str | None, typer.Option(help="Ray: cluster address (default: a local Ray).")
+    ] = None,
+    out: Annotated[Path | None, typer.Option(help="Write the result file (JSON) here.")] = None,
+    csv: Annotated[Path | None, typer.Option(help="Write the statistics as CSV here.")] = None,
+    games_csv: Annotated[
+        Path | None, typer.Option(help="Write one CSV row per game (seed, seats, result).")
+    ] = None,
+    report: Annotated[Path | None, typer.Option(help="Write the HTML report here.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Simulate many bot games: win rates with intervals, seat effects, ratings, matchups,
+    card impact; with --pack, a before/after comparison."""
+    # The balance lab's modules (numpy, scipy, matplotlib) load only when used.
+    from kumite.cli import sim as sim_cmd
+
+    settings = PlaySettings(
+        characters=split_list(characters),
+        fighters=split_list(fighters),
+        heroes=split_list(heroes),
+        mode=mode,
+        variant=variant,
+        pack=pack,
+        rules=play_cmd.parse_rules(rule or []),
+    )
+    sim_cmd.run(
+        sim_cmd.SimArgs(
+            game=game,
+            players=list(players or []),
+            games=games,
+            jobs=jobs,
+            seed=seed,
+            pack=pack,
+            settings=settings,
+            design=design,
+            rotate=rotate,
+            backend=backend,
+            address=address,
+            out=out,
+            csv=csv,
+            games_csv=games_csv,
+            report=report,
+            json_out=json_out,
+        )
+    )
+
+
+@app.command()
+@friendly_errors
+def report(
+    files: Annotated[
+        list[Path], typer.Argument(help="Result files of 'kumite sim --out' (one game).")
+    ],
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="The HTML file (default: beside the first).")
+    ] = None,
+) -> None:
+    """Write a self-contained HTML balance report (plots embedded, no network needed)."""
+    from kumite.cli import report as report_cmd
+
+    report_cmd.run(files, out)
+
+
+@app.command()
+@friendly_errors
+def bench(
+    seconds: Annotated[float, typer.Option(help="Seconds per measurement.")] = 3.0,
+    warmup: Annotated[
+        float, typer.Option(help="Seconds each worker plays before it is timed.")
+    ] = 2.0,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", help="Cores for the parallel run (default: all).")
+    ] = None,
+    games: Annotated[str | None, typer.Option(help="Only these games (comma-separated).")] = None,
+    agents: Annotated[str | None, typer.Option(help="Only these agents.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Games per second for each game and agent on 1 and all cores, peak memory, and
+    OpenSpiel's goofspiel(8) random play as a yardstick when open-spiel is installed."""
+    from kumite.cli import bench as bench_cmd
+
+    bench_cmd.run(seconds, warmup, jobs, games, agents, json_out)
+
+
+@app.command()
+@friendly_errors
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port.")] = 8000,

@@ -1,0 +1,418 @@
+"""Playing many games: the simulation spec, one chunk of games, and their tallies.
+
+Determinism: game ``i`` of a simulation is seeded with ``derive_seed(seed, "game", i)`` and
+its seat ``s`` agent with ``derive_seed(game_seed, "agent", s)`` (as ``kumite play`` does);
+who sits where and which entities they play depend only on ``i``. Chunks are tallied with
+integer counters, which add up the same in any order, so the result is the same for any
+number of jobs and any backend.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from kumite.agents.registry import make_agent
+from kumite.agents.runner import run_game
+from kumite.core.errors import OptionsError
+from kumite.core.rng import derive_seed
+from kumite.games import get_game
+from kumite.sim.adapters import Adapter, GameSummary, adapter_for
+
+DESIGNS = ("auto", "balanced", "free")
+
+
+@dataclasses.dataclass(frozen=True)
+class SimSpec:
+    """What to simulate. Picklable: it is sent to every worker."""
+
+    game: str
+    lineups: tuple[tuple[str, ...], ...]
+    """Agent names per seat; game ``i`` uses line-up ``i % len(lineups)``."""
+    games: int
+    seed: int
+    options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    """The game's options (JSON form, a pack overlay's text included)."""
+    options_by_players: tuple[tuple[int, Mapping[str, Any]], ...] = ()
+    """``(players, options)``: options for line-ups of that many players, instead of
+    ``options`` (games whose options depend on the number of seats)."""
+    design: str = "auto"
+    """``balanced``: entities cycle through every combination (every character pair) in
+    turn; ``free``: agents (or the options) choose them; ``auto``: balanced when the game
+    has entities and the options fix none."""
+    rotate: bool = True
+    """Rotate the line-up's seats from game to game, so each agent sits in each seat."""
+    label: str = "base"
+    stream: str = "game"
+    """Seed stream name: runs with different streams use independent games."""
+    fast: bool = True
+    """Use the game's fast random rollout (same games) when every seat is ``random``."""
+
+    def __post_init__(self) -> None:
+        if self.games < 0:
+            raise OptionsError("the number of games must not be negative")
+        if not self.lineups or any(not lineup for lineup in self.lineups):
+            raise OptionsError("give at least one line-up of players")
+        if self.design not in DESIGNS:
+            raise OptionsError(f"unknown design {self.design!r} (one of: {', '.join(DESIGNS)})")
+
+    def key(self) -> str:
+        """A string identifying everything that decides the games."""
+        return json.dumps(
+            [
+                self.game,
+                self.lineups,
+                self.seed,
+                self.options,
+                self.options_by_players,
+                self.design,
+                self.rotate,
+                self.stream,
+                self.fast,
+            ],
+            sort_keys=True,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        def shown(options: Mapping[str, Any]) -> dict[str, Any]:
+            out = dict(options)
+            if "pack" in out:
+                out["pack"] = "<overlay pack text: see the result's 'pack'>"
+            return out
+
+        return {
+            "game": self.game,
+            "lineups": [list(lineup) for lineup in self.lineups],
+            "games": self.games,
+            "seed": self.seed,
+            "options": shown(self.options),
+            **(
+                {"options_by_players": {str(n): shown(o) for n, o in self.options_by_players}}
+                if self.options_by_players
+                else {}
+            ),
+            "design": self.design,
+            "rotate": self.rotate,
+            "label": self.label,
+            "stream": self.stream,
+        }
+
+
+Counts = list[int]
+"""``[n, wins, draws]``."""
+LOSS, WIN, DRAW = 0, 1, 2
+Table = Counter[tuple[Any, ...]]
+"""``(*key, result)`` -> games, ``result`` being LOSS, WIN or DRAW (hot-loop friendly)."""
+
+_TABLES = (
+    "seats",
+    "agents",
+    "agent_pairs",
+    "entities",
+    "entity_pairs",
+    "entity_players",
+    "cards",
+    "card_when",
+)
+
+
+def _table() -> Table:
+    return Counter()
+
+
+@dataclasses.dataclass
+class Tally:
+    """Integer counts of a set of games; tallies of disjoint sets add up.
+
+    Tables (keys; each then split by result):
+
+    * ``seats`` ``(players, seat)``; ``agents`` ``(agent,)``; ``entities`` ``(entity,)``;
+      ``entity_players`` ``(entity, players)``: performance by player count;
+    * ``agent_pairs``/``entity_pairs`` ``(a, b)``: over ordered seat pairs of a game, a
+      WIN when a beat b, a DRAW when the game was drawn (pairs that both won or both lost
+      are not counted);
+    * ``cards`` ``(scope, verb, card)`` over seats that did it at least once, ``scope``
+      being the seat's entity when cards belong to entities (else ``*``), and
+      ``card_when`` ``(scope, verb, card, when)``.
+    """
+
+    games: int = 0
+    draws: int = 0
+    reasons: Counter[str] = dataclasses.field(default_factory=Counter)
+    lengths: Counter[int] = dataclasses.field(default_factory=Counter)
+    seat_games: Counts = dataclasses.field(default_factory=lambda: [0, 0, 0])
+    seats: Table = dataclasses.field(default_factory=_table)
+    agents: Table = dataclasses.field(default_factory=_table)
+    agent_pairs: Table = dataclasses.field(default_factory=_table)
+    entities: Table = dataclasses.field(default_factory=_table)
+    entity_pairs: Table = dataclasses.field(default_factory=_table)
+    entity_players: Table = dataclasses.field(default_factory=_table)
+    cards: Table = dataclasses.field(default_factory=_table)
+    card_when: Table = dataclasses.field(default_factory=_table)
+
+    def add(self, agents: Sequence[str], summary: GameSummary, per_entity: bool) -> None:
+        n = len(agents)
+        winners = summary.winners
+        draw = summary.draw
+        self.games += 1
+        self.draws += draw
+        self.reasons[summary.reason] += 1
+        self.lengths[summary.length] += 1
+        ents = summary.entities
+        results = [WIN if s in winners else (DRAW if draw else LOSS) for s in range(n)]
+        sg = self.seat_games
+        sg[0] += n
+        for seat in range(n):
+            r = results[seat]
+            self.seats[n, seat, r] += 1
+            self.agents[agents[seat], r] += 1
+            if r:
+                sg[r] += 1
+            ent = ents[seat]
+            if ent is not None:
+                self.entities[ent, r] += 1
+                self.entity_players[ent, n, r] += 1
+        for i, j in itertools.permutations(range(n), 2):
+            ri = results[i]
+            if ri == results[j] and not draw:
+                continue  # both won (teammates) or both lost: no comparison
+            self.agent_pairs[agents[i], agents[j], ri] += 1
+            ei, ej = ents[i], ents[j]
+            if ei is not None and ej is not None:
+                self.entity_pairs[ei, ej, ri] += 1
+        plays = summary.plays
+        if plays:
+            scope = [(e or "*") if per_entity else "*" for e in ents]
+            # Counter.update over an iterable counts in C: this is the hot loop of a sim.
+            self.card_when.update([(scope[p[0]], p[3], p[1], p[2], results[p[0]]) for p in plays])
+            once = {(p[0], scope[p[0]], p[3], p[1], results[p[0]]) for p in plays}
+            self.cards.update([k[1:] for k in once])
+
+    def merge(self, other: Tally) -> None:
+        self.games += other.games
+        self.draws += other.draws
+        self.reasons.update(other.reasons)
+        self.lengths.update(other.lengths)
+        for k in range(3):
+            self.seat_games[k] += other.seat_games[k]
+        for name in _TABLES:
+            mine: Table = getattr(self, name)
+            for key, count in getattr(other, name).items():
+                mine[key] += count
+
+    def counts(self, name: str) -> dict[Any, Counts]:
+        """Table ``name`` as ``key -> [n, wins, draws]`` (a 1-tuple key is unwrapped)."""
+        out: dict[Any, Counts] = {}
+        table: Table = getattr(self, name)
+        for full, count in table.items():
+            key = full[:-1] if len(full) > 2 else full[0]
+            c = out.get(key)
+            if c is None:
+                c = out[key] = [0, 0, 0]
+            c[0] += count
+            if full[-1]:
+                c[full[-1]] += count
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "games": self.games,
+            "draws": self.draws,
+            "reasons": dict(sorted(self.reasons.items())),
+            "lengths": {str(k): v for k, v in sorted(self.lengths.items())},
+            "seat_games": list(self.seat_games),
+        }
+        for name in _TABLES:
+            out[name] = [
+                [*(key if isinstance(key, tuple) else (key,)), *counts]
+                for key, counts in sorted(
+                    self.counts(name).items(), key=lambda kv: _sort_key(kv[0])
+                )
+            ]
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Tally:
+        tally = cls(
+            games=int(data["games"]),
+            draws=int(data["draws"]),
+            reasons=Counter({str(k): int(v) for k, v in data["reasons"].items()}),
+            lengths=Counter({int(k): int(v) for k, v in data["lengths"].items()}),
+            seat_games=[int(x) for x in data["seat_games"]],
+        )
+        for name in _TABLES:
+            table: Table = getattr(tally, name)
+            for row in data.get(name, []):
+                key = tuple(row[:-3])
+                n, wins, draws = (int(x) for x in row[-3:])
+                for result, count in ((WIN, wins), (DRAW, draws), (LOSS, n - wins - draws)):
+                    if count:
+                        table[(*key, result)] += count
+        return tally
+
+
+def _sort_key(key: Any) -> tuple[str, ...]:
+    parts = key if isinstance(key, tuple) else (key,)
+    return tuple(f"{p:09d}" if isinstance(p, int) else str(p) for p in parts)
+
+
+GameRow = tuple[int, int, tuple[str, ...], tuple[str | None, ...], tuple[int, ...], str, int]
+"""``(index, seed, agents, entities, winners, reason, length)`` of one game."""
+
+
+@dataclasses.dataclass
+class Chunk:
+    """The result of playing games ``start..stop-1``."""
+
+    start: int
+    stop: int
+    tally: Tally
+    rows: list[GameRow]
+
+
+class Runner:
+    """Plays games of one spec (one per worker process; it caches what it can)."""
+
+    def __init__(self, spec: SimSpec) -> None:
+        self.spec = spec
+        self.game = get_game(spec.game)
+        self.adapter: Adapter = adapter_for(spec.game)
+        info = self.game.info
+        for lineup in spec.lineups:
+            if not info.min_players <= len(lineup) <= info.max_players:
+                raise OptionsError(
+                    f"{info.name} needs {info.min_players}-{info.max_players} players, "
+                    f"got {len(lineup)}: {','.join(lineup)}"
+                )
+        self.base_options = dict(spec.options)
+        self.by_players = {n: dict(o) for n, o in spec.options_by_players}
+        for opts in (self.base_options, *self.by_players.values()):
+            self.game.parse_options(opts)  # fail early on bad options
+        self.balanced = self._balanced()
+        self._entity_sets: dict[int, list[tuple[str, ...]]] = {}
+        self._options: dict[tuple[int, tuple[str, ...] | None], tuple[dict[str, Any], Any]] = {}
+
+    def _balanced(self) -> bool:
+        design, adapter = self.spec.design, self.adapter
+        if design == "free":
+            return False
+        possible = bool(adapter.entity) and not any(
+            adapter.fixed_entities(o) for o in (self.base_options, *self.by_players.values())
+        )
+        if design == "balanced" and not possible:
+            raise OptionsError(
+                "a balanced design needs a game with characters/fighters/heroes and options "
+                "that fix none"
+            )
+        return possible
+
+    def _entity_tuples(self, players: int) -> list[tuple[str, ...]]:
+        found = self._entity_sets.get(players)
+        if found is None:
+            ids = self.adapter.entity_ids(self.game, self.base(players))
+            if self.adapter.entities_distinct:
+                found = list(itertools.permutations(ids, players))
+            else:
+                found = list(itertools.product(ids, repeat=players))
+            if not found:
+                raise OptionsError(f"not enough {self.adapter.entity}s for {players} players")
+            self._entity_sets[players] = found
+        return found
+
+    def assignment(self, index: int) -> tuple[tuple[str, ...], tuple[str, ...] | None]:
+        """Agents per seat and (balanced design) entities per seat of game ``index``."""
+        lineups = self.spec.lineups
+        lineup = lineups[index % len(lineups)]
+        k = index // len(lineups)
+        n = len(lineup)
+        if self.spec.rotate:
+            r = k % n
+            lineup = lineup[r:] + lineup[:r]
+            k //= n
+        if not self.balanced:
+            return lineup, None
+        tuples = self._entity_tuples(n)
+        return lineup, tuples[k % len(tuples)]
+
+    def base(self, players: int) -> dict[str, Any]:
+        """The options of a game of ``players`` seats, before entities are fixed."""
+        return self.by_players.get(players, self.base_options)
+
+    def options(self, players: int, entities: tuple[str, ...] | None) -> tuple[dict[str, Any], Any]:
+        found = self._options.get((players, entities))
+        if found is None:
+            opts = self.base(players)
+            if entities is not None:
+                opts = self.adapter.with_entities(opts, entities)
+            prepared = (
+                self.adapter.prepare(self.game, opts) if self.adapter.has_fast_random else None
+            )
+            found = self._options[players, entities] = (opts, prepared)
+        return found
+
+    def play(self, index: int) -> tuple[int, tuple[str, ...], GameSummary]:
+        seed = derive_seed(self.spec.seed, self.spec.stream, index)
+        agents, entities = self.assignment(index)
+        options, prepared = self.options(len(agents), entities)
+        adapter = self.adapter
+        if prepared is not None and self.spec.fast and all(a == "random" for a in agents):
+            rngs = [random.Random(derive_seed(seed, "agent", s)) for s in range(len(agents))]
+            return seed, agents, adapter.fast_random(self.game, prepared, rngs)
+        state = self.game.new_state(seed, options)
+        state.quiet = True
+        opts_json = state.options_json
+        players = [
+            make_agent(name, self.game, opts_json, s, derive_seed(seed, "agent", s))
+            for s, name in enumerate(agents)
+        ]
+        outcome = run_game(state, players)
+        return seed, agents, adapter.summarize(state, outcome)
+
+    def chunk(self, start: int, stop: int, rows: bool = True) -> Chunk:
+        tally = Tally()
+        out: list[GameRow] = []
+        per_entity = self.adapter.cards_per_entity
+        for index in range(start, stop):
+            seed, agents, summary = self.play(index)
+            tally.add(agents, summary, per_entity)
+            if rows:
+                out.append(
+                    (
+                        index,
+                        seed,
+                        agents,
+                        summary.entities,
+                        summary.winners,
+                        summary.reason,
+                        summary.length,
+                    )
+                )
+        return Chunk(start, stop, tally, out)
+
+
+_RUNNERS: dict[str, Runner] = {}
+
+
+def run_chunk(spec: SimSpec, start: int, stop: int, rows: bool = True) -> Chunk:
+    """Play games ``start..stop-1`` of ``spec`` (the worker entry point of every backend)."""
+    key = spec.key()
+    runner = _RUNNERS.get(key)
+    if runner is None:
+        if len(_RUNNERS) > 8:
+            _RUNNERS.clear()
+        runner = _RUNNERS[key] = Runner(spec)
+    return runner.chunk(start, stop, rows)
+
+
+def chunks(games: int, jobs: int, size: int | None = None) -> Iterable[tuple[int, int]]:
+    """``(start, stop)`` ranges covering ``range(games)``: small enough for a lively
+    progress bar and to balance the workers, large enough to keep overhead low."""
+    if size is None:
+        size = max(50, min(5000, games // max(1, jobs * 16) or 1))
+    for start in range(0, games, size):
+        yield start, min(games, start + size)

@@ -1,0 +1,82 @@
+"""The balance lab's SF Deck-Building Game adapter: Super Heroes, cards played and bought.
+
+Heroes are unique at a table (``entities_distinct``) and cards are shared by everyone
+(``cards_per_entity = False``: a card's baseline is every seat). Plays and buys are read
+from the game's history of choices (``play:<card>``, ``buy:lineup:<card>``,
+``buy:under:<card>``, ``buy:kick``), so quiet simulation states need no events; ``when`` is
+the seat's own turn number (its ``end`` choices counted). Face-down Ultra buys name no card
+and are not counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from kumite.core.game import Game, Outcome, State
+from kumite.games.sfdbg.cards import Catalog
+from kumite.games.sfdbg.game import SFDBG
+from kumite.sim.adapters import Adapter, GameSummary
+
+KICK = "kick"
+
+
+def _catalog(game: Game[Any], options: Mapping[str, Any]) -> Catalog:
+    assert isinstance(game, SFDBG)
+    return game.catalog(game.parse_options(options))
+
+
+class SFDBGAdapter(Adapter):
+    entity = "hero"
+    entities_distinct = True
+    turn = "turn"
+    cards_per_entity = False
+
+    def entity_ids(self, game: Game[Any], options: Mapping[str, Any]) -> list[str]:
+        return [h.id for h in _catalog(game, options).heroes]
+
+    def entity_names(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
+        return {h.id: h.name for h in _catalog(game, options).heroes}
+
+    def card_names(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
+        return {c.id: c.name for c in _catalog(game, options).cards}
+
+    def fixed_entities(self, options: Mapping[str, Any]) -> bool:
+        """Heroes chosen in the options, or hidden by the Secret Heroes variant: either way
+        the lab cannot deal them itself."""
+        heroes = options.get("heroes")
+        chosen = bool(heroes) and any(h is not None for h in heroes or ())
+        return chosen or options.get("variant") == "secret-heroes"
+
+    def with_entities(self, options: Mapping[str, Any], entities: Sequence[str]) -> dict[str, Any]:
+        return {**options, "heroes": list(entities), "players": len(entities)}
+
+    def summarize(self, state: State, outcome: Outcome) -> GameSummary:
+        heroes = state.heroes  # type: ignore[attr-defined]
+        hero_of = state.hero  # type: ignore[attr-defined]
+        turns = [1] * state.num_players
+        plays: list[tuple[int, str, int, str]] = []
+        for step in state.history:
+            for seat, choice in step.items():
+                verb, _, rest = choice.partition(":")
+                if verb == "end":
+                    turns[seat] += 1
+                elif verb == "play":
+                    plays.append((seat, rest, turns[seat], "played"))
+                elif verb == "buy":
+                    where, _, card = rest.partition(":")
+                    if where == "kick":
+                        plays.append((seat, KICK, turns[seat], "bought"))
+                    elif card:
+                        plays.append((seat, card, turns[seat], "bought"))
+        return GameSummary(
+            winners=tuple(outcome.winners),
+            draw=outcome.draw,
+            reason=outcome.reason,
+            length=max(turns) - 1,
+            entities=tuple(heroes[h].id for h in hero_of),
+            plays=plays,
+        )
+
+
+ADAPTER = SFDBGAdapter()
