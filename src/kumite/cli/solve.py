@@ -153,7 +153,7 @@ def write_table(
 
 
 def heat_map(chars: list[str], grid: list[list[float]], path: Path) -> Path | None:
-    """A heat map of the value table (needs matplotlib: ``pip install 'kumite[plots]'``)."""
+    """A heat map of the value table (skipped, with a message, if matplotlib is missing)."""
     try:
         import matplotlib
 
@@ -162,7 +162,7 @@ def heat_map(chars: list[str], grid: list[list[float]], path: Path) -> Path | No
     except ImportError:
         err_console.print(
             "[yellow]matplotlib is not installed: no heat map "
-            "(pip install 'kumite[plots]')[/yellow]"
+            "(pip install matplotlib)[/yellow]"
         )
         return None
     fig, ax = plt.subplots(figsize=(7, 6))
