@@ -116,6 +116,7 @@ class Adapter:
 ADAPTERS: dict[str, str] = {
     "sfrivals": "kumite.sim.sfrivals:ADAPTER",
     "sfdbg": "kumite.sim.sfdbg:ADAPTER",
+    "rivales": "kumite.sim.rivales:ADAPTER",
 }
 
 _DEFAULT = Adapter()

@@ -1,0 +1,79 @@
+"""The balance lab's Rivales adapter: fighters, and the cards each seat played.
+
+Fighters may meet their mirror in 1vs1 (only teammates must differ, in 2vs2), so matchup
+designs take every ordered pair. Plays are read from the history of choices
+(``play:<card>``); ``when`` is the seat's own clash number over the whole fight. The four
+basic cards are shared by every fighter, so a card's baseline is every seat
+(``cards_per_entity = False``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from kumite.core.game import Game, Outcome, State
+from kumite.games.rivales.cards import Catalog
+from kumite.games.rivales.game import Rivales
+from kumite.sim.adapters import Adapter, GameSummary
+
+
+def _catalog(game: Game[Any], options: Mapping[str, Any]) -> Catalog:
+    assert isinstance(game, Rivales)
+    return game.catalog(game.parse_options(options))
+
+
+class RivalesAdapter(Adapter):
+    entity = "fighter"
+    entities_distinct = False
+    turn = "clash"
+    cards_per_entity = False
+
+    def entity_ids(self, game: Game[Any], options: Mapping[str, Any]) -> list[str]:
+        return list(_catalog(game, options).fighters)
+
+    def entity_names(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
+        return {f.id: f.name for f in _catalog(game, options).fighters.values()}
+
+    def card_names(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
+        return {c.id: c.name for c in _catalog(game, options).cards.values()}
+
+    def card_labels(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
+        catalog = _catalog(game, options)
+        owner = {c.id: f.name for f in catalog.fighters.values() for c in f.cards}
+        basic = {c.id for c in catalog.basics}
+        return {
+            c.id: c.name if c.id in basic else f"{owner.get(c.id, '?')}: {c.name}"
+            for c in catalog.cards.values()
+        }
+
+    def fixed_entities(self, options: Mapping[str, Any]) -> bool:
+        fighters = options.get("fighters")
+        return bool(fighters) and any(f is not None for f in fighters or ())
+
+    def with_entities(self, options: Mapping[str, Any], entities: Sequence[str]) -> dict[str, Any]:
+        if options.get("mode", "1v1") == "2v2":
+            raise NotImplementedError("matchup designs are for 1vs1 (teammates must differ)")
+        return {**options, "fighters": list(entities)}
+
+    def summarize(self, state: State, outcome: Outcome) -> GameSummary:
+        fighters = state.fighters  # type: ignore[attr-defined]
+        clashes = [0] * state.num_players
+        plays: list[tuple[int, str, int, str]] = []
+        for step in state.history:
+            for seat, choice in step.items():
+                verb, _, card = choice.partition(":")
+                if verb == "play":
+                    clashes[seat] += 1
+                    plays.append((seat, card, clashes[seat], "played"))
+        return GameSummary(
+            winners=tuple(outcome.winners),
+            draw=outcome.draw,
+            reason=outcome.reason,
+            length=max(clashes),
+            entities=tuple(f.id if f is not None else None for f in fighters),
+            plays=plays,
+        )
+
+
+ADAPTER = RivalesAdapter()
