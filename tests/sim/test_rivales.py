@@ -36,3 +36,14 @@ def test_card_labels_name_the_fighter_except_for_shared_basics():
     labels = adapter_for("rivales").card_labels(GAME, {})
     assert labels["basic.golpe"] == GAME.catalog().cards["basic.golpe"].name
     assert labels["zorro.latigazo"].startswith("Zorro: ")
+
+
+def test_two_vs_two_designs_keep_teammates_apart():
+    runner = Runner(SimSpec("rivales", (("random",) * 4,), 0, seed=2, options={"mode": "2v2"}))
+    assert runner.balanced
+    for i in range(30):
+        _agents, fighters = runner.assignment(i)
+        assert fighters is not None
+        assert fighters[0] != fighters[1] and fighters[2] != fighters[3]
+        options, _ = runner.options(4, fighters)
+        GAME.new_state(1, options)  # valid options

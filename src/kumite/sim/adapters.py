@@ -83,6 +83,10 @@ class Adapter:
         """The options already fix some seat's entity (no balanced design then)."""
         return False
 
+    def admissible(self, options: Mapping[str, Any], entities: Sequence[str]) -> bool:
+        """Whether the game allows this entity per seat (e.g. teammates must differ)."""
+        return True
+
     def with_entities(self, options: Mapping[str, Any], entities: Sequence[str]) -> dict[str, Any]:
         """``options`` with each seat's entity fixed."""
         raise NotImplementedError(f"{type(self).__name__} cannot fix entities")

@@ -314,11 +314,13 @@ class Runner:
     def _entity_tuples(self, players: int) -> list[tuple[str, ...]]:
         found = self._entity_sets.get(players)
         if found is None:
-            ids = self.adapter.entity_ids(self.game, self.base(players))
+            base = self.base(players)
+            ids = self.adapter.entity_ids(self.game, base)
             if self.adapter.entities_distinct:
                 found = list(itertools.permutations(ids, players))
             else:
                 found = list(itertools.product(ids, repeat=players))
+            found = [t for t in found if self.adapter.admissible(base, t)]
             if not found:
                 raise OptionsError(f"not enough {self.adapter.entity}s for {players} players")
             self._entity_sets[players] = found

@@ -1,7 +1,7 @@
 """The balance lab's Rivales adapter: fighters, and the cards each seat played.
 
-Fighters may meet their mirror in 1vs1 (only teammates must differ, in 2vs2), so matchup
-designs take every ordered pair. Plays are read from the history of choices
+Fighters may meet their mirror (only teammates must differ, in 2vs2), so matchup designs
+take every ordered assignment the game allows. Plays are read from the history of choices
 (``play:<card>``); ``when`` is the seat's own clash number over the whole fight. The four
 basic cards are shared by every fighter, so a card's baseline is every seat
 (``cards_per_entity = False``).
@@ -51,9 +51,13 @@ class RivalesAdapter(Adapter):
         fighters = options.get("fighters")
         return bool(fighters) and any(f is not None for f in fighters or ())
 
-    def with_entities(self, options: Mapping[str, Any], entities: Sequence[str]) -> dict[str, Any]:
+    def admissible(self, options: Mapping[str, Any], entities: Sequence[str]) -> bool:
+        """In 2vs2 (seats 1-2 against 3-4) teammates play different fighters."""
         if options.get("mode", "1v1") == "2v2":
-            raise NotImplementedError("matchup designs are for 1vs1 (teammates must differ)")
+            return entities[0] != entities[1] and entities[2] != entities[3]
+        return True
+
+    def with_entities(self, options: Mapping[str, Any], entities: Sequence[str]) -> dict[str, Any]:
         return {**options, "fighters": list(entities)}
 
     def summarize(self, state: State, outcome: Outcome) -> GameSummary:
