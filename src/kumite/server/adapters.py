@@ -205,6 +205,8 @@ class RivalesAdapter:
         that the table's options (and its record) name them."""
         import random
 
+        if seats not in (2, 4):
+            raise OptionsError(f"Rivales is played by 2 (1vs1) or 4 (2vs2) seats, got {seats}")
         mode = "2v2" if seats == 4 else "1v1"
         if options.get("mode", mode) != mode:
             raise OptionsError(

@@ -522,7 +522,7 @@ function resultPanel(ctx) {
   const view = ctx.state.view;
   const o = view.outcome;
   const names = (t) => teamLabel(ctx, t);
-  const winner = o.detail ? o.detail.winning_team : null;
+  const winner = o.winning_team;
   const text = o.draw ? "Draw" : `${names(winner)} ${view.mode === "2v2" ? "win" : "wins"} the fight`;
   return h("section.panel.rv-result", { id: "rv-result" }, h("h2", {}, text),
     h("p", {}, `${o.reason} — rounds won ${view.rounds_won.join("–")}`),
