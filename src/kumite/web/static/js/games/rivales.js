@@ -28,6 +28,21 @@ const DOING = {
   "flip-energy-up": "chooses how many energy cards to flip face up",
 };
 
+// Your own decision, in words.
+const YOURS = {
+  fighter: "choose your fighter",
+  marker: "choose your life marker",
+  zones: "call your team's zones",
+  play: "play a card face down",
+  persona: "HANSEL or GRETEL",
+  boost: "boost before the reveal?",
+  guard: "boost your Guard?",
+  dodge: "leave a card face up (dodge)",
+  "flip-own-down": "flip a card face down?",
+  "exchange-with-basic": "exchange with a basic card?",
+  "flip-energy-up": "flip energy face up",
+};
+
 const HINTS = {
   fighter: "Pick a fighter card below (its deck is listed under it).",
   marker: "Click the card of your hand that covers your life bar: it is hidden from your rivals, and the other 4 are your hand.",
@@ -456,7 +471,7 @@ function turnLine(ctx) {
   if (view.phase === "over") return box;
   for (const d of view.pending) {
     if (d.seat === ctx.seat) {
-      box.append(h("span.rv-you", {}, ctx.state.decision ? `Your decision: ${d.kind}` : "Chosen — waiting for the others"));
+      box.append(h("span.rv-you", {}, ctx.state.decision ? `Your decision: ${YOURS[d.kind] || d.kind}` : "Chosen — waiting for the others"));
     } else {
       box.append(h("span.rv-wait", { dataset: { seat: d.seat, kind: d.kind } }, `${who(ctx, d.seat)} ${DOING[d.kind] || "is deciding"}…`));
     }
