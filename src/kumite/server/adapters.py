@@ -34,6 +34,9 @@ class WebAdapter(Protocol):
     #       seats (SF DBG sets its player count); default: the options as given.
     #   labeler(game, options) -> Labeler: readable labels for a seat's legal choices.
     #   chat_channel(options, seat) -> str | None: a seat's chat channel; default "table".
+    #   chat_rules(options, seat) -> str | None: the rules of that channel, shown to the seat.
+    #   chat_refusal(game, options, view, text) -> str | None: why a seat (whose view is
+    #       given) may not send ``text``; decided from that view only; default: never.
 
 
 class Labeler(Protocol):
@@ -129,12 +132,149 @@ class SFDBGAdapter:
         return labels
 
 
+class RivalesAdapter:
+    """Rivales: Capítulo 1 – Justicia: the 1vs1 duel (2 seats) and the 2vs2 team mode (4
+    seats, seats 1-2 against 3-4), a fighter per seat (chosen at the table, fixed, or drawn at
+    random when the table is made), the rule options; a private chat per team in 2vs2 with
+    the companion's communication limits, plain table talk in 1vs1."""
+
+    RANDOM = "random"
+
+    def lobby(self, game: Game[Any]) -> dict[str, Any]:
+        from kumite.games.rivales.game import Rivales
+
+        assert isinstance(game, Rivales)
+        catalog = game.catalog()
+        return {
+            "seat_counts": [2, 4],
+            "modes": [
+                {"id": "1v1", "name": "1vs1 duel", "seats": 2, "teams": [[0], [1]]},
+                {
+                    "id": "2v2",
+                    "name": "2vs2 teams",
+                    "seats": 4,
+                    "teams": [[0, 1], [2, 3]],
+                    "team_names": ["Team A", "Team B"],
+                },
+            ],
+            "mode_option": "mode",
+            "seat_field": {
+                "option": "fighters",
+                "label": "Fighter",
+                "choices": [
+                    {"id": self.RANDOM, "name": "Random fighter"},
+                    *({"id": f.id, "name": f.name} for f in catalog.fighters.values()),
+                ],
+                "any": "chosen at the table",
+            },
+            "set_by_table": ["mode"],
+        }
+
+    def cards(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, Any]:
+        from kumite.cards.provenance import LEGEND
+        from kumite.games.rivales.game import Rivales
+
+        assert isinstance(game, Rivales)
+        catalog = game.catalog(game.parse_options(options))
+        cards = {}
+        for card in catalog.cards.values():
+            data = card.to_json()
+            del data["effects"]  # the engine's encoding; the browser shows the text
+            data["requirements"] = list(
+                dict.fromkeys(e.requires.describe() for e in card.effects if not e.requires.empty)
+            )
+            data["immediate"] = bool(card.immediate)
+            cards[card.id] = data
+        fighters = {}
+        for fighter in catalog.fighters.values():
+            data = fighter.to_json()
+            del data["passive_effects"]
+            fighters[fighter.id] = data
+        rules = catalog.rules
+        return {
+            "cards": cards,
+            "fighters": fighters,
+            "basics": [c.id for c in catalog.basics],
+            "rules": msgspec.to_builtins(rules),
+            "legend": LEGEND,
+            "pack": catalog.pack.ref(),
+        }
+
+    def table_options(self, options: Mapping[str, Any], seats: int) -> dict[str, Any]:
+        """The mode follows the seats (2: 1vs1, 4: 2vs2); fighters drawn at random now, so
+        that the table's options (and its record) name them."""
+        import random
+
+        if seats not in (2, 4):
+            raise OptionsError(f"Rivales is played by 2 (1vs1) or 4 (2vs2) seats, got {seats}")
+        mode = "2v2" if seats == 4 else "1v1"
+        if options.get("mode", mode) != mode:
+            raise OptionsError(
+                f"rivales {options['mode']} needs {4 if options['mode'] == '2v2' else 2} "
+                f"seats, got {seats}"
+            )
+        out = {**options, "mode": mode}
+        fighters = list(out.get("fighters") or ())
+        if not any(fighters):
+            out.pop("fighters", None)  # every fighter chosen at the table
+            return out
+        from kumite.games.rivales.cards import load_catalog
+
+        pool = list(load_catalog(out.get("pack")).fighters)
+        draw = random.SystemRandom()
+        for index, fid in enumerate(fighters):
+            if fid == self.RANDOM:
+                mates = {fighters[m] for m in range(len(fighters)) if m // 2 == index // 2}
+                mates = mates if mode == "2v2" else set()
+                fighters[index] = draw.choice([f for f in pool if f not in mates])
+        out["fighters"] = fighters
+        return out
+
+    def labeler(self, game: Game[Any], options: Mapping[str, Any]) -> Labeler:
+        from kumite.games.rivales.game import Rivales
+        from kumite.games.rivales.labels import choice_labels
+
+        assert isinstance(game, Rivales)
+        catalog = game.catalog(game.parse_options(options))
+
+        def labels(view: Mapping[str, Any], legal: Sequence[str]) -> list[str]:
+            return choice_labels(legal, catalog, view)
+
+        return labels
+
+    @staticmethod
+    def _teams(options: Mapping[str, Any]) -> bool:
+        return options.get("mode") == "2v2"
+
+    def chat_channel(self, options: Mapping[str, Any], seat: int) -> str | None:
+        """2vs2: a private channel per team (teammates only); 1vs1: table talk."""
+        return f"team-{'ab'[seat // 2]}" if self._teams(options) else "table"
+
+    def chat_rules(self, options: Mapping[str, Any], seat: int) -> str | None:
+        from kumite.games.rivales.talk import COMMUNICATION, ENFORCED, TABLE_TALK
+
+        return f"{COMMUNICATION} {ENFORCED}" if self._teams(options) else TABLE_TALK
+
+    def chat_refusal(
+        self, game: Game[Any], options: Mapping[str, Any], view: Mapping[str, Any], text: str
+    ) -> str | None:
+        from kumite.games.rivales.game import Rivales
+        from kumite.games.rivales.talk import team_message_refusal
+
+        assert isinstance(game, Rivales)
+        if not self._teams(options):
+            return None
+        return team_message_refusal(text, view, game.catalog(game.parse_options(options)))
+
+
 ADAPTERS: dict[str, str] = {
     "sfrivals": "kumite.server.adapters:SFRIVALS",
     "sfdbg": "kumite.server.adapters:SFDBG_ADAPTER",
+    "rivales": "kumite.server.adapters:RIVALES",
 }
 SFRIVALS = SFRivalsAdapter()
 SFDBG_ADAPTER = SFDBGAdapter()
+RIVALES = RivalesAdapter()
 
 
 def adapter(game_id: str) -> WebAdapter:

@@ -354,6 +354,7 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.25) -> F
                 "game": runtime.game.info.id,
                 "chat": {
                     "channel": None if seat is None else runtime.channel(seat),
+                    "rules": runtime.chat_rules(seat),
                     "history": history,
                 },
             }

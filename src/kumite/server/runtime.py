@@ -239,10 +239,21 @@ class TableRuntime:
         fn = getattr(adapter(self.game.info.id), "chat_channel", None)
         return "table" if fn is None else fn(self.options, seat)
 
+    def chat_rules(self, seat: int | None) -> str | None:
+        """The rules of ``seat``'s chat channel, if the game has any."""
+        fn = getattr(adapter(self.game.info.id), "chat_rules", None)
+        return None if fn is None or seat is None else fn(self.options, seat)
+
     async def chat(self, seat: int, text: str) -> None:
         channel = self.channel(seat)
         if channel is None:
             raise ProtocolError("no-chat", "there is no chat at this table")
+        refuse = getattr(adapter(self.game.info.id), "chat_refusal", None)
+        if refuse is not None:
+            # Judged from the sender's own view: the reason tells them nothing new.
+            reason = refuse(self.game, self.options, self.state.view(seat), text)
+            if reason is not None:
+                raise ProtocolError("chat-refused", f"not sent: {reason}")
         await anyio.to_thread.run_sync(self.hub.store.add_chat, self.id, channel, seat, text)
         message = {"type": "chat", "channel": channel, "seat": seat, "text": text}
         for client in list(self.clients):

@@ -3,13 +3,14 @@
 The team chat follows the companion's limited-communication rules: teammates may talk about
 what is on the table and what the rivals might do, but may not show or name the cards in
 their hands, nor count or enumerate the other team's cards. The chat refuses a message that
-names a card of the sender's hand (or of a hand Lluvia de Sombreros showed them), and shows
-the rules to every player. A bot teammate reads no messages and shares no hand information.
+names a card that could be in the sender's hand (or in a hand Lluvia de Sombreros showed
+them), decided from public information only (:mod:`kumite.games.rivales.talk`, shared with the
+web table), and shows the rules to every player. A bot teammate reads no messages and shares
+no hand information.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,15 @@ from kumite.core.errors import OptionsError
 from kumite.core.game import Decision, Game
 from kumite.games.rivales.cards import Card, Catalog, Fighter, load_catalog, read_overlay
 from kumite.games.rivales.game import Rivales
+from kumite.games.rivales.labels import choice_labels
 from kumite.games.rivales.rules import RULES
+from kumite.games.rivales.talk import (
+    BOT_PARTNER,
+    COMMUNICATION,
+    ENFORCED,
+    forbidden_cards,
+    refusal,
+)
 from kumite.tui.console import pick
 from kumite.tui.registry import PlaySettings
 
@@ -216,11 +225,6 @@ def _team_names(view: Mapping[str, Any]) -> list[str]:
 
 
 # ------------------------------------------------------------------------- team chat
-def _plain(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-
-
 class TeamChat:
     """A private channel between the two players of a team (2vs2)."""
 
@@ -232,15 +236,8 @@ class TeamChat:
 
     @staticmethod
     def refused(text: str, forbidden: Sequence[Card]) -> str | None:
-        """Why ``text`` breaks the communication rules, or None."""
-        plain = _plain(text)
-        for card in forbidden:
-            if _plain(card.name) in plain:
-                return (
-                    f"you may not name {card.name}: cards in hand may not be shown or named "
-                    "between teammates (nor the cards a rival showed you)"
-                )
-        return None
+        """Why ``text`` breaks the communication rules, or None (:mod:`~.rivales.talk`)."""
+        return refusal(text, forbidden)
 
     def unread(self, seat: int) -> list[tuple[int, str, str]]:
         start = self.read.get(seat, 0)
@@ -255,14 +252,6 @@ def team_chat(options: Mapping[str, Any], team: int) -> TeamChat:
     """The chat of ``team`` for the game played with ``options`` (one object per game)."""
     entry = _CHATS.setdefault(id(options), (options, {}))
     return entry[1].setdefault(team, TeamChat())
-
-
-COMMUNICATION = (
-    "Team talk (2vs2 rules): talk only about what is visible on the table and what the rival "
-    "team might do. Do not show or name the cards in your hand; do not count or enumerate the "
-    "other team's cards; a hand shown to you by Lluvia de Sombreros stays secret. The zones "
-    "are chosen in private: both of you cannot go to the same zone."
-)
 
 
 # ----------------------------------------------------------------------------- human
@@ -318,69 +307,27 @@ class HumanRivales:
         if kind == "play":
             cards = [self.catalog.cards[x[5:]] for x in decision.legal]
             return pick(c, f"{self.label}: play a card face down", cards, card_label).play
-        if kind == "zones":
-            return pick(
-                c,
-                f"{self.label}: {decision.prompt}",
-                list(decision.legal),
-                lambda z: f"Zone {z[-1]}",
-            )
-        if kind == "persona":
-            labels = {
-                "persona:hansel": "HANSEL (candy cane): +1 Guard",
-                "persona:gretel": "GRETEL (cookie): +1 Damage",
-            }
-            return pick(
-                c, f"{self.label}: {decision.prompt}", list(decision.legal), lambda x: labels[x]
-            )
-        if kind == "boost":
-            labels = {
-                "boost:none": "no boost",
-                "boost:damage": "+1 Damage (1 energy)",
-                "boost:speed": "+1 Speed (2 energy)",
-                "boost:both": "+1 Speed and +1 Damage (3 energy)",
-            }
-            return pick(
-                c, f"{self.label}: {decision.prompt}", list(decision.legal), lambda x: labels[x]
-            )
-        if kind == "guard":
-            return pick(
-                c,
-                f"{self.label}: {decision.prompt}",
-                list(decision.legal),
-                lambda x: f"exhaust {x[6:]} energy: +{x[6:]} Guard",
-            )
-        return pick(c, f"{self.label}: {decision.prompt}", list(decision.legal), self._effect_label)
-
-    def _effect_label(self, choice: str) -> str | Text:
-        if choice == "pass":
-            return "pass"
-        if choice.startswith("count:"):
-            return f"flip {choice[6:]}"
-        _, owner, card_id = choice.split(":")
-        label = card_label(self.catalog.cards[card_id], text=False)
-        return label.append(f"  (P{int(owner) + 1})") if int(owner) != self.seat else label
+        # zones, persona, boost, guard and effect choices: the labels the web table shows too
+        labels = dict(
+            zip(decision.legal, choice_labels(decision.legal, self.catalog, view), strict=True)
+        )
+        return pick(c, f"{self.label}: {decision.prompt}", list(decision.legal), labels.__getitem__)
 
     def _talk(self, view: Mapping[str, Any]) -> None:
         chat = self.chat
         assert chat is not None
         c = self.console
         if not self.rules_shown:
-            c.print(Panel(COMMUNICATION, title="Team chat", style="cyan"))
+            c.print(Panel(f"{COMMUNICATION}\n{ENFORCED}", title="Team chat", style="cyan"))
             if len(chat.members) == 1:
-                c.print(
-                    "[dim]Your partner is a bot: it reads no messages and shares no hand "
-                    "information.[/dim]"
-                )
+                c.print(f"[dim]{BOT_PARTNER}[/dim]")
             self.rules_shown = True
         for _, who, text in chat.unread(self.seat):
             c.print(f"[cyan]{who} (to your team):[/cyan] {text}")
         if len(chat.members) == 1:
             return
         me = view["players"][self.seat]
-        forbidden = [self.catalog.cards[x] for x in me.get("hand", [])]
-        for p in view["players"]:
-            forbidden += [self.catalog.cards[x] for x in p.get("known_hand", [])]
+        forbidden = forbidden_cards(view, self.catalog)
         while True:
             text = Prompt.ask(
                 "Message to your partner (Enter: no more)",

@@ -101,3 +101,18 @@ def test_rules_index_names_cards_and_passives():
     assert rules["rv.card.zorro.la-marca"].startswith("La Marca:")
     assert rules["rv.fighter.curie"].startswith("Curie — Radiactividad:")
     assert "rv.2v2.adjust.sombrerero" in rules
+
+
+@pytest.mark.parametrize("mode", ["1v1", "2v2"])
+def test_every_event_keeps_its_kind_and_its_text_in_json(mode):
+    """No event field may shadow the JSON form's ``type`` (the event kind) or ``text``: the
+    web table and replays read them (a card's type is ``card_type``)."""
+    state = GAME.new_state(4, {"mode": mode})
+    rng = random.Random(4)
+    kinds = set()
+    while not state.is_terminal:
+        for event in state.apply({d.seat: rng.choice(d.legal) for d in state.pending()}):
+            data = event.to_json()
+            assert (data["type"], data["text"]) == (event.kind, event.describe())
+            kinds.add(event.kind)
+    assert "CardRevealed" in kinds

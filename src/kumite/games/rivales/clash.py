@@ -140,7 +140,7 @@ def reveal(state: RivalesState, fight: Fight, out: list[Event] | None) -> None:
                     who=state.who[seat],
                     card=card.id,
                     name=card.name,
-                    type=card.type,
+                    card_type=card.type,
                     speed=card.speed,
                     damage=card.damage,
                     guard=card.guard,

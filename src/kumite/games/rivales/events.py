@@ -147,14 +147,15 @@ class CardRevealed(Event):
     who: str
     card: str
     name: str
-    type: str
+    card_type: str
+    """basic, unique or ultra (not ``type``: the JSON form's ``type`` names the event)."""
     speed: int
     damage: int
     guard: int
 
     def describe(self) -> str:
         return (
-            f"{self.who} reveals {self.name} ({self.type}; "
+            f"{self.who} reveals {self.name} ({self.card_type}; "
             f"{_stats(self.speed, self.damage, self.guard)})."
         )
 

@@ -3,7 +3,8 @@
 Hidden: other seats' hands, decks and life markers, and the cards they played face down this
 clash before the reveal (a seat sees its own). Public: the lines of cards in play (a flipped
 card was shown to everyone before it was flipped, ``rv.ruling.flipped-cards-known``), life
-bars, energy, boosts, zones, the ultra cards set aside, and any hand shown to this seat.
+bars, energy, boosts, zones, the ultra cards set aside, whom a hand was shown to this round
+(Lluvia de Sombreros is played face up), and the cards of any hand shown to this seat.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ def build_view(state: RivalesState, seat: int | None) -> dict[str, Any]:
             "zone": state.zone_of[s] if state.zone_of[s] >= 0 else None,
             "no_basic": s in state.restricted,
             "rounds_won": state.rounds_won[state.team_of[s]],
+            "shown_to": sorted(viewer for viewer, owner in state.known if owner == s),
         }
         if seat == s:
             entry["hand"] = [c.id for c in state.hand[s]]

@@ -37,11 +37,44 @@ function seatRow(game, index) {
   return row;
 }
 
+// Games with modes (Rivales: 1vs1, 2vs2) take their seat count from the mode; the others
+// add and remove seats between min_players and max_players.
+function currentMode(game) {
+  if (!game.modes) return null;
+  const select = document.getElementById("mode");
+  return game.modes.find((m) => select && m.id === select.value) || game.modes[0];
+}
+
+function renderSeats(game, count) {
+  clear(seatRows);
+  const mode = currentMode(game);
+  if (mode && mode.team_names) {
+    mode.teams.forEach((team, t) => {
+      const box = h("fieldset.team", { dataset: { team: t } },
+        h("legend", {}, `${mode.team_names[t]} — seats ${team.map((i) => i + 1).join(" & ")}`));
+      for (const i of team) box.append(seatRow(game, i));
+      seatRows.append(box);
+    });
+  } else {
+    for (let i = 0; i < count; i++) seatRows.append(seatRow(game, i));
+  }
+}
+
+function seatRowsList() {
+  return [...seatRows.querySelectorAll(".seat-row")];
+}
+
 function renderForm() {
   const game = currentGame();
   if (!game) return;
-  clear(seatRows);
-  for (let i = 0; i < game.min_players; i++) seatRows.append(seatRow(game, i));
+  const modeBox = clear(document.getElementById("mode-box"));
+  if (game.modes) {
+    const select = h("select", { id: "mode", name: "mode", dataset: { option: game.mode_option } },
+      game.modes.map((m) => h("option", { value: m.id }, m.name)));
+    select.addEventListener("change", () => renderSeats(game, currentMode(game).seats));
+    modeBox.append(h("label", {}, "Mode ", select));
+  }
+  renderSeats(game, game.modes ? game.modes[0].seats : game.min_players);
   clear(optionsBox);
   for (const option of game.options) {
     const input = option.type === "int"
@@ -57,24 +90,29 @@ function renderForm() {
       h("select", { dataset: { option: extra.option } },
         extra.choices.map((c) => h("option", { value: c.id, selected: c.id === extra.default }, c.name)))));
   }
-  document.getElementById("add-seat").disabled = game.max_players === game.min_players;
+  // With modes the seat count follows the mode: no seat buttons.
+  document.getElementById("add-seat").hidden = Boolean(game.modes);
+  document.getElementById("remove-seat").hidden = Boolean(game.modes);
+  document.getElementById("add-seat").disabled = Boolean(game.modes) || game.max_players === game.min_players;
   document.getElementById("remove-seat").disabled = true;
 }
 
 function seatCountChanged() {
   const game = currentGame();
-  const n = seatRows.children.length;
+  const n = seatRowsList().length;
   document.getElementById("add-seat").disabled = n >= game.max_players;
   document.getElementById("remove-seat").disabled = n <= game.min_players;
 }
 
 document.getElementById("add-seat").addEventListener("click", () => {
   const game = currentGame();
-  if (seatRows.children.length < game.max_players) seatRows.append(seatRow(game, seatRows.children.length));
+  const n = seatRowsList().length;
+  if (n < game.max_players) seatRows.append(seatRow(game, n));
   seatCountChanged();
 });
 document.getElementById("remove-seat").addEventListener("click", () => {
-  if (seatRows.children.length > currentGame().min_players) seatRows.lastElementChild.remove();
+  const rows = seatRowsList();
+  if (rows.length > currentGame().min_players) rows[rows.length - 1].remove();
   seatCountChanged();
 });
 gameSelect.addEventListener("change", renderForm);
@@ -85,7 +123,7 @@ document.getElementById("new-table").addEventListener("submit", async (event) =>
   const game = currentGame();
   const seats = [];
   const picks = [];
-  for (const row of seatRows.children) {
+  for (const row of seatRowsList()) {
     const i = row.dataset.seat;
     const kind = row.querySelector(`[name=kind-${i}]`).value;
     seats.push({ kind, agent: kind === "bot" ? row.querySelector(`[name=agent-${i}]`).value : null });
@@ -93,7 +131,7 @@ document.getElementById("new-table").addEventListener("submit", async (event) =>
     picks.push(pick && pick.value ? pick.value : null);
   }
   const options = {};
-  for (const input of optionsBox.querySelectorAll("[data-option]")) {
+  for (const input of document.querySelectorAll("#options [data-option], #mode-box [data-option]")) {
     if (!input.dataset.int) options[input.dataset.option] = input.value;
     else if (input.value !== "") options[input.dataset.option] = Number(input.value);
   }

@@ -7,6 +7,7 @@ let index = 0;
 let renderer = null;
 let cards = null;
 let seats = [];
+let rules = {};
 
 function seatName(i) {
   const s = seats[i];
@@ -20,9 +21,10 @@ function show() {
   for (const [s, c] of Object.entries(frame.choices)) log.append(h("li.dim", {}, `${seatName(Number(s))}: ${c}`));
   for (const e of frame.events) log.append(h("li", {}, e.text, h("span.rule", {}, e.rule)));
   const state = { view: frame.view, decision: null, submitted: false, seats, waiting: [], outcome: null };
+  const history = frames.slice(0, index + 1).flatMap((f) => f.events);
   renderer.renderView(document.getElementById("board"), {
-    state, cards, seat: null, choose: () => {}, seatName, lastEvents: frame.events, selection: {}, h, clear,
-    rerender: show,
+    state, cards, rules, seat: null, choose: () => {}, seatName, lastEvents: frame.events, history,
+    selection: {}, h, clear, rerender: show,
   });
 }
 
@@ -35,7 +37,10 @@ async function main() {
   const data = await api(`/api/tables/${tableId}/replay`);
   frames = data.frames;
   seats = data.seats;
-  cards = await api(`/api/tables/${tableId}/cards`);
+  [cards, rules] = await Promise.all([
+    api(`/api/tables/${tableId}/cards`),
+    api(`/api/games/${data.game}/rules`),
+  ]);
   renderer = await import(`/static/js/games/${data.game}.js`);
   document.getElementById("title").textContent = `Replay of table ${tableId}`;
   document.getElementById("download").href = `/api/tables/${tableId}/record`;

@@ -18,6 +18,7 @@ let cards = null;
 let rules = {};
 let state = null;
 let lastEvents = [];
+let history = [];  // every event this seat was sent since the (re)connection, in order
 let lastStepShown = -1;
 let socket = null;
 let retry = 0;
@@ -127,7 +128,7 @@ function render() {
   renderStatus();
   renderSeats();
   renderResult();
-  renderer.render(board, { state, cards, seat, choose, seatName, lastEvents, selection, h, clear });
+  renderer.render(board, { state, cards, rules, seat, choose, seatName, lastEvents, history, selection, h, clear });
 }
 
 function connect() {
@@ -142,6 +143,7 @@ function connect() {
     if (data.type === "welcome") {
       clear(logList);
       lastStepShown = -1;
+      history = [];
       setupChat(data.chat);
     } else if (data.type === "update") {
       if (data.events.length) {
@@ -149,6 +151,7 @@ function connect() {
         lastEvents = data.events.filter((e) => e.step === newest);
       }
       appendEvents(data.events);
+      history.push(...data.events);
       state = data.state;
       render();
     } else if (data.type === "error") {
@@ -173,8 +176,8 @@ function setupChat(chat) {
   const box = document.getElementById("chat");
   if (!chat || !chat.channel) { box.hidden = true; return; }
   box.hidden = false;
-  document.getElementById("chat-rules").textContent = renderer && renderer.chatRules
-    ? renderer.chatRules(chat.channel) : "Table talk.";
+  document.getElementById("chat-rules").textContent = chat.rules
+    || (renderer && renderer.chatRules ? renderer.chatRules(chat.channel) : "Table talk.");
   clear(document.getElementById("chat-log"));
   for (const line of chat.history) addChat(line);
 }

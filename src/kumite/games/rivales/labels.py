@@ -1,0 +1,146 @@
+"""Plain-English labels of Rivales choice strings, shared by the terminal and the web table.
+
+A label is built only from the choice string, the public card catalog and the deciding seat's
+own view (its decision kind is in the view's ``pending`` list), so it tells that seat nothing
+it does not already know.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from kumite.games.rivales.cards import Card, Catalog
+
+PERSONAS = {
+    "persona:hansel": "HANSEL (candy cane): +1 Guard",
+    "persona:gretel": "GRETEL (cookie): +1 Damage",
+}
+_PASS = {
+    "flip-own-down": "Flip nothing",
+    "exchange-with-basic": "Keep this card (no exchange)",
+}
+
+
+def stats(card: Card) -> str:
+    """``Speed 4, Damage 2, Guard 1, link``: the printed values of a card."""
+    out = f"Speed {card.speed}, Damage {card.damage}"
+    if card.guard:
+        out += f", Guard {card.guard}"
+    return out + (", link" if card.link else "")
+
+
+def my_kind(view: Mapping[str, Any]) -> str:
+    """The kind of the viewing seat's pending decision ("" if none)."""
+    seat = view.get("seat")
+    return next((d["kind"] for d in view.get("pending", ()) if d["seat"] == seat), "")
+
+
+def boost_label(level: str, catalog: Catalog) -> str:
+    rules = catalog.rules
+    if level == "damage":
+        return f"+1 Damage (spend {rules.boost_damage_cost} energy)"
+    if level == "speed":
+        return f"+1 Speed (spend {rules.boost_speed_cost} energy)"
+    if level == "both":
+        return f"+1 Speed and +1 Damage (spend {rules.boost_both_cost} energy)"
+    return "No boost"
+
+
+def choice_label(
+    choice: str, catalog: Catalog, view: Mapping[str, Any], kind: str | None = None
+) -> str:
+    """One line naming what ``choice`` does, e.g. ``Play Golpe (Speed 4, Damage 2, link)``."""
+    kind = my_kind(view) if kind is None else kind
+    verb, _, rest = choice.partition(":")
+    cards = catalog.cards
+    if verb == "fighter" and rest in catalog.fighters:
+        f = catalog.fighters[rest]
+        return f"Fight as {f.name} (life {f.life}, maximum combo {f.max_combo}; {f.passive_name})"
+    if verb == "marker" and rest in cards:
+        return f"Cover your life bar with {cards[rest].name} (your hand keeps the other 4)"
+    if verb == "play" and rest in cards:
+        return f"Play {cards[rest].name} face down ({stats(cards[rest])})"
+    if verb == "zone" and rest in ("1", "2"):
+        return f"Play in Zone {rest} (your partner takes Zone {3 - int(rest)})"
+    if choice in PERSONAS:
+        return PERSONAS[choice]
+    if verb == "boost":
+        return boost_label(rest, catalog)
+    if verb == "guard" and rest.isdigit():
+        return _guard(int(rest), view)
+    if verb == "count" and rest.isdigit():
+        return _count(int(rest), catalog, view)
+    if choice == "pass":
+        return _PASS.get(kind, "Pass")
+    if verb == "pick":
+        owner, _, card_id = rest.partition(":")
+        if card_id in cards and owner.isdigit():
+            return _pick(kind, int(owner), cards[card_id], view)
+    return choice
+
+
+def choice_labels(choices: Sequence[str], catalog: Catalog, view: Mapping[str, Any]) -> list[str]:
+    kind = my_kind(view)
+    return [choice_label(c, catalog, view, kind) for c in choices]
+
+
+def _whose(owner: int, view: Mapping[str, Any]) -> str:
+    if owner == view.get("seat"):
+        return "your"
+    players = view.get("players", [])
+    who = players[owner]["who"] if owner < len(players) else f"P{owner + 1}"
+    return f"{who}'s"
+
+
+def _pick(kind: str, owner: int, card: Card, view: Mapping[str, Any]) -> str:
+    if kind == "dodge":
+        return f"Leave {card.name} face up: your card of the next clash"
+    whose = _whose(owner, view)
+    if kind == "exchange-with-basic":
+        return f"Exchange with {whose} face-up {card.name}"
+    if kind == "flip-own-down":
+        return f"Flip {whose} {card.name} face down (it becomes energy)"
+    return f"Choose {whose} {card.name}"
+
+
+def _my_card(catalog: Catalog, view: Mapping[str, Any]) -> Card | None:
+    """The card the viewing seat plays this clash, once it is on the table."""
+    seat = view.get("seat")
+    for fight in view.get("fights", ()):
+        if seat in fight["seats"]:
+            t = fight["seats"].index(seat)
+            line = view["zones"][fight["zone"]]["lines"][t]
+            if line and line[-1]["owner"] == seat and line[-1]["card"] in catalog.cards:
+                return catalog.cards[line[-1]["card"]]
+    return None
+
+
+def _count(n: int, catalog: Catalog, view: Mapping[str, Any]) -> str:
+    head = f"Flip {n} energy card{'' if n == 1 else 's'} face up"
+    card = _my_card(catalog, view)
+    stat = next((e.stat for e in card.effects if e.op == "flip_energy_up"), None) if card else None
+    return f"{head} (+{n} {stat.capitalize()})" if n and stat else head
+
+
+def _guard(n: int, view: Mapping[str, Any]) -> str:
+    """``Exhaust 1 energy: Guard 2 against Damage 4 (you take 2)``."""
+    seat = view.get("seat")
+    fight = next(
+        (
+            f
+            for f in view.get("fights", ())
+            if seat in f["seats"] and f["stats"] and f["attacker"] is not None
+        ),
+        None,
+    )
+    head = "No Guard boost" if n == 0 else f"Exhaust {n} energy: +{n} Guard"
+    if fight is None:
+        return head
+    me = fight["seats"].index(seat)
+    damage = fight["stats"][1 - me][1]
+    guard = fight["stats"][me][2] + n
+    taken = max(0, damage - guard)
+    return f"{head} — Guard {guard} against Damage {damage}: " + (
+        "no Damage" if taken == 0 else f"you take {taken}"
+    )
