@@ -106,3 +106,25 @@ def test_events_know_who_may_see_them():
     assert visible_events([private, public], 0) == [private, public]
     data = private.to_json()
     assert data["type"] == "Dealt" and data["rule"] == "toy.deal" and data["to"] == [0]
+
+
+def test_no_event_field_shadows_a_key_of_the_json_form():
+    """Event.to_json adds type, rule, to and text; a field of the same name would be lost."""
+    import dataclasses
+    import importlib
+
+    from kumite.core.events import RESERVED, Event
+    from kumite.games import game_ids
+
+    for game_id in game_ids():
+        importlib.import_module(f"kumite.games.{game_id}.events")
+    seen, todo = set(), list(Event.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        if cls in seen:
+            continue
+        seen.add(cls)
+        todo.extend(cls.__subclasses__())
+        own = {f.name for f in dataclasses.fields(cls)} - {"rule", "to"}
+        assert not own & RESERVED, (cls.__name__, own & RESERVED)
+    assert len(seen) > 30

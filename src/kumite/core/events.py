@@ -14,9 +14,14 @@ from collections.abc import Iterable
 from typing import Any, ClassVar
 
 
+#: Keys of :meth:`Event.to_json` that an event's own fields may not use.
+RESERVED = frozenset({"type", "rule", "to", "text", "step"})
+
+
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class Event:
-    """Base class of every event."""
+    """Base class of every event. Subclasses may not name a field after one of the
+    :data:`RESERVED` keys of the JSON form."""
 
     rule: str
     to: frozenset[int] | None = None

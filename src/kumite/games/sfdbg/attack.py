@@ -151,7 +151,7 @@ def _give_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> Non
                 ev.Noted(
                     rule="sfdbg.clarify.ultimate-atomic-buster",
                     seat=ctx.me,
-                    text=f"sets aside {st.name(card)} to give to Player {foes[i] + 1}.",
+                    note=f"sets aside {st.name(card)} to give to Player {foes[i] + 1}.",
                 )
             )
     st.stack.append(("give", ctx, e, foes, i + 1, gifts))
@@ -304,7 +304,7 @@ def _defend_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> N
             )
             out.append(
                 ev.Noted(
-                    rule=rule, seat=target, text="avoids the Attack without Counter-Attacking."
+                    rule=rule, seat=target, note="avoids the Attack without Counter-Attacking."
                 )
             )
     st.push_effects(Ctx(me=target, card=card.index, other=a.attacker), defense.effects)

@@ -324,7 +324,7 @@ def gain(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
                 ev.Noted(
                     rule="sfdbg.gain.main-top-stays",
                     seat=ctx.me,
-                    text=f"leaves {st.name(top)} on top of the main deck.",
+                    note=f"leaves {st.name(top)} on top of the main deck.",
                 )
             )
         return
@@ -332,7 +332,7 @@ def gain(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
         st.ask(ctx.me, "gain", (ctx, e))
     elif not st.quiet:
         out.append(
-            ev.Noted(rule="sfdbg.gain.unavailable", seat=ctx.me, text="has no such card to gain.")
+            ev.Noted(rule="sfdbg.gain.unavailable", seat=ctx.me, note="has no such card to gain.")
         )
 
 

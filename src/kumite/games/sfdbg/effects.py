@@ -143,7 +143,7 @@ def under_discount(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
             ev.Noted(
                 rule="sfdbg.clarify.rose",
                 seat=ctx.me,
-                text=f"cards under his Super Hero cost {st.discount} less this turn.",
+                note=f"cards under his Super Hero cost {st.discount} less this turn.",
             )
         )
 
@@ -213,7 +213,7 @@ def deck_to_discard(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
             ev.Noted(
                 rule="sfdbg.clarify.ryus-headband",
                 seat=ctx.me,
-                text=f"places his deck ({len(deck)} cards) into his discard pile.",
+                note=f"places his deck ({len(deck)} cards) into his discard pile.",
             )
         )
     deck.clear()
@@ -252,7 +252,7 @@ def cannot_buy(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
         if not st.quiet:
             out.append(
                 ev.Noted(
-                    rule=rule_of(st, ctx), seat=ctx.me, text="can't buy any more cards this turn."
+                    rule=rule_of(st, ctx), seat=ctx.me, note="can't buy any more cards this turn."
                 )
             )
 
@@ -266,7 +266,7 @@ def cannot_avoid(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
             ev.Noted(
                 rule="sfdbg.clarify.hugo",
                 seat=ctx.me,
-                text="cannot avoid the next Attack this turn.",
+                note="cannot avoid the next Attack this turn.",
             )
         )
 

@@ -193,10 +193,10 @@ class Noted(Event):
     """A rule took effect without moving a card (cannot buy, cannot avoid, Rose...)."""
 
     seat: int | None
-    text: str
+    note: str
 
     def describe(self) -> str:
-        return f"{who(self.seat)}: {self.text}"
+        return f"{who(self.seat)}: {self.note}"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -235,7 +235,7 @@ def play_card(st: Engine, seat: int, card: int, out: list[Event]) -> None:
                 ev.Noted(
                     rule="sfdbg.ruling.location-trigger",
                     seat=seat,
-                    text=f"{st.cards[loc].name} triggers on {c.name}.",
+                    note=f"{st.cards[loc].name} triggers on {c.name}.",
                 )
             )
         st.push_effects(Ctx(me=seat, card=loc, trigger=card), ongoing.effects)
