@@ -13,7 +13,6 @@ import dataclasses
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-
 #: Keys of :meth:`Event.to_json` that an event's own fields may not use.
 RESERVED = frozenset({"type", "rule", "to", "text", "step"})
 
