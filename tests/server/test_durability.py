@@ -79,3 +79,22 @@ def test_bots_resume_after_a_restart(process):
     assert me.ready()["step"] == step
     drive({0: me})
     assert me.state["outcome"]["reason"]
+
+
+def test_servers_starting_together_on_a_new_database_both_come_up(database_url):
+    """Two servers (or workers) started at once on an empty database must not race to
+    create the schema: both come up and see the same tables."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from sqlalchemy import inspect
+
+    from kumite.server.storage import Base, Store
+
+    with ThreadPoolExecutor(4) as pool:
+        stores = list(pool.map(lambda _: Store(database_url), range(4)))
+    try:
+        for store in stores:
+            assert set(Base.metadata.tables) <= set(inspect(store.engine).get_table_names())
+    finally:
+        for store in stores:
+            store.close()

@@ -33,6 +33,7 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
@@ -129,52 +130,100 @@ class StoredTable:
 
 
 class GroupCommitter:
-    """Group commit on the event loop's own thread.
+    """Group commit: writes submitted while a commit is under way are committed together, in
+    one transaction; each write's future resolves only after its commit, so whoever awaits
+    it may acknowledge the choice durably.
 
-    Writes submitted while the loop is busy are committed together, in one transaction, at
-    the loop's next turn; each write's future resolves only after that commit, so whoever
-    awaits it may acknowledge the choice durably. (A writer *thread* would be starved by
-    the GIL while the loop serialises messages; a short blocking commit here is cheaper.)
+    With SQLite the commit runs on the event loop's own thread at its next turn: it takes a
+    fraction of a millisecond, and a writer thread would be starved by the GIL while the loop
+    serialises messages. A database server (PostgreSQL) waits for its log flush over the
+    network, so there a few commits run at once in worker threads, each taking whatever
+    has gathered. (A table's writes stay in order: each is awaited before the next.)
     """
 
-    def __init__(self, engine: Engine) -> None:
+    PARALLEL = 1
+
+    def __init__(self, engine: Engine, *, inline: bool) -> None:
         self.engine = engine
+        self.inline = inline
         self.pending: list[tuple[Write, asyncio.Future[None]]] = []
+        self.tasks: set[asyncio.Task[None]] = set()  # keeps the flush tasks referenced
+        self.flushing = 0
+        self.scheduled = False
 
     def submit(self, write: Write) -> asyncio.Future[None]:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        if not self.pending:
-            loop.call_soon(self._flush)
         self.pending.append((write, future))
+        if self.inline:
+            if not self.scheduled:
+                self.scheduled = True
+                loop.call_soon(self._flush_inline)
+        elif self.flushing < self.PARALLEL:
+            self.flushing += 1
+            task = loop.create_task(self._flush_threaded())
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
         return future
 
     def close(self) -> None:
         if self.pending:
-            self._flush()
+            batch, self.pending = self.pending, []
+            self._settle(batch, self._commit(batch))
 
-    def _flush(self) -> None:
+    def _flush_inline(self) -> None:
+        self.scheduled = False
         batch, self.pending = self.pending, []
+        self._settle(batch, self._commit(batch))
+
+    async def _flush_threaded(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while self.pending:
+                batch, self.pending = self.pending, []
+                errors = await loop.run_in_executor(None, self._commit, batch)
+                self._settle(batch, errors)
+        finally:
+            # In the same step as the last look at `pending` (no await between): a write
+            # submitted from now on starts a flush of its own, none is left behind.
+            self.flushing -= 1
+
+    def _commit(self, batch: list[tuple[Write, asyncio.Future[None]]]) -> list[Exception | None]:
+        """Commit the batch; on failure retry each write alone (one bad write must not sink
+        the others). Returns each write's error or None."""
         try:
             with self.engine.begin() as conn:
                 for write, _ in batch:
                     write(conn)
         except Exception:
-            # One bad write must not sink the others: retry them one by one.
-            for write, future in batch:
+            errors: list[Exception | None] = []
+            for write, _ in batch:
                 try:
                     with self.engine.begin() as conn:
                         write(conn)
                 except Exception as exc:
-                    future.set_exception(exc)
+                    errors.append(exc)
                 else:
-                    future.set_result(None)
-        else:
-            for _, future in batch:
+                    errors.append(None)
+            return errors
+        return [None] * len(batch)
+
+    @staticmethod
+    def _settle(
+        batch: list[tuple[Write, asyncio.Future[None]]], errors: list[Exception | None]
+    ) -> None:
+        for (_, future), error in zip(batch, errors, strict=True):
+            if future.done():
+                continue
+            if error is None:
                 future.set_result(None)
+            else:
+                future.set_exception(error)
 
 
 Write = Callable[[Connection], None]
+
+_SCHEMA_LOCK = 0x6B756D697465  # "kumite": the advisory lock key for schema creation
 
 
 class Store:
@@ -185,9 +234,21 @@ class Store:
         self.engine: Engine = create_engine(self.url, future=True, pool_pre_ping=True)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        Base.metadata.create_all(self.engine)
+        self._create_schema()
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
-        self.writer = GroupCommitter(self.engine)
+        self.writer = GroupCommitter(self.engine, inline=self.engine.dialect.name == "sqlite")
+
+    def _create_schema(self) -> None:
+        # Two servers starting at once on a new database would race between "is the table
+        # there?" and "create it": take the database's write lock first (SQLite) or an
+        # advisory lock (PostgreSQL), so the second one finds the tables made.
+        with self.engine.connect() as conn:
+            if self.dialect == "sqlite":
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+            elif self.dialect == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _SCHEMA_LOCK})
+            Base.metadata.create_all(conn)
+            conn.commit()
 
     @property
     def dialect(self) -> str:
