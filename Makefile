@@ -30,7 +30,7 @@ typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
 pytest: $(STAMP)
-	$(PY) -m pytest -n auto --dist loadgroup -q
+	$(PY) -m pytest -n auto -q
 
 ## Run every benchmark (rates are printed; nothing here asserts a time).
 bench: $(STAMP)
