@@ -16,7 +16,6 @@ class Fight:
         "boost",
         "boost_plan",
         "boost_pos",
-        "ctxs",
         "dealt",
         "dodge",
         "guard_boost",
@@ -51,8 +50,6 @@ class Fight:
         """Attacking team; None before the comparison or for an exchange."""
         self.guard_boost = 0
         self.dealt = [0, 0]
-        self.ctxs: list[Any] = [None, None]
-        """Cached effect contexts per team (see :func:`~.effects.ctx`); not copied."""
 
     def copy(self) -> Fight:
         f = Fight(self.zone, self.seats)
