@@ -303,6 +303,8 @@ class Fighter:
     """Basic 0-3, unique 4-8, ultra 9."""
     provenance: Mapping[str, Provenance]
     by_id: Mapping[str, Card] = dataclasses.field(init=False)
+    by_play: Mapping[str, Card] = dataclasses.field(init=False)
+    """Card by its ``play:<id>`` choice."""
     ultra: Card = dataclasses.field(init=False)
     static: tuple[Effect, ...] = dataclasses.field(init=False)
     end_passives: tuple[Effect, ...] = dataclasses.field(init=False)
@@ -311,6 +313,7 @@ class Fighter:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "by_id", {c.id: c for c in self.cards})
+        object.__setattr__(self, "by_play", {c.play: c for c in self.cards})
         object.__setattr__(self, "ultra", self.cards[-1])
         own = tuple(e for e in self.passives if e.when == "passive")
         object.__setattr__(self, "static", tuple(e for e in own if e.beneficiary == "self"))

@@ -36,6 +36,7 @@ from kumite.games.rivales.phases import (
     START,
     ZONES,
     decision,
+    play_decision,
 )
 from kumite.games.rivales.table import HIDDEN, UP, Line, Slot
 from kumite.games.rivales.view import build_view
@@ -440,11 +441,11 @@ class RivalesState(State):
         self.phase = PLAY
 
     def _enter_play(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
-        rd.compute_restrictions(self)
+        if self.restricted or self.no_basic_zone or self.no_basic_facing:
+            rd.compute_restrictions(self)
+        ready = self.ready
         waiting = tuple(
-            decision(s, "play", self.playable(s), "Play a card face down")
-            for s in self.seats
-            if self.ready[s] is None
+            [play_decision(s, self.playable(s)) for s in self.seats if ready[s] is None]
         )
         if waiting:
             return waiting
@@ -454,25 +455,28 @@ class RivalesState(State):
     def playable(self, seat: int) -> tuple[str, ...]:
         """``play:<card>`` choices of ``seat`` this clash."""
         hand = self.hand[seat]
-        if seat in self.restricted and any(not c.is_basic for c in hand):
-            return tuple(c.play for c in hand if not c.is_basic)
-        return tuple(c.play for c in hand)
+        if self.restricted and seat in self.restricted and any(not c.is_basic for c in hand):
+            return tuple([c.play for c in hand if not c.is_basic])
+        return tuple([c.play for c in hand])
 
     def _on_play(self, choices: dict[int, str], out: list[Event] | None) -> None:
+        lines = self.lines
+        ready_cards = self.ready
         for fight in self.fights:
+            zone = lines[fight.zone]
             for t in (0, 1):
                 s = fight.seats[t]
-                ready = self.ready[s]
+                ready = ready_cards[s]
                 if ready is not None:
                     card, side = ready, UP
-                    self.ready[s] = None
+                    ready_cards[s] = None
                 else:
-                    card = self.fighter(s).by_id[choices[s][5:]]
+                    card = self.fighters[s].by_play[choices[s]]  # type: ignore[union-attr]
                     self.hand[s].remove(card)
                     if self.known:
                         self._forget(s, card)
                     side = HIDDEN
-                self.lines[fight.zone][t].append(Slot(card, s, side))
+                zone[t].append(Slot(card, s, side))
                 if out is not None:
                     up = side == UP
                     out.append(
