@@ -325,7 +325,7 @@ class RivalesState(State):
         if not missing:
             self.phase = SETUP
             return None
-        ids = tuple(f"fighter:{f}" for f in self.catalog.fighters)
+        ids = self.catalog.fighter_choices
         if not self.two:
             return tuple(decision(s, "fighter", ids, "Choose your fighter") for s in missing)
         seat = missing[0]  # 2vs2: in seat order, teammates must differ
@@ -354,7 +354,7 @@ class RivalesState(State):
             decision(
                 s,
                 "marker",
-                tuple(f"marker:{c.id}" for c in self.hand[s]),
+                tuple([c.mark for c in self.hand[s]]),
                 "Choose the card that becomes your life marker (the other 4 are your hand)",
             )
             for s in self.seats
