@@ -17,7 +17,7 @@ from kumite.games.rivales.clash import order
 from kumite.games.rivales.effects import STAT_INDEX, ctx, end_effect, requirement_met
 from kumite.games.rivales.phases import OVER, SETUP, START, decision
 from kumite.games.rivales.rules import fighter_rule
-from kumite.games.rivales.table import DOWN, SPENT, UP, energy, spend
+from kumite.games.rivales.table import DOWN, SPENT, UP, energy, has_energy, spend
 
 if TYPE_CHECKING:
     from kumite.games.rivales.fight import Fight
@@ -157,11 +157,11 @@ def compute_restrictions(state: RivalesState) -> None:
 def _boost_plan(state: RivalesState, fight: Fight) -> list[tuple[int, ...]]:
     """Who decides a boost, in order (rv.energy.boost-order, rv.ruling.boost-no-winner)."""
     lines = state.lines[fight.zone]
-    has = [t for t in (0, 1) if energy(lines[t]) >= 1]
-    if len(has) == 2:
+    a, b = has_energy(lines[0]), has_energy(lines[1])
+    if a and b:
         w = state.last_winner
         return [(0, 1)] if w is None else [(w,), (1 - w,)]
-    return [(has[0],)] if has else []
+    return [(0,)] if a else ([(1,)] if b else [])
 
 
 def boost_levels(state: RivalesState) -> dict[str, tuple[int, int, int]]:
@@ -185,22 +185,36 @@ def boost_legal(state: RivalesState, n: int) -> tuple[str, ...]:
     return legal
 
 
+_BOOST_DECISIONS: dict[tuple[int, tuple[str, ...]], Decision] = {}
+
+
 def boost_decisions(state: RivalesState) -> tuple[Decision, ...] | None:
     waiting: list[Decision] = []
     for fight in state.fights:
-        if fight.boost_plan is None:
-            fight.boost_plan = _boost_plan(state, fight)
         plan = fight.boost_plan
-        while fight.boost_pos < len(plan):
-            group = [
-                decision(fight.seats[t], "boost", boost_legal(state, n), BOOST_PROMPT)
-                for t in plan[fight.boost_pos]
-                if (n := energy(state.lines[fight.zone][t])) >= 1
-            ]
-            if group:
-                waiting.extend(group)
+        if plan is None:
+            plan = fight.boost_plan = _boost_plan(state, fight)
+        pos = fight.boost_pos
+        if pos >= len(plan):
+            continue
+        lines = state.lines[fight.zone]
+        while pos < len(plan):
+            found = False
+            for t in plan[pos]:
+                n = energy(lines[t])
+                if n >= 1:
+                    key = (fight.seats[t], boost_legal(state, n))
+                    d = _BOOST_DECISIONS.get(key)
+                    if d is None:
+                        if len(_BOOST_DECISIONS) > 1000:
+                            _BOOST_DECISIONS.clear()
+                        d = _BOOST_DECISIONS[key] = decision(key[0], "boost", key[1], BOOST_PROMPT)
+                    waiting.append(d)
+                    found = True
+            if found:
                 break
-            fight.boost_pos += 1
+            pos += 1
+        fight.boost_pos = pos
     return tuple(waiting) or None
 
 
