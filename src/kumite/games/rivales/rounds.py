@@ -275,40 +275,47 @@ def end_clash(state: RivalesState, out: list[Event] | None) -> None:
             state.no_basic_zone = set()
         if state.no_basic_facing:
             state.no_basic_facing = set()
-        cut = SPENT if state.opts.max_combo_card == "exhausted" else DOWN
+        end_passives = state.end_passives
         for fight in state.fights:
             lines = state.lines[fight.zone]
             a, b = lines[0][-1], lines[1][-1]
-            ends = [t for t, s in ((0, a), (1, b)) if s.card.end and s.side == UP]
-            if len(ends) == 2:
-                speeds = (fight.stats[0][0], fight.stats[1][0]) if fight.stats else (0, 0)
-                ends = order(state, fight, speeds)
-            for t in ends:
-                slot = lines[t][-1]
-                if slot.side != UP:
-                    continue
-                for e in slot.card.end:
-                    c = ctx(state, fight, t)
-                    if requirement_met(c, e) and slot.side == UP:
-                        end_effect(c, e, slot.card, out)
-            for t in (0, 1) if fight.maximum[0] or fight.maximum[1] else ():
-                slot = lines[t][-1]
-                if fight.maximum[t] and slot.side == UP:
-                    slot.side = cut
-                    if out is not None:
-                        out.append(
-                            ev.CardFlipped(
-                                rule="rv.combo.maximum",
-                                seat=slot.owner,
-                                who=state.who[slot.owner],
-                                card=slot.card.id,
-                                name=slot.card.name,
-                                up=False,
-                                reason="maximum combo: the chain is cut",
+            end_a = bool(a.card.end) and a.side == UP
+            end_b = bool(b.card.end) and b.side == UP
+            if end_a or end_b:
+                if end_a and end_b:
+                    speeds = (fight.stats[0][0], fight.stats[1][0]) if fight.stats else (0, 0)
+                    ends = order(state, fight, speeds)
+                else:
+                    ends = [0] if end_a else [1]
+                for t in ends:
+                    slot = lines[t][-1]
+                    if slot.side != UP:
+                        continue
+                    for e in slot.card.end:
+                        c = ctx(state, fight, t)
+                        if requirement_met(c, e) and slot.side == UP:
+                            end_effect(c, e, slot.card, out)
+            maximum = fight.maximum
+            if maximum[0] or maximum[1]:
+                cut = SPENT if state.opts.max_combo_card == "exhausted" else DOWN
+                for t in (0, 1):
+                    slot = lines[t][-1]
+                    if maximum[t] and slot.side == UP:
+                        slot.side = cut
+                        if out is not None:
+                            out.append(
+                                ev.CardFlipped(
+                                    rule="rv.combo.maximum",
+                                    seat=slot.owner,
+                                    who=state.who[slot.owner],
+                                    card=slot.card.id,
+                                    name=slot.card.name,
+                                    up=False,
+                                    reason="maximum combo: the chain is cut",
+                                )
                             )
-                        )
             for t in (0, 1):
-                for e in state.end_passives[fight.seats[t]]:
+                for e in end_passives[fight.seats[t]]:
                     c = ctx(state, fight, t)
                     if requirement_met(c, e):
                         end_effect(c, e, None, out)
