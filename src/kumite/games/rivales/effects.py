@@ -62,10 +62,12 @@ class Ctx:
 
 
 def ctx(state: RivalesState, fight: Fight, t: int) -> Ctx:
-    """The context of team ``t``'s side of ``fight``. Not cached on the fight: a cache there
-    would make a reference cycle (fight -> context -> fight) that only the cyclic garbage
-    collector frees, which costs far more than making the context again."""
-    return Ctx(state, fight, t)
+    """The context of team ``t``'s side of ``fight`` (made once per clash and state; the end
+    of the clash releases it, see :meth:`~.fight.Fight.release`)."""
+    c: Ctx | None = fight.ctxs[t]
+    if c is None or c.state is not state:
+        c = fight.ctxs[t] = Ctx(state, fight, t)
+    return c
 
 
 def source_name(state: RivalesState, e: Effect, card: Card | None, seat: int) -> str:

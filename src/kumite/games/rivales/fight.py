@@ -16,6 +16,7 @@ class Fight:
         "boost",
         "boost_plan",
         "boost_pos",
+        "ctxs",
         "dealt",
         "dodge",
         "guard_boost",
@@ -50,6 +51,14 @@ class Fight:
         """Attacking team; None before the comparison or for an exchange."""
         self.guard_boost = 0
         self.dealt = [0, 0]
+        self.ctxs: list[Any] = [None, None]
+        """Effect contexts per team (see :func:`~.effects.ctx`); not copied. They refer back
+        to the fight: :meth:`release` breaks that cycle when the clash ends."""
+
+    def release(self) -> None:
+        """Drop the cached contexts (a fight <-> context reference cycle), so that the fight
+        is freed by reference counting rather than by the cyclic garbage collector."""
+        self.ctxs = [None, None]
 
     def copy(self) -> Fight:
         f = Fight(self.zone, self.seats)

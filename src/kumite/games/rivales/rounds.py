@@ -319,6 +319,9 @@ def end_clash(state: RivalesState, out: list[Event] | None) -> None:
                     c = ctx(state, fight, t)
                     if requirement_met(c, e):
                         end_effect(c, e, None, out)
+    for fight in state.fights:
+        fight.release()
+    if not state.round_over:
         if state.two and (any(state.ko) or (state.final and len(state.caused) == 1)):
             state.round_over = True
         if state.clash >= state.clashes_per_round:
