@@ -59,31 +59,32 @@ def stats(
     guard = card.guard + bonus[2]
     seat = fight.seats[t]
     passives = state.passives[seat]
-    c = ctx(state, fight, t) if passives else None
-    for e, owner in passives:
-        assert c is not None
-        if not requirement_met(c, e, owner):
-            continue
-        value = counted(c, e, owner)
-        if value <= 0:
-            continue
-        assert e.stat is not None
-        if e.stat == "speed":
-            speed += value
-        elif e.stat == "damage":
-            damage += value
-        else:
-            guard += value
-        if out is not None:
-            out.append(
-                ev.EffectApplied(
-                    rule=fighter_rule(state.fighter(owner).id),
-                    seat=owner,
-                    who=state.who[owner],
-                    source=source_name(state, e, None, owner),
-                    what=f"+{value} {e.stat.capitalize()} to {state.who[seat]}'s {card.name}",
+    if passives:
+        c = ctx(state, fight, t)
+        for e, owner in passives:
+            if not requirement_met(c, e, owner):
+                continue
+            value = counted(c, e, owner)
+            if value <= 0:
+                continue
+            stat = e.stat
+            if stat == "speed":
+                speed += value
+            elif stat == "damage":
+                damage += value
+            else:
+                guard += value
+            if out is not None:
+                assert stat is not None
+                out.append(
+                    ev.EffectApplied(
+                        rule=fighter_rule(state.fighter(owner).id),
+                        seat=owner,
+                        who=state.who[owner],
+                        source=source_name(state, e, None, owner),
+                        what=f"+{value} {stat.capitalize()} to {state.who[seat]}'s {card.name}",
+                    )
                 )
-            )
     if not card.link or len(line) < 2 or line[-2].side != UP or line[-1].side != UP:
         return speed, damage, guard, False  # not in combo: the common case, decided fast
     links, cs, cd, cg, maximum, starter = combo_of(line, len(line) - 1, state.fighters)  # type: ignore[arg-type]
@@ -166,13 +167,20 @@ def reveal(state: RivalesState, fight: Fight, out: list[Event] | None) -> None:
                         what=", ".join(parts),
                     )
                 )
-    a, b = lines[0][-1].card.immediate, lines[1][-1].card.immediate
+    card_a, card_b = lines[0][-1].card, lines[1][-1].card
+    a, b = card_a.immediate, card_b.immediate
     if a and b:  # the order matters only when both cards have immediate effects
         speeds = (stats(state, fight, 0)[0], stats(state, fight, 1)[0])
         first = order(state, fight, speeds)
+        fight.queue = [
+            (t, e, lines[t][-1].card) for t in first for e in lines[t][-1].card.immediate
+        ]
+    elif a:
+        fight.queue = [(0, e, card_a) for e in a]
+    elif b:
+        fight.queue = [(1, e, card_b) for e in b]
     else:
-        first = [0] if a else [1]
-    fight.queue = [(t, e, lines[t][-1].card) for t in first for e in lines[t][-1].card.immediate]
+        fight.queue = []
     fight.qpos = 0
 
 

@@ -135,4 +135,6 @@ def _cache_key(raw: Mapping[str, Any]) -> tuple[tuple[str, Any], ...] | None:
         if type(k) is not str or (v is not None and type(v) is not str and type(v) is not int):
             return None
     return tuple(sorted(raw.items()))
+
+
 GAME = Rivales()
