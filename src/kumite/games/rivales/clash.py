@@ -23,6 +23,7 @@ from kumite.core.events import Event
 from kumite.core.game import Decision
 from kumite.games.rivales import events as ev
 from kumite.games.rivales.effects import (
+    CHOICE_OPS,
     counted,
     ctx,
     execute,
@@ -213,7 +214,7 @@ def run_immediate(
                     )
                 )
         else:
-            opts = options(c, e)
+            opts = options(c, e) if e.op in CHOICE_OPS else None
             if opts is None:
                 execute(c, e, card, None, out)
             elif len(opts) == 1:

@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 STATS = ("speed", "damage", "guard")
 STAT_INDEX = {"speed": 0, "damage": 1, "guard": 2}
 PASS = "pass"
+CHOICE_OPS = frozenset({"flip_own_down", "exchange_with_basic", "flip_energy_up", "dodge"})
+"""Immediate ops that may offer a choice (:func:`options` is None for every other op)."""
 
 
 class Ctx:
@@ -182,27 +184,21 @@ def execute(c: Ctx, e: Effect, card: Card, choice: str | None, out: list[Event] 
     name = card.name
     rule = "" if out is None else card_rule(card.id)  # only events name the rule
 
-    def say(what: str) -> None:
-        assert out is not None
-        out.append(
-            ev.EffectApplied(rule=rule, seat=c.seat, who=state.who[c.seat], source=name, what=what)
-        )
-
     # messages are built only for events (``out``): a quiet state skips them
     if op == "bonus":
         assert e.stat is not None
         value = counted(c, e)
         fight.bonus[t][STAT_INDEX[e.stat]] += value
         if out is not None:
-            say(f"+{value} {e.stat.capitalize()}")
+            _say(out, c, rule, name, f"+{value} {e.stat.capitalize()}")
     elif op == "win_speed_ties":
         fight.ties[t] = True
         if out is not None:
-            say("wins Speed ties whatever the card types")
+            _say(out, c, rule, name, "wins Speed ties whatever the card types")
     elif op == "dodge":
         fight.dodge[t] = True
         if out is not None:
-            say("dodges: no Damage this clash")
+            _say(out, c, rule, name, "dodges: no Damage this clash")
         if choice is not None:
             kept = state.fighter(c.seat).by_id[choice.rpartition(":")[2]]
             state.leave_face_up(c.seat, kept, fight.zone, out, rule)
@@ -219,7 +215,13 @@ def execute(c: Ctx, e: Effect, card: Card, choice: str | None, out: list[Event] 
             slot.card, active.card = active.card, slot.card
             slot.owner, active.owner = active.owner, slot.owner
             if out is not None:
-                say(f"exchanged with {active.card.name}, now the card of this clash")
+                _say(
+                    out,
+                    c,
+                    rule,
+                    name,
+                    f"exchanged with {active.card.name}, now the card of this clash",
+                )
     elif op == "flip_energy_up":
         n = min(e.amount, energy(c.line[:-1]))
         if e.choose:
@@ -230,9 +232,13 @@ def execute(c: Ctx, e: Effect, card: Card, choice: str | None, out: list[Event] 
         if e.stat is not None and flipped:
             fight.bonus[t][STAT_INDEX[e.stat]] += len(flipped)
         if out is not None:
-            say(
+            _say(
+                out,
+                c,
+                rule,
+                name,
                 f"flips {len(flipped)} energy card{'s' if len(flipped) != 1 else ''} face up"
-                + (f": +{len(flipped)} {e.stat.capitalize()}" if e.stat and flipped else "")
+                + (f": +{len(flipped)} {e.stat.capitalize()}" if e.stat and flipped else ""),
             )
     elif op == "flip_previous_up":
         if len(c.line) >= 2 and c.line[-2].face_down:
@@ -241,11 +247,17 @@ def execute(c: Ctx, e: Effect, card: Card, choice: str | None, out: list[Event] 
             if out is not None:
                 out.append(_flip(state, slot, True, name, rule))
         elif out is not None:
-            say("the previous card is not face down: nothing to flip")
+            _say(out, c, rule, name, "the previous card is not face down: nothing to flip")
     elif op == "refresh":
         refreshed = refresh(c.line, e.amount)
         if out is not None:
-            say(f"{refreshed} exhausted card{'s' if refreshed != 1 else ''} become energy again")
+            _say(
+                out,
+                c,
+                rule,
+                name,
+                f"{refreshed} exhausted card{'s' if refreshed != 1 else ''} become energy again",
+            )
     elif op == "show_hand":
         state.show_hand(c.seat, c.rival, out, rule)
     else:  # pragma: no cover - the pack schema forbids other immediate ops
@@ -258,6 +270,14 @@ def refresh(line: Line, amount: int) -> int:
     for slot in slots:
         slot.side = DOWN
     return len(slots)
+
+
+def _say(out: list[Event] | None, c: Ctx, rule: str, source: str, what: str) -> None:
+    """An effect's plain-English event (only when events are built)."""
+    assert out is not None
+    out.append(
+        ev.EffectApplied(rule=rule, seat=c.seat, who=c.state.who[c.seat], source=source, what=what)
+    )
 
 
 def _picked(c: Ctx, choice: str) -> Slot:
@@ -291,12 +311,6 @@ def end_effect(c: Ctx, e: Effect, card: Card | None, out: list[Event] | None) ->
         rule = rule_of(e, card, state.fighter(c.seat).id)
         src = source_name(state, e, card, c.seat)
 
-    def say(what: str) -> None:
-        assert out is not None
-        out.append(
-            ev.EffectApplied(rule=rule, seat=c.seat, who=state.who[c.seat], source=src, what=what)
-        )
-
     op = e.op
     if op == "no_basic_next_clash":
         state.forbid_basics(c.seat, c.fight.zone, out, rule)
@@ -304,11 +318,13 @@ def end_effect(c: Ctx, e: Effect, card: Card | None, out: list[Event] | None) ->
         assert e.stat is not None
         state.carry[c.seat][STAT_INDEX[e.stat]] += e.amount
         if out is not None:
-            say(f"your next card gets +{e.amount} {e.stat.capitalize()}")
+            _say(out, c, rule, src, f"your next card gets +{e.amount} {e.stat.capitalize()}")
     elif op == "refresh":
         n = refresh(c.line, e.amount)
         if out is not None:
-            say(f"{n} exhausted card{'s' if n != 1 else ''} become energy again")
+            _say(
+                out, c, rule, src, f"{n} exhausted card{'s' if n != 1 else ''} become energy again"
+            )
     elif op == "flip_self_down":
         slot = c.line[-1]
         if slot.side == UP:
