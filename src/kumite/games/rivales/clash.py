@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from kumite.core.events import Event
 from kumite.core.game import Decision
 from kumite.games.rivales import events as ev
+from kumite.games.rivales.cards import NO_REQUIREMENT
 from kumite.games.rivales.effects import (
     CHOICE_OPS,
     counted,
@@ -63,9 +64,10 @@ def stats(
     if passives:
         c = ctx(state, fight, t)
         for e, owner in passives:
-            if not requirement_met(c, e, owner):
+            # the common cases decided inline: no requirement, a fixed amount
+            if e.requires is not NO_REQUIREMENT and not requirement_met(c, e, owner):
                 continue
-            value = counted(c, e, owner)
+            value = e.amount if e.count is None else counted(c, e, owner)
             if value <= 0:
                 continue
             stat = e.stat
@@ -202,7 +204,7 @@ def run_immediate(
     while fight.qpos < len(fight.queue):
         t, e, card = fight.queue[fight.qpos]
         c = ctx(state, fight, t)
-        if not requirement_met(c, e):
+        if e.requires is not NO_REQUIREMENT and not requirement_met(c, e):
             if out is not None:
                 out.append(
                     ev.RequirementUnmet(

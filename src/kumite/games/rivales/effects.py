@@ -187,7 +187,7 @@ def execute(c: Ctx, e: Effect, card: Card, choice: str | None, out: list[Event] 
     # messages are built only for events (``out``): a quiet state skips them
     if op == "bonus":
         assert e.stat is not None
-        value = counted(c, e)
+        value = e.amount if e.count is None else counted(c, e)
         fight.bonus[t][STAT_INDEX[e.stat]] += value
         if out is not None:
             _say(out, c, rule, name, f"+{value} {e.stat.capitalize()}")
