@@ -173,8 +173,11 @@ def reveal(state: RivalesState, fight: Fight, out: list[Event] | None) -> None:
     card_a, card_b = lines[0][-1].card, lines[1][-1].card
     a, b = card_a.immediate, card_b.immediate
     if a and b:  # the order matters only when both cards have immediate effects
-        speeds = (stats(state, fight, 0)[0], stats(state, fight, 1)[0])
-        first = order(state, fight, speeds)
+        if card_a.priority != card_b.priority:  # decided by type: Speed is not needed
+            first = [0, 1] if card_a.priority < card_b.priority else [1, 0]
+        else:
+            speeds = (stats(state, fight, 0)[0], stats(state, fight, 1)[0])
+            first = order(state, fight, speeds)
         fight.queue = [
             (t, e, lines[t][-1].card) for t in first for e in lines[t][-1].card.immediate
         ]
