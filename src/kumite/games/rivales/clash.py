@@ -241,20 +241,30 @@ def run_immediate(
     return None
 
 
+_GUARDS: dict[tuple[int, int, int, int], tuple[Decision, ...]] = {}
+"""Guard decisions by (seat, energy, Damage, Guard): the same few recur all the time."""
+
+
 def _guard_decision(state: RivalesState, fight: Fight) -> tuple[Decision, ...]:
     assert fight.attacker is not None and fight.stats is not None
     d = 1 - fight.attacker
     n = energy(state.lines[fight.zone][d])
     damage, guard = fight.stats[fight.attacker][1], fight.stats[d][2]
-    return (
-        decision(
-            fight.seats[d],
-            "guard",
-            tuple(f"guard:{i}" for i in range(n + 1)),
-            f"You defend: Damage {damage} against your Guard {guard}. "
-            "Exhaust energy for +1 Guard each?",
-        ),
-    )
+    key = (fight.seats[d], n, damage, guard)
+    found = _GUARDS.get(key)
+    if found is None:
+        if len(_GUARDS) > 10_000:
+            _GUARDS.clear()
+        found = _GUARDS[key] = (
+            decision(
+                key[0],
+                "guard",
+                tuple(f"guard:{i}" for i in range(n + 1)),
+                f"You defend: Damage {damage} against your Guard {guard}. "
+                "Exhaust energy for +1 Guard each?",
+            ),
+        )
+    return found
 
 
 def compare(
