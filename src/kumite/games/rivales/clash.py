@@ -116,16 +116,20 @@ def order(state: RivalesState, fight: Fight, speeds: tuple[int, int]) -> list[in
     """Type priority (ultra, basic, unique), then Speed, then the most recent clash winner,
     then seat (rv.clash.immediate-order, rv.ruling.effect-order-tie)."""
     lines = state.lines[fight.zone]
-
-    def key(t: int) -> tuple[int, int, int, int]:
-        return (
-            lines[t][-1].card.priority,
-            -speeds[t],
-            0 if state.last_winner == t else 1,
-            fight.seats[t],
-        )
-
-    return sorted((0, 1), key=key)
+    w = state.last_winner
+    first = (
+        lines[0][-1].card.priority,
+        -speeds[0],
+        0 if w == 0 else 1,
+        fight.seats[0],
+    )
+    second = (
+        lines[1][-1].card.priority,
+        -speeds[1],
+        0 if w == 1 else 1,
+        fight.seats[1],
+    )
+    return [0, 1] if first < second else [1, 0]  # the seats differ: never equal
 
 
 def reveal(state: RivalesState, fight: Fight, out: list[Event] | None) -> None:
