@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kumite.core.game import Decision
 from kumite.games.rivales.cards import Card
 
 
@@ -40,7 +41,8 @@ class Fight:
         self.ties = [False, False]
         self.dodge = [False, False]
         self.persona: list[str | None] = [None, None]
-        self.boost_plan: list[tuple[int, ...]] | None = None
+        self.boost_plan: list[tuple[tuple[int, Decision], ...]] | None = None
+        """Groups of (team, boost decision), in the order they decide."""
         self.boost_pos = 0
         self.queue: list[tuple[int, Any, Card]] = []
         self.qpos = 0

@@ -17,7 +17,7 @@ from kumite.games.rivales.clash import order
 from kumite.games.rivales.effects import STAT_INDEX, ctx, end_effect, requirement_met
 from kumite.games.rivales.phases import OVER, SETUP, START, decision
 from kumite.games.rivales.rules import fighter_rule
-from kumite.games.rivales.table import DOWN, SPENT, UP, energy, has_energy, spend
+from kumite.games.rivales.table import DOWN, SPENT, UP, energy, spend
 
 if TYPE_CHECKING:
     from kumite.games.rivales.fight import Fight
@@ -154,14 +154,24 @@ def compute_restrictions(state: RivalesState) -> None:
     state.restricted = restricted
 
 
-def _boost_plan(state: RivalesState, fight: Fight) -> list[tuple[int, ...]]:
-    """Who decides a boost, in order (rv.energy.boost-order, rv.ruling.boost-no-winner)."""
+def _boost_plan(state: RivalesState, fight: Fight) -> list[tuple[tuple[int, Decision], ...]]:
+    """Who decides a boost, in order (rv.energy.boost-order, rv.ruling.boost-no-winner): groups
+    of (team, decision). Made once per clash: a team's energy does not change before it
+    decides (only its own boost spends it), so its decision is known from the start."""
     lines = state.lines[fight.zone]
-    a, b = has_energy(lines[0]), has_energy(lines[1])
-    if a and b:
+    n0, n1 = energy(lines[0]), energy(lines[1])
+    if n0 and n1:
+        first = (0, _boost_decision(state, fight.seats[0], n0))
+        second = (1, _boost_decision(state, fight.seats[1], n1))
         w = state.last_winner
-        return [(0, 1)] if w is None else [(w,), (1 - w,)]
-    return [(0,)] if a else ([(1,)] if b else [])
+        if w is None:
+            return [(first, second)]
+        return [(first,), (second,)] if w == 0 else [(second,), (first,)]
+    if n0:
+        return [((0, _boost_decision(state, fight.seats[0], n0)),)]
+    if n1:
+        return [((1, _boost_decision(state, fight.seats[1], n1)),)]
+    return []
 
 
 def boost_levels(state: RivalesState) -> dict[str, tuple[int, int, int]]:
@@ -188,33 +198,25 @@ def boost_legal(state: RivalesState, n: int) -> tuple[str, ...]:
 _BOOST_DECISIONS: dict[tuple[int, tuple[str, ...]], Decision] = {}
 
 
+def _boost_decision(state: RivalesState, seat: int, n: int) -> Decision:
+    """``seat``'s boost decision with ``n`` energy."""
+    key = (seat, boost_legal(state, n))
+    found = _BOOST_DECISIONS.get(key)
+    if found is None:
+        if len(_BOOST_DECISIONS) > 1000:
+            _BOOST_DECISIONS.clear()
+        found = _BOOST_DECISIONS[key] = decision(seat, "boost", key[1], BOOST_PROMPT)
+    return found
+
+
 def boost_decisions(state: RivalesState) -> tuple[Decision, ...] | None:
     waiting: list[Decision] = []
     for fight in state.fights:
         plan = fight.boost_plan
         if plan is None:
             plan = fight.boost_plan = _boost_plan(state, fight)
-        pos = fight.boost_pos
-        if pos >= len(plan):
-            continue
-        lines = state.lines[fight.zone]
-        while pos < len(plan):
-            found = False
-            for t in plan[pos]:
-                n = energy(lines[t])
-                if n >= 1:
-                    key = (fight.seats[t], boost_legal(state, n))
-                    d = _BOOST_DECISIONS.get(key)
-                    if d is None:
-                        if len(_BOOST_DECISIONS) > 1000:
-                            _BOOST_DECISIONS.clear()
-                        d = _BOOST_DECISIONS[key] = decision(key[0], "boost", key[1], BOOST_PROMPT)
-                    waiting.append(d)
-                    found = True
-            if found:
-                break
-            pos += 1
-        fight.boost_pos = pos
+        if fight.boost_pos < len(plan):
+            waiting.extend([d for _, d in plan[fight.boost_pos]])
     return tuple(waiting) or None
 
 
@@ -225,7 +227,7 @@ def apply_boosts(state: RivalesState, choices: dict[int, str], out: list[Event] 
         if plan is None or fight.boost_pos >= len(plan):
             continue
         decided = False
-        for t in plan[fight.boost_pos]:
+        for t, _ in plan[fight.boost_pos]:
             seat = fight.seats[t]
             if seat not in choices:
                 continue

@@ -79,14 +79,6 @@ def energy(line: Sequence[Slot]) -> int:
     return [slot.side for slot in line].count(DOWN)
 
 
-def has_energy(line: Sequence[Slot]) -> bool:
-    """Whether a line has an energy card."""
-    for slot in line:  # noqa: SIM110 - a plain loop: any() over a generator is slower here
-        if slot.side == DOWN:
-            return True
-    return False
-
-
 def spend(line: Sequence[Slot], n: int) -> list[Slot]:
     """Move ``n`` energy cards down (exhaust them), the oldest first
     (``rv.ruling.boost-level``); return them."""
