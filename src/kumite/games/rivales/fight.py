@@ -55,7 +55,8 @@ class Fight:
         self.dealt = [0, 0]
         self.ctxs: list[Any] = [None, None]
         """Effect contexts per team (see :func:`~.effects.ctx`); not copied. They refer back
-        to the fight: :meth:`release` breaks that cycle when the clash ends."""
+        to the fight: :meth:`release` breaks that cycle before a player is asked to decide
+        inside the resolution and when the clash ends."""
 
     def release(self) -> None:
         """Drop the cached contexts (a fight <-> context reference cycle), so that the fight

@@ -537,6 +537,8 @@ class RivalesState(State):
     def _enter_resolve(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
         waiting = cl.resolve(self, out)
         if waiting is not None:
+            for fight in self.fights:
+                fight.release()  # no reference cycle left in a state waiting for a player
             return waiting
         self.phase = END
         return None
