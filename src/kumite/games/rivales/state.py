@@ -147,6 +147,10 @@ class RivalesState(State):
         return self._outcome
 
     @property
+    def is_terminal(self) -> bool:
+        return self._outcome is not None  # as State.is_terminal, one property call less
+
+    @property
     def options_json(self) -> dict[str, Any]:
         return self.game.options_to_json(self.opts)
 
@@ -471,7 +475,7 @@ class RivalesState(State):
                     card, side = ready, UP
                     ready_cards[s] = None
                 else:
-                    card = self.fighters[s].by_play[choices[s]]  # type: ignore[union-attr]
+                    card = self.fighters[s].by_play[choices[s]]  # type: ignore[union-attr]  # chosen by now
                     self.hand[s].remove(card)
                     if self.known:
                         self._forget(s, card)
