@@ -253,6 +253,8 @@ class Card:
     end: tuple[Effect, ...] = dataclasses.field(init=False)
     play: str = dataclasses.field(init=False)
     """The choice string that plays this card."""
+    mark: str = dataclasses.field(init=False)
+    """The choice string that makes this card the life marker."""
     is_basic: bool = dataclasses.field(init=False)
 
     def __post_init__(self) -> None:
@@ -262,6 +264,7 @@ class Card:
         )
         object.__setattr__(self, "end", tuple(e for e in self.effects if e.when == "end"))
         object.__setattr__(self, "play", f"play:{self.id}")
+        object.__setattr__(self, "mark", f"marker:{self.id}")
         object.__setattr__(self, "is_basic", self.type == BASIC)
 
     def __repr__(self) -> str:
@@ -303,6 +306,8 @@ class Fighter:
     """Basic 0-3, unique 4-8, ultra 9."""
     provenance: Mapping[str, Provenance]
     by_id: Mapping[str, Card] = dataclasses.field(init=False)
+    by_play: Mapping[str, Card] = dataclasses.field(init=False)
+    """Card by its ``play:<id>`` choice."""
     ultra: Card = dataclasses.field(init=False)
     static: tuple[Effect, ...] = dataclasses.field(init=False)
     end_passives: tuple[Effect, ...] = dataclasses.field(init=False)
@@ -311,6 +316,7 @@ class Fighter:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "by_id", {c.id: c for c in self.cards})
+        object.__setattr__(self, "by_play", {c.play: c for c in self.cards})
         object.__setattr__(self, "ultra", self.cards[-1])
         own = tuple(e for e in self.passives if e.when == "passive")
         object.__setattr__(self, "static", tuple(e for e in own if e.beneficiary == "self"))
@@ -355,6 +361,11 @@ class Catalog:
     basics: tuple[Card, ...]
     rules: RuleValues
     rule_provenance: Mapping[str, Provenance]
+    fighter_choices: tuple[str, ...] = dataclasses.field(init=False)
+    """``fighter:<id>`` of every fighter, in pack order."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "fighter_choices", tuple(f"fighter:{f}" for f in self.fighters))
 
     def fighter(self, fighter_id: str) -> Fighter:
         return self.fighters[fighter_id]

@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING
 from kumite.core.events import Event
 from kumite.core.game import Decision
 from kumite.games.rivales import events as ev
+from kumite.games.rivales.cards import NO_REQUIREMENT
 from kumite.games.rivales.effects import (
+    CHOICE_OPS,
     counted,
     ctx,
     execute,
@@ -59,31 +61,33 @@ def stats(
     guard = card.guard + bonus[2]
     seat = fight.seats[t]
     passives = state.passives[seat]
-    c = ctx(state, fight, t) if passives else None
-    for e, owner in passives:
-        assert c is not None
-        if not requirement_met(c, e, owner):
-            continue
-        value = counted(c, e, owner)
-        if value <= 0:
-            continue
-        assert e.stat is not None
-        if e.stat == "speed":
-            speed += value
-        elif e.stat == "damage":
-            damage += value
-        else:
-            guard += value
-        if out is not None:
-            out.append(
-                ev.EffectApplied(
-                    rule=fighter_rule(state.fighter(owner).id),
-                    seat=owner,
-                    who=state.who[owner],
-                    source=source_name(state, e, None, owner),
-                    what=f"+{value} {e.stat.capitalize()} to {state.who[seat]}'s {card.name}",
+    if passives:
+        c = ctx(state, fight, t)
+        for e, owner in passives:
+            # the common cases decided inline: no requirement, a fixed amount
+            if e.requires is not NO_REQUIREMENT and not requirement_met(c, e, owner):
+                continue
+            value = e.amount if e.count is None else counted(c, e, owner)
+            if value <= 0:
+                continue
+            stat = e.stat
+            if stat == "speed":
+                speed += value
+            elif stat == "damage":
+                damage += value
+            else:
+                guard += value
+            if out is not None:
+                assert stat is not None
+                out.append(
+                    ev.EffectApplied(
+                        rule=fighter_rule(state.fighter(owner).id),
+                        seat=owner,
+                        who=state.who[owner],
+                        source=source_name(state, e, None, owner),
+                        what=f"+{value} {stat.capitalize()} to {state.who[seat]}'s {card.name}",
+                    )
                 )
-            )
     if not card.link or len(line) < 2 or line[-2].side != UP or line[-1].side != UP:
         return speed, damage, guard, False  # not in combo: the common case, decided fast
     links, cs, cd, cg, maximum, starter = combo_of(line, len(line) - 1, state.fighters)  # type: ignore[arg-type]
@@ -112,16 +116,20 @@ def order(state: RivalesState, fight: Fight, speeds: tuple[int, int]) -> list[in
     """Type priority (ultra, basic, unique), then Speed, then the most recent clash winner,
     then seat (rv.clash.immediate-order, rv.ruling.effect-order-tie)."""
     lines = state.lines[fight.zone]
-
-    def key(t: int) -> tuple[int, int, int, int]:
-        return (
-            lines[t][-1].card.priority,
-            -speeds[t],
-            0 if state.last_winner == t else 1,
-            fight.seats[t],
-        )
-
-    return sorted((0, 1), key=key)
+    w = state.last_winner
+    first = (
+        lines[0][-1].card.priority,
+        -speeds[0],
+        0 if w == 0 else 1,
+        fight.seats[0],
+    )
+    second = (
+        lines[1][-1].card.priority,
+        -speeds[1],
+        0 if w == 1 else 1,
+        fight.seats[1],
+    )
+    return [0, 1] if first < second else [1, 0]  # the seats differ: never equal
 
 
 def reveal(state: RivalesState, fight: Fight, out: list[Event] | None) -> None:
@@ -166,13 +174,23 @@ def reveal(state: RivalesState, fight: Fight, out: list[Event] | None) -> None:
                         what=", ".join(parts),
                     )
                 )
-    a, b = lines[0][-1].card.immediate, lines[1][-1].card.immediate
+    card_a, card_b = lines[0][-1].card, lines[1][-1].card
+    a, b = card_a.immediate, card_b.immediate
     if a and b:  # the order matters only when both cards have immediate effects
-        speeds = (stats(state, fight, 0)[0], stats(state, fight, 1)[0])
-        first = order(state, fight, speeds)
+        if card_a.priority != card_b.priority:  # decided by type: Speed is not needed
+            first = [0, 1] if card_a.priority < card_b.priority else [1, 0]
+        else:
+            speeds = (stats(state, fight, 0)[0], stats(state, fight, 1)[0])
+            first = order(state, fight, speeds)
+        fight.queue = [
+            (t, e, lines[t][-1].card) for t in first for e in lines[t][-1].card.immediate
+        ]
+    elif a:
+        fight.queue = [(0, e, card_a) for e in a]
+    elif b:
+        fight.queue = [(1, e, card_b) for e in b]
     else:
-        first = [0] if a else [1]
-    fight.queue = [(t, e, lines[t][-1].card) for t in first for e in lines[t][-1].card.immediate]
+        fight.queue = []
     fight.qpos = 0
 
 
@@ -193,7 +211,7 @@ def run_immediate(
     while fight.qpos < len(fight.queue):
         t, e, card = fight.queue[fight.qpos]
         c = ctx(state, fight, t)
-        if not requirement_met(c, e):
+        if e.requires is not NO_REQUIREMENT and not requirement_met(c, e):
             if out is not None:
                 out.append(
                     ev.RequirementUnmet(
@@ -205,7 +223,7 @@ def run_immediate(
                     )
                 )
         else:
-            opts = options(c, e)
+            opts = options(c, e) if e.op in CHOICE_OPS else None
             if opts is None:
                 execute(c, e, card, None, out)
             elif len(opts) == 1:
@@ -227,20 +245,30 @@ def run_immediate(
     return None
 
 
+_GUARDS: dict[tuple[int, int, int, int], tuple[Decision, ...]] = {}
+"""Guard decisions by (seat, energy, Damage, Guard): the same few recur all the time."""
+
+
 def _guard_decision(state: RivalesState, fight: Fight) -> tuple[Decision, ...]:
     assert fight.attacker is not None and fight.stats is not None
     d = 1 - fight.attacker
     n = energy(state.lines[fight.zone][d])
     damage, guard = fight.stats[fight.attacker][1], fight.stats[d][2]
-    return (
-        decision(
-            fight.seats[d],
-            "guard",
-            tuple(f"guard:{i}" for i in range(n + 1)),
-            f"You defend: Damage {damage} against your Guard {guard}. "
-            "Exhaust energy for +1 Guard each?",
-        ),
-    )
+    key = (fight.seats[d], n, damage, guard)
+    found = _GUARDS.get(key)
+    if found is None:
+        if len(_GUARDS) > 10_000:
+            _GUARDS.clear()
+        found = _GUARDS[key] = (
+            decision(
+                key[0],
+                "guard",
+                tuple(f"guard:{i}" for i in range(n + 1)),
+                f"You defend: Damage {damage} against your Guard {guard}. "
+                "Exhaust energy for +1 Guard each?",
+            ),
+        )
+    return found
 
 
 def compare(

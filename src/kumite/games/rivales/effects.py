@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 STATS = ("speed", "damage", "guard")
 STAT_INDEX = {"speed": 0, "damage": 1, "guard": 2}
 PASS = "pass"
+CHOICE_OPS = frozenset({"flip_own_down", "exchange_with_basic", "flip_energy_up", "dodge"})
+"""Immediate ops that may offer a choice (:func:`options` is None for every other op)."""
 
 
 class Ctx:
@@ -62,7 +64,8 @@ class Ctx:
 
 
 def ctx(state: RivalesState, fight: Fight, t: int) -> Ctx:
-    """The context of team ``t``'s side of ``fight`` (made once per clash and state)."""
+    """The context of team ``t``'s side of ``fight`` (made once per clash and state; the end
+    of the clash releases it, see :meth:`~.fight.Fight.release`)."""
     c: Ctx | None = fight.ctxs[t]
     if c is None or c.state is not state:
         c = fight.ctxs[t] = Ctx(state, fight, t)
@@ -100,10 +103,12 @@ def requirement_met(c: Ctx, e: Effect, owner: int | None = None) -> bool:
         return False
     if r.card_type is not None and line[-1].card.type != r.card_type:
         return False
-    who = _owner(c, e, owner)
-    if r.min_energy is not None and count(line, "energy", who) < r.min_energy:
+    if r.min_energy is not None and count(line, "energy", _owner(c, e, owner)) < r.min_energy:
         return False
-    if r.min_exhausted is not None and count(line, "exhausted", who, upto) < r.min_exhausted:
+    if (
+        r.min_exhausted is not None
+        and count(line, "exhausted", _owner(c, e, owner), upto) < r.min_exhausted
+    ):
         return False
     if r.more_damage_than_rival and c.state.taken[c.seat] <= c.state.taken[c.rival]:
         return False
@@ -177,27 +182,23 @@ def execute(c: Ctx, e: Effect, card: Card, choice: str | None, out: list[Event] 
     fight = c.fight
     t = c.t
     name = card.name
-    rule = card_rule(card.id)
+    rule = "" if out is None else card_rule(card.id)  # only events name the rule
 
-    def say(what: str) -> None:
-        if out is not None:
-            out.append(
-                ev.EffectApplied(
-                    rule=rule, seat=c.seat, who=state.who[c.seat], source=name, what=what
-                )
-            )
-
+    # messages are built only for events (``out``): a quiet state skips them
     if op == "bonus":
         assert e.stat is not None
-        value = counted(c, e)
+        value = e.amount if e.count is None else counted(c, e)
         fight.bonus[t][STAT_INDEX[e.stat]] += value
-        say(f"+{value} {e.stat.capitalize()}")
+        if out is not None:
+            _say(out, c, rule, name, f"+{value} {e.stat.capitalize()}")
     elif op == "win_speed_ties":
         fight.ties[t] = True
-        say("wins Speed ties whatever the card types")
+        if out is not None:
+            _say(out, c, rule, name, "wins Speed ties whatever the card types")
     elif op == "dodge":
         fight.dodge[t] = True
-        say("dodges: no Damage this clash")
+        if out is not None:
+            _say(out, c, rule, name, "dodges: no Damage this clash")
         if choice is not None:
             kept = state.fighter(c.seat).by_id[choice.rpartition(":")[2]]
             state.leave_face_up(c.seat, kept, fight.zone, out, rule)
@@ -213,7 +214,14 @@ def execute(c: Ctx, e: Effect, card: Card, choice: str | None, out: list[Event] 
             active = c.line[-1]
             slot.card, active.card = active.card, slot.card
             slot.owner, active.owner = active.owner, slot.owner
-            say(f"exchanged with {active.card.name}, now the card of this clash")
+            if out is not None:
+                _say(
+                    out,
+                    c,
+                    rule,
+                    name,
+                    f"exchanged with {active.card.name}, now the card of this clash",
+                )
     elif op == "flip_energy_up":
         n = min(e.amount, energy(c.line[:-1]))
         if e.choose:
@@ -223,21 +231,33 @@ def execute(c: Ctx, e: Effect, card: Card, choice: str | None, out: list[Event] 
             slot.side = UP
         if e.stat is not None and flipped:
             fight.bonus[t][STAT_INDEX[e.stat]] += len(flipped)
-        say(
-            f"flips {len(flipped)} energy card{'s' if len(flipped) != 1 else ''} face up"
-            + (f": +{len(flipped)} {e.stat.capitalize()}" if e.stat and flipped else "")
-        )
+        if out is not None:
+            _say(
+                out,
+                c,
+                rule,
+                name,
+                f"flips {len(flipped)} energy card{'s' if len(flipped) != 1 else ''} face up"
+                + (f": +{len(flipped)} {e.stat.capitalize()}" if e.stat and flipped else ""),
+            )
     elif op == "flip_previous_up":
         if len(c.line) >= 2 and c.line[-2].face_down:
             slot = c.line[-2]
             slot.side = UP
             if out is not None:
                 out.append(_flip(state, slot, True, name, rule))
-        else:
-            say("the previous card is not face down: nothing to flip")
+        elif out is not None:
+            _say(out, c, rule, name, "the previous card is not face down: nothing to flip")
     elif op == "refresh":
         refreshed = refresh(c.line, e.amount)
-        say(f"{refreshed} exhausted card{'s' if refreshed != 1 else ''} become energy again")
+        if out is not None:
+            _say(
+                out,
+                c,
+                rule,
+                name,
+                f"{refreshed} exhausted card{'s' if refreshed != 1 else ''} become energy again",
+            )
     elif op == "show_hand":
         state.show_hand(c.seat, c.rival, out, rule)
     else:  # pragma: no cover - the pack schema forbids other immediate ops
@@ -250,6 +270,14 @@ def refresh(line: Line, amount: int) -> int:
     for slot in slots:
         slot.side = DOWN
     return len(slots)
+
+
+def _say(out: list[Event] | None, c: Ctx, rule: str, source: str, what: str) -> None:
+    """An effect's plain-English event (only when events are built)."""
+    assert out is not None
+    out.append(
+        ev.EffectApplied(rule=rule, seat=c.seat, who=c.state.who[c.seat], source=source, what=what)
+    )
 
 
 def _picked(c: Ctx, choice: str) -> Slot:
@@ -277,16 +305,11 @@ def _flip(state: RivalesState, slot: Slot, up: bool, reason: str, rule: str) -> 
 def end_effect(c: Ctx, e: Effect, card: Card | None, out: list[Event] | None) -> None:
     """Apply an end-of-clash effect of a face-up card (``card``) or of a passive (None)."""
     state = c.state
-    rule = rule_of(e, card, state.fighter(c.seat).id)
-    src = source_name(state, e, card, c.seat)
-
-    def say(what: str) -> None:
-        if out is not None:
-            out.append(
-                ev.EffectApplied(
-                    rule=rule, seat=c.seat, who=state.who[c.seat], source=src, what=what
-                )
-            )
+    # the rule and source name only appear in events: a quiet state does not build them
+    rule = src = ""
+    if out is not None:
+        rule = rule_of(e, card, state.fighter(c.seat).id)
+        src = source_name(state, e, card, c.seat)
 
     op = e.op
     if op == "no_basic_next_clash":
@@ -294,10 +317,14 @@ def end_effect(c: Ctx, e: Effect, card: Card | None, out: list[Event] | None) ->
     elif op == "next_card_bonus":
         assert e.stat is not None
         state.carry[c.seat][STAT_INDEX[e.stat]] += e.amount
-        say(f"your next card gets +{e.amount} {e.stat.capitalize()}")
+        if out is not None:
+            _say(out, c, rule, src, f"your next card gets +{e.amount} {e.stat.capitalize()}")
     elif op == "refresh":
         n = refresh(c.line, e.amount)
-        say(f"{n} exhausted card{'s' if n != 1 else ''} become energy again")
+        if out is not None:
+            _say(
+                out, c, rule, src, f"{n} exhausted card{'s' if n != 1 else ''} become energy again"
+            )
     elif op == "flip_self_down":
         slot = c.line[-1]
         if slot.side == UP:

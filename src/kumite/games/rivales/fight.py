@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kumite.core.game import Decision
 from kumite.games.rivales.cards import Card
 
 
@@ -40,7 +41,8 @@ class Fight:
         self.ties = [False, False]
         self.dodge = [False, False]
         self.persona: list[str | None] = [None, None]
-        self.boost_plan: list[tuple[int, ...]] | None = None
+        self.boost_plan: list[tuple[tuple[int, Decision], ...]] | None = None
+        """Groups of (team, boost decision), in the order they decide."""
         self.boost_pos = 0
         self.queue: list[tuple[int, Any, Card]] = []
         self.qpos = 0
@@ -52,7 +54,14 @@ class Fight:
         self.guard_boost = 0
         self.dealt = [0, 0]
         self.ctxs: list[Any] = [None, None]
-        """Cached effect contexts per team (see :func:`~.effects.ctx`); not copied."""
+        """Effect contexts per team (see :func:`~.effects.ctx`); not copied. They refer back
+        to the fight: :meth:`release` breaks that cycle before a player is asked to decide
+        inside the resolution and when the clash ends."""
+
+    def release(self) -> None:
+        """Drop the cached contexts (a fight <-> context reference cycle), so that the fight
+        is freed by reference counting rather than by the cyclic garbage collector."""
+        self.ctxs = [None, None]
 
     def copy(self) -> Fight:
         f = Fight(self.zone, self.seats)

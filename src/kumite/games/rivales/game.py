@@ -41,6 +41,19 @@ class Rivales(Game[Options]):
     def parse_options(self, raw: Mapping[str, Any] | None) -> Options:
         if not raw:
             return _DEFAULT
+        key = _cache_key(raw)
+        if key is not None:
+            known = _PARSED.get(key)
+            if known is not None:
+                return known
+        options = self._parse(raw)
+        if key is not None:
+            if len(_PARSED) > 256:
+                _PARSED.clear()
+            _PARSED[key] = options
+        return options
+
+    def _parse(self, raw: Mapping[str, Any]) -> Options:
         options: Options
         if isinstance(raw, Options):
             options = raw
@@ -108,4 +121,20 @@ class Rivales(Game[Options]):
 
 
 _DEFAULT = Options()
+_PARSED: dict[tuple[tuple[str, Any], ...], Options] = {}
+"""Options already parsed and validated, by their raw form (simulations create many states
+with the same options)."""
+
+
+def _cache_key(raw: Mapping[str, Any]) -> tuple[tuple[str, Any], ...] | None:
+    """A key for simple raw options (a plain dict of str, int or None values), else None.
+    Exact types only: ``True == 1`` must not find options parsed from ``1``."""
+    if type(raw) is not dict:
+        return None
+    for k, v in raw.items():
+        if type(k) is not str or (v is not None and type(v) is not str and type(v) is not int):
+            return None
+    return tuple(sorted(raw.items()))
+
+
 GAME = Rivales()

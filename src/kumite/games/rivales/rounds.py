@@ -154,14 +154,24 @@ def compute_restrictions(state: RivalesState) -> None:
     state.restricted = restricted
 
 
-def _boost_plan(state: RivalesState, fight: Fight) -> list[tuple[int, ...]]:
-    """Who decides a boost, in order (rv.energy.boost-order, rv.ruling.boost-no-winner)."""
+def _boost_plan(state: RivalesState, fight: Fight) -> list[tuple[tuple[int, Decision], ...]]:
+    """Who decides a boost, in order (rv.energy.boost-order, rv.ruling.boost-no-winner): groups
+    of (team, decision). Made once per clash: a team's energy does not change before it
+    decides (only its own boost spends it), so its decision is known from the start."""
     lines = state.lines[fight.zone]
-    has = [t for t in (0, 1) if energy(lines[t]) >= 1]
-    if len(has) == 2:
+    n0, n1 = energy(lines[0]), energy(lines[1])
+    if n0 and n1:
+        first = (0, _boost_decision(state, fight.seats[0], n0))
+        second = (1, _boost_decision(state, fight.seats[1], n1))
         w = state.last_winner
-        return [(0, 1)] if w is None else [(w,), (1 - w,)]
-    return [(has[0],)] if has else []
+        if w is None:
+            return [(first, second)]
+        return [(first,), (second,)] if w == 0 else [(second,), (first,)]
+    if n0:
+        return [((0, _boost_decision(state, fight.seats[0], n0)),)]
+    if n1:
+        return [((1, _boost_decision(state, fight.seats[1], n1)),)]
+    return []
 
 
 def boost_levels(state: RivalesState) -> dict[str, tuple[int, int, int]]:
@@ -185,22 +195,28 @@ def boost_legal(state: RivalesState, n: int) -> tuple[str, ...]:
     return legal
 
 
+_BOOST_DECISIONS: dict[tuple[int, tuple[str, ...]], Decision] = {}
+
+
+def _boost_decision(state: RivalesState, seat: int, n: int) -> Decision:
+    """``seat``'s boost decision with ``n`` energy."""
+    key = (seat, boost_legal(state, n))
+    found = _BOOST_DECISIONS.get(key)
+    if found is None:
+        if len(_BOOST_DECISIONS) > 1000:
+            _BOOST_DECISIONS.clear()
+        found = _BOOST_DECISIONS[key] = decision(seat, "boost", key[1], BOOST_PROMPT)
+    return found
+
+
 def boost_decisions(state: RivalesState) -> tuple[Decision, ...] | None:
     waiting: list[Decision] = []
     for fight in state.fights:
-        if fight.boost_plan is None:
-            fight.boost_plan = _boost_plan(state, fight)
         plan = fight.boost_plan
-        while fight.boost_pos < len(plan):
-            group = [
-                decision(fight.seats[t], "boost", boost_legal(state, n), BOOST_PROMPT)
-                for t in plan[fight.boost_pos]
-                if (n := energy(state.lines[fight.zone][t])) >= 1
-            ]
-            if group:
-                waiting.extend(group)
-                break
-            fight.boost_pos += 1
+        if plan is None:
+            plan = fight.boost_plan = _boost_plan(state, fight)
+        if fight.boost_pos < len(plan):
+            waiting.extend([d for _, d in plan[fight.boost_pos]])
     return tuple(waiting) or None
 
 
@@ -211,7 +227,7 @@ def apply_boosts(state: RivalesState, choices: dict[int, str], out: list[Event] 
         if plan is None or fight.boost_pos >= len(plan):
             continue
         decided = False
-        for t in plan[fight.boost_pos]:
+        for t, _ in plan[fight.boost_pos]:
             seat = fight.seats[t]
             if seat not in choices:
                 continue
@@ -261,43 +277,53 @@ def end_clash(state: RivalesState, out: list[Event] | None) -> None:
             state.no_basic_zone = set()
         if state.no_basic_facing:
             state.no_basic_facing = set()
-        cut = SPENT if state.opts.max_combo_card == "exhausted" else DOWN
+        end_passives = state.end_passives
         for fight in state.fights:
             lines = state.lines[fight.zone]
             a, b = lines[0][-1], lines[1][-1]
-            ends = [t for t, s in ((0, a), (1, b)) if s.card.end and s.side == UP]
-            if len(ends) == 2:
-                speeds = (fight.stats[0][0], fight.stats[1][0]) if fight.stats else (0, 0)
-                ends = order(state, fight, speeds)
-            for t in ends:
-                slot = lines[t][-1]
-                if slot.side != UP:
-                    continue
-                for e in slot.card.end:
-                    c = ctx(state, fight, t)
-                    if requirement_met(c, e) and slot.side == UP:
-                        end_effect(c, e, slot.card, out)
-            for t in (0, 1) if fight.maximum[0] or fight.maximum[1] else ():
-                slot = lines[t][-1]
-                if fight.maximum[t] and slot.side == UP:
-                    slot.side = cut
-                    if out is not None:
-                        out.append(
-                            ev.CardFlipped(
-                                rule="rv.combo.maximum",
-                                seat=slot.owner,
-                                who=state.who[slot.owner],
-                                card=slot.card.id,
-                                name=slot.card.name,
-                                up=False,
-                                reason="maximum combo: the chain is cut",
+            end_a = bool(a.card.end) and a.side == UP
+            end_b = bool(b.card.end) and b.side == UP
+            if end_a or end_b:
+                if end_a and end_b:
+                    speeds = (fight.stats[0][0], fight.stats[1][0]) if fight.stats else (0, 0)
+                    ends = order(state, fight, speeds)
+                else:
+                    ends = [0] if end_a else [1]
+                for t in ends:
+                    slot = lines[t][-1]
+                    if slot.side != UP:
+                        continue
+                    for e in slot.card.end:
+                        c = ctx(state, fight, t)
+                        if requirement_met(c, e) and slot.side == UP:
+                            end_effect(c, e, slot.card, out)
+            maximum = fight.maximum
+            if maximum[0] or maximum[1]:
+                cut = SPENT if state.opts.max_combo_card == "exhausted" else DOWN
+                for t in (0, 1):
+                    slot = lines[t][-1]
+                    if maximum[t] and slot.side == UP:
+                        slot.side = cut
+                        if out is not None:
+                            out.append(
+                                ev.CardFlipped(
+                                    rule="rv.combo.maximum",
+                                    seat=slot.owner,
+                                    who=state.who[slot.owner],
+                                    card=slot.card.id,
+                                    name=slot.card.name,
+                                    up=False,
+                                    reason="maximum combo: the chain is cut",
+                                )
                             )
-                        )
             for t in (0, 1):
-                for e in state.end_passives[fight.seats[t]]:
+                for e in end_passives[fight.seats[t]]:
                     c = ctx(state, fight, t)
                     if requirement_met(c, e):
                         end_effect(c, e, None, out)
+    for fight in state.fights:
+        fight.release()
+    if not state.round_over:
         if state.two and (any(state.ko) or (state.final and len(state.caused) == 1)):
             state.round_over = True
         if state.clash >= state.clashes_per_round:

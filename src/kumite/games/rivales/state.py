@@ -36,6 +36,7 @@ from kumite.games.rivales.phases import (
     START,
     ZONES,
     decision,
+    play_decision,
 )
 from kumite.games.rivales.table import HIDDEN, UP, Line, Slot
 from kumite.games.rivales.view import build_view
@@ -144,6 +145,10 @@ class RivalesState(State):
     @property
     def outcome(self) -> Outcome | None:
         return self._outcome
+
+    @property
+    def is_terminal(self) -> bool:
+        return self._outcome is not None  # as State.is_terminal, one property call less
 
     @property
     def options_json(self) -> dict[str, Any]:
@@ -324,7 +329,7 @@ class RivalesState(State):
         if not missing:
             self.phase = SETUP
             return None
-        ids = tuple(f"fighter:{f}" for f in self.catalog.fighters)
+        ids = self.catalog.fighter_choices
         if not self.two:
             return tuple(decision(s, "fighter", ids, "Choose your fighter") for s in missing)
         seat = missing[0]  # 2vs2: in seat order, teammates must differ
@@ -353,7 +358,7 @@ class RivalesState(State):
             decision(
                 s,
                 "marker",
-                tuple(f"marker:{c.id}" for c in self.hand[s]),
+                tuple([c.mark for c in self.hand[s]]),
                 "Choose the card that becomes your life marker (the other 4 are your hand)",
             )
             for s in self.seats
@@ -440,11 +445,11 @@ class RivalesState(State):
         self.phase = PLAY
 
     def _enter_play(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
-        rd.compute_restrictions(self)
+        if self.restricted or self.no_basic_zone or self.no_basic_facing:
+            rd.compute_restrictions(self)
+        ready = self.ready
         waiting = tuple(
-            decision(s, "play", self.playable(s), "Play a card face down")
-            for s in self.seats
-            if self.ready[s] is None
+            [play_decision(s, self.playable(s)) for s in self.seats if ready[s] is None]
         )
         if waiting:
             return waiting
@@ -454,25 +459,28 @@ class RivalesState(State):
     def playable(self, seat: int) -> tuple[str, ...]:
         """``play:<card>`` choices of ``seat`` this clash."""
         hand = self.hand[seat]
-        if seat in self.restricted and any(not c.is_basic for c in hand):
-            return tuple(c.play for c in hand if not c.is_basic)
-        return tuple(c.play for c in hand)
+        if self.restricted and seat in self.restricted and any(not c.is_basic for c in hand):
+            return tuple([c.play for c in hand if not c.is_basic])
+        return tuple([c.play for c in hand])
 
     def _on_play(self, choices: dict[int, str], out: list[Event] | None) -> None:
+        lines = self.lines
+        ready_cards = self.ready
         for fight in self.fights:
+            zone = lines[fight.zone]
             for t in (0, 1):
                 s = fight.seats[t]
-                ready = self.ready[s]
+                ready = ready_cards[s]
                 if ready is not None:
                     card, side = ready, UP
-                    self.ready[s] = None
+                    ready_cards[s] = None
                 else:
-                    card = self.fighter(s).by_id[choices[s][5:]]
+                    card = self.fighters[s].by_play[choices[s]]  # type: ignore[union-attr]  # chosen by now
                     self.hand[s].remove(card)
                     if self.known:
                         self._forget(s, card)
                     side = HIDDEN
-                self.lines[fight.zone][t].append(Slot(card, s, side))
+                zone[t].append(Slot(card, s, side))
                 if out is not None:
                     up = side == UP
                     out.append(
@@ -533,6 +541,8 @@ class RivalesState(State):
     def _enter_resolve(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
         waiting = cl.resolve(self, out)
         if waiting is not None:
+            for fight in self.fights:
+                fight.release()  # no reference cycle left in a state waiting for a player
             return waiting
         self.phase = END
         return None

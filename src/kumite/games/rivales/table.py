@@ -51,33 +51,32 @@ def count(
     """Cards of ``line[:upto]`` (of ``owner`` only, if given) that are ``what``:
     ``face_down`` (energy or exhausted), ``face_up``, ``exhausted``, ``energy`` or
     ``basic_face_up``."""
-    n = 0
-    for slot in line[:upto]:
-        if owner is not None and slot.owner != owner:
-            continue
-        side = slot.side
-        if what == "face_down":
-            n += side in (DOWN, SPENT)
-        elif what == "face_up":
-            n += side == UP
-        elif what == "energy":
-            n += side == DOWN
-        elif what == "exhausted":
-            n += side == SPENT
-        elif what == "basic_face_up":
-            n += side == UP and slot.card.is_basic
-        else:  # pragma: no cover - the pack schema forbids other counts
-            raise ValueError(what)
-    return n
+    slots = line[:upto]
+    if what == "basic_face_up":
+        return sum(
+            1
+            for slot in slots
+            if slot.side == UP and slot.card.is_basic and (owner is None or slot.owner == owner)
+        )
+    # the sides in a list, counted in C: lines are short but this runs for every effect
+    if owner is None:
+        sides = [slot.side for slot in slots]
+    else:
+        sides = [slot.side for slot in slots if slot.owner == owner]
+    if what == "energy":
+        return sides.count(DOWN)
+    if what == "exhausted":
+        return sides.count(SPENT)
+    if what == "face_up":
+        return sides.count(UP)
+    if what == "face_down":
+        return sides.count(DOWN) + sides.count(SPENT)
+    raise ValueError(what)  # pragma: no cover - the pack schema forbids other counts
 
 
 def energy(line: Sequence[Slot]) -> int:
     """Energy cards of a line: flipped, not exhausted."""
-    n = 0
-    for slot in line:
-        if slot.side == DOWN:
-            n += 1
-    return n
+    return [slot.side for slot in line].count(DOWN)
 
 
 def spend(line: Sequence[Slot], n: int) -> list[Slot]:

@@ -1,0 +1,464 @@
+"""A pin of random Rivales fights, recorded before the engine was optimised for speed.
+
+Seed and random choices give the same fight as before: the same decisions (seat, kind,
+legal choices, prompt) at every step, the same events, the same outcome (reason, winners,
+rounds won, final lives) and the same final views. Any change of semantics, even one that
+keeps the rules' spirit, moves a digest here; a deliberate rules change re-pins the table
+(``_row`` prints a row) and says why in its commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from typing import Any
+
+import pytest
+
+from kumite.games.rivales.game import GAME
+
+PinRow = tuple[int, str, list[int], list[int], list[int], list[str], str, str, str]
+
+# (seed, options, (steps, reason, winners, rounds won, lives, fighters,
+#  decisions+choices digest, final views digest, events digest))
+PINNED: list[tuple[int, dict[str, Any], PinRow]] = [
+    (
+        1000,
+        {},
+        (
+            35,
+            "2 rounds won",
+            [1],
+            [1, 2],
+            [5, 6],
+            ["zorro", "sombrerero"],
+            "cf1c310c087f1afa",
+            "470cd15901c2a74e",
+            "2a9f6de0821aaa19",
+        ),
+    ),
+    (
+        1037,
+        {"clash_winner": "attacker"},
+        (
+            53,
+            "2 rounds won",
+            [1],
+            [1, 2],
+            [3, 7],
+            ["sombrerero", "darwin"],
+            "5a4fb58c6884041f",
+            "a111c2c86ffd2a4d",
+            "1ad22ec1987ddb5d",
+        ),
+    ),
+    (
+        1074,
+        {"max_combo_card": "exhausted"},
+        (
+            67,
+            "2 rounds won",
+            [0],
+            [2, 1],
+            [8, 2],
+            ["mulan", "hansel-gretel"],
+            "3c3ad93cb4ce10f6",
+            "62e9c0fe9061b505",
+            "9e60f5703830ae3e",
+        ),
+    ),
+    (
+        1111,
+        {"final_round_limit": 1},
+        (
+            72,
+            "3 rounds won",
+            [0],
+            [3, 2],
+            [5, 4],
+            ["zorro", "hansel-gretel"],
+            "4480147bd2590195",
+            "58bea07e2efe04ee",
+            "10f41322fdd0b39b",
+        ),
+    ),
+    (
+        1148,
+        {},
+        (
+            69,
+            "2 rounds won",
+            [0],
+            [2, 1],
+            [4, 2],
+            ["darwin", "hansel-gretel"],
+            "d65aa775a3923e3e",
+            "ea8e2bb68b05cffd",
+            "1a2989e6ea6bd690",
+        ),
+    ),
+    (
+        1185,
+        {"clash_winner": "attacker"},
+        (
+            66,
+            "2 rounds won",
+            [1],
+            [1, 2],
+            [1, 2],
+            ["hansel-gretel", "hansel-gretel"],
+            "6d062d5b985534e7",
+            "3ad960a477863027",
+            "b6a83a46eee2d9d9",
+        ),
+    ),
+    (
+        1222,
+        {"max_combo_card": "exhausted"},
+        (
+            43,
+            "2 rounds won",
+            [0],
+            [2, 1],
+            [8, 6],
+            ["darwin", "hansel-gretel"],
+            "a34c89794d0fb557",
+            "9c620afdeb15ae9f",
+            "1e9759a5d4d804b1",
+        ),
+    ),
+    (
+        1259,
+        {"final_round_limit": 1},
+        (
+            50,
+            "2 rounds won",
+            [1],
+            [0, 2],
+            [4, 5],
+            ["hansel-gretel", "sombrerero"],
+            "0ec8e39b43955a80",
+            "23f8b41c7f22e134",
+            "0b845ca02644a246",
+        ),
+    ),
+    (
+        1296,
+        {},
+        (
+            57,
+            "2 rounds won",
+            [0],
+            [2, 1],
+            [6, 3],
+            ["sombrerero", "mulan"],
+            "ac528bf4438e4d29",
+            "fdc126bdf2c3be91",
+            "ea2d25113f57eebd",
+        ),
+    ),
+    (
+        1333,
+        {"clash_winner": "attacker"},
+        (
+            33,
+            "2 rounds won",
+            [0],
+            [2, 1],
+            [3, 1],
+            ["darwin", "darwin"],
+            "b5bb61122751a442",
+            "a7d388e241298cd8",
+            "16d9ad3d658a255c",
+        ),
+    ),
+    (
+        1370,
+        {"max_combo_card": "exhausted"},
+        (
+            45,
+            "2 rounds won",
+            [1],
+            [1, 2],
+            [3, 6],
+            ["zorro", "darwin"],
+            "1b5b5135dbe6f690",
+            "4b31cc416bc91922",
+            "0306b4e66d39031e",
+        ),
+    ),
+    (
+        1407,
+        {"final_round_limit": 1},
+        (
+            33,
+            "2 rounds won",
+            [1],
+            [0, 2],
+            [4, 7],
+            ["darwin", "mulan"],
+            "1c5dda9d0188f8dd",
+            "a0fc8833efc04817",
+            "157b6d9f5a2369fb",
+        ),
+    ),
+    (
+        1444,
+        {},
+        (
+            50,
+            "2 rounds won",
+            [1],
+            [0, 2],
+            [2, 6],
+            ["hansel-gretel", "darwin"],
+            "b1acdb86d01cc91c",
+            "68fe0e59920858e8",
+            "b2a602acbf323fbf",
+        ),
+    ),
+    (
+        1481,
+        {"clash_winner": "attacker"},
+        (
+            30,
+            "2 rounds won",
+            [1],
+            [0, 2],
+            [7, 9],
+            ["curie", "mulan"],
+            "6b1129ac7ff3a7c9",
+            "6526486a597f365d",
+            "c6e91bbaa90ae239",
+        ),
+    ),
+    (
+        1518,
+        {"max_combo_card": "exhausted"},
+        (
+            44,
+            "2 rounds won",
+            [1],
+            [1, 2],
+            [4, 8],
+            ["darwin", "curie"],
+            "5d7b4a5b5b428858",
+            "4e08dc12278cdfbe",
+            "2e3c4595e7bf4b24",
+        ),
+    ),
+    (
+        1555,
+        {"final_round_limit": 1},
+        (
+            32,
+            "2 rounds won",
+            [1],
+            [0, 2],
+            [8, 9],
+            ["darwin", "mulan"],
+            "09a941460ebb7e71",
+            "b99a73abdd7c033c",
+            "2020262369b0c92b",
+        ),
+    ),
+    (
+        1592,
+        {},
+        (
+            26,
+            "2 rounds won",
+            [0],
+            [2, 1],
+            [5, 4],
+            ["curie", "mulan"],
+            "5c452d518a126b15",
+            "bb0aae5d0eb07009",
+            "477457c71f8ffbab",
+        ),
+    ),
+    (
+        1629,
+        {"clash_winner": "attacker"},
+        (
+            41,
+            "2 rounds won",
+            [0],
+            [2, 0],
+            [7, 5],
+            ["zorro", "zorro"],
+            "b265a9d5e72d24c1",
+            "aeddbd1a954743b1",
+            "531df16b20cbdc6e",
+        ),
+    ),
+    (
+        1666,
+        {"max_combo_card": "exhausted"},
+        (
+            37,
+            "2 rounds won",
+            [1],
+            [0, 2],
+            [3, 6],
+            ["zorro", "darwin"],
+            "0943c7e30c64ed60",
+            "1e1901f300eea62b",
+            "e2133218ffe276b2",
+        ),
+    ),
+    (
+        1703,
+        {"final_round_limit": 1},
+        (
+            38,
+            "2 rounds won",
+            [0],
+            [2, 1],
+            [3, 3],
+            ["darwin", "zorro"],
+            "b5a5fe9ac4f23a47",
+            "1202bcf97eda4b2b",
+            "91b2604777d431db",
+        ),
+    ),
+    (
+        5000,
+        {"mode": "2v2"},
+        (
+            79,
+            "2 rounds won",
+            [2, 3],
+            [0, 2],
+            [2, 3, 6, 7],
+            ["hansel-gretel", "darwin", "zorro", "sombrerero"],
+            "eb29e079cc5c4357",
+            "5350780d70fc0e77",
+            "ae1e2d15b5aa21ae",
+        ),
+    ),
+    (
+        5011,
+        {"mode": "2v2", "clash_winner": "attacker", "pinzas": "facing"},
+        (
+            61,
+            "2 rounds won",
+            [0, 1],
+            [2, 0],
+            [5, 6, 6, 2],
+            ["mulan", "sombrerero", "curie", "sombrerero"],
+            "96cef9cf3ed0c6e6",
+            "b7eb1ad317d0dce5",
+            "c17f7a10e9972ef5",
+        ),
+    ),
+    (
+        5022,
+        {"mode": "2v2", "max_combo_card": "exhausted"},
+        (
+            102,
+            "2 rounds won",
+            [0, 1],
+            [2, 1],
+            [3, 3, 7, 0],
+            ["hansel-gretel", "darwin", "zorro", "sombrerero"],
+            "1723f706ec99f551",
+            "f5e4a0e2ff627bac",
+            "369b75246c27a432",
+        ),
+    ),
+    (
+        5033,
+        {"mode": "2v2", "final_round_limit": 1, "pinzas": "facing"},
+        (
+            91,
+            "first Damage in the final round",
+            [2, 3],
+            [2, 2],
+            [9, 9, 11, 9],
+            ["darwin", "zorro", "curie", "sombrerero"],
+            "ddbcbbdd76e7bebc",
+            "ffa9c7584a24ed6b",
+            "b98c6d0c7d88169f",
+        ),
+    ),
+    (
+        5044,
+        {"mode": "2v2"},
+        (
+            101,
+            "first Damage in the final round",
+            [2, 3],
+            [2, 2],
+            [8, 7, 9, 11],
+            ["zorro", "sombrerero", "mulan", "curie"],
+            "687c77324bd3b8c9",
+            "05fb5ed2e55b6a22",
+            "8bec258acc5c224e",
+        ),
+    ),
+]
+
+
+def _row(seed: int, options: dict[str, Any], quiet: bool) -> PinRow:
+    state = GAME.new_state(seed, options)
+    state.quiet = quiet
+    rng = random.Random(seed * 7 + 1)
+    decisions = hashlib.sha256()
+    events = hashlib.sha256()
+    steps = 0
+    while not state.is_terminal:
+        pending = state.pending()
+        choices = {d.seat: rng.choice(d.legal) for d in pending}
+        decisions.update(repr([(d.seat, d.kind, d.legal, d.prompt) for d in pending]).encode())
+        decisions.update(repr(sorted(choices.items())).encode())
+        for e in state.apply(choices):
+            events.update(json.dumps(e.to_json(), sort_keys=True).encode())
+        steps += 1
+    outcome = state.outcome
+    assert outcome is not None
+    views = json.dumps([state.view(None), state.view(0)], sort_keys=True).encode()
+    return (
+        steps,
+        outcome.reason,
+        list(outcome.winners),
+        outcome.detail["rounds_won"],
+        outcome.detail["lives"],
+        outcome.detail["fighters"],
+        decisions.hexdigest()[:16],
+        hashlib.sha256(views).hexdigest()[:16],
+        events.hexdigest()[:16],
+    )
+
+
+@pytest.mark.parametrize(("seed", "options", "expected"), PINNED)
+def test_random_fights_replay_as_pinned(
+    seed: int, options: dict[str, Any], expected: PinRow
+) -> None:
+    """Seeded random fights are unchanged: decisions, events, outcome and final views."""
+    assert _row(seed, options, quiet=False) == expected
+    quiet = _row(seed, options, quiet=True)
+    assert quiet[:8] == expected[:8]  # quiet states build no events; all else is the same
+
+
+def _aggregate(n: int, quiet: bool) -> str:
+    digest = hashlib.sha256()
+    for seed in range(n):
+        state = GAME.new_state(seed, {"mode": "2v2" if seed % 5 == 0 else "1v1"})
+        state.quiet = quiet
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            pending = state.pending()
+            choices = {d.seat: rng.choice(d.legal) for d in pending}
+            digest.update(repr([(d.seat, d.kind, d.legal) for d in pending]).encode())
+            for e in state.apply(choices):
+                digest.update(json.dumps(e.to_json(), sort_keys=True).encode())
+        digest.update(repr(state.outcome).encode())
+    return digest.hexdigest()[:16]
+
+
+def test_hundreds_of_random_fights_replay_as_pinned() -> None:
+    """300 quiet fights (every fifth 2vs2) and 40 with events give the pinned digests."""
+    assert _aggregate(300, quiet=True) == "dab9288460f55eb6"
+    assert _aggregate(40, quiet=False) == "f40e4fceb0379ef1"
