@@ -1,0 +1,514 @@
+"""Compiled (Numba) inner loops of the SF Rivals fight solver.
+
+:mod:`.fight` builds every rule table by calling the engine's pure functions; these kernels
+only *read* the tables, so they hold no rule of their own. One round of the induction is
+two passes over its states (packed 64-bit keys, layout in :mod:`.fight`):
+
+* :func:`expand` — every child state of the round (a hash set, so each once), and the
+  "stuck" entries of the next round the tables still lack (marked for :mod:`.fight` to fill);
+* :func:`evaluate` — each state's value: its matrix of continuation values is built from
+  the next round's solved values and solved on the spot — max-min where a seat reveals
+  first, else a pure saddle point, iterated weak dominance, then Shapley–Snow kernels
+  (square submatrices, each certified against the whole game). A game no kernel certifies
+  is left NaN for the LP in :mod:`.fight`.
+
+Tables (all dense numpy arrays, indexed by round, hand code, life, adaptive flag):
+``legal[round, code, life, adaptive]`` is a bit mask of playable card types with
+:data:`LEGAL_STOP` (an adaptive seat may end the fight) and :data:`LEGAL_DONE` (the entry
+is filled); ``stuck[round, code, life]`` is 1/0, or :data:`UNKNOWN`/:data:`WANTED`.
+Compiled once and cached on disk (``cache=True``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numpy as np
+from numba import njit
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _jit(func: F) -> F:
+    """``numba.njit(cache=True)``, keeping the Python signature for the type checker."""
+    return cast(F, njit(cache=True)(func))
+
+
+# packed key layout, as in .fight
+_AD, _RF, _CP, _L1, _L0, _H1, _H0, _R = 0, 2, 4, 14, 19, 24, 36, 48
+
+LEGAL_DONE = 1 << 30
+LEGAL_WANTED = 1 << 29
+LEGAL_STOP = 1 << 28
+LEGAL_CARDS = (1 << 28) - 1
+UNKNOWN = -1
+WANTED = -2
+_EMPTY = -1
+_GOLDEN = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit integer
+_TOL = 1e-7
+_NEG = -1e-9
+_MAX_CANDIDATES = 20_000
+"""Kernel candidates tried per game before leaving it to the LP."""
+
+Array = Any
+
+
+@_jit
+def mark_legal(states: Array, legal0: Array, legal1: Array) -> int:
+    """Mark the legal-table entries ``states`` need and lack; returns how many."""
+    wanted = 0
+    for n in range(len(states)):
+        k = states[n]
+        r = k >> _R
+        ad = (k >> _AD) & 3
+        e0 = legal0[r, (k >> _H0) & 0xFFF, (k >> _L0) & 31, ad & 1]
+        if e0 & (LEGAL_DONE | LEGAL_WANTED) == 0:
+            legal0[r, (k >> _H0) & 0xFFF, (k >> _L0) & 31, ad & 1] = LEGAL_WANTED
+            wanted += 1
+        e1 = legal1[r, (k >> _H1) & 0xFFF, (k >> _L1) & 31, (ad >> 1) & 1]
+        if e1 & (LEGAL_DONE | LEGAL_WANTED) == 0:
+            legal1[r, (k >> _H1) & 0xFFF, (k >> _L1) & 31, (ad >> 1) & 1] = LEGAL_WANTED
+            wanted += 1
+    return wanted
+
+
+@_jit
+def _hash_slot(key: int, mask: int) -> int:
+    # Fibonacci hashing; int64 multiplication wraps around in compiled code
+    return ((key * _GOLDEN) >> 29) & mask
+
+
+@_jit
+def _grow(table: Array) -> Array:
+    bigger = np.full(2 * len(table), _EMPTY, dtype=np.int64)
+    mask = len(bigger) - 1
+    for key in table:
+        if key != _EMPTY:
+            s = _hash_slot(key, mask)
+            while bigger[s] != _EMPTY:
+                s = (s + 1) & mask
+            bigger[s] = key
+    return bigger
+
+
+@_jit
+def expand(
+    states: Array,
+    legal0: Array,
+    legal1: Array,
+    stuck0: Array,
+    stuck1: Array,
+    radix0: Array,
+    radix1: Array,
+    powerless0: Array,
+    powerless1: Array,
+    taken0: Array,
+    taken1: Array,
+    next_pair: Array,
+    reveal: Array,
+    end_table: Array,
+    rounds: int,
+    end_fight: bool,
+) -> tuple[Array, int]:
+    """The distinct live children of ``states`` (one round), unsorted, and how many stuck
+    entries were missing (marked :data:`WANTED`; the children are then incomplete)."""
+    table = np.full(1 << 16, _EMPTY, dtype=np.int64)
+    count = 0
+    wanted = 0
+    for n in range(len(states)):
+        k = states[n]
+        r = k >> _R
+        h0 = (k >> _H0) & 0xFFF
+        h1 = (k >> _H1) & 0xFFF
+        l0 = (k >> _L0) & 31
+        l1 = (k >> _L1) & 31
+        cp = (k >> _CP) & 0x3FF
+        ad = (k >> _AD) & 3
+        m0 = legal0[r, h0, l0, ad & 1] & LEGAL_CARDS
+        m1 = legal1[r, h1, l1, (ad >> 1) & 1] & LEGAL_CARDS
+        nxt = r + 1
+        over = 1 if nxt > rounds else 0
+        for i in range(len(radix0)):
+            if not (m0 >> i) & 1:
+                continue
+            pl0 = 1 if powerless0[i, l0] else 0
+            nh0 = h0 - radix0[i]
+            for j in range(len(radix1)):
+                if not (m1 >> j) & 1:
+                    continue
+                pl1 = 1 if powerless1[j, l1] else 0
+                nl0 = max(l0 - taken0[cp, i, j, pl0, pl1], 0)
+                nl1 = max(l1 - taken1[cp, i, j, pl0, pl1], 0)
+                nh1 = h1 - radix1[j]
+                stuck = 0
+                if end_fight and over == 0 and nl0 > 0 and nl1 > 0:
+                    if ad & 1 == 0:
+                        st = stuck0[nxt, nh0, nl0]
+                        if st < 0:
+                            if st == UNKNOWN:
+                                stuck0[nxt, nh0, nl0] = WANTED
+                                wanted += 1
+                        elif st == 1:
+                            stuck = 1
+                    if (ad >> 1) & 1 == 0:
+                        st = stuck1[nxt, nh1, nl1]
+                        if st < 0:
+                            if st == UNKNOWN:
+                                stuck1[nxt, nh1, nl1] = WANTED
+                                wanted += 1
+                        elif st == 1:
+                            stuck = 1
+                if not np.isnan(end_table[nl0, nl1, over, stuck]):
+                    continue
+                child = (
+                    (nxt << _R)
+                    | (nh0 << _H0)
+                    | (nh1 << _H1)
+                    | (nl0 << _L0)
+                    | (nl1 << _L1)
+                    | (np.int64(next_pair[cp, i, j, pl0, pl1]) << _CP)
+                    | (np.int64(reveal[cp, i, j, pl0, pl1]) << _RF)
+                    | (ad << _AD)
+                )
+                hmask = len(table) - 1
+                slot = _hash_slot(child, hmask)
+                while table[slot] != _EMPTY and table[slot] != child:
+                    slot = (slot + 1) & hmask
+                if table[slot] == _EMPTY:
+                    table[slot] = child
+                    count += 1
+                    if 2 * count > len(table):
+                        table = _grow(table)
+    out = np.empty(count, dtype=np.int64)
+    c = 0
+    for key in table:
+        if key != _EMPTY:
+            out[c] = key
+            c += 1
+    return out, wanted
+
+
+@_jit
+def evaluate(
+    states: Array,
+    legal0: Array,
+    legal1: Array,
+    stuck0: Array,
+    stuck1: Array,
+    radix0: Array,
+    radix1: Array,
+    powerless0: Array,
+    powerless1: Array,
+    taken0: Array,
+    taken1: Array,
+    next_pair: Array,
+    reveal: Array,
+    end_table: Array,
+    rounds: int,
+    end_fight: bool,
+    next_keys: Array,
+    next_vals: Array,
+    uniform_seat: int,
+) -> Array:
+    """Seat 0's value of each state (NaN: left to the LP); ``next_keys`` (sorted) and
+    ``next_vals`` are the solved states of the next round. ``uniform_seat`` (-1: none)
+    plays uniformly at random and the other seat best-responds."""
+    t0 = len(radix0)
+    t1 = len(radix1)
+    out = np.empty(len(states))
+    a = np.empty((t0, t1))
+    rows = np.empty(t0, dtype=np.int64)
+    cols = np.empty(t1, dtype=np.int64)
+    for n in range(len(states)):
+        k = states[n]
+        r = k >> _R
+        h0 = (k >> _H0) & 0xFFF
+        h1 = (k >> _H1) & 0xFFF
+        l0 = (k >> _L0) & 31
+        l1 = (k >> _L1) & 31
+        cp = (k >> _CP) & 0x3FF
+        rf = (k >> _RF) & 3
+        ad = (k >> _AD) & 3
+        e0 = legal0[r, h0, l0, ad & 1]
+        e1 = legal1[r, h1, l1, (ad >> 1) & 1]
+        nr = 0
+        for i in range(t0):
+            if (e0 >> i) & 1:
+                rows[nr] = i
+                nr += 1
+        nc = 0
+        for j in range(t1):
+            if (e1 >> j) & 1:
+                cols[nc] = j
+                nc += 1
+        nxt = r + 1
+        over = 1 if nxt > rounds else 0
+        for p in range(nr):
+            i = rows[p]
+            pl0 = 1 if powerless0[i, l0] else 0
+            nh0 = h0 - radix0[i]
+            for q in range(nc):
+                j = cols[q]
+                pl1 = 1 if powerless1[j, l1] else 0
+                nl0 = max(l0 - taken0[cp, i, j, pl0, pl1], 0)
+                nl1 = max(l1 - taken1[cp, i, j, pl0, pl1], 0)
+                nh1 = h1 - radix1[j]
+                stuck = 0
+                if end_fight and over == 0 and nl0 > 0 and nl1 > 0:
+                    if ad & 1 == 0 and stuck0[nxt, nh0, nl0] == 1:
+                        stuck = 1
+                    if (ad >> 1) & 1 == 0 and stuck1[nxt, nh1, nl1] == 1:
+                        stuck = 1
+                term = end_table[nl0, nl1, over, stuck]
+                if not np.isnan(term):
+                    a[p, q] = term
+                    continue
+                child = (
+                    (nxt << _R)
+                    | (nh0 << _H0)
+                    | (nh1 << _H1)
+                    | (nl0 << _L0)
+                    | (nl1 << _L1)
+                    | (np.int64(next_pair[cp, i, j, pl0, pl1]) << _CP)
+                    | (np.int64(reveal[cp, i, j, pl0, pl1]) << _RF)
+                    | (ad << _AD)
+                )
+                pos = np.searchsorted(next_keys, child)
+                if pos < len(next_keys) and next_keys[pos] == child:
+                    a[p, q] = next_vals[pos]
+                else:  # pragma: no cover - the forward pass reached every child
+                    raise KeyError("child state not solved")
+        g = a[:nr, :nc]
+        if uniform_seat == 0:
+            v = _uniform_rows(g, rf == 1)
+        elif uniform_seat == 1:
+            v = -_uniform_rows(-g.T.copy(), rf == 2)
+        else:
+            if rf == 1:
+                v = _maximin_pure(g)
+            elif rf == 2:
+                v = -_maximin_pure(-g.T.copy())
+            else:
+                v = game_value(g.copy())
+            if (e0 | e1) & LEGAL_STOP and not np.isnan(v):
+                sv = end_table[l0, l1, 0, 1]
+                if ad == 1:
+                    v = max(v, sv)
+                elif ad == 2:
+                    v = min(v, sv)
+        out[n] = v
+    return out
+
+
+@_jit
+def _maximin_pure(a: Array) -> float:
+    best = -np.inf
+    for i in range(a.shape[0]):
+        worst = np.inf
+        for j in range(a.shape[1]):
+            worst = min(worst, a[i, j])
+        best = max(best, worst)
+    return best
+
+
+@_jit
+def _uniform_rows(a: Array, rows_first: bool) -> float:
+    """Rows play uniformly, columns minimise (answering each row if rows reveal first)."""
+    nr, nc = a.shape
+    if rows_first:
+        total = 0.0
+        for i in range(nr):
+            worst = np.inf
+            for j in range(nc):
+                worst = min(worst, a[i, j])
+            total += worst
+        return float(total / nr)
+    best = np.inf
+    for j in range(nc):
+        total = 0.0
+        for i in range(nr):
+            total += a[i, j]
+        best = min(best, total / nr)
+    return best
+
+
+@_jit
+def game_value(a: Array) -> float:
+    """Value of the zero-sum game ``a`` (row maximises), or NaN if no kernel of at most
+    :data:`_MAX_CANDIDATES` candidates certifies one."""
+    nr, nc = a.shape
+    lo = _maximin_pure(a)
+    hi = -_maximin_pure(-a.T.copy())
+    if lo == hi:
+        return lo
+    row_ok = np.ones(nr, dtype=np.bool_)
+    col_ok = np.ones(nc, dtype=np.bool_)
+    changed = True
+    while changed:
+        changed = _drop_dominated_rows(a, row_ok, col_ok)
+        neg_t = -a.T.copy()
+        changed = _drop_dominated_rows(neg_t, col_ok, row_ok) or changed
+    rs = np.flatnonzero(row_ok)
+    cs = np.flatnonzero(col_ok)
+    sub = np.empty((len(rs), len(cs)))
+    for p in range(len(rs)):
+        for q in range(len(cs)):
+            sub[p, q] = a[rs[p], cs[q]]
+    lo = _maximin_pure(sub)
+    hi = -_maximin_pure(-sub.T.copy())
+    if lo == hi:
+        return lo
+    return _kernel_value(a, rs, cs)
+
+
+@_jit
+def _drop_dominated_rows(a: Array, row_ok: Array, col_ok: Array) -> bool:
+    """Remove rows weakly dominated by another live row (of equal rows, the later one
+    goes); removal keeps the value."""
+    changed = False
+    nr, nc = a.shape
+    for k in range(nr):
+        if not row_ok[k]:
+            continue
+        for d in range(nr):
+            if d == k or not row_ok[d]:
+                continue
+            ge = True
+            gt = False
+            for j in range(nc):
+                if col_ok[j]:
+                    if a[d, j] < a[k, j]:
+                        ge = False
+                        break
+                    if a[d, j] > a[k, j]:
+                        gt = True
+            if ge and (gt or d < k):
+                row_ok[k] = False
+                changed = True
+                break
+    return changed
+
+
+@_jit
+def _next_combination(c: Array, k: int, n: int) -> bool:
+    i = k - 1
+    while i >= 0 and c[i] == n - k + i:
+        i -= 1
+    if i < 0:
+        return False
+    c[i] += 1
+    for j in range(i + 1, k):
+        c[j] = c[j - 1] + 1
+    return True
+
+
+@_jit
+def _kernel_value(a: Array, rs: Array, cs: Array) -> float:
+    """Shapley–Snow: some square submatrix B of the reduced game ``a[rs][:, cs]`` gives
+    optimal strategies from ``B y = v 1, sum(y) = 1`` and ``B' x = v 1, sum(x) = 1``.
+    Candidates are tried smallest first; one is accepted only if its strategies guarantee
+    ``v`` (to 1e-7) against every row and column of the whole game ``a``."""
+    nr, nc = len(rs), len(cs)
+    tried = 0
+    rc = np.empty(0, dtype=np.int64)
+    cc = np.empty(0, dtype=np.int64)
+    for k in range(2, min(nr, nc) + 1):
+        rc = np.arange(k)
+        while True:
+            cc = np.arange(k)
+            while True:
+                tried += 1
+                if tried > _MAX_CANDIDATES:
+                    return np.nan
+                v = _try_kernel(a, rs[rc], cs[cc], k)
+                if not np.isnan(v):
+                    return v
+                if not _next_combination(cc, k, nc):
+                    break
+            if not _next_combination(rc, k, nr):
+                break
+    return np.nan
+
+
+@_jit
+def _solve_aug(b: Array, k: int) -> tuple[Array, bool]:
+    """Solve ``[B -1; 1' 0] z = e_k`` by Gaussian elimination with partial pivoting."""
+    m = np.zeros((k + 1, k + 2))
+    for p in range(k):
+        for q in range(k):
+            m[p, q] = b[p, q]
+        m[p, k] = -1.0
+        m[k, p] = 1.0
+    m[k, k + 1] = 1.0
+    for col in range(k + 1):
+        piv = col
+        for p in range(col + 1, k + 1):
+            if abs(m[p, col]) > abs(m[piv, col]):
+                piv = p
+        if abs(m[piv, col]) < 1e-10:
+            return m[:, k + 1], False
+        if piv != col:
+            for q in range(k + 2):
+                tmp = m[col, q]
+                m[col, q] = m[piv, q]
+                m[piv, q] = tmp
+        for p in range(k + 1):
+            if p != col:
+                f = m[p, col] / m[col, col]
+                if f != 0.0:
+                    for q in range(col, k + 2):
+                        m[p, q] -= f * m[col, q]
+    z = np.empty(k + 1)
+    for p in range(k + 1):
+        z[p] = m[p, k + 1] / m[p, p]
+    return z, True
+
+
+@_jit
+def _try_kernel(a: Array, ri: Array, ci: Array, k: int) -> float:
+    """The kernel on rows ``ri`` and columns ``ci`` of ``a``: its value if its strategies
+    are a certified solution of the whole game, else NaN."""
+    b = np.empty((k, k))
+    bt = np.empty((k, k))
+    for p in range(k):
+        for q in range(k):
+            b[p, q] = a[ri[p], ci[q]]
+            bt[q, p] = b[p, q]
+    y, ok = _solve_aug(b, k)
+    if not ok:
+        return np.nan
+    x, ok = _solve_aug(bt, k)
+    if not ok:
+        return np.nan
+    v = y[k]
+    for p in range(k):
+        if x[p] < _NEG or y[p] < _NEG:
+            return np.nan
+    nr, nc = a.shape
+    for j in range(nc):
+        pay = 0.0
+        for p in range(k):
+            pay += x[p] * a[ri[p], j]
+        if pay < v - _TOL:
+            return np.nan
+    for i in range(nr):
+        pay = 0.0
+        for q in range(k):
+            pay += a[i, ci[q]] * y[q]
+        if pay > v + _TOL:
+            return np.nan
+    return float(v)
+
+
+def warm_up() -> None:
+    """Compile (or load from the cache) every kernel, on a one-state toy problem."""
+    from kumite.games.sfrivals.game import GAME
+    from kumite.solve.sfrivals.fight import FightSolver, Position
+
+    opts = GAME.parse_options({})
+    cat = GAME.catalog(opts)
+    chars = (cat.characters["ryu"], cat.characters["ken"])
+    hands = tuple(tuple(int(c.index == 0) for c in ch.cards) for ch in chars)
+    FightSolver(cat, opts, chars).value(Position((hands[0], hands[1]), round=cat.rules.hand))
+    game_value(np.array([[1.0, -1.0, 0.0], [-1.0, 1.0, 0.0], [0.0, 0.0, -1.0]]))
