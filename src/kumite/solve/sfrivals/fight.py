@@ -49,8 +49,6 @@ _CHUNK = 60_000
 _POWERLESS = ("", "")
 
 
-
-
 @dataclasses.dataclass(frozen=True, slots=True)
 class Position:
     """A fight position at the start of a round (both seats about to choose)."""
@@ -133,6 +131,9 @@ class FightSolver:
             for n in codes
         )
         self._radix_arr = tuple(np.asarray(r, dtype=np.int64) for r in self.radix)
+        self._copies = tuple(
+            np.asarray([c.copies for c in ch.cards], dtype=np.int64) for ch in characters
+        )
         self.levels: dict[int, tuple[I64, FloatArray]] = {}
         self.states_solved = 0
 
@@ -403,7 +404,8 @@ class FightSolver:
             states = new_levels[r]
             nxt_keys, nxt_vals = self.levels.get(r + 1, empty)
             uniform = -1 if self.uniform_seat is None else self.uniform_seat
-            args = [states, *self._tables(), nxt_keys, nxt_vals, uniform]
+            slots = kernels.build_index(nxt_keys)
+            args = [states, *self._tables(), nxt_keys, nxt_vals, slots, uniform]
             vals = kernels.evaluate(*args)
             hard = np.flatnonzero(np.isnan(vals))
             for lo in range(0, len(hard), _CHUNK):
@@ -444,6 +446,17 @@ class FightSolver:
                     tab[r, code, life, adaptive] = (
                         kernels.LEGAL_DONE | bits | (kernels.LEGAL_STOP if stop else 0)
                     )
+        # what the children will need, so that one expansion does (expand marks any miss)
+        if self.end_fight:
+            args: list[Any] = [
+                states,
+                *self._stuck_tab,
+                *self._radix_arr,
+                *self._copies,
+                self.rounds,
+            ]
+            if kernels.mark_stuck(*args):
+                self._fill_stuck(r + 1)
 
     def _fill_stuck(self, r: int) -> None:
         """The stuck entries of round ``r`` the last expansion asked for."""

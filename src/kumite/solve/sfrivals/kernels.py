@@ -93,6 +93,85 @@ def _grow(table: Array) -> Array:
 
 
 @_jit
+def build_index(keys: Array) -> Array:
+    """An open-addressing hash index of ``keys``: slots hold positions in ``keys``."""
+    size = 1 << 10
+    while size < 2 * len(keys):
+        size *= 2
+    slots = np.full(size, -1, dtype=np.int64)
+    mask = size - 1
+    for n in range(len(keys)):
+        s = _hash_slot(keys[n], mask)
+        while slots[s] >= 0:
+            s = (s + 1) & mask
+        slots[s] = n
+    return slots
+
+
+@_jit
+def _find(slots: Array, keys: Array, key: int) -> int:
+    mask = len(slots) - 1
+    s = _hash_slot(key, mask)
+    while slots[s] >= 0:
+        if keys[slots[s]] == key:
+            return int(slots[s])
+        s = (s + 1) & mask
+    return -1
+
+
+@_jit
+def mark_stuck(
+    states: Array,
+    stuck0: Array,
+    stuck1: Array,
+    radix0: Array,
+    radix1: Array,
+    copies0: Array,
+    copies1: Array,
+    rounds: int,
+) -> int:
+    """Mark the stuck entries of the next round that any child of ``states`` may need (every
+    card a seat holds, every life up to its current one) and the tables lack."""
+    wanted = 0
+    for n in range(len(states)):
+        k = states[n]
+        nxt = (k >> _R) + 1
+        if nxt > rounds:
+            continue
+        ad = (k >> _AD) & 3
+        for seat in range(2):
+            if (ad >> seat) & 1:
+                continue
+            if seat == 0:
+                h, life, radix, copies, tab = (
+                    (k >> _H0) & 0xFFF,
+                    (k >> _L0) & 31,
+                    radix0,
+                    copies0,
+                    stuck0,
+                )
+            else:
+                h, life, radix, copies, tab = (
+                    (k >> _H1) & 0xFFF,
+                    (k >> _L1) & 31,
+                    radix1,
+                    copies1,
+                    stuck1,
+                )
+            for i in range(len(radix)):
+                if (h // radix[i]) % (copies[i] + 1) == 0:
+                    continue
+                nh = h - radix[i]
+                if tab[nxt, nh, life] != UNKNOWN:
+                    continue  # this hand at this life was seen: so were lower lives
+                for nl in range(1, life + 1):
+                    if tab[nxt, nh, nl] == UNKNOWN:
+                        tab[nxt, nh, nl] = WANTED
+                        wanted += 1
+    return wanted
+
+
+@_jit
 def expand(
     states: Array,
     legal0: Array,
@@ -209,11 +288,13 @@ def evaluate(
     end_fight: bool,
     next_keys: Array,
     next_vals: Array,
+    next_slots: Array,
     uniform_seat: int,
 ) -> Array:
-    """Seat 0's value of each state (NaN: left to the LP); ``next_keys`` (sorted) and
-    ``next_vals`` are the solved states of the next round. ``uniform_seat`` (-1: none)
-    plays uniformly at random and the other seat best-responds."""
+    """Seat 0's value of each state (NaN: left to the LP); ``next_keys`` and ``next_vals``
+    are the solved states of the next round, ``next_slots`` their :func:`build_index`.
+    ``uniform_seat`` (-1: none) plays uniformly at random and the other seat
+    best-responds."""
     t0 = len(radix0)
     t1 = len(radix1)
     out = np.empty(len(states))
@@ -274,11 +355,10 @@ def evaluate(
                     | (np.int64(reveal[cp, i, j, pl0, pl1]) << _RF)
                     | (ad << _AD)
                 )
-                pos = np.searchsorted(next_keys, child)
-                if pos < len(next_keys) and next_keys[pos] == child:
-                    a[p, q] = next_vals[pos]
-                else:  # pragma: no cover - the forward pass reached every child
+                pos = _find(next_slots, next_keys, child)
+                if pos < 0:  # pragma: no cover - the forward pass reached every child
                     raise KeyError("child state not solved")
+                a[p, q] = next_vals[pos]
         g = a[:nr, :nc]
         if uniform_seat == 0:
             v = _uniform_rows(g, rf == 1)
@@ -288,9 +368,9 @@ def evaluate(
             if rf == 1:
                 v = _maximin_pure(g)
             elif rf == 2:
-                v = -_maximin_pure(-g.T.copy())
+                v = _minimax_pure(g)
             else:
-                v = game_value(g.copy())
+                v = game_value(g)
             if (e0 | e1) & LEGAL_STOP and not np.isnan(v):
                 sv = end_table[l0, l1, 0, 1]
                 if ad == 1:
@@ -309,6 +389,17 @@ def _maximin_pure(a: Array) -> float:
         for j in range(a.shape[1]):
             worst = min(worst, a[i, j])
         best = max(best, worst)
+    return best
+
+
+@_jit
+def _minimax_pure(a: Array) -> float:
+    best = np.inf
+    for j in range(a.shape[1]):
+        top = -np.inf
+        for i in range(a.shape[0]):
+            top = max(top, a[i, j])
+        best = min(best, top)
     return best
 
 
@@ -339,8 +430,7 @@ def game_value(a: Array) -> float:
     :data:`_MAX_CANDIDATES` candidates certifies one."""
     nr, nc = a.shape
     lo = _maximin_pure(a)
-    hi = -_maximin_pure(-a.T.copy())
-    if lo == hi:
+    if lo == _minimax_pure(a):
         return lo
     row_ok = np.ones(nr, dtype=np.bool_)
     col_ok = np.ones(nc, dtype=np.bool_)
@@ -356,8 +446,7 @@ def game_value(a: Array) -> float:
         for q in range(len(cs)):
             sub[p, q] = a[rs[p], cs[q]]
     lo = _maximin_pure(sub)
-    hi = -_maximin_pure(-sub.T.copy())
-    if lo == hi:
+    if lo == _minimax_pure(sub):
         return lo
     return _kernel_value(a, rs, cs)
 
