@@ -461,11 +461,11 @@ class FightSolver:
     def _fill_stuck(self, r: int) -> None:
         """The stuck entries of round ``r`` the last expansion asked for."""
         for seat, tab in enumerate(self._stuck_tab):
-            for code, life in zip(*np.nonzero(tab[r] == kernels.WANTED), strict=True):
-                hand = _decode(int(code), self.radix[seat], self.chars[seat])
-                tab[r, code, life] = is_stuck(
-                    self.chars[seat], hand, int(life), r, self.rules, self.options
-                )
+            char = self.chars[seat]
+            codes, lives = np.nonzero(tab[r] == kernels.WANTED)
+            hands = {c: _decode(c, self.radix[seat], char) for c in np.unique(codes).tolist()}
+            for code, life in zip(codes.tolist(), lives.tolist(), strict=True):
+                tab[r, code, life] = is_stuck(char, hands[code], life, r, self.rules, self.options)
 
     def _unknown(self, r: int, states: I64) -> I64:
         level = self.levels.get(r)

@@ -8,9 +8,9 @@ two passes over its states (packed 64-bit keys, layout in :mod:`.fight`):
   "stuck" entries of the next round the tables still lack (marked for :mod:`.fight` to fill);
 * :func:`evaluate` — each state's value: its matrix of continuation values is built from
   the next round's solved values and solved on the spot — max-min where a seat reveals
-  first, else a pure saddle point, iterated weak dominance, then Shapley–Snow kernels
-  (square submatrices, each certified against the whole game). A game no kernel certifies
-  is left NaN for the LP in :mod:`.fight`.
+  first, else a pure saddle point, iterated weak dominance, then a small dense simplex
+  whose strategies are certified against the whole game. A game whose certificate fails
+  is left NaN for the LP (HiGHS) in :mod:`.fight`.
 
 Tables (all dense numpy arrays, indexed by round, hand code, life, adaptive flag):
 ``legal[round, code, life, adaptive]`` is a bit mask of playable card types with
@@ -48,8 +48,9 @@ _EMPTY = -1
 _GOLDEN = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit integer
 _TOL = 1e-7
 _NEG = -1e-9
-_MAX_CANDIDATES = 20_000
-"""Kernel candidates tried per game before leaving it to the LP."""
+_MAX_PIVOTS = 200
+"""Simplex pivots per game before leaving it to the LP (Bland's rule never cycles)."""
+_PIVOT_EPS = 1e-12
 
 Array = Any
 
@@ -192,7 +193,10 @@ def expand(
 ) -> tuple[Array, int]:
     """The distinct live children of ``states`` (one round), unsorted, and how many stuck
     entries were missing (marked :data:`WANTED`; the children are then incomplete)."""
-    table = np.full(1 << 16, _EMPTY, dtype=np.int64)
+    size = 1 << 16
+    while size < 4 * len(states):  # a round has at most a few times its states as children
+        size *= 2
+    table = np.full(size, _EMPTY, dtype=np.int64)
     count = 0
     wanted = 0
     for n in range(len(states)):
@@ -301,6 +305,7 @@ def evaluate(
     a = np.empty((t0, t1))
     rows = np.empty(t0, dtype=np.int64)
     cols = np.empty(t1, dtype=np.int64)
+    ws = _workspace(t0, t1)
     for n in range(len(states)):
         k = states[n]
         r = k >> _R
@@ -363,14 +368,14 @@ def evaluate(
         if uniform_seat == 0:
             v = _uniform_rows(g, rf == 1)
         elif uniform_seat == 1:
-            v = -_uniform_rows(-g.T.copy(), rf == 2)
+            v = _uniform_cols(g, rf == 2)
         else:
             if rf == 1:
                 v = _maximin_pure(g)
             elif rf == 2:
                 v = _minimax_pure(g)
             else:
-                v = game_value(g)
+                v = _game_value(g, *ws)
             if (e0 | e1) & LEGAL_STOP and not np.isnan(v):
                 sv = end_table[l0, l1, 0, 1]
                 if ad == 1:
@@ -404,6 +409,28 @@ def _minimax_pure(a: Array) -> float:
 
 
 @_jit
+def _uniform_cols(a: Array, cols_first: bool) -> float:
+    """Columns play uniformly, rows maximise (answering each column if columns reveal
+    first): :func:`_uniform_rows` mirrored."""
+    nr, nc = a.shape
+    if cols_first:
+        total = 0.0
+        for j in range(nc):
+            best = -np.inf
+            for i in range(nr):
+                best = max(best, a[i, j])
+            total += best
+        return float(total / nc)
+    best = -np.inf
+    for i in range(nr):
+        total = 0.0
+        for j in range(nc):
+            total += a[i, j]
+        best = max(best, total / nc)
+    return float(best)
+
+
+@_jit
 def _uniform_rows(a: Array, rows_first: bool) -> float:
     """Rows play uniformly, columns minimise (answering each row if rows reveal first)."""
     nr, nc = a.shape
@@ -424,167 +451,199 @@ def _uniform_rows(a: Array, rows_first: bool) -> float:
     return best
 
 
-@_jit
 def game_value(a: Array) -> float:
-    """Value of the zero-sum game ``a`` (row maximises), or NaN if no kernel of at most
-    :data:`_MAX_CANDIDATES` candidates certifies one."""
+    """Value of the zero-sum game ``a`` (row maximises): pure saddle point, iterated weak
+    dominance, then the simplex (:func:`_simplex_value`); NaN if its check fails."""
+    nr, nc = a.shape
+    buf = np.zeros((nr + 1, nc + 1))
+    buf[:nr, :nc] = a
+    view = buf[:nr, :nc]  # the strided layout the solver passes: one compiled version
+    return float(_game_value(view, *_workspace(nr, nc)))
+
+
+@_jit
+def _workspace(nr: int, nc: int) -> tuple[Array, ...]:
+    """Scratch arrays for :func:`_game_value` (allocated once per batch of games)."""
+    return (
+        np.empty(nr, dtype=np.bool_),
+        np.empty(nc, dtype=np.bool_),
+        np.empty(nr, dtype=np.int64),
+        np.empty(nc, dtype=np.int64),
+        np.empty((nr + 1, nc + nr + 1)),
+        np.empty(nr, dtype=np.int64),
+        np.empty(nr),
+        np.empty(nc),
+    )
+
+
+@_jit
+def _game_value(
+    a: Array,
+    row_ok: Array,
+    col_ok: Array,
+    rs: Array,
+    cs: Array,
+    tab: Array,
+    basis: Array,
+    x: Array,
+    y: Array,
+) -> float:
     nr, nc = a.shape
     lo = _maximin_pure(a)
     if lo == _minimax_pure(a):
         return lo
-    row_ok = np.ones(nr, dtype=np.bool_)
-    col_ok = np.ones(nc, dtype=np.bool_)
+    row_ok[:nr] = True
+    col_ok[:nc] = True
     changed = True
     while changed:
-        changed = _drop_dominated_rows(a, row_ok, col_ok)
-        neg_t = -a.T.copy()
-        changed = _drop_dominated_rows(neg_t, col_ok, row_ok) or changed
-    rs = np.flatnonzero(row_ok)
-    cs = np.flatnonzero(col_ok)
-    sub = np.empty((len(rs), len(cs)))
-    for p in range(len(rs)):
-        for q in range(len(cs)):
-            sub[p, q] = a[rs[p], cs[q]]
-    lo = _maximin_pure(sub)
-    if lo == _minimax_pure(sub):
+        changed = _drop_dominated(a, row_ok, col_ok, True)
+        changed = _drop_dominated(a, col_ok, row_ok, False) or changed
+    nr2 = 0
+    for i in range(nr):
+        if row_ok[i]:
+            rs[nr2] = i
+            nr2 += 1
+    nc2 = 0
+    for j in range(nc):
+        if col_ok[j]:
+            cs[nc2] = j
+            nc2 += 1
+    lo = -np.inf
+    for p in range(nr2):
+        worst = np.inf
+        for q in range(nc2):
+            worst = min(worst, a[rs[p], cs[q]])
+        lo = max(lo, worst)
+    hi = np.inf
+    for q in range(nc2):
+        top = -np.inf
+        for p in range(nr2):
+            top = max(top, a[rs[p], cs[q]])
+        hi = min(hi, top)
+    if lo == hi:
         return lo
-    return _kernel_value(a, rs, cs)
+    return _simplex_value(a, rs, nr2, cs, nc2, tab, basis, x, y)
 
 
 @_jit
-def _drop_dominated_rows(a: Array, row_ok: Array, col_ok: Array) -> bool:
-    """Remove rows weakly dominated by another live row (of equal rows, the later one
-    goes); removal keeps the value."""
+def _drop_dominated(a: Array, live: Array, other: Array, rows: bool) -> bool:
+    """Remove the rows (``rows``) or columns weakly dominated by another live one (of two
+    equal ones, the later goes); removal keeps the value. Rows maximise, columns minimise."""
     changed = False
-    nr, nc = a.shape
-    for k in range(nr):
-        if not row_ok[k]:
+    n = a.shape[0] if rows else a.shape[1]
+    m = a.shape[1] if rows else a.shape[0]
+    for k in range(n):
+        if not live[k]:
             continue
-        for d in range(nr):
-            if d == k or not row_ok[d]:
+        for d in range(n):
+            if d == k or not live[d]:
                 continue
             ge = True
             gt = False
-            for j in range(nc):
-                if col_ok[j]:
-                    if a[d, j] < a[k, j]:
+            for j in range(m):
+                if other[j]:
+                    # how much better d is than k for its owner
+                    diff = a[d, j] - a[k, j] if rows else a[j, k] - a[j, d]
+                    if diff < 0:
                         ge = False
                         break
-                    if a[d, j] > a[k, j]:
+                    if diff > 0:
                         gt = True
             if ge and (gt or d < k):
-                row_ok[k] = False
+                live[k] = False
                 changed = True
                 break
     return changed
 
 
 @_jit
-def _next_combination(c: Array, k: int, n: int) -> bool:
-    i = k - 1
-    while i >= 0 and c[i] == n - k + i:
-        i -= 1
-    if i < 0:
-        return False
-    c[i] += 1
-    for j in range(i + 1, k):
-        c[j] = c[j - 1] + 1
-    return True
-
-
-@_jit
-def _kernel_value(a: Array, rs: Array, cs: Array) -> float:
-    """Shapley–Snow: some square submatrix B of the reduced game ``a[rs][:, cs]`` gives
-    optimal strategies from ``B y = v 1, sum(y) = 1`` and ``B' x = v 1, sum(x) = 1``.
-    Candidates are tried smallest first; one is accepted only if its strategies guarantee
-    ``v`` (to 1e-7) against every row and column of the whole game ``a``."""
-    nr, nc = len(rs), len(cs)
-    tried = 0
-    rc = np.empty(0, dtype=np.int64)
-    cc = np.empty(0, dtype=np.int64)
-    for k in range(2, min(nr, nc) + 1):
-        rc = np.arange(k)
-        while True:
-            cc = np.arange(k)
-            while True:
-                tried += 1
-                if tried > _MAX_CANDIDATES:
-                    return np.nan
-                v = _try_kernel(a, rs[rc], cs[cc], k)
-                if not np.isnan(v):
-                    return v
-                if not _next_combination(cc, k, nc):
-                    break
-            if not _next_combination(rc, k, nr):
+def _simplex_value(
+    a: Array, rs: Array, nr: int, cs: Array, nc: int, tab: Array, basis: Array, x: Array, y: Array
+) -> float:
+    """The minimax LP of the reduced game ``B`` (rows ``rs[:nr]``, columns ``cs[:nc]`` of
+    ``a``), by a dense tableau simplex with Bland's rule (no cycling): with ``B' = B - s > 0``,
+    maximise ``1'w`` subject to ``B'w <= 1, w >= 0`` (the slack basis is feasible, so there
+    is no phase one); then ``v = 1 / 1'w + s``, ``y = w / 1'w`` and ``x`` from the duals.
+    The strategies are then checked against every row and column of the whole game ``a``
+    (to 1e-7); NaN if the check fails."""
+    shift = np.inf
+    for p in range(nr):
+        for q in range(nc):
+            shift = min(shift, a[rs[p], cs[q]])
+    shift -= 1.0
+    width = nc + nr + 1
+    rhs = nc + nr
+    for p in range(nr + 1):
+        for q in range(width):
+            tab[p, q] = 0.0
+    for p in range(nr):
+        for q in range(nc):
+            tab[p, q] = a[rs[p], cs[q]] - shift
+        tab[p, nc + p] = 1.0
+        tab[p, rhs] = 1.0
+        basis[p] = nc + p
+    for q in range(nc):
+        tab[nr, q] = -1.0
+    for _ in range(_MAX_PIVOTS):
+        enter = -1
+        for q in range(rhs):
+            if tab[nr, q] < -_PIVOT_EPS:
+                enter = q
                 break
-    return np.nan
-
-
-@_jit
-def _solve_aug(b: Array, k: int) -> tuple[Array, bool]:
-    """Solve ``[B -1; 1' 0] z = e_k`` by Gaussian elimination with partial pivoting."""
-    m = np.zeros((k + 1, k + 2))
-    for p in range(k):
-        for q in range(k):
-            m[p, q] = b[p, q]
-        m[p, k] = -1.0
-        m[k, p] = 1.0
-    m[k, k + 1] = 1.0
-    for col in range(k + 1):
-        piv = col
-        for p in range(col + 1, k + 1):
-            if abs(m[p, col]) > abs(m[piv, col]):
-                piv = p
-        if abs(m[piv, col]) < 1e-10:
-            return m[:, k + 1], False
-        if piv != col:
-            for q in range(k + 2):
-                tmp = m[col, q]
-                m[col, q] = m[piv, q]
-                m[piv, q] = tmp
-        for p in range(k + 1):
-            if p != col:
-                f = m[p, col] / m[col, col]
-                if f != 0.0:
-                    for q in range(col, k + 2):
-                        m[p, q] -= f * m[col, q]
-    z = np.empty(k + 1)
-    for p in range(k + 1):
-        z[p] = m[p, k + 1] / m[p, p]
-    return z, True
-
-
-@_jit
-def _try_kernel(a: Array, ri: Array, ci: Array, k: int) -> float:
-    """The kernel on rows ``ri`` and columns ``ci`` of ``a``: its value if its strategies
-    are a certified solution of the whole game, else NaN."""
-    b = np.empty((k, k))
-    bt = np.empty((k, k))
-    for p in range(k):
-        for q in range(k):
-            b[p, q] = a[ri[p], ci[q]]
-            bt[q, p] = b[p, q]
-    y, ok = _solve_aug(b, k)
-    if not ok:
-        return np.nan
-    x, ok = _solve_aug(bt, k)
-    if not ok:
-        return np.nan
-    v = y[k]
-    for p in range(k):
-        if x[p] < _NEG or y[p] < _NEG:
+        if enter < 0:
+            break
+        leave = -1
+        best = np.inf
+        for p in range(nr):
+            if tab[p, enter] > _PIVOT_EPS:
+                ratio = tab[p, rhs] / tab[p, enter]
+                if ratio < best - 1e-12 or (
+                    abs(ratio - best) <= 1e-12 and leave >= 0 and basis[p] < basis[leave]
+                ):
+                    best = ratio
+                    leave = p
+        if leave < 0:  # pragma: no cover - bounded: B' > 0 and w >= 0
             return np.nan
-    nr, nc = a.shape
-    for j in range(nc):
+        piv = tab[leave, enter]
+        for q in range(width):
+            tab[leave, q] /= piv
+        for p in range(nr + 1):
+            if p != leave:
+                f = tab[p, enter]
+                if f != 0.0:
+                    for q in range(width):
+                        tab[p, q] -= f * tab[leave, q]
+        basis[leave] = enter
+    else:
+        return np.nan
+    total = tab[nr, rhs]
+    if total <= 0.0:  # pragma: no cover - some w > 0 always improves on w = 0
+        return np.nan
+    v = 1.0 / total + shift
+    for q in range(nc):
+        y[q] = 0.0
+    for p in range(nr):
+        if basis[p] < nc:
+            y[basis[p]] = tab[p, rhs] / total
+    dual = 0.0
+    for p in range(nr):
+        x[p] = max(tab[nr, nc + p], 0.0)
+        dual += x[p]
+    if dual <= 0.0:  # pragma: no cover
+        return np.nan
+    for p in range(nr):
+        x[p] /= dual
+    # certify against the whole game
+    for j in range(a.shape[1]):
         pay = 0.0
-        for p in range(k):
-            pay += x[p] * a[ri[p], j]
+        for p in range(nr):
+            pay += x[p] * a[rs[p], j]
         if pay < v - _TOL:
             return np.nan
-    for i in range(nr):
+    for i in range(a.shape[0]):
         pay = 0.0
-        for q in range(k):
-            pay += a[i, ci[q]] * y[q]
+        for q in range(nc):
+            pay += a[i, cs[q]] * y[q]
         if pay > v + _TOL:
             return np.nan
     return float(v)
