@@ -42,8 +42,9 @@ Hand = tuple[int, ...]
 I64 = NDArray[np.int64]
 BoolArray = NDArray[np.bool_]
 
-# Packed state key: round | hand0 | hand1 | life0 | life1 | carry pair | reveal | adaptive
-_AD, _RF, _CP, _L1, _L0, _H1, _H0, _R = 0, 2, 4, 14, 19, 24, 36, 48
+# Packed state key: round | hand0 | hand1 | life0 | life1 | carry pair | reveal | adaptive;
+# above the round, a committed opponent's cover (card index + 1) in :mod:`.certify`'s states
+_AD, _RF, _CP, _L1, _L0, _H1, _H0, _R, _COVER = 0, 2, 4, 14, 19, 24, 36, 48, 52
 _MAX_PAIRS = 1 << 10
 _CHUNK = 60_000
 _POWERLESS = ("", "")
@@ -103,6 +104,8 @@ class FightSolver:
         self.life_max = catalog.rules.life
         if self.life_max > 31:
             raise ValueError("life above 31 does not fit the packed state")
+        if self.rounds > 14:
+            raise ValueError("more than 14 rounds do not fit the packed state")
         self.swap_printed = options.swap == "printed"
         self.end_fight = options.no_legal_card == "end-fight"
         self.types = tuple(len(c.cards) for c in characters)
@@ -196,8 +199,13 @@ class FightSolver:
             k = int(best.argmin())
             strategies = (_unit(len(cards0), int(m[:, k].argmax())), _unit(len(cards1), k))
         else:
-            sol = solve_matrix(m)
-            strategies = (sol.row, sol.col)
+            # the compiled solution (what :mod:`.certify` assumes), else the LP
+            found = kernels.game_solution(m)
+            if found is None:
+                sol = solve_matrix(m)
+                strategies = (sol.row, sol.col)
+            else:
+                strategies = (found[1], found[2])
         stop_value = self._stop_value(pos.lives) if stop[0] else None
         return NodeSolution((cards0, cards1), m, v, strategies, stop_value)
 
@@ -587,7 +595,7 @@ def _pack(round: Any, h0: Any, h1: Any, l0: Any, l1: Any, cp: Any, rf: Any, ad: 
 
 def _unpack(keys: I64) -> tuple[I64, I64, I64, I64, I64, I64, I64, I64]:
     return (
-        keys >> _R,
+        (keys >> _R) & 15,
         (keys >> _H0) & 0xFFF,
         (keys >> _H1) & 0xFFF,
         (keys >> _L0) & 31,

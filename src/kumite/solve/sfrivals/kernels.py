@@ -35,8 +35,10 @@ def _jit(func: F) -> F:
     return cast(F, njit(cache=True)(func))
 
 
-# packed key layout, as in .fight
-_AD, _RF, _CP, _L1, _L0, _H1, _H0, _R = 0, 2, 4, 14, 19, 24, 36, 48
+# packed key layout, as in .fight; bits from _COVER up: the committed opponent's cover
+# (card index + 1) in the states of :mod:`.certify` (0 elsewhere), carried to children
+_AD, _RF, _CP, _L1, _L0, _H1, _H0, _R, _COVER = 0, 2, 4, 14, 19, 24, 36, 48, 52
+_COVER_BITS = np.int64(31) << _COVER
 
 LEGAL_DONE = 1 << 30
 LEGAL_WANTED = 1 << 29
@@ -61,7 +63,7 @@ def mark_legal(states: Array, legal0: Array, legal1: Array) -> int:
     wanted = 0
     for n in range(len(states)):
         k = states[n]
-        r = k >> _R
+        r = (k >> _R) & 15
         ad = (k >> _AD) & 3
         e0 = legal0[r, (k >> _H0) & 0xFFF, (k >> _L0) & 31, ad & 1]
         if e0 & (LEGAL_DONE | LEGAL_WANTED) == 0:
@@ -136,7 +138,7 @@ def mark_stuck(
     wanted = 0
     for n in range(len(states)):
         k = states[n]
-        nxt = (k >> _R) + 1
+        nxt = ((k >> _R) & 15) + 1
         if nxt > rounds:
             continue
         ad = (k >> _AD) & 3
@@ -201,7 +203,7 @@ def expand(
     wanted = 0
     for n in range(len(states)):
         k = states[n]
-        r = k >> _R
+        r = (k >> _R) & 15
         h0 = (k >> _H0) & 0xFFF
         h1 = (k >> _H1) & 0xFFF
         l0 = (k >> _L0) & 31
@@ -253,6 +255,7 @@ def expand(
                     | (np.int64(next_pair[cp, i, j, pl0, pl1]) << _CP)
                     | (np.int64(reveal[cp, i, j, pl0, pl1]) << _RF)
                     | (ad << _AD)
+                    | (k & _COVER_BITS)
                 )
                 hmask = len(table) - 1
                 slot = _hash_slot(child, hmask)
@@ -270,6 +273,95 @@ def expand(
             out[c] = key
             c += 1
     return out, wanted
+
+
+@_jit
+def _node_matrix(
+    k: int,
+    legal0: Array,
+    legal1: Array,
+    stuck0: Array,
+    stuck1: Array,
+    radix0: Array,
+    radix1: Array,
+    powerless0: Array,
+    powerless1: Array,
+    taken0: Array,
+    taken1: Array,
+    next_pair: Array,
+    reveal: Array,
+    end_table: Array,
+    rounds: int,
+    end_fight: bool,
+    next_keys: Array,
+    next_vals: Array,
+    next_slots: Array,
+    a: Array,
+    rows: Array,
+    cols: Array,
+) -> tuple[int, int]:
+    """The round game at state ``k``: writes the legal cards of seat 0 (``rows``) and seat
+    1 (``cols``) and the continuation values (``a``, seat 0's view: the end of the fight,
+    or the next round's solved value); returns their numbers."""
+    t0 = len(radix0)
+    t1 = len(radix1)
+    r = (k >> _R) & 15
+    h0 = (k >> _H0) & 0xFFF
+    h1 = (k >> _H1) & 0xFFF
+    l0 = (k >> _L0) & 31
+    l1 = (k >> _L1) & 31
+    cp = (k >> _CP) & 0x3FF
+    ad = (k >> _AD) & 3
+    e0 = legal0[r, h0, l0, ad & 1]
+    e1 = legal1[r, h1, l1, (ad >> 1) & 1]
+    nr = 0
+    for i in range(t0):
+        if (e0 >> i) & 1:
+            rows[nr] = i
+            nr += 1
+    nc = 0
+    for j in range(t1):
+        if (e1 >> j) & 1:
+            cols[nc] = j
+            nc += 1
+    nxt = r + 1
+    over = 1 if nxt > rounds else 0
+    for p in range(nr):
+        i = rows[p]
+        pl0 = 1 if powerless0[i, l0] else 0
+        nh0 = h0 - radix0[i]
+        for q in range(nc):
+            j = cols[q]
+            pl1 = 1 if powerless1[j, l1] else 0
+            nl0 = max(l0 - taken0[cp, i, j, pl0, pl1], 0)
+            nl1 = max(l1 - taken1[cp, i, j, pl0, pl1], 0)
+            nh1 = h1 - radix1[j]
+            stuck = 0
+            if end_fight and over == 0 and nl0 > 0 and nl1 > 0:
+                if ad & 1 == 0 and stuck0[nxt, nh0, nl0] == 1:
+                    stuck = 1
+                if (ad >> 1) & 1 == 0 and stuck1[nxt, nh1, nl1] == 1:
+                    stuck = 1
+            term = end_table[nl0, nl1, over, stuck]
+            if not np.isnan(term):
+                a[p, q] = term
+                continue
+            child = (
+                (nxt << _R)
+                | (nh0 << _H0)
+                | (nh1 << _H1)
+                | (nl0 << _L0)
+                | (nl1 << _L1)
+                | (np.int64(next_pair[cp, i, j, pl0, pl1]) << _CP)
+                | (np.int64(reveal[cp, i, j, pl0, pl1]) << _RF)
+                | (ad << _AD)
+                | (k & _COVER_BITS)
+            )
+            pos = _find(next_slots, next_keys, child)
+            if pos < 0:  # pragma: no cover - the forward pass reached every child
+                raise KeyError("child state not solved")
+            a[p, q] = next_vals[pos]
+    return nr, nc
 
 
 @_jit
@@ -308,62 +400,37 @@ def evaluate(
     ws = _workspace(t0, t1)
     for n in range(len(states)):
         k = states[n]
-        r = k >> _R
-        h0 = (k >> _H0) & 0xFFF
-        h1 = (k >> _H1) & 0xFFF
+        nr, nc = _node_matrix(
+            k,
+            legal0,
+            legal1,
+            stuck0,
+            stuck1,
+            radix0,
+            radix1,
+            powerless0,
+            powerless1,
+            taken0,
+            taken1,
+            next_pair,
+            reveal,
+            end_table,
+            rounds,
+            end_fight,
+            next_keys,
+            next_vals,
+            next_slots,
+            a,
+            rows,
+            cols,
+        )
+        r = (k >> _R) & 15
         l0 = (k >> _L0) & 31
         l1 = (k >> _L1) & 31
-        cp = (k >> _CP) & 0x3FF
         rf = (k >> _RF) & 3
         ad = (k >> _AD) & 3
-        e0 = legal0[r, h0, l0, ad & 1]
-        e1 = legal1[r, h1, l1, (ad >> 1) & 1]
-        nr = 0
-        for i in range(t0):
-            if (e0 >> i) & 1:
-                rows[nr] = i
-                nr += 1
-        nc = 0
-        for j in range(t1):
-            if (e1 >> j) & 1:
-                cols[nc] = j
-                nc += 1
-        nxt = r + 1
-        over = 1 if nxt > rounds else 0
-        for p in range(nr):
-            i = rows[p]
-            pl0 = 1 if powerless0[i, l0] else 0
-            nh0 = h0 - radix0[i]
-            for q in range(nc):
-                j = cols[q]
-                pl1 = 1 if powerless1[j, l1] else 0
-                nl0 = max(l0 - taken0[cp, i, j, pl0, pl1], 0)
-                nl1 = max(l1 - taken1[cp, i, j, pl0, pl1], 0)
-                nh1 = h1 - radix1[j]
-                stuck = 0
-                if end_fight and over == 0 and nl0 > 0 and nl1 > 0:
-                    if ad & 1 == 0 and stuck0[nxt, nh0, nl0] == 1:
-                        stuck = 1
-                    if (ad >> 1) & 1 == 0 and stuck1[nxt, nh1, nl1] == 1:
-                        stuck = 1
-                term = end_table[nl0, nl1, over, stuck]
-                if not np.isnan(term):
-                    a[p, q] = term
-                    continue
-                child = (
-                    (nxt << _R)
-                    | (nh0 << _H0)
-                    | (nh1 << _H1)
-                    | (nl0 << _L0)
-                    | (nl1 << _L1)
-                    | (np.int64(next_pair[cp, i, j, pl0, pl1]) << _CP)
-                    | (np.int64(reveal[cp, i, j, pl0, pl1]) << _RF)
-                    | (ad << _AD)
-                )
-                pos = _find(next_slots, next_keys, child)
-                if pos < 0:  # pragma: no cover - the forward pass reached every child
-                    raise KeyError("child state not solved")
-                a[p, q] = next_vals[pos]
+        e0 = legal0[r, (k >> _H0) & 0xFFF, l0, ad & 1]
+        e1 = legal1[r, (k >> _H1) & 0xFFF, l1, (ad >> 1) & 1]
         g = a[:nr, :nc]
         if uniform_seat == 0:
             v = _uniform_rows(g, rf == 1)
@@ -462,7 +529,7 @@ def game_value(a: Array) -> float:
 
 
 @_jit
-def _workspace(nr: int, nc: int) -> tuple[Array, ...]:
+def _workspace(nr: int, nc: int) -> tuple[Array, Array, Array, Array, Array, Array, Array, Array]:
     """Scratch arrays for :func:`_game_value` (allocated once per batch of games)."""
     return (
         np.empty(nr, dtype=np.bool_),
@@ -647,6 +714,291 @@ def _simplex_value(
         if pay > v + _TOL:
             return np.nan
     return float(v)
+
+
+@_jit
+def _game_strategy(
+    a: Array,
+    row_ok: Array,
+    col_ok: Array,
+    rs: Array,
+    cs: Array,
+    tab: Array,
+    basis: Array,
+    x: Array,
+    y: Array,
+    row: Array,
+    col: Array,
+) -> float:
+    """:func:`_game_value` with optimal strategies written to ``row`` and ``col`` (over the
+    rows and columns of ``a``): at a pure saddle point the first maximin row and the first
+    minimax column, else those of the reduced game's saddle point or simplex. NaN (and
+    strategies undefined) if the simplex's check fails."""
+    nr, nc = a.shape
+    row[:nr] = 0.0
+    col[:nc] = 0.0
+    v = _game_value(a, row_ok, col_ok, rs, cs, tab, basis, x, y)
+    if np.isnan(v):
+        return v
+    # which path gave v: a saddle of the whole game, of the reduced game, or the simplex
+    lo = _maximin_pure(a)
+    if lo == _minimax_pure(a):
+        row[_first_maximin_row(a)] = 1.0
+        col[_first_minimax_col(a)] = 1.0
+        return v
+    nr2 = 0
+    for i in range(nr):
+        if row_ok[i]:
+            nr2 += 1
+    nc2 = 0
+    for j in range(nc):
+        if col_ok[j]:
+            nc2 += 1
+    sub = np.empty((nr2, nc2))
+    for p in range(nr2):
+        for q in range(nc2):
+            sub[p, q] = a[rs[p], cs[q]]
+    if _maximin_pure(sub) == _minimax_pure(sub):
+        row[rs[_first_maximin_row(sub)]] = 1.0
+        col[cs[_first_minimax_col(sub)]] = 1.0
+        return v
+    for p in range(nr2):
+        row[rs[p]] = x[p]
+    for q in range(nc2):
+        col[cs[q]] = y[q]
+    return v
+
+
+@_jit
+def _first_maximin_row(a: Array) -> int:
+    best = -np.inf
+    arg = 0
+    for i in range(a.shape[0]):
+        worst = np.inf
+        for j in range(a.shape[1]):
+            worst = min(worst, a[i, j])
+        if worst > best:
+            best = worst
+            arg = i
+    return arg
+
+
+@_jit
+def _first_minimax_col(a: Array) -> int:
+    best = np.inf
+    arg = 0
+    for j in range(a.shape[1]):
+        top = -np.inf
+        for i in range(a.shape[0]):
+            top = max(top, a[i, j])
+        if top < best:
+            best = top
+            arg = j
+    return arg
+
+
+def game_solution(a: Array) -> tuple[float, Array, Array] | None:
+    """Value and optimal strategies of the zero-sum game ``a`` as the solver's compiled
+    code computes them (what the ``equilibrium`` agent plays and :mod:`.certify`
+    assumes), or None if the simplex's check fails."""
+    nr, nc = a.shape
+    buf = np.zeros((nr + 1, nc + 1))
+    buf[:nr, :nc] = a
+    row = np.zeros(nr)
+    col = np.zeros(nc)
+    v = float(_game_strategy(buf[:nr, :nc], *_workspace(nr, nc), row, col))
+    if np.isnan(v):
+        return None
+    return v, row, col
+
+
+@_jit
+def best_response(
+    states: Array,
+    legal0: Array,
+    legal1: Array,
+    stuck0: Array,
+    stuck1: Array,
+    radix0: Array,
+    radix1: Array,
+    powerless0: Array,
+    powerless1: Array,
+    taken0: Array,
+    taken1: Array,
+    next_pair: Array,
+    reveal: Array,
+    end_table: Array,
+    rounds: int,
+    end_fight: bool,
+    me: int,
+    next_keys: Array,
+    next_vals: Array,
+    next_slots: Array,
+    twin_next_keys: Array,
+    twin_next_vals: Array,
+    twin_next_slots: Array,
+    twin_keys: Array,
+    twin_vals: Array,
+    twin_slots: Array,
+) -> tuple[Array, int]:
+    """Seat 0's value of each committed state (both seats committed, the opponent's cover in
+    the key) when seat ``me`` plays its bound strategy and the opponent, knowing everything,
+    best-responds. The bound strategy at a state is the one of its *twin* (the opponent
+    adaptive over its hand plus cover): ``twin_next_*`` are the twins' next round, solved,
+    ``twin_*`` this round's (where the twin's strategy is not certified, the twin's value —
+    what the bound strategy guarantees from there — is used; their number is returned).
+    ``next_*``: the committed states of the next round, solved."""
+    t0 = len(radix0)
+    t1 = len(radix1)
+    out = np.empty(len(states))
+    a = np.empty((t0, t1))
+    rows = np.empty(t0, dtype=np.int64)
+    cols = np.empty(t1, dtype=np.int64)
+    w = np.empty((t0, t1))
+    wrows = np.empty(t0, dtype=np.int64)
+    wcols = np.empty(t1, dtype=np.int64)
+    ws = _workspace(t0, t1)
+    row = np.empty(t0)
+    col = np.empty(t1)
+    uncertified = 0
+    opp = 1 - me
+    for n in range(len(states)):
+        k = states[n]
+        cover = ((k >> _COVER) & 31) - 1
+        twin = k & ~_COVER_BITS & ~np.int64(3 << _AD)
+        if opp == 0:
+            twin += radix0[cover] << _H0
+        else:
+            twin += radix1[cover] << _H1
+        twin |= np.int64(1 << opp) << _AD
+        nr, nc = _node_matrix(
+            twin,
+            legal0,
+            legal1,
+            stuck0,
+            stuck1,
+            radix0,
+            radix1,
+            powerless0,
+            powerless1,
+            taken0,
+            taken1,
+            next_pair,
+            reveal,
+            end_table,
+            rounds,
+            end_fight,
+            twin_next_keys,
+            twin_next_vals,
+            twin_next_slots,
+            a,
+            rows,
+            cols,
+        )
+        wr, wc = _node_matrix(
+            k,
+            legal0,
+            legal1,
+            stuck0,
+            stuck1,
+            radix0,
+            radix1,
+            powerless0,
+            powerless1,
+            taken0,
+            taken1,
+            next_pair,
+            reveal,
+            end_table,
+            rounds,
+            end_fight,
+            next_keys,
+            next_vals,
+            next_slots,
+            w,
+            wrows,
+            wcols,
+        )
+        g = a[:nr, :nc]
+        rf = (k >> _RF) & 3
+        # the opponent's committed cards are some of its twin's: where they sit there
+        if me == 0:
+            at = np.empty(wc, dtype=np.int64)
+            for q in range(wc):
+                for q2 in range(nc):
+                    if cols[q2] == wcols[q]:
+                        at[q] = q2
+        else:
+            at = np.empty(wr, dtype=np.int64)
+            for p in range(wr):
+                for p2 in range(nr):
+                    if rows[p2] == wrows[p]:
+                        at[p] = p2
+        if rf == 0:
+            v = _game_strategy(g, *ws, row, col)
+            if np.isnan(v):
+                pos = _find(twin_slots, twin_keys, twin)
+                if pos < 0:  # pragma: no cover
+                    raise KeyError("twin state not solved")
+                out[n] = twin_vals[pos]
+                uncertified += 1
+                continue
+            if me == 0:
+                best = np.inf
+                for q in range(wc):
+                    pay = 0.0
+                    for p in range(wr):
+                        pay += row[p] * w[p, q]
+                    best = min(best, pay)
+            else:
+                best = -np.inf
+                for p in range(wr):
+                    pay = 0.0
+                    for q in range(wc):
+                        pay += w[p, q] * col[q]
+                    best = max(best, pay)
+        elif rf == me + 1:  # the bound strategy reveals its card first: one card
+            if me == 0:
+                p0 = _first_maximin_row(g)
+                best = np.inf
+                for q in range(wc):
+                    best = min(best, w[p0, q])
+            else:
+                q0 = _first_minimax_col(g)
+                best = -np.inf
+                for p in range(wr):
+                    best = max(best, w[p, q0])
+        else:  # the opponent reveals first; the bound strategy answers each card
+            if me == 0:
+                best = np.inf
+                for q in range(wc):
+                    p0 = _first_max_in_col(g, at[q])
+                    best = min(best, w[p0, q])
+            else:
+                best = -np.inf
+                for p in range(wr):
+                    q0 = _first_min_in_row(g, at[p])
+                    best = max(best, w[p, q0])
+        out[n] = best
+    return out, uncertified
+
+
+@_jit
+def _first_max_in_col(a: Array, j: int) -> int:
+    arg = 0
+    for i in range(1, a.shape[0]):
+        if a[i, j] > a[arg, j]:
+            arg = i
+    return arg
+
+
+@_jit
+def _first_min_in_row(a: Array, i: int) -> int:
+    arg = 0
+    for j in range(1, a.shape[1]):
+        if a[i, j] < a[i, arg]:
+            arg = j
+    return arg
 
 
 def warm_up() -> None:
