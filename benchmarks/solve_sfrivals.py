@@ -9,7 +9,8 @@
    matchup of ``--matchups`` with set-ups drawn from ``--seed``: seconds, states, states/s
    (fresh solver each time, kernels already loaded).
 2. With ``--full X,Y``: the whole matchup (set-up stage, certified bounds) — value, bounds,
-   certified exploitability, time (no cache).
+   certified exploitability, time (no cache); with ``--certify`` also the certificate against
+   a committed, fully informed opponent (:mod:`kumite.solve.sfrivals.certify`).
 
 Same seed, same positions, same values: only the times vary with the machine's load.
 """
@@ -21,6 +22,7 @@ import random
 import time
 
 from kumite.games.sfrivals.game import GAME
+from kumite.solve.sfrivals.certify import certify
 from kumite.solve.sfrivals.fight import FightSolver, Position, setup_hand
 from kumite.solve.sfrivals.kernels import warm_up
 from kumite.solve.sfrivals.setup import setup_cards, solve_matchup
@@ -33,6 +35,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--matchups", nargs="*", default=list(MATCHUPS))
     parser.add_argument("--full", default=None, help="a matchup X,Y to solve whole")
+    parser.add_argument("--certify", action="store_true", help="certify --full's strategies")
     args = parser.parse_args()
     t0 = time.perf_counter()
     warm_up()
@@ -64,6 +67,14 @@ def main() -> None:
             f"{sol.upper:+.4f}], certified exploitability <= {sol.exploitability:.4f}, "
             f"{sol.seconds:.0f} s, {sol.states:,} states"
         )
+        if args.certify:
+            cert = certify(sol, progress=lambda m: print("  ..", m))
+            kind = "exactly" if all(cert.exact) else "<="
+            print(
+                f"committed-opponent certificate: [{cert.lower:+.4f}, {cert.upper:+.4f}], "
+                f"exploitability {kind} {cert.exploitability:.4f}, {cert.seconds:.0f} s, "
+                f"{cert.states:,} states"
+            )
 
 
 if __name__ == "__main__":

@@ -87,3 +87,5 @@ def test_certificate_is_between_the_adaptive_bounds(shared_cache: Path) -> None:
     assert cert.upper <= sol.upper + 1e-9
     assert 0.0 <= cert.exploitability + 1e-9 <= sol.exploitability + 2e-9
     assert cert.uncertified == 0
+    pure = tuple(max(sol.setup[seat].values()) == 1.0 for seat in (0, 1))
+    assert cert.exact == pure

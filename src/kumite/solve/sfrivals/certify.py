@@ -16,7 +16,9 @@ hand, and the strategy itself):
 * ``upper_committed``: the same for seat 1's strategy (``<= upper``).
 
 So NashConv / 2 of the strategy pair is at most ``(upper_committed - lower_committed) / 2``
-— still a sound certificate, as exact as the fight values, and much tighter.
+— still a sound certificate, as exact as the fight values, and never looser. When a seat's
+set-up mix is pure, a real best response knows that seat's cover from the strategy itself:
+the informed opponent *is* the best response, and the bound is the exact value.
 
 The bound strategy at a committed position is the one at its *twin*: the same position
 with the opponent adaptive over its hand plus cover (which is what the strategy's owner
@@ -61,10 +63,15 @@ class Certificate:
     states: int
     uncertified: int
     """Positions where the strategy's value stood in for its best response (see module)."""
+    exact: tuple[bool, bool]
+    """Per bound: exact (not only a bound) — the seat's set-up mix is pure, so a real best
+    response knows its cover from the strategy itself and is the informed one, and no
+    position was uncertified."""
 
     @property
     def exploitability(self) -> float:
-        """Certified upper bound on NashConv / 2 of the strategy pair."""
+        """Certified upper bound on NashConv / 2 of the strategy pair (its exact value when
+        both bounds are :attr:`exact`)."""
         return (self.upper - self.lower) / 2.0
 
 
@@ -75,6 +82,7 @@ def certify(sol: MatchupSolution, progress: Progress | None = None) -> Certifica
     states = 0
     uncertified = 0
     values: list[float] = []
+    exact: list[bool] = []
     for me in (0, 1):
         if progress:
             progress(f"seat {1 - me} committed and fully informed, against seat {me}'s strategy")
@@ -88,7 +96,9 @@ def certify(sol: MatchupSolution, progress: Progress | None = None) -> Certifica
         weights = np.array([mix[c] for c in mine])
         expected = weights @ vals.reshape(len(mine), len(theirs)) / weights.sum()
         values.append(float(expected.min() if me == 0 else expected.max()))
-    return Certificate(values[0], values[1], time.perf_counter() - t0, states, uncertified)
+        exact.append(len(mine) == 1 and n_unc == 0)
+    seconds = time.perf_counter() - t0
+    return Certificate(values[0], values[1], seconds, states, uncertified, (exact[0], exact[1]))
 
 
 def committed_values(
