@@ -7,7 +7,8 @@
    loaded from Numba's on-disk cache) — paid once per process, reported apart.
 1. The exact perfect-information fight for one pair of set-ups (both hands known), for each
    matchup of ``--matchups`` with set-ups drawn from ``--seed``: seconds, states, states/s
-   (fresh solver each time, kernels already loaded).
+   (fresh solver each time, kernels already loaded). The CPU time of the process is printed
+   too: on a loaded machine it is the better guide to the time on an idle one.
 2. With ``--full X,Y``: the whole matchup (set-up stage, certified bounds) — value, bounds,
    certified exploitability, time (no cache); with ``--certify`` also the certificate against
    a committed, fully informed opponent (:mod:`kumite.solve.sfrivals.certify`).
@@ -52,12 +53,13 @@ def main() -> None:
             cover, shown = setup_cards(char, choice)
             hands.append(setup_hand(char, char.card(cover), char.card(shown)))
         solver = FightSolver(cat, opts, (a, b))
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         value = solver.value(Position((hands[0], hands[1])))
-        dt = time.perf_counter() - t0
+        dt, cpu = time.perf_counter() - t0, time.process_time() - c0
         print(
             f"one set-up pair {s0[6:]} vs {s1[6:]}: value {value:+.6f}, "
-            f"{dt:.2f} s, {solver.states_solved:,} states ({solver.states_solved / dt:,.0f}/s)"
+            f"{dt:.2f} s ({cpu:.2f} s CPU), {solver.states_solved:,} states "
+            f"({solver.states_solved / dt:,.0f}/s)"
         )
     if args.full:
         x, y = args.full.split(",")

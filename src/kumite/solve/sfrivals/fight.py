@@ -450,7 +450,7 @@ class FightSolver:
                     *np.nonzero(tab[r] == kernels.LEGAL_WANTED), strict=True
                 ):
                     mask, stop = self._legal(seat, int(code), int(life), r, int(adaptive))
-                    bits = sum(1 << int(c) for c in np.flatnonzero(mask))
+                    bits = sum(1 << c for c, ok in enumerate(mask.tolist()) if ok)
                     tab[r, code, life, adaptive] = (
                         kernels.LEGAL_DONE | bits | (kernels.LEGAL_STOP if stop else 0)
                     )

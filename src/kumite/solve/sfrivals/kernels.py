@@ -136,6 +136,8 @@ def mark_stuck(
     """Mark the stuck entries of the next round that any child of ``states`` may need (every
     card a seat holds, every life up to its current one) and the tables lack."""
     wanted = 0
+    seen0 = np.zeros((stuck0.shape[1], 32), dtype=np.bool_)
+    seen1 = np.zeros((stuck1.shape[1], 32), dtype=np.bool_)
     for n in range(len(states)):
         k = states[n]
         nxt = ((k >> _R) & 15) + 1
@@ -146,21 +148,26 @@ def mark_stuck(
             if (ad >> seat) & 1:
                 continue
             if seat == 0:
-                h, life, radix, copies, tab = (
+                h, life, radix, copies, tab, seen = (
                     (k >> _H0) & 0xFFF,
                     (k >> _L0) & 31,
                     radix0,
                     copies0,
                     stuck0,
+                    seen0,
                 )
             else:
-                h, life, radix, copies, tab = (
+                h, life, radix, copies, tab, seen = (
                     (k >> _H1) & 0xFFF,
                     (k >> _L1) & 31,
                     radix1,
                     copies1,
                     stuck1,
+                    seen1,
                 )
+            if seen[h, life]:
+                continue
+            seen[h, life] = True
             for i in range(len(radix)):
                 if (h // radix[i]) % (copies[i] + 1) == 0:
                     continue
