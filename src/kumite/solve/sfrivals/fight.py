@@ -8,13 +8,15 @@ KO, when the cards run out, or when a player may play none of their cards. Its v
 at every simultaneous round, max/min where a seat reveals first — memoised on the
 canonical state (round, hands, lives, carried bonuses, reveal-first flags).
 
-The induction is vectorised: the states of one round are numpy arrays of packed integer
-keys; their children come from tables built once per pairing *by calling the engine's pure
-functions* (:func:`~kumite.games.sfrivals.resolve.resolve_round`,
+The induction goes round by round over numpy arrays of packed integer keys; its inner
+loops are compiled (:mod:`.kernels`): a forward pass finds every state reachable from the
+roots, a backward pass values them, deepest round first, solving each state's matrix game
+on the spot (games whose compiled solution fails its check go to the numpy twin
+:meth:`FightSolver._evaluate` and the LP). The kernels only read tables built *by calling
+the engine's pure functions* (:func:`~kumite.games.sfrivals.resolve.resolve_round`,
 :func:`~kumite.games.sfrivals.legal.playable_cards`, :func:`~.legal.is_stuck`,
-:func:`~.legal.fight_end`, :func:`~.legal.powerless_reason`), so no rule is written twice;
-and all the round's matrix games are solved together
-(:func:`kumite.solve.matrix.solve_matrix_batch`).
+:func:`~.legal.fight_end`, :func:`~.legal.powerless_reason`), filled on demand, so no rule
+is written twice.
 
 A seat may also be **adaptive**: it holds all its *unseen* cards (hand and cover together)
 and decides only at the end which one was the cover. Every committed player is one strategy
