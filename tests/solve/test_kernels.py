@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kumite.games.sfrivals.game import GAME
+from kumite.solve import matrix_jit
 from kumite.solve.matrix import solve_lp
-from kumite.solve.sfrivals import kernels
 from kumite.solve.sfrivals.fight import FightSolver, Position, setup_hand
 
 
@@ -29,15 +29,15 @@ def test_game_value_is_the_lp_value(
     rng = np.random.default_rng(seed)
     for _ in range(6):
         a = rng.choice(np.array(vals, dtype=float), size=(rows, cols))
-        got = kernels.game_value(a.copy())
+        got = matrix_jit.game_value(a.copy())
         assert not np.isnan(got)
         assert got == pytest.approx(solve_lp(a).value, abs=1e-9)
 
 
 def test_game_value_rock_paper_scissors_and_a_biased_2x2() -> None:
     rps = np.array([[0.0, -1.0, 1.0], [1.0, 0.0, -1.0], [-1.0, 1.0, 0.0]])
-    assert kernels.game_value(rps) == pytest.approx(0.0, abs=1e-12)
-    assert kernels.game_value(np.array([[3.0, -1.0], [-2.0, 1.0]])) == pytest.approx(1 / 7)
+    assert matrix_jit.game_value(rps) == pytest.approx(0.0, abs=1e-12)
+    assert matrix_jit.game_value(np.array([[3.0, -1.0], [-2.0, 1.0]])) == pytest.approx(1 / 7)
 
 
 @pytest.mark.parametrize(

@@ -23,10 +23,10 @@ the informed opponent *is* the best response, and the bound is the exact value.
 The bound strategy at a committed position is the one at its *twin*: the same position
 with the opponent adaptive over its hand plus cover (which is what the strategy's owner
 sees). It is the strategy the compiled solver computes and the ``equilibrium`` agent plays
-(:func:`.kernels.game_solution`, first maximin card when revealing first, first best
-answer to a revealed card). Where that game's solution fails its check (then the agent
-would use the LP), the twin's value — guaranteed by any optimal strategy — is used
-instead, which keeps the bound sound.
+(:func:`kumite.solve.matrix_jit.game_solution`; the first maximin card when revealing
+first; the first best answer to a revealed card). Where that game's solution fails its
+check (then the agent would use the LP), the twin's value — guaranteed by any optimal
+strategy — is used instead, which keeps the bound sound.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ import numpy as np
 
 from kumite.games.sfrivals.cards import Character
 from kumite.solve.matrix import FloatArray
-from kumite.solve.sfrivals import kernels
+from kumite.solve.sfrivals import certify_kernels, kernels
 from kumite.solve.sfrivals.fight import (
     _COVER,
     _R,
@@ -168,7 +168,7 @@ def _best_response(solver: FightSolver, roots: I64, me: int) -> tuple[FloatArray
             twin[1],
             kernels.build_index(twin[0]),
         ]
-        vals, unc = kernels.best_response(*args)
+        vals, unc = certify_kernels.best_response(*args)
         solved[r] = (keys, vals)
         solved.pop(r + 2, None)
         total += len(keys)

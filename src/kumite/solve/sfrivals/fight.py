@@ -38,6 +38,7 @@ from kumite.games.sfrivals.legal import fight_end, is_stuck, playable_cards, pow
 from kumite.games.sfrivals.options import Options
 from kumite.games.sfrivals.resolve import NO_CARRY, Carry, resolve_round
 from kumite.solve.matrix import FloatArray, solve_matrix, solve_matrix_batch
+from kumite.solve.matrix_jit import game_solution
 from kumite.solve.sfrivals import kernels
 
 Hand = tuple[int, ...]
@@ -202,7 +203,7 @@ class FightSolver:
             strategies = (_unit(len(cards0), int(m[:, k].argmax())), _unit(len(cards1), k))
         else:
             # the compiled solution (what :mod:`.certify` assumes), else the LP
-            found = kernels.game_solution(m)
+            found = game_solution(m)
             if found is None:
                 sol = solve_matrix(m)
                 strategies = (sol.row, sol.col)
