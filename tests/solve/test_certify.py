@@ -68,7 +68,7 @@ def test_committed_best_response_equals_the_search_against_the_agent(
     for me in (0, 1):
         pairs = [
             (rng.choice(solver.chars[0].setup_choices), rng.choice(solver.chars[1].setup_choices))
-            for _ in range(3)
+            for _ in range(2)
         ]
         got, _, uncertified = committed_values(solver, me, pairs)
         assert uncertified == 0
