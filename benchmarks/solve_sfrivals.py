@@ -1,11 +1,17 @@
 """SF Rivals solve times.
 
-    .venv/bin/python benchmarks/solve_sfrivals.py [--seed 0] [--pairs 3] [--full ryu,ken]
+    .venv/bin/python benchmarks/solve_sfrivals.py [--seed 0] [--matchups zangief,juri ...]
+        [--full zangief,juri]
 
-1. The exact perfect-information fight for one pair of set-ups (both hands known), for
-   ``--pairs`` matchups with set-ups drawn from ``--seed``: seconds, states and states/s.
+0. The compiled kernels: time to have them ready (compiled on the first run ever, then
+   loaded from Numba's on-disk cache) — paid once per process, reported apart.
+1. The exact perfect-information fight for one pair of set-ups (both hands known), for each
+   matchup of ``--matchups`` with set-ups drawn from ``--seed``: seconds, states, states/s
+   (fresh solver each time, kernels already loaded). The CPU time of the process is printed
+   too: on a loaded machine it is the better guide to the time on an idle one.
 2. With ``--full X,Y``: the whole matchup (set-up stage, certified bounds) — value, bounds,
-   certified exploitability, time (no cache).
+   certified exploitability, time (no cache); with ``--certify`` also the certificate against
+   a committed, fully informed opponent (:mod:`kumite.solve.sfrivals.certify`).
 
 Same seed, same positions, same values: only the times vary with the machine's load.
 """
@@ -17,34 +23,43 @@ import random
 import time
 
 from kumite.games.sfrivals.game import GAME
+from kumite.solve.sfrivals.certify import certify
 from kumite.solve.sfrivals.fight import FightSolver, Position, setup_hand
+from kumite.solve.sfrivals.kernels import warm_up
 from kumite.solve.sfrivals.setup import setup_cards, solve_matchup
+
+MATCHUPS = ("zangief,juri", "ryu,ken", "poison,dudley")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--pairs", type=int, default=3)
+    parser.add_argument("--matchups", nargs="*", default=list(MATCHUPS))
     parser.add_argument("--full", default=None, help="a matchup X,Y to solve whole")
+    parser.add_argument("--certify", action="store_true", help="certify --full's strategies")
     args = parser.parse_args()
-    rng = random.Random(args.seed)
+    t0 = time.perf_counter()
+    warm_up()
+    print(f"kernels ready in {time.perf_counter() - t0:.2f} s (compiled or loaded from cache)")
     opts = GAME.parse_options({})
     cat = GAME.catalog(opts)
-    names = list(cat.characters)
-    for _ in range(args.pairs):
-        a, b = cat.characters[rng.choice(names)], cat.characters[rng.choice(names)]
+    for matchup in args.matchups:
+        x, y = matchup.split(",")
+        rng = random.Random(f"{args.seed}:{matchup}")
+        a, b = cat.characters[x], cat.characters[y]
         s0, s1 = rng.choice(a.setup_choices), rng.choice(b.setup_choices)
         hands = []
         for char, choice in ((a, s0), (b, s1)):
             cover, shown = setup_cards(char, choice)
             hands.append(setup_hand(char, char.card(cover), char.card(shown)))
         solver = FightSolver(cat, opts, (a, b))
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         value = solver.value(Position((hands[0], hands[1])))
-        dt = time.perf_counter() - t0
+        dt, cpu = time.perf_counter() - t0, time.process_time() - c0
         print(
-            f"one set-up pair {a.id} {s0[6:]} vs {b.id} {s1[6:]}: value {value:+.6f}, "
-            f"{dt:.2f} s, {solver.states_solved:,} states ({solver.states_solved / dt:,.0f}/s)"
+            f"one set-up pair {s0[6:]} vs {s1[6:]}: value {value:+.6f}, "
+            f"{dt:.2f} s ({cpu:.2f} s CPU), {solver.states_solved:,} states "
+            f"({solver.states_solved / dt:,.0f}/s)"
         )
     if args.full:
         x, y = args.full.split(",")
@@ -54,6 +69,14 @@ def main() -> None:
             f"{sol.upper:+.4f}], certified exploitability <= {sol.exploitability:.4f}, "
             f"{sol.seconds:.0f} s, {sol.states:,} states"
         )
+        if args.certify:
+            cert = certify(sol, progress=lambda m: print("  ..", m))
+            kind = "exactly" if all(cert.exact) else "<="
+            print(
+                f"committed-opponent certificate: [{cert.lower:+.4f}, {cert.upper:+.4f}], "
+                f"exploitability {kind} {cert.exploitability:.4f}, {cert.seconds:.0f} s, "
+                f"{cert.states:,} states"
+            )
 
 
 if __name__ == "__main__":

@@ -8,13 +8,15 @@ KO, when the cards run out, or when a player may play none of their cards. Its v
 at every simultaneous round, max/min where a seat reveals first — memoised on the
 canonical state (round, hands, lives, carried bonuses, reveal-first flags).
 
-The induction is vectorised: the states of one round are numpy arrays of packed integer
-keys; their children come from tables built once per pairing *by calling the engine's pure
-functions* (:func:`~kumite.games.sfrivals.resolve.resolve_round`,
+The induction goes round by round over numpy arrays of packed integer keys; its inner
+loops are compiled (:mod:`.kernels`): a forward pass finds every state reachable from the
+roots, a backward pass values them, deepest round first, solving each state's matrix game
+on the spot (games whose compiled solution fails its check go to the numpy twin
+:meth:`FightSolver._evaluate` and the LP). The kernels only read tables built *by calling
+the engine's pure functions* (:func:`~kumite.games.sfrivals.resolve.resolve_round`,
 :func:`~kumite.games.sfrivals.legal.playable_cards`, :func:`~.legal.is_stuck`,
-:func:`~.legal.fight_end`, :func:`~.legal.powerless_reason`), so no rule is written twice;
-and all the round's matrix games are solved together
-(:func:`kumite.solve.matrix.solve_matrix_batch`).
+:func:`~.legal.fight_end`, :func:`~.legal.powerless_reason`), filled on demand, so no rule
+is written twice.
 
 A seat may also be **adaptive**: it holds all its *unseen* cards (hand and cover together)
 and decides only at the end which one was the cover. Every committed player is one strategy
@@ -36,21 +38,19 @@ from kumite.games.sfrivals.legal import fight_end, is_stuck, playable_cards, pow
 from kumite.games.sfrivals.options import Options
 from kumite.games.sfrivals.resolve import NO_CARRY, Carry, resolve_round
 from kumite.solve.matrix import FloatArray, solve_matrix, solve_matrix_batch
+from kumite.solve.matrix_jit import game_solution
+from kumite.solve.sfrivals import kernels
 
 Hand = tuple[int, ...]
 I64 = NDArray[np.int64]
 BoolArray = NDArray[np.bool_]
 
-# Packed state key: round | hand0 | hand1 | life0 | life1 | carry pair | reveal | adaptive
-_AD, _RF, _CP, _L1, _L0, _H1, _H0, _R = 0, 2, 4, 14, 19, 24, 36, 48
+# Packed state key: round | hand0 | hand1 | life0 | life1 | carry pair | reveal | adaptive;
+# above the round, a committed opponent's cover (card index + 1) in :mod:`.certify`'s states
+_AD, _RF, _CP, _L1, _L0, _H1, _H0, _R, _COVER = 0, 2, 4, 14, 19, 24, 36, 48, 52
 _MAX_PAIRS = 1 << 10
 _CHUNK = 60_000
 _POWERLESS = ("", "")
-_KEEP_CHILDREN = 40_000_000
-"""Children kept between the forward and backward passes (beyond this, recomputed)."""
-
-
-_Chunk = tuple[BoolArray, BoolArray, BoolArray, I64, I64, I64, I64, FloatArray]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -107,6 +107,8 @@ class FightSolver:
         self.life_max = catalog.rules.life
         if self.life_max > 31:
             raise ValueError("life above 31 does not fit the packed state")
+        if self.rounds > 14:
+            raise ValueError("more than 14 rounds do not fit the packed state")
         self.swap_printed = options.swap == "printed"
         self.end_fight = options.no_legal_card == "end-fight"
         self.types = tuple(len(c.cards) for c in characters)
@@ -125,6 +127,19 @@ class FightSolver:
         self._legal_cache: dict[tuple[int, int, int, int, int], tuple[BoolArray, bool]] = {}
         self._stuck_cache: dict[tuple[int, int, int, int], bool] = {}
         self._end_table = self._build_end_table()
+        # dense tables the compiled kernels read, filled on demand from the engine
+        codes = tuple(int(np.prod([c.copies + 1 for c in ch.cards])) for ch in characters)
+        self._legal_tab = tuple(
+            np.zeros((self.rounds + 2, n, self.life_max + 1, 2), dtype=np.int32) for n in codes
+        )
+        self._stuck_tab = tuple(
+            np.full((self.rounds + 2, n, self.life_max + 1), kernels.UNKNOWN, dtype=np.int8)
+            for n in codes
+        )
+        self._radix_arr = tuple(np.asarray(r, dtype=np.int64) for r in self.radix)
+        self._copies = tuple(
+            np.asarray([c.copies for c in ch.cards], dtype=np.int64) for ch in characters
+        )
         self.levels: dict[int, tuple[I64, FloatArray]] = {}
         self.states_solved = 0
 
@@ -187,8 +202,13 @@ class FightSolver:
             k = int(best.argmin())
             strategies = (_unit(len(cards0), int(m[:, k].argmax())), _unit(len(cards1), k))
         else:
-            sol = solve_matrix(m)
-            strategies = (sol.row, sol.col)
+            # the compiled solution (what :mod:`.certify` assumes), else the LP
+            found = game_solution(m)
+            if found is None:
+                sol = solve_matrix(m)
+                strategies = (sol.row, sol.col)
+            else:
+                strategies = (found[1], found[2])
         stop_value = self._stop_value(pos.lives) if stop[0] else None
         return NodeSolution((cards0, cards1), m, v, strategies, stop_value)
 
@@ -368,8 +388,6 @@ class FightSolver:
         for r in np.unique(rounds):
             frontier[int(r)] = np.unique(keys[rounds == r])
         new_levels: dict[int, I64] = {}
-        cache: dict[int, list[_Chunk] | None] = {}
-        kept = 0
         r = int(rounds.min())
         last = int(rounds.max())
         while r <= self.rounds and (r in frontier or r <= last):
@@ -379,35 +397,86 @@ class FightSolver:
                 continue
             states = self._unknown(r, states)
             new_levels[r] = states
-            found: list[I64] = []
-            chunks: list[_Chunk] = []
-            for lo in range(0, len(states), _CHUNK):
-                chunk = states[lo : lo + _CHUNK]
-                legal0, legal1, stop = self._legal_masks(chunk)
-                kids = self._children(chunk, legal0, legal1)
-                child = kids[3]
-                found.append(np.unique(child[child >= 0]))
-                kept += len(child)
-                if kept <= _KEEP_CHILDREN:
-                    chunks.append((legal0, legal1, stop, *kids))
-            cache[r] = chunks if kept <= _KEEP_CHILDREN else None
-            if found:
-                nxt = np.unique(np.concatenate(found))
+            self._prepare(r, states)
+            while True:
+                kids, wanted = kernels.expand(states, *self._tables())
+                if not wanted:
+                    break
+                self._fill_stuck(r + 1)
+            if len(kids):
+                nxt = np.sort(kids)
                 if r + 1 in frontier:
                     nxt = np.union1d(nxt, frontier[r + 1])
                 frontier[r + 1] = nxt
             r += 1
         # backward: values round by round, deepest first
+        empty = (np.zeros(0, dtype=np.int64), np.zeros(0))
         for r in sorted(new_levels, reverse=True):
             states = new_levels[r]
-            vals = np.empty(len(states))
-            stored = cache.pop(r, None)
-            for n, lo in enumerate(range(0, len(states), _CHUNK)):
-                part = states[lo : lo + _CHUNK]
-                saved = stored[n] if stored is not None else None
-                vals[lo : lo + _CHUNK] = self._evaluate(r, part, saved)
+            nxt_keys, nxt_vals = self.levels.get(r + 1, empty)
+            uniform = -1 if self.uniform_seat is None else self.uniform_seat
+            slots = kernels.build_index(nxt_keys)
+            args = [states, *self._tables(), nxt_keys, nxt_vals, slots, uniform]
+            vals = kernels.evaluate(*args)
+            hard = np.flatnonzero(np.isnan(vals))
+            for lo in range(0, len(hard), _CHUNK):
+                part = hard[lo : lo + _CHUNK]
+                vals[part] = self._evaluate(r, states[part])
             self._store(r, states, vals)
             self.states_solved += len(states)
+
+    def _tables(self) -> tuple[Any, ...]:
+        return (
+            self._legal_tab[0],
+            self._legal_tab[1],
+            self._stuck_tab[0],
+            self._stuck_tab[1],
+            self._radix_arr[0],
+            self._radix_arr[1],
+            self.powerless[0],
+            self.powerless[1],
+            self._taken0,
+            self._taken1,
+            self._next_pair,
+            self._reveal,
+            self._end_table,
+            self.rounds,
+            self.end_fight,
+        )
+
+    def _prepare(self, r: int, states: I64) -> None:
+        """Carried-bonus transitions and legal cards for the states of round ``r``."""
+        self._ensure_pairs(np.flatnonzero(np.bincount((states >> _CP) & 0x3FF)))
+        if kernels.mark_legal(states, *self._legal_tab):
+            for seat, tab in enumerate(self._legal_tab):
+                for code, life, adaptive in zip(
+                    *np.nonzero(tab[r] == kernels.LEGAL_WANTED), strict=True
+                ):
+                    mask, stop = self._legal(seat, int(code), int(life), r, int(adaptive))
+                    bits = sum(1 << c for c, ok in enumerate(mask.tolist()) if ok)
+                    tab[r, code, life, adaptive] = (
+                        kernels.LEGAL_DONE | bits | (kernels.LEGAL_STOP if stop else 0)
+                    )
+        # what the children will need, so that one expansion does (expand marks any miss)
+        if self.end_fight:
+            args: list[Any] = [
+                states,
+                *self._stuck_tab,
+                *self._radix_arr,
+                *self._copies,
+                self.rounds,
+            ]
+            if kernels.mark_stuck(*args):
+                self._fill_stuck(r + 1)
+
+    def _fill_stuck(self, r: int) -> None:
+        """The stuck entries of round ``r`` the last expansion asked for."""
+        for seat, tab in enumerate(self._stuck_tab):
+            char = self.chars[seat]
+            codes, lives = np.nonzero(tab[r] == kernels.WANTED)
+            hands = {c: _decode(c, self.radix[seat], char) for c in np.unique(codes).tolist()}
+            for code, life in zip(codes.tolist(), lives.tolist(), strict=True):
+                tab[r, code, life] = is_stuck(char, hands[code], life, r, self.rules, self.options)
 
     def _unknown(self, r: int, states: I64) -> I64:
         level = self.levels.get(r)
@@ -443,11 +512,11 @@ class FightSolver:
             vals[live] = self._lookup(r + 1, child[live])
         return vals
 
-    def _evaluate(self, r: int, states: I64, kids: _Chunk | None = None) -> FloatArray:
-        if kids is None:
-            legal0, legal1, stop = self._legal_masks(states)
-            kids = (legal0, legal1, stop, *self._children(states, legal0, legal1))
-        legal0, legal1, stop, parent, i, j, child, term = kids
+    def _evaluate(self, r: int, states: I64) -> FloatArray:
+        """The numpy twin of :func:`.kernels.evaluate`, with the LP: for the games the
+        kernel leaves unsolved."""
+        legal0, legal1, stop = self._legal_masks(states)
+        parent, i, j, child, term = self._children(states, legal0, legal1)
         vals = self._child_values(r, child, term)
         n = len(states)
         m = np.zeros((n, self.types[0], self.types[1]))
@@ -529,7 +598,7 @@ def _pack(round: Any, h0: Any, h1: Any, l0: Any, l1: Any, cp: Any, rf: Any, ad: 
 
 def _unpack(keys: I64) -> tuple[I64, I64, I64, I64, I64, I64, I64, I64]:
     return (
-        keys >> _R,
+        (keys >> _R) & 15,
         (keys >> _H0) & 0xFFF,
         (keys >> _H1) & 0xFFF,
         (keys >> _L0) & 31,

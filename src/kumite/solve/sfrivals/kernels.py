@@ -1,0 +1,506 @@
+"""Compiled (Numba) inner loops of the SF Rivals fight solver.
+
+:mod:`.fight` builds every rule table by calling the engine's pure functions; these kernels
+only *read* the tables, so they hold no rule of their own. One round of the induction is
+two passes over its states (packed 64-bit keys, layout in :mod:`.fight`):
+
+* :func:`expand` — every child state of the round (a hash set, so each once), and the
+  "stuck" entries of the next round the tables still lack (marked for :mod:`.fight` to fill);
+* :func:`evaluate` — each state's value: its matrix of continuation values is built from
+  the next round's solved values and solved on the spot — max-min where a seat reveals
+  first, else :mod:`kumite.solve.matrix_jit` (saddle point, dominance, a checked
+  simplex). A game whose check fails is left NaN for the LP (HiGHS) in :mod:`.fight`.
+
+:mod:`.certify_kernels` adds the best response of :mod:`.certify` on the same tables.
+
+Tables (all dense numpy arrays, indexed by round, hand code, life, adaptive flag):
+``legal[round, code, life, adaptive]`` is a bit mask of playable card types with
+:data:`LEGAL_STOP` (an adaptive seat may end the fight) and :data:`LEGAL_DONE` (the entry
+is filled); ``stuck[round, code, life]`` is 1/0, or :data:`UNKNOWN`/:data:`WANTED`.
+Compiled once and cached on disk (``cache=True``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from kumite.solve.matrix_jit import _game_value, _maximin_pure, _minimax_pure, _workspace
+from kumite.solve.matrix_jit import jit as _jit
+
+# packed key layout, as in .fight; bits from _COVER up: the committed opponent's cover
+# (card index + 1) in the states of :mod:`.certify` (0 elsewhere), carried to children
+_AD, _RF, _CP, _L1, _L0, _H1, _H0, _R, _COVER = 0, 2, 4, 14, 19, 24, 36, 48, 52
+_COVER_BITS = np.int64(31) << _COVER
+
+LEGAL_DONE = 1 << 30
+LEGAL_WANTED = 1 << 29
+LEGAL_STOP = 1 << 28
+LEGAL_CARDS = (1 << 28) - 1
+UNKNOWN = -1
+WANTED = -2
+_EMPTY = -1
+_GOLDEN = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit integer
+
+Array = Any
+
+
+@_jit
+def mark_legal(states: Array, legal0: Array, legal1: Array) -> int:
+    """Mark the legal-table entries ``states`` need and lack; returns how many."""
+    wanted = 0
+    for n in range(len(states)):
+        k = states[n]
+        r = (k >> _R) & 15
+        ad = (k >> _AD) & 3
+        e0 = legal0[r, (k >> _H0) & 0xFFF, (k >> _L0) & 31, ad & 1]
+        if e0 & (LEGAL_DONE | LEGAL_WANTED) == 0:
+            legal0[r, (k >> _H0) & 0xFFF, (k >> _L0) & 31, ad & 1] = LEGAL_WANTED
+            wanted += 1
+        e1 = legal1[r, (k >> _H1) & 0xFFF, (k >> _L1) & 31, (ad >> 1) & 1]
+        if e1 & (LEGAL_DONE | LEGAL_WANTED) == 0:
+            legal1[r, (k >> _H1) & 0xFFF, (k >> _L1) & 31, (ad >> 1) & 1] = LEGAL_WANTED
+            wanted += 1
+    return wanted
+
+
+@_jit
+def _hash_slot(key: int, mask: int) -> int:
+    # Fibonacci hashing; int64 multiplication wraps around in compiled code
+    return ((key * _GOLDEN) >> 29) & mask
+
+
+@_jit
+def _grow(table: Array) -> Array:
+    bigger = np.full(2 * len(table), _EMPTY, dtype=np.int64)
+    mask = len(bigger) - 1
+    for key in table:
+        if key != _EMPTY:
+            s = _hash_slot(key, mask)
+            while bigger[s] != _EMPTY:
+                s = (s + 1) & mask
+            bigger[s] = key
+    return bigger
+
+
+@_jit
+def build_index(keys: Array) -> Array:
+    """An open-addressing hash index of ``keys``: slots hold positions in ``keys``."""
+    size = 1 << 10
+    while size < 2 * len(keys):
+        size *= 2
+    slots = np.full(size, -1, dtype=np.int64)
+    mask = size - 1
+    for n in range(len(keys)):
+        s = _hash_slot(keys[n], mask)
+        while slots[s] >= 0:
+            s = (s + 1) & mask
+        slots[s] = n
+    return slots
+
+
+@_jit
+def _find(slots: Array, keys: Array, key: int) -> int:
+    mask = len(slots) - 1
+    s = _hash_slot(key, mask)
+    while slots[s] >= 0:
+        if keys[slots[s]] == key:
+            return int(slots[s])
+        s = (s + 1) & mask
+    return -1
+
+
+@_jit
+def mark_stuck(
+    states: Array,
+    stuck0: Array,
+    stuck1: Array,
+    radix0: Array,
+    radix1: Array,
+    copies0: Array,
+    copies1: Array,
+    rounds: int,
+) -> int:
+    """Mark the stuck entries of the next round that any child of ``states`` may need (every
+    card a seat holds, every life up to its current one) and the tables lack."""
+    wanted = 0
+    seen0 = np.zeros((stuck0.shape[1], 32), dtype=np.bool_)
+    seen1 = np.zeros((stuck1.shape[1], 32), dtype=np.bool_)
+    for n in range(len(states)):
+        k = states[n]
+        nxt = ((k >> _R) & 15) + 1
+        if nxt > rounds:
+            continue
+        ad = (k >> _AD) & 3
+        for seat in range(2):
+            if (ad >> seat) & 1:
+                continue
+            if seat == 0:
+                h, life, radix, copies, tab, seen = (
+                    (k >> _H0) & 0xFFF,
+                    (k >> _L0) & 31,
+                    radix0,
+                    copies0,
+                    stuck0,
+                    seen0,
+                )
+            else:
+                h, life, radix, copies, tab, seen = (
+                    (k >> _H1) & 0xFFF,
+                    (k >> _L1) & 31,
+                    radix1,
+                    copies1,
+                    stuck1,
+                    seen1,
+                )
+            if seen[h, life]:
+                continue
+            seen[h, life] = True
+            for i in range(len(radix)):
+                if (h // radix[i]) % (copies[i] + 1) == 0:
+                    continue
+                nh = h - radix[i]
+                if tab[nxt, nh, life] != UNKNOWN:
+                    continue  # this hand at this life was seen: so were lower lives
+                for nl in range(1, life + 1):
+                    if tab[nxt, nh, nl] == UNKNOWN:
+                        tab[nxt, nh, nl] = WANTED
+                        wanted += 1
+    return wanted
+
+
+@_jit
+def expand(
+    states: Array,
+    legal0: Array,
+    legal1: Array,
+    stuck0: Array,
+    stuck1: Array,
+    radix0: Array,
+    radix1: Array,
+    powerless0: Array,
+    powerless1: Array,
+    taken0: Array,
+    taken1: Array,
+    next_pair: Array,
+    reveal: Array,
+    end_table: Array,
+    rounds: int,
+    end_fight: bool,
+) -> tuple[Array, int]:
+    """The distinct live children of ``states`` (one round), unsorted, and how many stuck
+    entries were missing (marked :data:`WANTED`; the children are then incomplete)."""
+    size = 1 << 16
+    while size < 4 * len(states):  # a round has at most a few times its states as children
+        size *= 2
+    table = np.full(size, _EMPTY, dtype=np.int64)
+    count = 0
+    wanted = 0
+    for n in range(len(states)):
+        k = states[n]
+        r = (k >> _R) & 15
+        h0 = (k >> _H0) & 0xFFF
+        h1 = (k >> _H1) & 0xFFF
+        l0 = (k >> _L0) & 31
+        l1 = (k >> _L1) & 31
+        cp = (k >> _CP) & 0x3FF
+        ad = (k >> _AD) & 3
+        m0 = legal0[r, h0, l0, ad & 1] & LEGAL_CARDS
+        m1 = legal1[r, h1, l1, (ad >> 1) & 1] & LEGAL_CARDS
+        nxt = r + 1
+        over = 1 if nxt > rounds else 0
+        for i in range(len(radix0)):
+            if not (m0 >> i) & 1:
+                continue
+            pl0 = 1 if powerless0[i, l0] else 0
+            nh0 = h0 - radix0[i]
+            for j in range(len(radix1)):
+                if not (m1 >> j) & 1:
+                    continue
+                pl1 = 1 if powerless1[j, l1] else 0
+                nl0 = max(l0 - taken0[cp, i, j, pl0, pl1], 0)
+                nl1 = max(l1 - taken1[cp, i, j, pl0, pl1], 0)
+                nh1 = h1 - radix1[j]
+                stuck = 0
+                if end_fight and over == 0 and nl0 > 0 and nl1 > 0:
+                    if ad & 1 == 0:
+                        st = stuck0[nxt, nh0, nl0]
+                        if st < 0:
+                            if st == UNKNOWN:
+                                stuck0[nxt, nh0, nl0] = WANTED
+                                wanted += 1
+                        elif st == 1:
+                            stuck = 1
+                    if (ad >> 1) & 1 == 0:
+                        st = stuck1[nxt, nh1, nl1]
+                        if st < 0:
+                            if st == UNKNOWN:
+                                stuck1[nxt, nh1, nl1] = WANTED
+                                wanted += 1
+                        elif st == 1:
+                            stuck = 1
+                if not np.isnan(end_table[nl0, nl1, over, stuck]):
+                    continue
+                child = (
+                    (nxt << _R)
+                    | (nh0 << _H0)
+                    | (nh1 << _H1)
+                    | (nl0 << _L0)
+                    | (nl1 << _L1)
+                    | (np.int64(next_pair[cp, i, j, pl0, pl1]) << _CP)
+                    | (np.int64(reveal[cp, i, j, pl0, pl1]) << _RF)
+                    | (ad << _AD)
+                    | (k & _COVER_BITS)
+                )
+                hmask = len(table) - 1
+                slot = _hash_slot(child, hmask)
+                while table[slot] != _EMPTY and table[slot] != child:
+                    slot = (slot + 1) & hmask
+                if table[slot] == _EMPTY:
+                    table[slot] = child
+                    count += 1
+                    if 2 * count > len(table):
+                        table = _grow(table)
+    out = np.empty(count, dtype=np.int64)
+    c = 0
+    for key in table:
+        if key != _EMPTY:
+            out[c] = key
+            c += 1
+    return out, wanted
+
+
+@_jit
+def _node_matrix(
+    k: int,
+    legal0: Array,
+    legal1: Array,
+    stuck0: Array,
+    stuck1: Array,
+    radix0: Array,
+    radix1: Array,
+    powerless0: Array,
+    powerless1: Array,
+    taken0: Array,
+    taken1: Array,
+    next_pair: Array,
+    reveal: Array,
+    end_table: Array,
+    rounds: int,
+    end_fight: bool,
+    next_keys: Array,
+    next_vals: Array,
+    next_slots: Array,
+    a: Array,
+    rows: Array,
+    cols: Array,
+) -> tuple[int, int]:
+    """The round game at state ``k``: writes the legal cards of seat 0 (``rows``) and seat
+    1 (``cols``) and the continuation values (``a``, seat 0's view: the end of the fight,
+    or the next round's solved value); returns their numbers."""
+    t0 = len(radix0)
+    t1 = len(radix1)
+    r = (k >> _R) & 15
+    h0 = (k >> _H0) & 0xFFF
+    h1 = (k >> _H1) & 0xFFF
+    l0 = (k >> _L0) & 31
+    l1 = (k >> _L1) & 31
+    cp = (k >> _CP) & 0x3FF
+    ad = (k >> _AD) & 3
+    e0 = legal0[r, h0, l0, ad & 1]
+    e1 = legal1[r, h1, l1, (ad >> 1) & 1]
+    nr = 0
+    for i in range(t0):
+        if (e0 >> i) & 1:
+            rows[nr] = i
+            nr += 1
+    nc = 0
+    for j in range(t1):
+        if (e1 >> j) & 1:
+            cols[nc] = j
+            nc += 1
+    nxt = r + 1
+    over = 1 if nxt > rounds else 0
+    for p in range(nr):
+        i = rows[p]
+        pl0 = 1 if powerless0[i, l0] else 0
+        nh0 = h0 - radix0[i]
+        for q in range(nc):
+            j = cols[q]
+            pl1 = 1 if powerless1[j, l1] else 0
+            nl0 = max(l0 - taken0[cp, i, j, pl0, pl1], 0)
+            nl1 = max(l1 - taken1[cp, i, j, pl0, pl1], 0)
+            nh1 = h1 - radix1[j]
+            stuck = 0
+            if end_fight and over == 0 and nl0 > 0 and nl1 > 0:
+                if ad & 1 == 0 and stuck0[nxt, nh0, nl0] == 1:
+                    stuck = 1
+                if (ad >> 1) & 1 == 0 and stuck1[nxt, nh1, nl1] == 1:
+                    stuck = 1
+            term = end_table[nl0, nl1, over, stuck]
+            if not np.isnan(term):
+                a[p, q] = term
+                continue
+            child = (
+                (nxt << _R)
+                | (nh0 << _H0)
+                | (nh1 << _H1)
+                | (nl0 << _L0)
+                | (nl1 << _L1)
+                | (np.int64(next_pair[cp, i, j, pl0, pl1]) << _CP)
+                | (np.int64(reveal[cp, i, j, pl0, pl1]) << _RF)
+                | (ad << _AD)
+                | (k & _COVER_BITS)
+            )
+            pos = _find(next_slots, next_keys, child)
+            if pos < 0:  # pragma: no cover - the forward pass reached every child
+                raise KeyError("child state not solved")
+            a[p, q] = next_vals[pos]
+    return nr, nc
+
+
+@_jit
+def evaluate(
+    states: Array,
+    legal0: Array,
+    legal1: Array,
+    stuck0: Array,
+    stuck1: Array,
+    radix0: Array,
+    radix1: Array,
+    powerless0: Array,
+    powerless1: Array,
+    taken0: Array,
+    taken1: Array,
+    next_pair: Array,
+    reveal: Array,
+    end_table: Array,
+    rounds: int,
+    end_fight: bool,
+    next_keys: Array,
+    next_vals: Array,
+    next_slots: Array,
+    uniform_seat: int,
+) -> Array:
+    """Seat 0's value of each state (NaN: left to the LP); ``next_keys`` and ``next_vals``
+    are the solved states of the next round, ``next_slots`` their :func:`build_index`.
+    ``uniform_seat`` (-1: none) plays uniformly at random and the other seat
+    best-responds."""
+    t0 = len(radix0)
+    t1 = len(radix1)
+    out = np.empty(len(states))
+    a = np.empty((t0, t1))
+    rows = np.empty(t0, dtype=np.int64)
+    cols = np.empty(t1, dtype=np.int64)
+    ws = _workspace(t0, t1)
+    for n in range(len(states)):
+        k = states[n]
+        nr, nc = _node_matrix(
+            k,
+            legal0,
+            legal1,
+            stuck0,
+            stuck1,
+            radix0,
+            radix1,
+            powerless0,
+            powerless1,
+            taken0,
+            taken1,
+            next_pair,
+            reveal,
+            end_table,
+            rounds,
+            end_fight,
+            next_keys,
+            next_vals,
+            next_slots,
+            a,
+            rows,
+            cols,
+        )
+        r = (k >> _R) & 15
+        l0 = (k >> _L0) & 31
+        l1 = (k >> _L1) & 31
+        rf = (k >> _RF) & 3
+        ad = (k >> _AD) & 3
+        e0 = legal0[r, (k >> _H0) & 0xFFF, l0, ad & 1]
+        e1 = legal1[r, (k >> _H1) & 0xFFF, l1, (ad >> 1) & 1]
+        g = a[:nr, :nc]
+        if uniform_seat == 0:
+            v = _uniform_rows(g, rf == 1)
+        elif uniform_seat == 1:
+            v = _uniform_cols(g, rf == 2)
+        else:
+            if rf == 1:
+                v = _maximin_pure(g)
+            elif rf == 2:
+                v = _minimax_pure(g)
+            else:
+                v = _game_value(g, *ws)
+            if (e0 | e1) & LEGAL_STOP and not np.isnan(v):
+                sv = end_table[l0, l1, 0, 1]
+                if ad == 1:
+                    v = max(v, sv)
+                elif ad == 2:
+                    v = min(v, sv)
+        out[n] = v
+    return out
+
+
+@_jit
+def _uniform_cols(a: Array, cols_first: bool) -> float:
+    """Columns play uniformly, rows maximise (answering each column if columns reveal
+    first): :func:`_uniform_rows` mirrored."""
+    nr, nc = a.shape
+    if cols_first:
+        total = 0.0
+        for j in range(nc):
+            best = -np.inf
+            for i in range(nr):
+                best = max(best, a[i, j])
+            total += best
+        return float(total / nc)
+    best = -np.inf
+    for i in range(nr):
+        total = 0.0
+        for j in range(nc):
+            total += a[i, j]
+        best = max(best, total / nc)
+    return float(best)
+
+
+@_jit
+def _uniform_rows(a: Array, rows_first: bool) -> float:
+    """Rows play uniformly, columns minimise (answering each row if rows reveal first)."""
+    nr, nc = a.shape
+    if rows_first:
+        total = 0.0
+        for i in range(nr):
+            worst = np.inf
+            for j in range(nc):
+                worst = min(worst, a[i, j])
+            total += worst
+        return float(total / nr)
+    best = np.inf
+    for j in range(nc):
+        total = 0.0
+        for i in range(nr):
+            total += a[i, j]
+        best = min(best, total / nr)
+    return best
+
+
+def warm_up() -> None:
+    """Compile (or load from the cache) every kernel, on a one-state toy problem."""
+    from kumite.games.sfrivals.game import GAME
+    from kumite.solve.matrix_jit import game_value
+    from kumite.solve.sfrivals.fight import FightSolver, Position
+
+    opts = GAME.parse_options({})
+    cat = GAME.catalog(opts)
+    chars = (cat.characters["ryu"], cat.characters["ken"])
+    hands = tuple(tuple(int(c.index == 0) for c in ch.cards) for ch in chars)
+    FightSolver(cat, opts, chars).value(Position((hands[0], hands[1]), round=cat.rules.hand))
+    game_value(np.array([[1.0, -1.0, 0.0], [-1.0, 1.0, 0.0], [0.0, 0.0, -1.0]]))
