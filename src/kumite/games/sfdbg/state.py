@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self
 
 from kumite.core.errors import MalformedChoiceError
@@ -19,7 +20,7 @@ from kumite.games.sfdbg.actions import Vocabulary, vocabulary
 from kumite.games.sfdbg.cards import Catalog
 from kumite.games.sfdbg.engine import EMPTY, KINDS, Engine
 from kumite.games.sfdbg.options import Options
-from kumite.games.sfdbg.turn import start_turn, tables
+from kumite.games.sfdbg.turn import TURN_PROMPT, start_turn, tables, turn_legal
 from kumite.games.sfdbg.view import determinize, explain, view
 
 if TYPE_CHECKING:
@@ -179,9 +180,13 @@ class SFDBGState(Engine, State):
             if req is None:
                 found = ()
             else:
-                kind = KINDS[req.kind]
-                legal = kind.legal(self, req)
-                prompt = kind.prompt(self, req)
+                if req.kind == "turn":  # most decisions: no lookups, a constant prompt
+                    legal = turn_legal(self, req)
+                    prompt = TURN_PROMPT
+                else:
+                    kind = KINDS[req.kind]
+                    legal = kind.legal(self, req)
+                    prompt = kind.prompt(self, req)
                 key = (req.seat, req.kind, legal, prompt)
                 decision = _DECISIONS.get(key)
                 if decision is None:
@@ -191,6 +196,21 @@ class SFDBGState(Engine, State):
                 found = (decision,)
             self._pending = found
         return found
+
+    def validate(self, choices: Mapping[int, str]) -> dict[int, str]:
+        """:meth:`State.validate` with a shortcut for its common case (a plain dict of the
+        one pending seat's legal choice): the same result, without the general checks.
+        Anything else goes through the general validation unchanged."""
+        if type(choices) is dict and len(choices) == 1:
+            found = self._pending
+            if found is None:
+                found = self.pending()
+            if len(found) == 1:
+                decision = found[0]
+                choice = choices.get(decision.seat)
+                if type(choice) is str and choice in decision.legal:
+                    return dict(choices)
+        return super().validate(choices)
 
     def _apply(self, choices: dict[int, str]) -> list[Event]:
         self._pending = None

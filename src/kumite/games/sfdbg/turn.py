@@ -75,37 +75,45 @@ def tables(catalog: Catalog) -> Tables:
 
 def turn_legal(st: Engine, req: Request) -> tuple[str, ...]:
     """Every choice of the player whose turn it is (``sfdbg.turn.*``). This runs once per
-    decision of every simulated game, hence the plain loops."""
+    decision of every simulated game, hence the plain loops and the C-level ``map``s (no
+    comprehension: in CPython 3.11 each one is a function call)."""
     seat = req.seat
     t: Tables = st.tables
     hand = st.hand[seat]
-    play = t.play
-    simple = t.simple
-    out = [play[c] for c in sorted(set(hand))]
-    count = 0
-    for c in hand:
-        if simple[c]:
-            count += 1
-    if count >= 2:
+    out = list(map(t.play.__getitem__, sorted(set(hand))))
+    if sum(map(t.simple.__getitem__, hand)) >= 2:
         out.append(PLAY_POWER)
     if not st.no_buy:
         cost = t.cost
         power = st.power
-        affordable = {c for c in st.lineup if c != EMPTY and cost[c] <= power}
+        affordable: list[int] = []
+        for c in st.lineup:
+            if c != EMPTY and cost[c] <= power and c not in affordable:
+                affordable.append(c)
         if affordable:
-            buy = t.buy_lineup
-            out += [buy[c] for c in sorted(affordable)]
+            affordable.sort()
+            out += map(t.buy_lineup.__getitem__, affordable)
         if st.kicks and t.kick_cost <= power:
             out.append("buy:kick")
         under = st.under[seat]
         if under:
             discount = st.discount
             buy = t.buy_under
-            out += [buy[c] for c in sorted(set(under)) if cost[c] - discount <= power]
+            for c in sorted(set(under)):
+                if cost[c] - discount <= power:
+                    out.append(buy[c])
         ultras = st.ultras[seat]
         if ultras and cost[ultras[-1]] - st.discount <= power:
             out.append("buy:ultra")
-        if st.stage_up and st.stage_won == EMPTY and st.stages and can_challenge(st):
+        # can_challenge(st), inlined.
+        stages = st.stages
+        if (
+            st.stage_up
+            and stages
+            and st.stage_won == EMPTY
+            and power >= cost[stages[-1]]
+            and (st.bosses or st.hero_discard)
+        ):
             out.append("challenge")
     won = st.stage_won
     if won != EMPTY and st.cammy and won in st.discard[seat]:
