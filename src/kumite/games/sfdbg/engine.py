@@ -215,9 +215,10 @@ class Engine:
                 frame = stack.pop()
                 HANDLERS[frame[0]](self, frame, out)
                 continue
-            if self.over:
-                return
-            self.request = _TURN_REQUESTS[self.active]
+            if not self.over:
+                # The turn decision is private (it depends on the hand): never forced.
+                self.request = _TURN_REQUESTS[self.active]
+            return
 
     def ask(self, seat: int, kind: str, data: tuple[Any, ...] = (), private: bool = False) -> None:
         self.request = Request(seat, kind, data, private)
