@@ -222,12 +222,15 @@ def play_card(st: Engine, seat: int, card: int, out: list[Event]) -> None:
     """``sfdbg.turn.play-order``: the card's text resolves at once; a Location stays in play
     (``sfdbg.location.in-play``) and Locations already in play may trigger
     (``sfdbg.ruling.location-trigger``)."""
-    st.from_hand(seat, card)
+    st.hand[seat].remove(card)  # st.from_hand(seat, card), inlined
+    known = st.revealed[seat]
+    if known and card in known:
+        known.remove(card)
     c = st.cards[card]
     locs = st.locs[seat]
-    triggers = [loc for loc in locs if _triggers(st, loc, c)] if locs else ()
+    triggers = [loc for loc in locs if _triggers(st, loc, c)] if locs else None
     if c.is_location:
-        st.locs[seat].append(card)
+        locs.append(card)
     else:
         st.played[seat].append(card)
     st.plays.append(card)
@@ -251,7 +254,7 @@ def play_card(st: Engine, seat: int, card: int, out: list[Event]) -> None:
                 gained=simple if simple > 0 else 0,
             )
         )
-    for loc in reversed(triggers):
+    for loc in reversed(triggers) if triggers else ():
         st.loc_used.append(loc)
         ongoing = st.cards[loc].ongoing
         assert ongoing is not None
@@ -347,15 +350,16 @@ def end_turn(st: Engine, frame: Frame, out: list[Event]) -> None:
     seat = st.active
     if step == 0:
         # 1. "At the end of your turn" effects (sfdbg.ruling.end-of-turn-order).
-        ultra = st.catalog.ultra_of.get(st.heroes[st.hero[seat]].id, EMPTY)
-        if st.hp_ultra and ultra in st.played[seat]:
-            st.stack.append(("end-turn", 1))
-            st.ask(seat, "hp-ultra", (ultra,))
-            return
+        if st.hp_ultra:
+            ultra = st.catalog.ultra_of.get(st.heroes[st.hero[seat]].id, EMPTY)
+            if ultra in st.played[seat]:
+                st.stack.append(("end-turn", 1))
+                st.ask(seat, "hp-ultra", (ultra,))
+                return
         step = 1
     if step == 1:
         on_top: list[int] = []
-        for card in st.topdeck:
+        for card in st.topdeck if st.topdeck else ():
             if card in st.played[seat]:
                 st.played[seat].remove(card)
                 st.deck[seat].append(card)
@@ -373,8 +377,9 @@ def end_turn(st: Engine, frame: Frame, out: list[Event]) -> None:
         if not st.quiet:
             out.append(ev.TurnEnded(rule="sfdbg.end-turn.discard-draw", seat=seat))
         drawn = st.draw(seat, st.catalog.rules.hand_size, out, "sfdbg.end-turn.discard-draw")
-        # Cards put on top of the deck in sight are drawn first: everyone knows them.
-        st.revealed[seat] += on_top[::-1][:drawn]
+        if on_top:
+            # Cards put on top of the deck in sight are drawn first: everyone knows them.
+            st.revealed[seat] += on_top[::-1][:drawn]
         # 3. Refill the Line-Up.
         added: list[int] = []
         for slot, card in enumerate(st.lineup):
