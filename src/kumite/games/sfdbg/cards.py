@@ -253,7 +253,15 @@ class Catalog:
         return self.by_id[card_id]
 
     def pile(self, pile: str) -> tuple[Card, ...]:
-        return tuple(c for c in self.cards if c.pile == pile)
+        found = self._piles.get(pile)
+        if found is None:
+            found = self._piles[pile] = tuple(c for c in self.cards if c.pile == pile)
+        return found
+
+    @functools.cached_property
+    def _piles(self) -> dict[str, tuple[Card, ...]]:
+        """Memo of :meth:`pile` (every new game asks for its piles)."""
+        return {}
 
     @functools.cached_property
     def punch(self) -> int:

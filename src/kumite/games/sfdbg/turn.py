@@ -26,6 +26,8 @@ class Tables:
     cost: tuple[int, ...]
     simple: tuple[bool, ...]
     kick_cost: int
+    main_deck: tuple[int, ...]
+    """The main deck before shuffling: each card of the "main" pile, ``copies`` times."""
     """The card's whole text is ``+N Power`` (Punch, Kick, Tiger Shot...)."""
 
 
@@ -65,6 +67,7 @@ def tables(catalog: Catalog) -> Tables:
             tuple(c.cost for c in catalog.cards),
             tuple(c.simple_power >= 0 for c in catalog.cards),
             catalog.cards[catalog.kick].cost,
+            tuple(c.index for c in catalog.pile("main") for _ in range(c.copies)),
         )
         _TABLES[id(catalog)] = found
     return found
