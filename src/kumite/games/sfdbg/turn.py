@@ -371,10 +371,11 @@ def end_turn(st: Engine, frame: Frame, out: list[Event]) -> None:
                     seat, card, "puts", "on top of his deck", "sfdbg.ruling.end-of-turn-order", out
                 )
         # 2. Discard played cards and hand; unspent Power is lost; draw five.
-        st.discard[seat].extend(st.played[seat])
-        st.discard[seat].extend(st.hand[seat])
-        st.played[seat].clear()
-        st.hand[seat].clear()
+        played, hand, discard = st.played[seat], st.hand[seat], st.discard[seat]
+        discard += played
+        discard += hand
+        played.clear()
+        hand.clear()
         st.revealed[seat].clear()
         st.power = 0
         if not st.quiet:
@@ -384,17 +385,17 @@ def end_turn(st: Engine, frame: Frame, out: list[Event]) -> None:
             # Cards put on top of the deck in sight are drawn first: everyone knows them.
             st.revealed[seat] += on_top[::-1][:drawn]
         # 3. Refill the Line-Up.
-        added: list[int] = []
-        for slot, card in enumerate(st.lineup):
-            if card == EMPTY:
-                if not st.main:
-                    _reveal_added(st, added, out)
-                    finish(st, "the Line-Up cannot be refilled", "sfdbg.end.line-up", out)
-                    return
-                new = st.main.pop()
-                st.lineup[slot] = new
-                added.append(new)
-        if added:
+        if EMPTY in st.lineup:
+            added: list[int] = []
+            for slot, card in enumerate(st.lineup):
+                if card == EMPTY:
+                    if not st.main:
+                        _reveal_added(st, added, out)
+                        finish(st, "the Line-Up cannot be refilled", "sfdbg.end.line-up", out)
+                        return
+                    new = st.main.pop()
+                    st.lineup[slot] = new
+                    added.append(new)
             st.main_top_known = False  # the known top card (if any) went to the Line-Up
             _reveal_added(st, added, out)
         # 4. Flip the Stage.
