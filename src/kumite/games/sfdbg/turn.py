@@ -280,11 +280,21 @@ def play_power(st: Engine, frame: Frame, out: list[Event]) -> None:
     causes resolve before the next one is played)."""
     seat = frame[1]
     simple = st.tables.simple
-    for card in st.hand[seat]:
-        if simple[card]:
-            st.stack.append(frame)
-            play_card(st, seat, card, out)
+    hand = st.hand[seat]
+    stack = st.stack
+    while True:
+        for card in hand:
+            if simple[card]:
+                break
+        else:
             return
+        stack.append(frame)
+        depth = len(stack)
+        play_card(st, seat, card, out)
+        if len(stack) != depth or st.request is not None:
+            return  # a Location triggered: its effects first, then this frame again
+        # Nothing to resolve: the machine would pop this frame at once; go on directly.
+        stack.pop()
 
 
 def _triggers(st: Engine, loc: int, card: Card) -> bool:
