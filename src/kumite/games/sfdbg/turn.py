@@ -83,18 +83,16 @@ def turn_legal(st: Engine, req: Request) -> tuple[str, ...]:
     seat = req.seat
     t: Tables = st.tables
     simple = t.simple
-    distinct: list[int] = []
-    count = 0
-    for c in st.hand[seat]:
-        if c not in distinct:
-            distinct.append(c)
-        if simple[c]:
-            count += 1
-    distinct.sort()
     play = t.play
     out: list[str] = []
-    for c in distinct:
-        out.append(play[c])
+    count = 0
+    last = EMPTY
+    for c in sorted(st.hand[seat]):
+        if c != last:  # each distinct card once, in card order
+            out.append(play[c])
+            last = c
+        if simple[c]:
+            count += 1
     if count >= 2:
         out.append(PLAY_POWER)
     if not st.no_buy:
