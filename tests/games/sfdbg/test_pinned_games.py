@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from kumite.core.errors import ChoiceError
+from kumite.core.game import State
 from kumite.core.rng import Rng, derive_seed
 from kumite.games.sfdbg import GAME
 from kumite.games.sfdbg.engine import shuffle
@@ -247,3 +249,30 @@ def test_engine_shuffle_is_random_shuffle(size: int) -> None:
         theirs.shuffle(b)
         assert a == b
         assert ours.getrandbits(64) == theirs.getrandbits(64)
+
+
+def test_validation_shortcut_agrees_with_the_general_validation() -> None:
+    """``SFDBGState.validate``'s shortcut returns what ``State.validate`` returns, and every
+    other input still gets the general checks (and their errors)."""
+    state = GAME.new_state(11, {"players": 3})
+    rng = random.Random(11)
+    for _ in range(200):
+        (d,) = state.pending()
+        choice = rng.choice(d.legal)
+        mine = state.validate({d.seat: choice})
+        assert mine == State.validate(state, {d.seat: choice}) == {d.seat: choice}
+        for bad in (
+            {d.seat: "no such choice"},
+            {(d.seat + 1) % 3: choice},
+            {d.seat: 1},
+            {d.seat: choice, (d.seat + 1) % 3: choice},
+            {},
+            [(d.seat, choice)],
+        ):
+            with pytest.raises(ChoiceError) as ours:
+                state.validate(bad)  # type: ignore[arg-type]
+            with pytest.raises(ChoiceError) as general:
+                State.validate(state, bad)  # type: ignore[arg-type]
+            assert type(ours.value) is type(general.value)
+            assert str(ours.value) == str(general.value)
+        state.apply({d.seat: choice})
