@@ -137,6 +137,8 @@ class Card:
     has_defense: bool = dataclasses.field(init=False)
     simple_power: int = dataclasses.field(init=False)
     """Power of a card whose whole text is ``+N Power`` (a fast path), else -1."""
+    is_location: bool = dataclasses.field(init=False)
+    """A Location (it stays in play)."""
 
     def __post_init__(self) -> None:
         attack = any(e.op == "attack" for e in self.play)
@@ -146,13 +148,10 @@ class Card:
         if len(self.play) == 1 and self.play[0].op == "power" and not self.play[0].conditional:
             simple = self.play[0].amount
         object.__setattr__(self, "simple_power", simple)
+        object.__setattr__(self, "is_location", self.type == "Location")
 
     def __repr__(self) -> str:
         return f"<Card {self.id}>"
-
-    @property
-    def is_location(self) -> bool:
-        return self.type == "Location"
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -254,7 +253,15 @@ class Catalog:
         return self.by_id[card_id]
 
     def pile(self, pile: str) -> tuple[Card, ...]:
-        return tuple(c for c in self.cards if c.pile == pile)
+        found = self._piles.get(pile)
+        if found is None:
+            found = self._piles[pile] = tuple(c for c in self.cards if c.pile == pile)
+        return found
+
+    @functools.cached_property
+    def _piles(self) -> dict[str, tuple[Card, ...]]:
+        """Memo of :meth:`pile` (every new game asks for its piles)."""
+        return {}
 
     @functools.cached_property
     def punch(self) -> int:

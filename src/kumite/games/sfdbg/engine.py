@@ -74,6 +74,24 @@ HANDLERS: dict[str, Callable[[Any, Frame, list[Event]], None]] = {}
 #: The turn decision of each seat (immutable, so shared).
 _TURN_REQUESTS = tuple(Request(seat, "turn", (), True) for seat in range(8))
 KINDS: dict[str, Kind] = {}
+#: ``_CLOCKWISE[n][seat]``: the other seats of an ``n``-player game, clockwise from ``seat``.
+_CLOCKWISE = tuple(
+    tuple(tuple((seat + i) % n for i in range(1, n)) for seat in range(n)) for n in range(9)
+)
+
+
+def shuffle(rng: Rng, cards: list[int]) -> None:
+    """``rng.shuffle(cards)``, step for step (the same draws of ``getrandbits``, so the same
+    order), with :meth:`random.Random._randbelow` inlined: shuffling decks is a good part of a
+    simulated game."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def handler(kind: str) -> Callable[[Callable[[Any, Frame, list[Event]], None]], Any]:
@@ -197,9 +215,10 @@ class Engine:
                 frame = stack.pop()
                 HANDLERS[frame[0]](self, frame, out)
                 continue
-            if self.over:
-                return
-            self.request = _TURN_REQUESTS[self.active]
+            if not self.over:
+                # The turn decision is private (it depends on the hand): never forced.
+                self.request = _TURN_REQUESTS[self.active]
+            return
 
     def ask(self, seat: int, kind: str, data: tuple[Any, ...] = (), private: bool = False) -> None:
         self.request = Request(seat, kind, data, private)
@@ -225,8 +244,7 @@ class Engine:
 
     def clockwise(self, seat: int) -> tuple[int, ...]:
         """The other seats in clockwise order, starting from the player on ``seat``'s left."""
-        n = self.n
-        return tuple((seat + i) % n for i in range(1, n))
+        return _CLOCKWISE[self.n][seat]
 
     def name(self, card: int) -> str:
         return self.cards[card].name
@@ -243,7 +261,7 @@ class Engine:
         pile = self.discard[seat]
         if not pile:
             return False
-        self.rng.shuffle(pile)
+        shuffle(self.rng, pile)
         self.deck[seat] = pile
         self.discard[seat] = []
         if not self.quiet:
@@ -252,6 +270,28 @@ class Engine:
 
     def draw(self, seat: int, count: int, out: list[Event], rule: str) -> int:
         """Draw up to ``count`` cards; returns how many were drawn."""
+        hand = self.hand[seat]
+        deck = self.deck[seat]
+        if 0 < count <= len(deck):
+            # The common case, in one slice: the same cards in the same order as one by one.
+            drawn = deck[-count:]
+            drawn.reverse()
+            del deck[-count:]
+            hand += drawn
+        else:
+            drawn = self._draw_one_by_one(seat, count, out)
+        if not self.quiet and drawn:
+            names = tuple(self.name(c) for c in drawn)
+            out.append(
+                ev.CardsDrawn(
+                    rule=rule, to=frozenset({seat}), seat=seat, count=len(drawn), names=names
+                )
+            )
+            out.append(ev.CardsDrawn(rule=rule, seat=seat, count=len(drawn)))
+        return len(drawn)
+
+    def _draw_one_by_one(self, seat: int, count: int, out: list[Event]) -> list[int]:
+        """Draw up to ``count`` cards, shuffling the discard pile in when the deck runs out."""
         hand = self.hand[seat]
         drawn: list[int] = []
         for _ in range(count):
@@ -263,15 +303,7 @@ class Engine:
             card = deck.pop()
             hand.append(card)
             drawn.append(card)
-        if not self.quiet and drawn:
-            names = tuple(self.name(c) for c in drawn)
-            out.append(
-                ev.CardsDrawn(
-                    rule=rule, to=frozenset({seat}), seat=seat, count=len(drawn), names=names
-                )
-            )
-            out.append(ev.CardsDrawn(rule=rule, seat=seat, count=len(drawn)))
-        return len(drawn)
+        return drawn
 
     def from_hand(self, seat: int, card: int) -> None:
         """Take ``card`` out of ``seat``'s hand (forgetting it was known to be there)."""
@@ -294,7 +326,7 @@ class Engine:
     def shuffle_into_deck(self, seat: int, card: int) -> None:
         deck = self.deck[seat]
         deck.append(card)
-        self.rng.shuffle(deck)
+        shuffle(self.rng, deck)
 
     # -- gaining and losing -----------------------------------------------------------------
     def moved(
@@ -349,5 +381,5 @@ class Engine:
         if not self.bosses and self.hero_discard:
             self.bosses = self.hero_discard
             self.hero_discard = []
-            self.rng.shuffle(self.bosses)
+            shuffle(self.rng, self.bosses)
         return self.bosses.pop() if self.bosses else EMPTY

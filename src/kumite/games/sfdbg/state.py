@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self
 
 from kumite.core.errors import MalformedChoiceError
@@ -17,17 +18,21 @@ from kumite.games.sfdbg import effects as _effects  # noqa: F401
 from kumite.games.sfdbg import events as ev
 from kumite.games.sfdbg.actions import Vocabulary, vocabulary
 from kumite.games.sfdbg.cards import Catalog
-from kumite.games.sfdbg.engine import EMPTY, KINDS, Engine
+from kumite.games.sfdbg.engine import EMPTY, KINDS, Engine, shuffle
 from kumite.games.sfdbg.options import Options
-from kumite.games.sfdbg.turn import start_turn, tables
+from kumite.games.sfdbg.turn import TURN_PROMPT, start_turn, tables, turn_answer, turn_legal
 from kumite.games.sfdbg.view import determinize, explain, view
 
 if TYPE_CHECKING:
     from kumite.games.sfdbg.game import SFDBG
 
 ULTRAS_PER_SECRET_HERO = 3
-#: Decisions are immutable, so the engine reuses them (bounded: cleared when it grows large).
-_DECISIONS: dict[tuple[int, str, tuple[str, ...], str], Decision] = {}
+#: Decisions are immutable, so the engine reuses them (as ``pending()``'s tuple), keyed by
+#: (seat, kind, legal, prompt); turn decisions by their legal choices, per seat. Bounded:
+#: cleared when they grow large.
+_DECISIONS: dict[tuple[int, str, tuple[str, ...], str], tuple[Decision]] = {}
+_TURN_PENDING: tuple[dict[tuple[str, ...], tuple[Decision]], ...] = tuple({} for _ in range(8))
+_MAX_CACHED = 50_000
 
 
 _VOCABULARIES: dict[int, tuple[Catalog, Vocabulary]] = {}
@@ -90,7 +95,7 @@ class SFDBGState(Engine, State):
         secret = opts.variant == "secret-heroes"
         # sfdbg.setup.heroes: chosen or dealt; the rest make the face-down stack.
         pool = list(range(len(self.heroes)))
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         chosen = list(opts.heroes) if opts.heroes is not None and not secret else [None] * n
         self.hero = [EMPTY] * n
         for s, hero_id in enumerate(chosen):
@@ -108,7 +113,7 @@ class SFDBGState(Engine, State):
         # sfdbg.setup.ultras (or the Secret Heroes deal).
         ultras = [c.index for c in cat.pile("ultra")]
         if secret:
-            rng.shuffle(ultras)
+            shuffle(rng, ultras)
             for k in range(min(len(ultras), ULTRAS_PER_SECRET_HERO * n)):
                 self.ultras[order[k % n]].append(ultras[k])
             self.box += ultras[ULTRAS_PER_SECRET_HERO * n :]
@@ -125,13 +130,13 @@ class SFDBGState(Engine, State):
             deck = [punches.index] * rules.starting_punches + [
                 vulns.index
             ] * rules.starting_vulnerabilities
-            rng.shuffle(deck)
+            shuffle(rng, deck)
             self.deck[s] = deck
         self.box += [punches.index] * (punches.copies - n * rules.starting_punches)
         self.box += [vulns.index] * (vulns.copies - n * rules.starting_vulnerabilities)
         # sfdbg.setup.main-deck, sfdbg.setup.line-up
-        self.main = [c.index for c in cat.pile("main") for _ in range(c.copies)]
-        rng.shuffle(self.main)
+        self.main = list(self.tables.main_deck)
+        shuffle(rng, self.main)
         self.main_top_known = False
         self.lineup = [self.main.pop() for _ in range(rules.line_up)]
         # sfdbg.setup.stacks, sfdbg.setup.stages
@@ -178,19 +183,41 @@ class SFDBGState(Engine, State):
             req = self.request
             if req is None:
                 found = ()
+            elif req.kind == "turn":  # most decisions: a constant prompt, one lookup
+                legal = turn_legal(self, req)
+                turns = _TURN_PENDING[req.seat]
+                found = turns.get(legal)
+                if found is None:
+                    if len(turns) > _MAX_CACHED:
+                        turns.clear()
+                    found = turns[legal] = (Decision(req.seat, "turn", legal, TURN_PROMPT),)
             else:
                 kind = KINDS[req.kind]
                 legal = kind.legal(self, req)
                 prompt = kind.prompt(self, req)
                 key = (req.seat, req.kind, legal, prompt)
-                decision = _DECISIONS.get(key)
-                if decision is None:
-                    if len(_DECISIONS) > 50_000:
+                found = _DECISIONS.get(key)
+                if found is None:
+                    if len(_DECISIONS) > _MAX_CACHED:
                         _DECISIONS.clear()
-                    decision = _DECISIONS[key] = Decision(req.seat, req.kind, legal, prompt)
-                found = (decision,)
+                    found = _DECISIONS[key] = (Decision(req.seat, req.kind, legal, prompt),)
             self._pending = found
         return found
+
+    def validate(self, choices: Mapping[int, str]) -> dict[int, str]:
+        """:meth:`State.validate` with a shortcut for its common case (a plain dict of the
+        one pending seat's legal choice): the same result, without the general checks.
+        Anything else goes through the general validation unchanged."""
+        if type(choices) is dict and len(choices) == 1:
+            found = self._pending
+            if found is None:
+                found = self.pending()
+            if len(found) == 1:
+                decision = found[0]
+                choice = choices.get(decision.seat)
+                if type(choice) is str and choice in decision.legal:
+                    return dict(choices)
+        return super().validate(choices)
 
     def _apply(self, choices: dict[int, str]) -> list[Event]:
         self._pending = None
@@ -198,7 +225,10 @@ class SFDBGState(Engine, State):
         req = self.request
         assert req is not None
         self.request = None
-        KINDS[req.kind].answer(self, req, choices[req.seat], out)
+        if req.kind == "turn":
+            turn_answer(self, req, choices[req.seat], out)
+        else:
+            KINDS[req.kind].answer(self, req, choices[req.seat], out)
         self.run(out)
         return out
 
