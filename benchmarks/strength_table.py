@@ -1,7 +1,7 @@
 """Head-to-head strength table of the shipped agents in every game (seats alternated, 95%
 Wilson intervals on each agent's share of the decisive games).
 
-    python benchmarks/strength_table.py [--games 40] [--search-games 20] [--seed 1]
+    python benchmarks/strength_table.py [--games 20] [--search-games 2] [--seed 1]
         [--game rivales --agents greedy,ismcts] [--jobs 2] [--json]
 """
 
@@ -18,9 +18,9 @@ from kumite.sim.strength import DEFAULT_AGENTS, format_row, strength_table
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=40, help="games per pair")
+    parser.add_argument("--games", type=int, default=20, help="games per pair")
     parser.add_argument(
-        "--search-games", type=int, default=None, help="games per pair with an ismcts agent"
+        "--search-games", type=int, default=2, help="games per pair with an ismcts agent"
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game", action="append", help="game id (repeat; default: all)")

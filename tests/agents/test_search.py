@@ -3,6 +3,7 @@ information, reproducibility, whole games at a small budget."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -13,7 +14,7 @@ from kumite.agents import make_agent, run_game
 from kumite.agents.base import RandomAgent, decide
 from kumite.agents.ismcts import ISMCTSAgent
 from kumite.agents.rivales_search import RivalesHooks, match_value
-from kumite.agents.search import DEFAULT_HOOKS, Level, SearchHooks, search_hooks
+from kumite.agents.search import DEFAULT_HOOKS, DEFAULT_LEVEL, SearchHooks, search_hooks
 from kumite.agents.sfdbg_search import SFDBGHooks
 from kumite.core.game import Decision, Game, State
 from kumite.games import get_game
@@ -25,7 +26,8 @@ TINY = "tiny"
 def _hooks(game: Game[Any], options: Mapping[str, Any], iterations: int = 8) -> SearchHooks:
     hooks = search_hooks(game, options)
     # A per-test budget: the shipped levels are sized for play, not for the test suite.
-    hooks.levels = {**hooks.levels, TINY: Level(iterations=iterations, seconds=None)}
+    level = dataclasses.replace(hooks.levels[DEFAULT_LEVEL], iterations=iterations)
+    hooks.levels = {**hooks.levels, TINY: level}
     return hooks
 
 
@@ -90,7 +92,7 @@ class _Spy(SearchHooks):
 
     def __init__(self, inner: SearchHooks) -> None:
         self.inner = inner
-        self.levels = {TINY: Level(iterations=10, seconds=None)}
+        self.levels = {TINY: dataclasses.replace(inner.levels[DEFAULT_LEVEL], iterations=10)}
         self.states: list[State] = []
         self.views: list[Mapping[str, Any]] = []
 
@@ -110,10 +112,11 @@ class _Spy(SearchHooks):
 @pytest.mark.parametrize("game_id", HOOKED)
 def test_hooks_never_get_the_true_state(game_id: str) -> None:
     """Everything the hooks see is a view or a state derived from a determinisation the
-    sampler made — never the true state — and some determinisation differs from the truth
-    in what the deciding seat cannot see."""
+    sampler made (tagged; paired sweeps play clones of it) — never the true state — and
+    some determinisation differs from the truth in what the deciding seat cannot see."""
     game = get_game(game_id)
     spy = _Spy(search_hooks(game, {}))
+    differs = 0
     for truth in _positions(game_id, seed=8, steps=7)[2:6]:
         d = truth.pending()[0]
         worlds: list[State] = []
@@ -122,6 +125,7 @@ def test_hooks_never_get_the_true_state(game_id: str) -> None:
             rng: random.Random, truth: State = truth, seat: int = d.seat, out: list[State] = worlds
         ) -> State:
             world = truth.determinize(seat, rng)
+            world.spy_sampled = True  # type: ignore[attr-defined]
             out.append(world)
             return world
 
@@ -130,10 +134,11 @@ def test_hooks_never_get_the_true_state(game_id: str) -> None:
         choice = agent.choose_with(truth.view(d.seat), d, sample)
         assert choice in d.legal
         assert all(s is not truth for s in spy.states)
-        assert all(any(s is w for w in worlds) for s in spy.states)
-        if agent.last_iterations:
-            hidden = [w.view(None) != truth.view(None) for w in worlds]
-            assert any(hidden)
+        assert all(getattr(s, "spy_sampled", False) for s in spy.states)
+        assert not hasattr(truth, "spy_sampled")
+        other = 1 - d.seat
+        differs += sum(w.view(other) != truth.view(other) for w in worlds)
+    assert differs
 
 
 @pytest.mark.parametrize("game_id", HOOKED)

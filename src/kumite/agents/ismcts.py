@@ -19,9 +19,13 @@ decision left with one candidate is played at once, in the tree and at the root)
 rollout plays and when it stops with an evaluation, and the budget of each level. Without
 hooks every legal choice is searched and rollouts are uniformly random to the end.
 
-The move played is the root action visited most. The budget is an iteration count and/or a
-time limit; named difficulty levels set both. Search randomness is seeded from the agent's
-seed and the view, so the agent is a fixed (reproducible) policy of its view.
+The move played is the root action visited most. A level may instead ask for *paired*
+root sweeps: each determinisation (and random stream) is played once with every root
+candidate, and the best mean value is played — common random numbers, so that the
+comparison of candidates is not drowned in the luck of the draw (SF DBG's buys). The budget
+is an iteration count and/or a time limit; named difficulty levels set both. Search
+randomness is seeded from the agent's seed and the view, so the agent is a fixed
+(reproducible) policy of its view when its level has no time limit.
 """
 
 from __future__ import annotations
@@ -113,12 +117,30 @@ class ISMCTSAgent:
         deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
         n = 0
         while n < budget.iterations and (deadline is None or time.perf_counter() < deadline):
-            self._iterate(sample(rng), tree, root_key, candidates, decision.seat, rng)
-            n += 1
+            world = sample(rng)
+            if not budget.paired:
+                self._iterate(world, tree, root_key, candidates, decision.seat, rng)
+                n += 1
+                continue
+            # One sweep: every candidate on the same world and the same random stream.
+            stream = rng.getrandbits(64)
+            for action in candidates:
+                self._iterate(
+                    world.clone(),
+                    tree,
+                    root_key,
+                    candidates,
+                    decision.seat,
+                    random.Random(stream),
+                    action,
+                )
+            n += len(candidates)
         self.last_iterations = n
         root = tree.get(root_key)
         if root is None or not root.visits:
             return candidates[0]
+        if budget.paired:
+            return max(candidates, key=lambda a: root.total.get(a, 0.0) / root.visits.get(a, 1))
         return max(candidates, key=lambda a: (root.visits.get(a, 0), root.total.get(a, 0.0)))
 
     def _iterate(
@@ -129,6 +151,7 @@ class ISMCTSAgent:
         root_candidates: tuple[str, ...],
         me: int,
         rng: random.Random,
+        root_action: str | None = None,
     ) -> None:
         state.quiet = True
         hooks = self.hooks
@@ -164,7 +187,10 @@ class ISMCTSAgent:
                 if node is None:
                     node = tree[key] = _Node()
                     added = True
-                action = node.select(candidates, c, rng)
+                if first and d.seat == me and root_action is not None:
+                    action = root_action
+                else:
+                    action = node.select(candidates, c, rng)
                 path.append((node, d.seat, action))
                 choices[d.seat] = action
             first = False

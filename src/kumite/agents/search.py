@@ -38,6 +38,8 @@ class Level:
     iterations: int
     seconds: float | None
     exploration: float = 0.7
+    paired: bool = False
+    """Root sweeps: every root candidate on each determinisation (see ismcts)."""
 
 
 #: The generic levels; a game's hooks may set their own budgets.

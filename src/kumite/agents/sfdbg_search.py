@@ -45,10 +45,10 @@ GAME_TURNS = 40
 POWER_GROUP = GROUPS.index("power")
 
 LEVELS: dict[str, Level] = {
-    "easy": Level(iterations=20, seconds=None, exploration=0.5),
-    "medium": Level(iterations=100, seconds=None, exploration=0.5),
-    "hard": Level(iterations=250, seconds=None, exploration=0.5),
-    "expert": Level(iterations=100_000, seconds=6.0, exploration=0.5),
+    "easy": Level(iterations=20, seconds=None, exploration=0.5, paired=True),
+    "medium": Level(iterations=100, seconds=None, exploration=0.5, paired=True),
+    "hard": Level(iterations=250, seconds=None, exploration=0.5, paired=True),
+    "expert": Level(iterations=100_000, seconds=6.0, exploration=0.5, paired=True),
 }
 
 
@@ -57,11 +57,19 @@ class SFDBGHooks(SearchHooks):
 
     levels = LEVELS
 
-    def __init__(self, values: CardValues, horizon: int = HORIZON) -> None:
+    def __init__(
+        self,
+        values: CardValues,
+        horizon: int | None = None,
+        buy_candidates: int | None = None,
+        econ_vp: float | None = None,
+    ) -> None:
         self.values = values
+        self.horizon = HORIZON if horizon is None else horizon
+        self.buy_candidates = BUY_CANDIDATES if buy_candidates is None else buy_candidates
+        self.econ_vp = ECON_VP if econ_vp is None else econ_vp
         self.greedy = GreedySFDBG(values, 0)
         self.policy = Policy(values)
-        self.horizon = horizon
         cards = values.catalog.cards
         rank = {g: k for k, g in enumerate(GROUPS)}
         # Turn choice -> (verb, card id); play order as greedy's (groups, then economy).
@@ -83,7 +91,7 @@ class SFDBGHooks(SearchHooks):
         buys = sorted(
             (c for c in legal if c.startswith("buy:")),
             key=lambda c: (-self._worth(c, late), c),
-        )[:BUY_CANDIDATES]
+        )[: self.buy_candidates]
         if not buys:
             return ("end",)
         return (first, *(c for c in (*buys, "end") if c != first))
@@ -107,9 +115,7 @@ class SFDBGHooks(SearchHooks):
         while True:
             pending = state.pending()
             if not pending:
-                outcome = state.outcome
-                assert outcome is not None
-                return outcome.returns
+                return self.evaluate(st)
             if st.turn >= stop:
                 return self.evaluate(st)
             state.apply({d.seat: self._policy(st, d) for d in pending})
@@ -149,12 +155,12 @@ class SFDBGHooks(SearchHooks):
     def evaluate(self, st: Any) -> tuple[float, ...]:
         """Each seat's value of an unfinished game: VP now, plus its deck's economy per card
         times the turns it has left, against the best other seat's."""
-        left = max(0.0, (1.0 - _lateness(st)) * GAME_TURNS / st.n)
+        left = 0.0 if st.over else max(0.0, (1.0 - _lateness(st)) * GAME_TURNS / st.n)
         scores = []
         for s in range(st.n):
             deck = owned(st, s)
             econ = sum(self.econ[c] for c in deck) / max(1, len(deck))
-            scores.append(deck_vp(st.catalog, deck) + ECON_VP * econ * 5 * left)
+            scores.append(deck_vp(st.catalog, deck) + self.econ_vp * econ * 5 * left)
         out = []
         for s in range(st.n):
             rival = max(scores[t] for t in range(st.n) if t != s)
