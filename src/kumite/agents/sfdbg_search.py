@@ -10,9 +10,14 @@ play first, which Power card next. What decides games is what a player gains. So
 * **rollouts** — both players go on with a fast version of that policy which reads the
   determinised state's choice strings instead of building views (a view is built only for
   the rare forced decisions), for :attr:`SFDBGHooks.horizon` turns; then the position is
-  valued from each player's VP and the worth of its deck for the rest of the game.
+  valued from each player's VP and the worth of its deck for the rest of the game (a
+  finished game from the final VP): ``tanh`` of the VP lead, so a rollout says by how much,
+  not only who, is ahead;
+* **budgets** — levels use fewer iterations than the generic ones (an iteration here plays
+  several turns) and *paired* root sweeps: the buys are compared on the same deals, which
+  matters in a game where the luck of the draw dwarfs the difference between two buys.
 
-Levels use fewer iterations than the generic ones: an iteration here plays several turns.
+The fast policy is about as strong as greedy on its own (107 wins in 200 games against it).
 """
 
 from __future__ import annotations
@@ -30,11 +35,11 @@ from kumite.games.sfdbg.scoring import deck_vp
 from kumite.games.sfdbg.turn import PLAY_POWER, owned
 
 #: How many buys (by greedy's worth) a turn's search considers, besides ending the turn.
-BUY_CANDIDATES = 4
+BUY_CANDIDATES = 3
 #: Rollouts stop after this many more turns (both players' turns counted).
-HORIZON = 6
+HORIZON = 10
 #: VP a point of deck economy is worth per remaining turn of its owner, in the evaluation.
-ECON_VP = 0.25
+ECON_VP = 0.15
 #: VP difference that makes a position worth tanh(1) ~ 0.76 of a win.
 VP_SCALE = 8.0
 #: Stages and main deck at the start of a game (for how late it is; see ``lateness``).
