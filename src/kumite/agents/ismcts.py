@@ -21,8 +21,10 @@ hooks every legal choice is searched and rollouts are uniformly random to the en
 
 The move played is the root action visited most. A level may instead ask for *paired*
 root sweeps: each determinisation (and random stream) is played once with every root
-candidate, and the best mean value is played — common random numbers, so that the
-comparison of candidates is not drowned in the luck of the draw (SF DBG's buys). The budget
+candidate, and the best mean value is played (unless it beats the first candidate, the
+game's own preference, by fewer than ``confidence`` standard errors of the paired
+difference) — common random numbers, so that the comparison of candidates is not drowned
+in the luck of the draw (SF DBG's buys). The budget
 is an iteration count and/or a time limit; named difficulty levels set both. Search
 randomness is seeded from the agent's seed and the view, so the agent is a fixed
 (reproducible) policy of its view when its level has no time limit.
@@ -116,6 +118,7 @@ class ISMCTSAgent:
         budget = self.level
         deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
         n = 0
+        sweeps: list[list[float]] = []  # paired: each sweep's value of every candidate
         while n < budget.iterations and (deadline is None or time.perf_counter() < deadline):
             world = sample(rng)
             if not budget.paired:
@@ -124,23 +127,27 @@ class ISMCTSAgent:
                 continue
             # One sweep: every candidate on the same world and the same random stream.
             stream = rng.getrandbits(64)
-            for action in candidates:
-                self._iterate(
-                    world.clone(),
-                    tree,
-                    root_key,
-                    candidates,
-                    decision.seat,
-                    random.Random(stream),
-                    action,
-                )
+            sweeps.append(
+                [
+                    self._iterate(
+                        world.clone(),
+                        tree,
+                        root_key,
+                        candidates,
+                        decision.seat,
+                        random.Random(stream),
+                        action,
+                    )
+                    for action in candidates
+                ]
+            )
             n += len(candidates)
         self.last_iterations = n
+        if budget.paired:
+            return _paired_choice(candidates, sweeps, budget.confidence)
         root = tree.get(root_key)
         if root is None or not root.visits:
             return candidates[0]
-        if budget.paired:
-            return max(candidates, key=lambda a: root.total.get(a, 0.0) / root.visits.get(a, 1))
         return max(candidates, key=lambda a: (root.visits.get(a, 0), root.total.get(a, 0.0)))
 
     def _iterate(
@@ -152,7 +159,8 @@ class ISMCTSAgent:
         me: int,
         rng: random.Random,
         root_action: str | None = None,
-    ) -> None:
+    ) -> float:
+        """One iteration; returns the value it gave the searching seat ``me``."""
         state.quiet = True
         hooks = self.hooks
         c = self.level.exploration
@@ -200,6 +208,26 @@ class ISMCTSAgent:
                 break
         for node, seat, action in path:
             node.update(action, returns[seat])
+        return returns[me]
+
+
+def _paired_choice(
+    candidates: tuple[str, ...], sweeps: list[list[float]], confidence: float
+) -> str:
+    """The candidate with the best mean over the sweeps — but the first candidate (the
+    game's own preference) unless the best beats it by ``confidence`` standard errors of
+    their paired difference."""
+    if not sweeps:
+        return candidates[0]
+    k = len(sweeps)
+    means = [sum(s[i] for s in sweeps) / k for i in range(len(candidates))]
+    best = max(range(len(candidates)), key=lambda i: (means[i], -i))
+    if best == 0 or confidence <= 0:
+        return candidates[best]
+    diffs = [s[best] - s[0] for s in sweeps]
+    mean = sum(diffs) / k
+    var = sum((d - mean) ** 2 for d in diffs) / (k - 1) if k > 1 else math.inf
+    return candidates[best] if mean > confidence * math.sqrt(var / k) else candidates[0]
 
 
 def _digest(seed: int, view: Mapping[str, Any]) -> str:

@@ -40,6 +40,8 @@ class Level:
     exploration: float = 0.7
     paired: bool = False
     """Root sweeps: every root candidate on each determinisation (see ismcts)."""
+    confidence: float = 0.0
+    """Paired: leave the first candidate only for one better by this many standard errors."""
 
 
 #: The generic levels; a game's hooks may set their own budgets.

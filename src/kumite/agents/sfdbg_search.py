@@ -50,10 +50,10 @@ GAME_TURNS = 40
 POWER_GROUP = GROUPS.index("power")
 
 LEVELS: dict[str, Level] = {
-    "easy": Level(iterations=20, seconds=None, exploration=0.5, paired=True),
-    "medium": Level(iterations=100, seconds=None, exploration=0.5, paired=True),
-    "hard": Level(iterations=250, seconds=None, exploration=0.5, paired=True),
-    "expert": Level(iterations=100_000, seconds=6.0, exploration=0.5, paired=True),
+    "easy": Level(iterations=20, seconds=None, exploration=0.5, paired=True, confidence=1.0),
+    "medium": Level(iterations=100, seconds=None, exploration=0.5, paired=True, confidence=1.0),
+    "hard": Level(iterations=250, seconds=None, exploration=0.5, paired=True, confidence=1.0),
+    "expert": Level(iterations=100_000, seconds=6.0, exploration=0.5, paired=True, confidence=1.0),
 }
 
 
