@@ -32,8 +32,8 @@ def main() -> None:
     table = {g: tuple(args.agents.split(",")) if args.agents else DEFAULT_AGENTS[g] for g in ids}
 
     def progress(game: str, a: str, b: str, row: Mapping[str, Any]) -> None:
-        # With --json, stdout is the JSON alone: the rows go to stderr as they come.
-        print(f"{game:>8}: {format_row(row)}", file=sys.stderr if args.json else sys.stdout)
+        if not args.json:
+            print(f"{game:>8}: {format_row(row)}", flush=True)
 
     result = strength_table(
         table,

@@ -21,8 +21,7 @@ hooks every legal choice is searched and rollouts are uniformly random to the en
 
 The move played is the root action visited most. A level may instead ask for *paired*
 root sweeps: each determinisation (and random stream) is played once with every root
-candidate, each followed at once by the rollout (flat Monte Carlo at the root, no tree
-below it), and the best mean value is played (unless it beats the first candidate, the
+candidate, and the best mean value is played (unless it beats the first candidate, the
 game's own preference, by fewer than ``confidence`` standard errors of the paired
 difference) — common random numbers, so that the comparison of candidates is not drowned
 in the luck of the draw (SF DBG's buys). The budget
@@ -202,12 +201,9 @@ class ISMCTSAgent:
                     action = node.select(candidates, c, rng)
                 path.append((node, d.seat, action))
                 choices[d.seat] = action
-            # A paired sweep's root action goes straight to the rollout: below the root the
-            # candidates then differ only by that action, on the same world and stream.
-            flat = first and root_action is not None
             first = False
             state.apply(choices)
-            if added or flat:
+            if added:
                 returns = hooks.rollout(state, rng)
                 break
         for node, seat, action in path:
