@@ -3,7 +3,7 @@ losses, the 95% Wilson interval of its share of the decisive games, and its seco
 move (every move with a choice, and the moves it actually searched).
 
 Game ``i`` is seeded ``seed + i`` with the game's default options (fighters/heroes dealt by
-the game); the agent sits in seat ``i % 2``; seat ``s``'s agent is seeded
+the game); the agent sits in seat ``seed % 2`` (so runs over consecutive seeds add up); seat ``s``'s agent is seeded
 ``derive_seed(game seed, "agent", s)`` as in ``kumite play``. One line per game, then the
 summary (``--json``: the summary as JSON).
 
@@ -44,7 +44,7 @@ def main() -> None:
         seed = args.seed + i
         state = game.new_state(seed, {})
         state.quiet = True
-        me = i % 2
+        me = seed % 2
         names = [args.agent if s == me else args.against for s in range(2)]
         agents = [
             make_agent(names[s], game, state.options_json, s, derive_seed(seed, "agent", s))
