@@ -3,9 +3,9 @@ losses, the 95% Wilson interval of its share of the decisive games, and its seco
 move (every move with a choice, and the moves it actually searched).
 
 Game ``i`` is seeded ``seed + i`` with the game's default options (fighters/heroes dealt by
-the game); the agent sits in seat ``seed % 2`` (so runs over consecutive seeds add up); seat ``s``'s agent is seeded
-``derive_seed(game seed, "agent", s)`` as in ``kumite play``. One line per game, then the
-summary (``--json``: the summary as JSON).
+the game); the agent sits in seat ``seed % 2`` (so runs over consecutive seeds add up);
+seat ``s``'s agent is seeded ``derive_seed(game seed, "agent", s)`` as in ``kumite play``.
+One line per game, then the summary (``--json``: the summary as JSON).
 
     python benchmarks/ismcts_vs_greedy.py rivales --games 40 --seed 1000
     python benchmarks/ismcts_vs_greedy.py sfdbg --games 60 --seed 1000 --agent ismcts
