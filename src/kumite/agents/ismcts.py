@@ -10,12 +10,24 @@ the agent as a sampler, never the state itself) — and plays it out:
 * Selection is UCB1 with availability counts (an action's exploration term counts the
   iterations in which it was legal), decoupled per seat when several seats decide at once
   (simultaneous moves, as SF Rivals' reveals).
-* One node is added per iteration; below it, a uniformly random rollout to the end.
-* Each node's action statistics are updated with its seat's return.
+* One node is added per iteration; below it, a rollout gives each seat a value.
+* Each node's action statistics are updated with its seat's value.
 
-The move played is the root action visited most. The budget is an iteration count and/or a
-time limit; named difficulty levels set both. Search randomness is seeded from the agent's
-seed and the view, so the agent is a fixed (reproducible) policy of its view.
+What is game-specific is optional and sits in the game's :class:`~kumite.agents.search.
+SearchHooks`: which choices of a decision are worth searching (action abstraction: a
+decision left with one candidate is played at once, in the tree and at the root), how a
+rollout plays and when it stops with an evaluation, and the budget of each level. Without
+hooks every legal choice is searched and rollouts are uniformly random to the end.
+
+The move played is the root action visited most. A level may instead ask for *paired*
+root sweeps: each determinisation (and random stream) is played once with every root
+candidate, and the best mean value is played (unless it beats the first candidate, the
+game's own preference, by fewer than ``confidence`` standard errors of the paired
+difference) — common random numbers, so that the comparison of candidates is not drowned
+in the luck of the draw (SF DBG's buys). The budget
+is an iteration count and/or a time limit; named difficulty levels set both. Search
+randomness is seeded from the agent's seed and the view, so the agent is a fixed
+(reproducible) policy of its view when its level has no time limit.
 """
 
 from __future__ import annotations
@@ -31,23 +43,19 @@ from typing import Any
 import msgspec
 
 from kumite.agents.base import Sampler
+from kumite.agents.search import (
+    DEFAULT_HOOKS,
+    DEFAULT_LEVEL,
+    LEVELS,
+    Level,
+    SearchHooks,
+    search_hooks,
+)
 from kumite.core.game import Decision, Game, State
 
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "ISMCTSAgent", "Level"]
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Level:
-    iterations: int
-    seconds: float | None
-    exploration: float = 0.7
-
-
-LEVELS: dict[str, Level] = {
-    "easy": Level(iterations=60, seconds=None),
-    "medium": Level(iterations=600, seconds=None),
-    "hard": Level(iterations=1200, seconds=None),
-    "expert": Level(iterations=100_000, seconds=3.0),
-}
-DEFAULT_LEVEL = "medium"
+NodeKey = tuple[int, str]
 
 
 @dataclasses.dataclass(slots=True)
@@ -78,77 +86,148 @@ class _Node:
 class ISMCTSAgent:
     """Information-set MCTS over any game that implements ``determinize``."""
 
-    def __init__(self, seat: int, seed: int, level: str = DEFAULT_LEVEL) -> None:
-        if level not in LEVELS:
-            raise ValueError(f"unknown ismcts level {level!r} (one of {', '.join(LEVELS)})")
+    def __init__(
+        self,
+        seat: int,
+        seed: int,
+        level: str = DEFAULT_LEVEL,
+        hooks: SearchHooks = DEFAULT_HOOKS,
+    ) -> None:
+        if level not in hooks.levels:
+            raise ValueError(f"unknown ismcts level {level!r} (one of {', '.join(hooks.levels)})")
         self.name = "ismcts" if level == DEFAULT_LEVEL else f"ismcts-{level}"
         self.seat = seat
         self.seed = seed
-        self.level = LEVELS[level]
+        self.hooks = hooks
+        self.level = hooks.levels[level]
         self.last_iterations = 0
 
     def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
         raise RuntimeError("ismcts needs a determinisation sampler: call it through decide()")
 
     def choose_with(self, view: Mapping[str, Any], decision: Decision, sample: Sampler) -> str:
+        self.last_iterations = 0
         if len(decision.legal) == 1:
             return decision.legal[0]
+        candidates = self.hooks.candidates(view, decision)
+        if len(candidates) == 1:
+            return candidates[0]
         rng = random.Random(_digest(self.seed, view))
-        tree: dict[tuple[int, str], _Node] = {}
+        tree: dict[NodeKey, _Node] = {}
         root_key = (decision.seat, _digest(0, view))
         budget = self.level
         deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
         n = 0
+        sweeps: list[list[float]] = []  # paired: each sweep's value of every candidate
         while n < budget.iterations and (deadline is None or time.perf_counter() < deadline):
-            self._iterate(sample(rng), tree, root_key, decision.seat, rng)
-            n += 1
+            world = sample(rng)
+            if not budget.paired:
+                self._iterate(world, tree, root_key, candidates, decision.seat, rng)
+                n += 1
+                continue
+            # One sweep: every candidate on the same world and the same random stream.
+            stream = rng.getrandbits(64)
+            sweeps.append(
+                [
+                    self._iterate(
+                        world.clone(),
+                        tree,
+                        root_key,
+                        candidates,
+                        decision.seat,
+                        random.Random(stream),
+                        action,
+                    )
+                    for action in candidates
+                ]
+            )
+            n += len(candidates)
         self.last_iterations = n
+        if budget.paired:
+            return _paired_choice(candidates, sweeps, budget.confidence)
         root = tree.get(root_key)
         if root is None or not root.visits:
-            return rng.choice(decision.legal)
-        return max(decision.legal, key=lambda a: (root.visits.get(a, 0), root.total.get(a, 0.0)))
+            return candidates[0]
+        return max(candidates, key=lambda a: (root.visits.get(a, 0), root.total.get(a, 0.0)))
 
     def _iterate(
         self,
         state: State,
-        tree: dict[tuple[int, str], _Node],
-        root_key: tuple[int, str],
+        tree: dict[NodeKey, _Node],
+        root_key: NodeKey,
+        root_candidates: tuple[str, ...],
         me: int,
         rng: random.Random,
-    ) -> None:
+        root_action: str | None = None,
+    ) -> float:
+        """One iteration; returns the value it gave the searching seat ``me``."""
         state.quiet = True
-        path: list[tuple[_Node, int, str]] = []
-        expanding = True
-        first = True
+        hooks = self.hooks
         c = self.level.exploration
+        path: list[tuple[_Node, int, str]] = []
+        first = True
         while True:
             pending = state.pending()
             if not pending:
+                outcome = state.outcome
+                assert outcome is not None
+                returns = outcome.returns
                 break
             choices: dict[int, str] = {}
             added = False
             for d in pending:
-                if not expanding:
-                    choices[d.seat] = rng.choice(d.legal)
+                if first and d.seat == me:
+                    key, candidates = root_key, root_candidates
+                elif len(d.legal) == 1:
+                    choices[d.seat] = d.legal[0]
                     continue
-                key = (
-                    root_key if first and d.seat == me else (d.seat, _digest(0, state.view(d.seat)))
-                )
+                elif (at_once := hooks.forced(state, d)) is not None:
+                    choices[d.seat] = at_once
+                    continue
+                else:
+                    view = state.view(d.seat)
+                    candidates = hooks.candidates(view, d)
+                    if len(candidates) == 1:
+                        choices[d.seat] = candidates[0]
+                        continue
+                    key = (d.seat, _digest(0, view))
                 node = tree.get(key)
                 if node is None:
                     node = tree[key] = _Node()
                     added = True
-                action = node.select(d.legal, c, rng)
+                if first and d.seat == me and root_action is not None:
+                    action = root_action
+                else:
+                    action = node.select(candidates, c, rng)
                 path.append((node, d.seat, action))
                 choices[d.seat] = action
             first = False
-            if added:
-                expanding = False
             state.apply(choices)
-        outcome = state.outcome
-        assert outcome is not None
+            if added:
+                returns = hooks.rollout(state, rng)
+                break
         for node, seat, action in path:
-            node.update(action, outcome.returns[seat])
+            node.update(action, returns[seat])
+        return returns[me]
+
+
+def _paired_choice(
+    candidates: tuple[str, ...], sweeps: list[list[float]], confidence: float
+) -> str:
+    """The candidate with the best mean over the sweeps — but the first candidate (the
+    game's own preference) unless the best beats it by ``confidence`` standard errors of
+    their paired difference."""
+    if not sweeps:
+        return candidates[0]
+    k = len(sweeps)
+    means = [sum(s[i] for s in sweeps) / k for i in range(len(candidates))]
+    best = max(range(len(candidates)), key=lambda i: (means[i], -i))
+    if best == 0 or confidence <= 0:
+        return candidates[best]
+    diffs = [s[best] - s[0] for s in sweeps]
+    mean = sum(diffs) / k
+    var = sum((d - mean) ** 2 for d in diffs) / (k - 1) if k > 1 else math.inf
+    return candidates[best] if mean > confidence * math.sqrt(var / k) else candidates[0]
 
 
 def _digest(seed: int, view: Mapping[str, Any]) -> str:
@@ -156,17 +235,14 @@ def _digest(seed: int, view: Mapping[str, Any]) -> str:
     return hashlib.blake2b(b"%d|%s" % (seed, blob), digest_size=12).hexdigest()
 
 
-def make(game: Game[Any], options: Mapping[str, Any], seat: int, seed: int) -> ISMCTSAgent:
-    return ISMCTSAgent(seat, seed)
-
-
 def _level_factory(level: str) -> Any:
     def factory(game: Game[Any], options: Mapping[str, Any], seat: int, seed: int) -> ISMCTSAgent:
-        return ISMCTSAgent(seat, seed, level)
+        return ISMCTSAgent(seat, seed, level, search_hooks(game, options))
 
     return factory
 
 
+make = _level_factory(DEFAULT_LEVEL)
 make_easy = _level_factory("easy")
 make_hard = _level_factory("hard")
 make_expert = _level_factory("expert")

@@ -40,10 +40,10 @@ DESCRIPTIONS: dict[str, str] = {
     "priority": "SF DBG: buys by a priority list written as data (balanced strategy)",
     "priority-power": "SF DBG: priority list, Big-Money style (Power first)",
     "priority-attack": "SF DBG: priority list that buys every Attack",
-    "ismcts": "information-set Monte Carlo tree search (600 iterations a move)",
-    "ismcts-easy": "information-set MCTS, 60 iterations a move",
-    "ismcts-hard": "information-set MCTS, 1200 iterations a move",
-    "ismcts-expert": "information-set MCTS, 3 seconds a move",
+    "ismcts": "information-set Monte Carlo tree search (600 iterations a move; SF DBG 100)",
+    "ismcts-easy": "information-set MCTS, 60 iterations a move (SF DBG 20)",
+    "ismcts-hard": "information-set MCTS, 1200 iterations a move (SF DBG 250)",
+    "ismcts-expert": "information-set MCTS, 3 seconds a move (SF DBG 6)",
     "equilibrium": "SF Rivals: the solver's strategy (guaranteed bound; see kumite solve)",
 }
 
