@@ -161,8 +161,7 @@ def heat_map(chars: list[str], grid: list[list[float]], path: Path) -> Path | No
         import matplotlib.pyplot as plt
     except ImportError:
         err_console.print(
-            "[yellow]matplotlib is not installed: no heat map "
-            "(pip install matplotlib)[/yellow]"
+            "[yellow]matplotlib is not installed: no heat map (pip install matplotlib)[/yellow]"
         )
         return None
     fig, ax = plt.subplots(figsize=(7, 6))
