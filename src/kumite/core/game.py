@@ -14,6 +14,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
+import msgspec
+
 from kumite.core.errors import (
     GameOverError,
     IllegalChoiceError,
@@ -91,9 +93,11 @@ class Game(abc.ABC, Generic[OptionsT]):
     def parse_options(self, raw: Mapping[str, Any] | None) -> OptionsT:
         """Validate raw options; raise :class:`~kumite.core.errors.OptionsError` if bad."""
 
-    @abc.abstractmethod
     def options_to_json(self, options: OptionsT) -> dict[str, Any]:
-        """Plain JSON form of options, as stored in game records."""
+        """Plain JSON form of options, as stored in game records: the options struct's
+        fields (msgspec), unset (``None``) ones left out."""
+        out: dict[str, Any] = msgspec.to_builtins(options)
+        return {k: v for k, v in out.items() if v is not None}
 
     @abc.abstractmethod
     def new_state(self, seed: int = 0, options: Mapping[str, Any] | None = None) -> State:

@@ -73,10 +73,6 @@ class SFDBG(Game[Options]):
                 raise OptionsError("each Super Hero can be played by only one player")
         return options
 
-    def options_to_json(self, options: Options) -> dict[str, Any]:
-        out: dict[str, Any] = msgspec.to_builtins(options)
-        return {k: v for k, v in out.items() if v is not None}
-
     def catalog(self, options: Options | None = None) -> Catalog:
         """The cards in use: the base pack, or the base merged with the options' overlay."""
         overlay = None if options is None else options.pack
