@@ -59,7 +59,7 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.25) -> F
         for runtime in hub.tables.values():
             if runtime._bot_task is not None:
                 runtime._bot_task.cancel()
-        store.close()
+        await store.aclose()
 
     app = FastAPI(title="kumite", lifespan=lifespan)
     app.state.hub = hub
@@ -76,7 +76,7 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.25) -> F
         return runtime
 
     def authorise(runtime: TableRuntime, seat: int, token: str) -> None:
-        if not 0 <= seat < len(runtime.seats) or not store.check_token(runtime.id, seat, token):
+        if not runtime.check_token(seat, token):
             raise HTTPException(403, "wrong seat or token")
 
     # -- pages --------------------------------------------------------------------------
@@ -224,10 +224,10 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.25) -> F
             if seat["kind"] != "open" or seat.get("claimed"):
                 raise HTTPException(409, "that seat is not open")
             token = secrets.token_urlsafe(18)
-            store.set_token(table_id, body.seat, token)
+            await runtime.set_token(body.seat, token)
             seat["claimed"] = True
             seat["kind"] = "human"
-            store.set_seats(table_id, runtime.seats)
+            await store.set_seats(table_id, runtime.seats)
         await runtime.broadcast()
         return {
             "seat": body.seat,
@@ -240,7 +240,7 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.25) -> F
         runtime = runtime_or_404(table_id)
         authorise(runtime, body.seat, body.token)
         async with runtime.lock:
-            runtime.release(body.seat)
+            await runtime.release(body.seat)
         for client in list(runtime.clients):
             if client.seat == body.seat:
                 runtime.clients.discard(client)
@@ -329,9 +329,7 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.25) -> F
                 raise ProtocolError("hello-first", "the first message must be a hello")
             seat = hello.seat
             if seat is not None and not (
-                0 <= seat < len(runtime.seats)
-                and hello.token is not None
-                and store.check_token(runtime.id, seat, hello.token)
+                hello.token is not None and runtime.check_token(seat, hello.token)
             ):
                 raise ProtocolError("bad-token", "wrong seat or token for this table")
         except ProtocolError as exc:
@@ -343,9 +341,9 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.25) -> F
             return
         client = Client(seat, sender(websocket))
         if seat is not None:
-            await anyio.to_thread.run_sync(runtime.claim, seat)
+            await runtime.claim(seat)
         runtime.clients.add(client)
-        history = await anyio.to_thread.run_sync(runtime.chat_history, seat)
+        history = runtime.chat_history(seat)
         await websocket.send_json(
             {
                 "type": "welcome",
