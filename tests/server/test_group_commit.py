@@ -65,10 +65,9 @@ def test_every_write_is_committed_and_acknowledged(tmp_path, inline: bool) -> No
 
 
 def test_every_write_is_committed_and_acknowledged_by_the_store(database_url: str) -> None:
-    """The store's own committer: on the loop for SQLite, asyncio psycopg for PostgreSQL."""
+    """The store's own committer: on the loop for SQLite, in a thread for PostgreSQL."""
     store = Store(database_url)
     assert store.writer.inline == (store.dialect == "sqlite")
-    assert (store.writer.async_engine is not None) == (store.dialect == "postgresql")
     with store.engine.begin() as conn:
         conn.execute(text(CREATE))
 

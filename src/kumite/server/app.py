@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
@@ -47,13 +48,23 @@ class SeatToken(BaseModel):
     token: str = ""
 
 
-def create_app(database_url: str | None = None, *, bot_delay: float = 0.25) -> FastAPI:
+def create_app(
+    database_url: str | None = None, *, bot_delay: float = 0.25, freeze_gc: bool = False
+) -> FastAPI:
+    """The web table's app. ``freeze_gc`` (for a server process of its own): once started,
+    move every object made so far out of the cycle collector's reach (``gc.freeze``)."""
     store = Store(database_url)
     hub = Hub(store, bot_delay=bot_delay)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub.resume()
+        if freeze_gc:
+            # Modules, card data, the resumed tables: they live as long as the server. A
+            # full collection walked them all, ~270k objects, stopping the event loop for
+            # 250-300 ms under load and so every choice in flight (docs/protocol.md, Load).
+            gc.collect()
+            gc.freeze()
         hub.start_bots()
         yield
         for runtime in hub.tables.values():
