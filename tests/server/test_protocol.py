@@ -7,6 +7,7 @@ import json
 import random
 
 import pytest
+from sqlalchemy import event
 
 from kumite.games.sfrivals.cards import load_catalog
 from tests.server.live import Seat, create_table
@@ -169,3 +170,28 @@ def test_chat_reaches_the_table_and_is_kept(server):
     assert watcher.until(lambda m: m["type"] == "welcome")["chat"]["channel"] is None
     watcher.send({"type": "chat", "text": "hi"})
     assert watcher.error()["code"] == "spectator"
+    stored = server.hub.store.load(table)  # what a restarted server would read
+    assert [(m["seat"], m["text"]) for m in stored.chat["table"]] == [(0, "good luck")]
+
+
+def test_a_hello_reads_nothing_from_the_database(server):
+    """docs/protocol.md, Load: 400 clients saying hello at once queued 1,200 queries ahead of
+    the choices' commits. A hello's only write is its seat claim, group-committed."""
+    made = create_table(server.base, "sfrivals", [{"kind": "human"}, {"kind": "human"}], seed=3)
+    statements: list[str] = []
+
+    def seen(_conn, _cursor, statement, *_args) -> None:
+        statements.append(statement)
+
+    engine = server.hub.store.engine
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        seats = [Seat(server.base, made["id"], x["seat"], x["token"]) for x in made["links"]]
+        for seat in seats:
+            seat.ready()
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    ours = [" ".join(s.split()) for s in statements if "kumite_" in s]
+    assert ours  # the claims
+    assert all(s.startswith("UPDATE kumite_tables SET seats=") for s in ours), ours
+    assert all(s["claimed"] for s in server.hub.store.load(made["id"]).seats)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
@@ -47,19 +48,29 @@ class SeatToken(BaseModel):
     token: str = ""
 
 
-def create_app(database_url: str | None = None, *, bot_delay: float = 0.25) -> FastAPI:
+def create_app(
+    database_url: str | None = None, *, bot_delay: float = 0.25, freeze_gc: bool = False
+) -> FastAPI:
+    """The web table's app. ``freeze_gc`` (for a server process of its own): once started,
+    move every object made so far out of the cycle collector's reach (``gc.freeze``)."""
     store = Store(database_url)
     hub = Hub(store, bot_delay=bot_delay)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub.resume()
+        if freeze_gc:
+            # Modules, card data, the resumed tables: they live as long as the server. A
+            # full collection walked them all, ~270k objects, stopping the event loop for
+            # 250-300 ms under load and so every choice in flight (docs/protocol.md, Load).
+            gc.collect()
+            gc.freeze()
         hub.start_bots()
         yield
         for runtime in hub.tables.values():
             if runtime._bot_task is not None:
                 runtime._bot_task.cancel()
-        store.close()
+        await store.aclose()
 
     app = FastAPI(title="kumite", lifespan=lifespan)
     app.state.hub = hub
@@ -76,7 +87,7 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.25) -> F
         return runtime
 
     def authorise(runtime: TableRuntime, seat: int, token: str) -> None:
-        if not 0 <= seat < len(runtime.seats) or not store.check_token(runtime.id, seat, token):
+        if not runtime.check_token(seat, token):
             raise HTTPException(403, "wrong seat or token")
 
     # -- pages --------------------------------------------------------------------------
@@ -224,10 +235,10 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.25) -> F
             if seat["kind"] != "open" or seat.get("claimed"):
                 raise HTTPException(409, "that seat is not open")
             token = secrets.token_urlsafe(18)
-            store.set_token(table_id, body.seat, token)
+            await runtime.set_token(body.seat, token)
             seat["claimed"] = True
             seat["kind"] = "human"
-            store.set_seats(table_id, runtime.seats)
+            await store.set_seats(table_id, runtime.seats)
         await runtime.broadcast()
         return {
             "seat": body.seat,
@@ -240,7 +251,7 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.25) -> F
         runtime = runtime_or_404(table_id)
         authorise(runtime, body.seat, body.token)
         async with runtime.lock:
-            runtime.release(body.seat)
+            await runtime.release(body.seat)
         for client in list(runtime.clients):
             if client.seat == body.seat:
                 runtime.clients.discard(client)
@@ -329,9 +340,7 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.25) -> F
                 raise ProtocolError("hello-first", "the first message must be a hello")
             seat = hello.seat
             if seat is not None and not (
-                0 <= seat < len(runtime.seats)
-                and hello.token is not None
-                and store.check_token(runtime.id, seat, hello.token)
+                hello.token is not None and runtime.check_token(seat, hello.token)
             ):
                 raise ProtocolError("bad-token", "wrong seat or token for this table")
         except ProtocolError as exc:
@@ -343,9 +352,9 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.25) -> F
             return
         client = Client(seat, sender(websocket))
         if seat is not None:
-            await anyio.to_thread.run_sync(runtime.claim, seat)
+            await runtime.claim(seat)
         runtime.clients.add(client)
-        history = await anyio.to_thread.run_sync(runtime.chat_history, seat)
+        history = runtime.chat_history(seat)
         await websocket.send_json(
             {
                 "type": "welcome",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import hmac
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
@@ -26,7 +27,7 @@ from kumite.core.rng import derive_seed
 from kumite.games import get_game
 from kumite.server.adapters import Labeler, adapter
 from kumite.server.protocol import ProtocolError
-from kumite.server.storage import Store, StoredTable
+from kumite.server.storage import Store, StoredTable, chat_entry, now, token_hash
 
 log = logging.getLogger("kumite.server")
 
@@ -64,6 +65,9 @@ class TableRuntime:
         self.partial: dict[int, str] = {
             seat: choice for seat, (step, choice) in stored.partial.items() if step == self.step
         }
+        # Kept here, so that a client saying hello costs no database round trip.
+        self.token_hashes = stored.token_hashes
+        self.chat_log = stored.chat
         self.clients: set[Client] = set()
         self.lock = asyncio.Lock()
         self.bots: dict[int, Agent] = {
@@ -254,7 +258,9 @@ class TableRuntime:
             reason = refuse(self.game, self.options, self.state.view(seat), text)
             if reason is not None:
                 raise ProtocolError("chat-refused", f"not sent: {reason}")
-        await anyio.to_thread.run_sync(self.hub.store.add_chat, self.id, channel, seat, text)
+        created = now()
+        await self.hub.store.add_chat(self.id, channel, seat, text, created)
+        self.chat_log.setdefault(channel, []).append(chat_entry(seat, text, created))
         message = {"type": "chat", "channel": channel, "seat": seat, "text": text}
         for client in list(self.clients):
             if client.seat is not None and self.channel(client.seat) == channel:
@@ -267,21 +273,30 @@ class TableRuntime:
         channel = None if seat is None else self.channel(seat)
         if channel is None:
             return []
-        return self.hub.store.chat(self.id, channel)
+        return list(self.chat_log.get(channel, ()))
 
     # -- seats --------------------------------------------------------------------------
-    def claim(self, seat: int) -> None:
+    def check_token(self, seat: int, token: str) -> bool:
+        """Whether ``token`` is ``seat``'s."""
+        known = self.token_hashes.get(seat) if 0 <= seat < len(self.seats) else None
+        return known is not None and hmac.compare_digest(known, token_hash(token))
+
+    async def set_token(self, seat: int, token: str) -> None:
+        await self.hub.store.set_token(self.id, seat, token)
+        self.token_hashes[seat] = token_hash(token)
+
+    async def claim(self, seat: int) -> None:
         if not self.seats[seat].get("claimed"):
             self.seats[seat]["claimed"] = True
-            self.hub.store.set_seats(self.id, self.seats)
+            await self.hub.store.set_seats(self.id, self.seats)
 
-    def release(self, seat: int) -> str:
+    async def release(self, seat: int) -> str:
         """The seat's holder leaves: a fresh token (kept by nobody) and an open seat."""
         token = secrets.token_urlsafe(18)
-        self.hub.store.set_token(self.id, seat, token)
+        await self.set_token(seat, token)
         self.seats[seat]["claimed"] = False
         self.seats[seat]["kind"] = "open"
-        self.hub.store.set_seats(self.id, self.seats)
+        await self.hub.store.set_seats(self.id, self.seats)
         return token
 
 
