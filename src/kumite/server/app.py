@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import gc
 import secrets
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from typing import Any
@@ -262,19 +263,21 @@ def create_app(
     async def rematch(table_id: str, body: SeatToken) -> dict[str, Any]:
         runtime = runtime_or_404(table_id)
         authorise(runtime, body.seat, body.token)
-        if not runtime.finished:
-            raise HTTPException(409, "the game is not over yet")
-        if runtime.next_table is not None:
-            raise HTTPException(409, f"a rematch exists: table {runtime.next_table}")
-        seats = [
-            SeatSpec(kind="bot", agent=s["agent"], name=s.get("name"))
-            if s["kind"] == "bot"
-            else SeatSpec(kind="you" if i == body.seat else "human", name=s.get("name"))
-            for i, s in enumerate(runtime.seats)
-        ]
-        spec = TableSpec(game=runtime.game.info.id, options=runtime.options, seats=seats)
-        made = await anyio.to_thread.run_sync(new_table, spec, table_id)
-        runtime.next_table = made["id"]
+        # Under the table's lock: two players asking at once must not make two rematches.
+        async with runtime.lock:
+            if not runtime.finished:
+                raise HTTPException(409, "the game is not over yet")
+            if runtime.next_table is not None:
+                raise HTTPException(409, f"a rematch exists: table {runtime.next_table}")
+            seats = [
+                SeatSpec(kind="bot", agent=s["agent"], name=s.get("name"))
+                if s["kind"] == "bot"
+                else SeatSpec(kind="you" if i == body.seat else "human", name=s.get("name"))
+                for i, s in enumerate(runtime.seats)
+            ]
+            spec = TableSpec(game=runtime.game.info.id, options=runtime.options, seats=seats)
+            made = await anyio.to_thread.run_sync(new_table, spec, table_id)
+            runtime.next_table = made["id"]
         by_seat = {link["seat"]: link for link in made["links"]}
         for client in list(runtime.clients):
             link = by_seat.get(client.seat) if client.seat is not None else None
@@ -333,6 +336,16 @@ def create_app(
         if runtime is None:
             await refuse(websocket, ProtocolError("not-found", f"no table {table_id!r}"), 4404)
             return
+        runtime.holds += 1
+        try:
+            await connect(websocket, runtime)
+        finally:
+            runtime.holds -= 1
+            runtime.last_used = time.monotonic()
+            hub.sweep()
+
+    async def connect(websocket: WebSocket, runtime: TableRuntime) -> None:
+        """A connection's life: hello, welcome, then its messages until it closes."""
         try:
             raw = await asyncio.wait_for(websocket.receive_text(), HELLO_TIMEOUT)
             hello = parse(raw)

@@ -13,6 +13,7 @@ import dataclasses
 import hmac
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -56,7 +57,7 @@ class TableRuntime:
         self.options = stored.options
         self.seats = stored.seats
         self.rematch_of = stored.rematch_of
-        self.next_table: str | None = None
+        self.next_table: str | None = stored.next_table
         self.state: State = self.game.new_state(stored.seed, stored.options)
         self.log: list[tuple[int, Event, dict[str, Any]]] = []
         """(step, event, its JSON form), computed once for every client."""
@@ -70,6 +71,9 @@ class TableRuntime:
         self.chat_log = stored.chat
         self.clients: set[Client] = set()
         self.lock = asyncio.Lock()
+        self.holds = 0
+        """Open connections using this runtime (a finished table stays while any is open)."""
+        self.last_used = time.monotonic()
         self.bots: dict[int, Agent] = {
             seat: make_agent(
                 info["agent"],
@@ -300,6 +304,11 @@ class TableRuntime:
         return token
 
 
+IDLE_EVICT = 300.0
+"""Seconds a finished, unwatched table stays in memory (:meth:`Hub.sweep`)."""
+SWEEP_EVERY = 30.0
+
+
 class Hub:
     """All live tables of a server."""
 
@@ -307,6 +316,7 @@ class Hub:
         self.store = store
         self.bot_delay = bot_delay
         self.tables: dict[str, TableRuntime] = {}
+        self._swept = float("-inf")
 
     def resume(self) -> int:
         """Rebuild every unfinished table from storage (after a restart)."""
@@ -326,7 +336,32 @@ class Hub:
             if stored is None:
                 return None
             runtime = self.tables[table_id] = TableRuntime(self, stored)
+        runtime.last_used = time.monotonic()
         return runtime
+
+    def sweep(self, now: float | None = None) -> list[str]:
+        """Let go of finished tables nobody has used for :data:`IDLE_EVICT` seconds.
+
+        Without this a long-running server keeps every table it ever served, and its garbage
+        collector's full passes grow with them. A table let go of is loaded again from
+        storage when next asked for. Runs its scan at most every :data:`SWEEP_EVERY` s.
+        """
+        now = time.monotonic() if now is None else now
+        if now - self._swept < SWEEP_EVERY:
+            return []
+        self._swept = now
+        idle = [
+            table_id
+            for table_id, rt in self.tables.items()
+            if rt.finished
+            and rt.holds == 0
+            and not rt.clients
+            and not rt.lock.locked()
+            and now - rt.last_used >= IDLE_EVICT
+        ]
+        for table_id in idle:
+            del self.tables[table_id]
+        return idle
 
     def start_bots(self) -> None:
         for runtime in self.tables.values():

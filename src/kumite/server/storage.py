@@ -76,7 +76,7 @@ class TableRow(Base):
     """Per seat: ``kind`` (human/bot), ``agent``, ``name``, ``claimed``."""
     status: Mapped[str] = mapped_column(String(16), default="playing")
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
     updated: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
 
@@ -129,6 +129,8 @@ class StoredTable:
     status: str
     outcome: dict[str, Any] | None
     rematch_of: str | None
+    next_table: str | None
+    """The rematch made from this table, if any."""
     created: datetime.datetime
     steps: list[dict[int, str]]
     partial: dict[int, tuple[int, str]]
@@ -449,6 +451,9 @@ class Store:
             status=row.status,
             outcome=row.outcome,
             rematch_of=row.rematch_of,
+            next_table=s.scalars(
+                select(TableRow.id).where(TableRow.rematch_of == row.id).limit(1)
+            ).first(),
             created=row.created,
             steps=[{int(k): v for k, v in st.choices.items()} for st in steps],
             partial={p.seat: (p.step, p.choice) for p in partial},
