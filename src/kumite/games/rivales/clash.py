@@ -25,7 +25,7 @@ from kumite.games.rivales import events as ev
 from kumite.games.rivales.cards import NO_REQUIREMENT
 from kumite.games.rivales.effects import (
     CHOICE_OPS,
-    counted,
+    STATS,
     ctx,
     execute,
     options,
@@ -62,23 +62,21 @@ def stats(
     seat = fight.seats[t]
     passives = state.passives[seat]
     if passives:
-        c = ctx(state, fight, t)
-        for e, owner in passives:
-            # the common cases decided inline: no requirement, a fixed amount
-            if e.requires is not NO_REQUIREMENT and not requirement_met(c, e, owner):
+        # compiled at the round's set-up: (requirement, amount, counted value, stat, ...)
+        for check, amount, value_of, stat_index, e, owner in passives:
+            if check is not None and not check(state, fight, t, owner):
                 continue
-            value = e.amount if e.count is None else counted(c, e, owner)
+            value = amount if value_of is None else value_of(state, fight, t, owner)
             if value <= 0:
                 continue
-            stat = e.stat
-            if stat == "speed":
+            if stat_index == 0:
                 speed += value
-            elif stat == "damage":
+            elif stat_index == 1:
                 damage += value
             else:
                 guard += value
             if out is not None:
-                assert stat is not None
+                stat = STATS[stat_index]
                 out.append(
                     ev.EffectApplied(
                         rule=fighter_rule(state.fighter(owner).id),

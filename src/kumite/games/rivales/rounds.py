@@ -14,7 +14,13 @@ from kumite.core.game import Decision, Outcome
 from kumite.games.rivales import events as ev
 from kumite.games.rivales.cards import Effect
 from kumite.games.rivales.clash import order
-from kumite.games.rivales.effects import STAT_INDEX, ctx, end_effect, requirement_met
+from kumite.games.rivales.effects import (
+    STAT_INDEX,
+    compiled_passive,
+    ctx,
+    end_effect,
+    requirement_met,
+)
 from kumite.games.rivales.phases import OVER, SETUP, START, decision
 from kumite.games.rivales.rules import fighter_rule
 from kumite.games.rivales.table import DOWN, SPENT, UP, energy, spend
@@ -55,8 +61,11 @@ def setup_round(state: RivalesState, out: list[Event] | None) -> None:
     state.caused = set()
     state.round_over = False
     state.passives = [
-        [(e, s) for e in state.fighter(s).static]
-        + [(e, m) for m in state.teams[state.team_of[s]] for e in state.fighter(m).team_static]
+        [
+            compiled_passive(e, owner)
+            for e, owner in [(e, s) for e in state.fighter(s).static]
+            + [(e, m) for m in state.teams[state.team_of[s]] for e in state.fighter(m).team_static]
+        ]
         for s in state.seats
     ]
     state.end_passives = [state.fighter(s).end_passives for s in state.seats]

@@ -11,6 +11,7 @@ Seats: 1vs1 seats 0 and 1 (team = seat); 2vs2 seats 0-1 are team 0, seats 2-3 te
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from kumite.core.events import Event
@@ -21,6 +22,7 @@ from kumite.games.rivales import events as ev
 from kumite.games.rivales import rounds as rd
 from kumite.games.rivales.actions import action_to_choice, choice_to_action
 from kumite.games.rivales.cards import Card, Catalog, Effect, Fighter
+from kumite.games.rivales.effects import PassiveBonus
 from kumite.games.rivales.fight import Fight
 from kumite.games.rivales.options import Options
 from kumite.games.rivales.phases import (
@@ -116,9 +118,9 @@ class RivalesState(State):
         """Inside ``resolve``: ``effect`` or ``guard`` while a player decides."""
         self.caused: set[int] = set()
         self.round_over = False
-        self.passives: list[list[tuple[Effect, int]]] = [[] for _ in range(n)]
-        """Per seat, the passive bonuses acting on its card: (effect, owner) — its own and
-        its teammates' abilities that benefit the team."""
+        self.passives: list[list[PassiveBonus]] = [[] for _ in range(n)]
+        """Per seat, the passive bonuses acting on its card, compiled: its own and its
+        teammates' abilities that benefit the team."""
         self.end_passives: list[tuple[Effect, ...]] = [() for _ in range(n)]
         self.persona_seats: tuple[int, ...] = ()
         """Seats whose fighter chooses HANSEL or GRETEL every clash."""
@@ -191,6 +193,30 @@ class RivalesState(State):
         other._opening = list(self._opening)
         other._forced = dict(self._forced)
         return other
+
+    def apply(self, choices: Mapping[int, str]) -> list[Event]:
+        """:meth:`State.apply`, with the common case (a plain dict holding one legal
+        choice per pending seat) checked inline; anything else goes through
+        :meth:`State.validate` and its precise errors."""
+        pending = self._pending
+        if type(choices) is dict and pending and len(choices) == len(pending):
+            for d in pending:
+                got = choices.get(d.seat)
+                if got is None or type(got) is not str or got not in d.legal:
+                    break
+            else:
+                valid = dict(choices)
+                if self.quiet and not self._opening and not self._forced:
+                    # :meth:`_apply` for a quiet state, one call less per step
+                    self._pending = None
+                    self._HANDLERS[self.phase](self, valid, None)
+                    self._advance(None)
+                    self.history.append(valid)
+                    return []
+                events = self._apply(valid)
+                self.history.append(valid)
+                return events
+        return super().apply(choices)
 
     def _apply(self, choices: dict[int, str]) -> list[Event]:
         out: list[Event] | None = None if self.quiet else []
