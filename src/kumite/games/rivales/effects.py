@@ -130,6 +130,8 @@ def _requirement_checks(r: Requires, own: bool) -> list[Check]:
 
         def energy_(state: RivalesState, fight: Fight, t: int, owner: int | None) -> bool:
             line = state.lines[fight.zone][t]
+            if not own:
+                return [slot.side for slot in line].count(DOWN) >= least_energy
             return count(line, "energy", who(fight, t, owner)) >= least_energy
 
         checks.append(energy_)
@@ -138,6 +140,8 @@ def _requirement_checks(r: Requires, own: bool) -> list[Check]:
 
         def exhausted(state: RivalesState, fight: Fight, t: int, owner: int | None) -> bool:
             line = state.lines[fight.zone][t]
+            if not own:
+                return [slot.side for slot in line[:-1]].count(SPENT) >= least_exhausted
             n = count(line, "exhausted", who(fight, t, owner), len(line) - 1)
             return n >= least_exhausted
 
@@ -212,21 +216,35 @@ def compile_value(e: Effect) -> Value | None:
         return None
     own, amount, every, cap = e.scope == "own", e.amount, e.every, e.max
 
-    def value(state: RivalesState, fight: Fight, t: int, owner: int | None) -> int:
+    def n_of(state: RivalesState, fight: Fight, t: int, owner: int | None) -> int:
         line = state.lines[fight.zone][t]
         upto = len(line) - 1
         if what == "rival_face_up":
             rline = state.lines[fight.zone][1 - t]
-            n = count(rline, "face_up", None, len(rline) - 1)
-        elif what == "combo_links":
-            n = chain(line, upto)[1]
-        elif what == "basic_in_hand":
-            n = sum(1 for card in state.hand[fight.seats[t]] if card.is_basic)
-        else:
-            who = (fight.seats[t] if owner is None else owner) if own else None
-            n = count(line, what, who, upto)
-        v = amount * (n // every)
-        return v if cap is None else min(v, cap)
+            return count(rline, "face_up", None, len(rline) - 1)
+        if what == "combo_links":
+            return chain(line, upto)[1]
+        if what == "basic_in_hand":
+            return sum(1 for card in state.hand[fight.seats[t]] if card.is_basic)
+        who = (fight.seats[t] if owner is None else owner) if own else None
+        return count(line, what, who, upto)
+
+    if what == "basic_face_up" and own:
+        # the common counted passive (face-up basic cards of one's own), counted inline
+
+        def n_own_basic(state: RivalesState, fight: Fight, t: int, owner: int | None) -> int:
+            who = fight.seats[t] if owner is None else owner
+            n = 0
+            for slot in state.lines[fight.zone][t][:-1]:
+                if slot.side == UP and slot.owner == who and slot.card.is_basic:
+                    n += 1
+            return n
+
+        n_of = n_own_basic
+
+    def value(state: RivalesState, fight: Fight, t: int, owner: int | None) -> int:
+        v = amount * (n_of(state, fight, t, owner) // every)
+        return v if cap is None or v < cap else cap
 
     return value
 

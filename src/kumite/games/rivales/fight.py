@@ -41,8 +41,9 @@ class Fight:
         self.ties = [False, False]
         self.dodge = [False, False]
         self.persona: list[str | None] = [None, None]
-        self.boost_plan: list[tuple[tuple[int, Decision], ...]] | None = None
-        """Groups of (team, boost decision), in the order they decide."""
+        self.boost_plan: tuple[tuple[tuple[int, ...], tuple[Decision, ...]], ...] | None = None
+        """Groups of (teams, their boost decisions), in the order they decide (shared:
+        never modified)."""
         self.boost_pos = 0
         self.queue: list[tuple[int, Any, Card]] = []
         self.qpos = 0
@@ -70,7 +71,7 @@ class Fight:
         f.ties = list(self.ties)
         f.dodge = list(self.dodge)
         f.persona = list(self.persona)
-        f.boost_plan = None if self.boost_plan is None else list(self.boost_plan)
+        f.boost_plan = self.boost_plan
         f.boost_pos = self.boost_pos
         f.queue = list(self.queue)
         f.qpos = self.qpos

@@ -16,6 +16,7 @@ from kumite.games.rivales.cards import Effect
 from kumite.games.rivales.clash import order
 from kumite.games.rivales.effects import (
     STAT_INDEX,
+    check_of,
     compiled_passive,
     ctx,
     end_effect,
@@ -68,7 +69,9 @@ def setup_round(state: RivalesState, out: list[Event] | None) -> None:
         ]
         for s in state.seats
     ]
-    state.end_passives = [state.fighter(s).end_passives for s in state.seats]
+    state.end_passives = [
+        tuple((e, check_of(e)) for e in state.fighter(s).end_passives) for s in state.seats
+    ]
     state.persona_seats = tuple(s for s in state.seats if state.fighter(s).persona)
     if out is None:
         return
@@ -163,24 +166,45 @@ def compute_restrictions(state: RivalesState) -> None:
     state.restricted = restricted
 
 
-def _boost_plan(state: RivalesState, fight: Fight) -> list[tuple[tuple[int, Decision], ...]]:
-    """Who decides a boost, in order (rv.energy.boost-order, rv.ruling.boost-no-winner): groups
-    of (team, decision). Made once per clash: a team's energy does not change before it
-    decides (only its own boost spends it), so its decision is known from the start."""
+BoostGroup = tuple[tuple[int, ...], tuple[Decision, ...]]
+"""Teams that decide a boost together, and their decisions."""
+PlanKey = tuple[tuple[int, int], int, int, int | None, tuple[int, ...]]
+_PLANS: dict[PlanKey, tuple[BoostGroup, ...]] = {}
+"""Boost plans by (seats, energies, last winner, boost costs): the same few recur."""
+
+
+def _boost_plan(state: RivalesState, fight: Fight) -> tuple[BoostGroup, ...]:
+    """Who decides a boost, in order (rv.energy.boost-order, rv.ruling.boost-no-winner).
+    Made once per clash: a team's energy does not change before it decides (only its own
+    boost spends it), so its decision is known from the start."""
     lines = state.lines[fight.zone]
     n0, n1 = energy(lines[0]), energy(lines[1])
+    w = state.last_winner if n0 and n1 else None
+    key = (fight.seats, n0, n1, w, state.boost_key)
+    plan = _PLANS.get(key)
+    if plan is None:
+        if len(_PLANS) > 10_000:
+            _PLANS.clear()
+        plan = _PLANS[key] = _make_boost_plan(state, fight, n0, n1, w)
+    return plan
+
+
+def _make_boost_plan(
+    state: RivalesState, fight: Fight, n0: int, n1: int, w: int | None
+) -> tuple[BoostGroup, ...]:
     if n0 and n1:
-        first = (0, _boost_decision(state, fight.seats[0], n0))
-        second = (1, _boost_decision(state, fight.seats[1], n1))
-        w = state.last_winner
+        first = _boost_decision(state, fight.seats[0], n0)
+        second = _boost_decision(state, fight.seats[1], n1)
         if w is None:
-            return [(first, second)]
-        return [(first,), (second,)] if w == 0 else [(second,), (first,)]
+            return (((0, 1), (first, second)),)
+        if w == 0:
+            return (((0,), (first,)), ((1,), (second,)))
+        return (((1,), (second,)), ((0,), (first,)))
     if n0:
-        return [((0, _boost_decision(state, fight.seats[0], n0)),)]
+        return (((0,), (_boost_decision(state, fight.seats[0], n0),)),)
     if n1:
-        return [((1, _boost_decision(state, fight.seats[1], n1)),)]
-    return []
+        return (((1,), (_boost_decision(state, fight.seats[1], n1),)),)
+    return ()
 
 
 def boost_levels(state: RivalesState) -> dict[str, tuple[int, int, int]]:
@@ -219,13 +243,20 @@ def _boost_decision(state: RivalesState, seat: int, n: int) -> Decision:
 
 
 def boost_decisions(state: RivalesState) -> tuple[Decision, ...] | None:
+    fights = state.fights
+    if len(fights) == 1:  # 1vs1: one zone, its group's decisions as they are
+        fight = fights[0]
+        plan = fight.boost_plan
+        if plan is None:
+            plan = fight.boost_plan = _boost_plan(state, fight)
+        return plan[fight.boost_pos][1] if fight.boost_pos < len(plan) else None
     waiting: list[Decision] = []
-    for fight in state.fights:
+    for fight in fights:
         plan = fight.boost_plan
         if plan is None:
             plan = fight.boost_plan = _boost_plan(state, fight)
         if fight.boost_pos < len(plan):
-            waiting.extend([d for _, d in plan[fight.boost_pos]])
+            waiting.extend(plan[fight.boost_pos][1])
     return tuple(waiting) or None
 
 
@@ -236,7 +267,7 @@ def apply_boosts(state: RivalesState, choices: dict[int, str], out: list[Event] 
         if plan is None or fight.boost_pos >= len(plan):
             continue
         decided = False
-        for t, _ in plan[fight.boost_pos]:
+        for t in plan[fight.boost_pos][0]:
             seat = fight.seats[t]
             if seat not in choices:
                 continue
@@ -326,10 +357,9 @@ def end_clash(state: RivalesState, out: list[Event] | None) -> None:
                                 )
                             )
             for t in (0, 1):
-                for e in end_passives[fight.seats[t]]:
-                    c = ctx(state, fight, t)
-                    if requirement_met(c, e):
-                        end_effect(c, e, None, out)
+                for e, check in end_passives[fight.seats[t]]:
+                    if check is None or check(state, fight, t, None):
+                        end_effect(ctx(state, fight, t), e, None, out)
     for fight in state.fights:
         fight.release()
     if not state.round_over:

@@ -22,7 +22,7 @@ from kumite.games.rivales import events as ev
 from kumite.games.rivales import rounds as rd
 from kumite.games.rivales.actions import action_to_choice, choice_to_action
 from kumite.games.rivales.cards import Card, Catalog, Effect, Fighter
-from kumite.games.rivales.effects import PassiveBonus
+from kumite.games.rivales.effects import Check, PassiveBonus
 from kumite.games.rivales.fight import Fight
 from kumite.games.rivales.options import Options
 from kumite.games.rivales.phases import (
@@ -33,6 +33,7 @@ from kumite.games.rivales.phases import (
     OVER,
     PERSONA,
     PLAY,
+    PLAYS,
     RESOLVE,
     SETUP,
     START,
@@ -121,10 +122,12 @@ class RivalesState(State):
         self.passives: list[list[PassiveBonus]] = [[] for _ in range(n)]
         """Per seat, the passive bonuses acting on its card, compiled: its own and its
         teammates' abilities that benefit the team."""
-        self.end_passives: list[tuple[Effect, ...]] = [() for _ in range(n)]
+        self.end_passives: list[tuple[tuple[Effect, Check | None], ...]] = [() for _ in range(n)]
+        """Per seat, its fighter's end-of-clash passives and their compiled requirements."""
         self.persona_seats: tuple[int, ...] = ()
         """Seats whose fighter chooses HANSEL or GRETEL every clash."""
         self.boost_costs = rd.boost_levels(self)
+        self.boost_key = tuple(cost for cost, _, _ in self.boost_costs.values())
         self.boost_legal: dict[int, tuple[str, ...]] = {}
         self.phase = FIGHTER
         self._forced: dict[int, str] = {}
@@ -474,11 +477,20 @@ class RivalesState(State):
         if self.restricted or self.no_basic_zone or self.no_basic_facing:
             rd.compute_restrictions(self)
         ready = self.ready
-        waiting = tuple(
-            [play_decision(s, self.playable(s)) for s in self.seats if ready[s] is None]
-        )
+        restricted = self.restricted
+        waiting: list[Decision] = []
+        for s in self.seats:
+            if ready[s] is None:
+                # :meth:`playable` and :func:`play_decision`, inline: this runs every clash
+                hand = self.hand[s]
+                if restricted and s in restricted and any(not c.is_basic for c in hand):
+                    legal = tuple([c.play for c in hand if not c.is_basic])
+                else:
+                    legal = tuple([c.play for c in hand])
+                found = PLAYS[s].get(legal)
+                waiting.append(play_decision(s, legal) if found is None else found)
         if waiting:
-            return waiting
+            return tuple(waiting)
         self._on_play({}, out)  # every card was left face up by a dodge
         return None
 
