@@ -26,10 +26,10 @@ from kumite.games.rivales.cards import NO_REQUIREMENT
 from kumite.games.rivales.effects import (
     CHOICE_OPS,
     STATS,
+    check_of,
     ctx,
     execute,
     options,
-    requirement_met,
     source_name,
 )
 from kumite.games.rivales.phases import decision
@@ -192,15 +192,27 @@ def reveal(state: RivalesState, fight: Fight, out: list[Event] | None) -> None:
     fight.qpos = 0
 
 
-def _effect_decision(state: RivalesState, fight: Fight) -> tuple[Decision, ...]:
+_EFFECT_DECISIONS: dict[tuple[int, str, str, tuple[str, ...]], tuple[Decision, ...]] = {}
+"""Effect decisions by (seat, card name, op, options)."""
+
+
+def _effect_decision(
+    state: RivalesState, fight: Fight, opts: tuple[str, ...] | None = None
+) -> tuple[Decision, ...]:
+    """The decision of the queued effect (``opts``: its options, if known already)."""
     t, e, card = fight.queue[fight.qpos]
-    opts = options(ctx(state, fight, t), e)
+    if opts is None:
+        opts = options(ctx(state, fight, t), e)
     assert opts
-    return (
-        decision(
-            fight.seats[t], e.op.replace("_", "-"), opts, f"{card.name}: {EFFECT_PROMPTS[e.op]}"
-        ),
-    )
+    key = (fight.seats[t], card.name, e.op, opts)
+    found = _EFFECT_DECISIONS.get(key)
+    if found is None:
+        if len(_EFFECT_DECISIONS) > 10_000:
+            _EFFECT_DECISIONS.clear()
+        found = _EFFECT_DECISIONS[key] = (
+            decision(key[0], e.op.replace("_", "-"), opts, f"{card.name}: {EFFECT_PROMPTS[e.op]}"),
+        )
+    return found
 
 
 def run_immediate(
@@ -208,19 +220,21 @@ def run_immediate(
 ) -> tuple[Decision, ...] | None:
     while fight.qpos < len(fight.queue):
         t, e, card = fight.queue[fight.qpos]
-        c = ctx(state, fight, t)
-        if e.requires is not NO_REQUIREMENT and not requirement_met(c, e):
+        check = None if e.requires is NO_REQUIREMENT else check_of(e)
+        if check is not None and not check(state, fight, t, None):
             if out is not None:
+                seat = fight.seats[t]
                 out.append(
                     ev.RequirementUnmet(
                         rule="rv.clash.requirement",
-                        seat=c.seat,
-                        who=state.who[c.seat],
+                        seat=seat,
+                        who=state.who[seat],
                         source=card.name,
                         requirement=e.requires.describe(),
                     )
                 )
         else:
+            c = ctx(state, fight, t)
             opts = options(c, e) if e.op in CHOICE_OPS else None
             if opts is None:
                 execute(c, e, card, None, out)
@@ -228,7 +242,7 @@ def run_immediate(
                 execute(c, e, card, opts[0], out)
             elif opts:
                 state.waiting = "effect"
-                return _effect_decision(state, fight)
+                return _effect_decision(state, fight, opts)
             elif out is not None:
                 out.append(
                     ev.EffectApplied(
