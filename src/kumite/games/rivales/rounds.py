@@ -16,6 +16,8 @@ from kumite.games.rivales.cards import Effect
 from kumite.games.rivales.clash import order
 from kumite.games.rivales.effects import (
     STAT_INDEX,
+    Check,
+    PassiveBonus,
     check_of,
     compiled_passive,
     ctx,
@@ -61,18 +63,7 @@ def setup_round(state: RivalesState, out: list[Event] | None) -> None:
     state.clash = 0
     state.caused = set()
     state.round_over = False
-    state.passives = [
-        [
-            compiled_passive(e, owner)
-            for e, owner in [(e, s) for e in state.fighter(s).static]
-            + [(e, m) for m in state.teams[state.team_of[s]] for e in state.fighter(m).team_static]
-        ]
-        for s in state.seats
-    ]
-    state.end_passives = [
-        tuple((e, check_of(e)) for e in state.fighter(s).end_passives) for s in state.seats
-    ]
-    state.persona_seats = tuple(s for s in state.seats if state.fighter(s).persona)
+    state.passives, state.end_passives, state.persona_seats = _round_effects(state)
     if out is None:
         return
     out.append(ev.RoundStarted(rule="rv.play.goal", round=state.round, final=state.final))
@@ -98,6 +89,41 @@ def setup_round(state: RivalesState, out: list[Event] | None) -> None:
             )
         )
         out.append(ev.CardsDrawn(rule=rule, seat=s, who=who, count=len(hand), cards=(), names=()))
+
+
+RoundEffects = tuple[
+    tuple[tuple[PassiveBonus, ...], ...],
+    tuple[tuple[tuple[Effect, Check | None], ...], ...],
+    tuple[int, ...],
+]
+_ROUND_EFFECTS: dict[tuple[object, ...], RoundEffects] = {}
+"""Compiled passives of the fighters at the table, by (mode, fighters): immutable."""
+
+
+def _round_effects(state: RivalesState) -> RoundEffects:
+    """Per seat: the passive bonuses acting on its card (its own, and its teammates' that
+    benefit the team), its end-of-clash passives; and the seats that choose a persona."""
+    key = (state.two, *state.fighters)
+    found = _ROUND_EFFECTS.get(key)
+    if found is None:
+        fighter = state.fighter
+        passives = tuple(
+            tuple(
+                [compiled_passive(e, s) for e in fighter(s).static]
+                + [
+                    compiled_passive(e, m)
+                    for m in state.teams[state.team_of[s]]
+                    for e in fighter(m).team_static
+                ]
+            )
+            for s in state.seats
+        )
+        ends = tuple(tuple((e, check_of(e)) for e in fighter(s).end_passives) for s in state.seats)
+        personas = tuple(s for s in state.seats if fighter(s).persona)
+        if len(_ROUND_EFFECTS) > 2000:
+            _ROUND_EFFECTS.clear()
+        found = _ROUND_EFFECTS[key] = (passives, ends, personas)
+    return found
 
 
 def start_clash(state: RivalesState, out: list[Event] | None) -> None:

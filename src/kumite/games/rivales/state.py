@@ -119,10 +119,10 @@ class RivalesState(State):
         """Inside ``resolve``: ``effect`` or ``guard`` while a player decides."""
         self.caused: set[int] = set()
         self.round_over = False
-        self.passives: list[list[PassiveBonus]] = [[] for _ in range(n)]
+        self.passives: tuple[tuple[PassiveBonus, ...], ...] = ((),) * n
         """Per seat, the passive bonuses acting on its card, compiled: its own and its
         teammates' abilities that benefit the team."""
-        self.end_passives: list[tuple[tuple[Effect, Check | None], ...]] = [() for _ in range(n)]
+        self.end_passives: tuple[tuple[tuple[Effect, Check | None], ...], ...] = ((),) * n
         """Per seat, its fighter's end-of-clash passives and their compiled requirements."""
         self.persona_seats: tuple[int, ...] = ()
         """Seats whose fighter chooses HANSEL or GRETEL every clash."""
@@ -210,10 +210,17 @@ class RivalesState(State):
             else:
                 valid = dict(choices)
                 if self.quiet and not self._opening and not self._forced:
-                    # :meth:`_apply` for a quiet state, one call less per step
+                    # :meth:`_apply` and :meth:`_advance` for a quiet state, inline
                     self._pending = None
                     self._HANDLERS[self.phase](self, valid, None)
-                    self._advance(None)
+                    enter = self._ENTER
+                    while self.phase != OVER:
+                        waiting = enter[self.phase](self, None)
+                        if waiting is not None:
+                            self._pending = waiting
+                            break
+                    else:
+                        self._pending = ()
                     self.history.append(valid)
                     return []
                 events = self._apply(valid)
