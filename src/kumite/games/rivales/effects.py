@@ -31,6 +31,7 @@ an effect with a choice lists its options, and the engine asks the player.
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter, countOf
 from typing import TYPE_CHECKING
 
 from kumite.core.events import Event
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
 STATS = ("speed", "damage", "guard")
 STAT_INDEX = {"speed": 0, "damage": 1, "guard": 2}
 PASS = "pass"
+_SIDE = attrgetter("side")
 CHOICE_OPS = frozenset({"flip_own_down", "exchange_with_basic", "flip_energy_up", "dodge"})
 """Immediate ops that may offer a choice (:func:`options` is None for every other op)."""
 
@@ -131,7 +133,7 @@ def _requirement_checks(r: Requires, own: bool) -> list[Check]:
         def energy_(state: RivalesState, fight: Fight, t: int, owner: int | None) -> bool:
             line = state.lines[fight.zone][t]
             if not own:
-                return [slot.side for slot in line].count(DOWN) >= least_energy
+                return countOf(map(_SIDE, line), DOWN) >= least_energy
             return count(line, "energy", who(fight, t, owner)) >= least_energy
 
         checks.append(energy_)
@@ -141,7 +143,7 @@ def _requirement_checks(r: Requires, own: bool) -> list[Check]:
         def exhausted(state: RivalesState, fight: Fight, t: int, owner: int | None) -> bool:
             line = state.lines[fight.zone][t]
             if not own:
-                return [slot.side for slot in line[:-1]].count(SPENT) >= least_exhausted
+                return countOf(map(_SIDE, line[:-1]), SPENT) >= least_exhausted
             n = count(line, "exhausted", who(fight, t, owner), len(line) - 1)
             return n >= least_exhausted
 

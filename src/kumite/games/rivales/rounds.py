@@ -287,7 +287,7 @@ def boost_decisions(state: RivalesState) -> tuple[Decision, ...] | None:
 
 
 def apply_boosts(state: RivalesState, choices: dict[int, str], out: list[Event] | None) -> None:
-    costs = state.boost_costs
+    costs = state.boost_by_choice
     for fight in state.fights:
         plan = fight.boost_plan
         if plan is None or fight.boost_pos >= len(plan):
@@ -298,7 +298,7 @@ def apply_boosts(state: RivalesState, choices: dict[int, str], out: list[Event] 
             if seat not in choices:
                 continue
             decided = True
-            cost, speed, damage = costs[choices[seat][6:]]
+            cost, speed, damage = costs[choices[seat]]
             spend(state.lines[fight.zone][t], cost)
             fight.boost[t] = cost
             fight.bonus[t][0] += speed

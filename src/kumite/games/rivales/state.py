@@ -128,6 +128,7 @@ class RivalesState(State):
         """Seats whose fighter chooses HANSEL or GRETEL every clash."""
         self.boost_costs = rd.boost_levels(self)
         self.boost_key = tuple(cost for cost, _, _ in self.boost_costs.values())
+        self.boost_by_choice = {f"boost:{k}": v for k, v in self.boost_costs.items()}
         self.boost_legal: dict[int, tuple[str, ...]] = {}
         self.phase = FIGHTER
         self._forced: dict[int, str] = {}
