@@ -465,15 +465,17 @@ def resolve(state: RivalesState, out: list[Event] | None) -> tuple[Decision, ...
     """Run the zones' resolution until a player must decide (or all zones are done)."""
     if state.waiting:
         return current_decisions(state)
-    while state.fi < len(state.fights) and not state.round_over:
-        fight = state.fights[state.fi]
+    fights = state.fights
+    while state.fi < len(fights) and not state.round_over:
+        fight = fights[state.fi]
         if fight.stage == 0:
             reveal(state, fight, out)
             fight.stage = 1
         if fight.stage == 1:
-            waiting = run_immediate(state, fight, out)
-            if waiting:
-                return waiting
+            if fight.qpos < len(fight.queue):  # immediate effects to run
+                waiting = run_immediate(state, fight, out)
+                if waiting:
+                    return waiting
             fight.stage = 2
         if fight.stage == 2:
             waiting = compare(state, fight, out)

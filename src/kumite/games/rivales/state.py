@@ -423,15 +423,17 @@ class RivalesState(State):
                 )
         self.phase = START
 
-    def _enter_start(self, out: list[Event] | None) -> None:
+    def _enter_start(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
         rd.start_clash(self, out)
-        self.phase = ZONES if self.two else PLAY
         if self.two:
+            self.phase = ZONES
             self.zone_of = [-1] * 4  # until the teams have chosen
             self.fights = []
-        else:
-            self.zone_of = [0, 0]
-            self.fights = [Fight(0, (0, 1))]
+            return None
+        self.phase = PLAY
+        self.zone_of = [0, 0]
+        self.fights = [Fight(0, (0, 1))]
+        return self._enter_play(out)  # the next phase at once (as :meth:`_advance` would)
 
     def _enter_zones(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
         waiting = []
@@ -596,9 +598,11 @@ class RivalesState(State):
     def _on_resolve(self, choices: dict[int, str], out: list[Event] | None) -> None:
         cl.on_choice(self, choices, out)
 
-    def _enter_end(self, out: list[Event] | None) -> None:
+    def _enter_end(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
         rd.end_clash(self, out)
-        return
+        if self.phase == START:
+            return self._enter_start(out)  # the next clash at once (as :meth:`_advance` would)
+        return None
 
     _ENTER: ClassVar[dict[str, Any]] = {
         FIGHTER: _enter_fighter,
