@@ -292,22 +292,25 @@ def compare(
     fight.stats = [a[:3], b[:3]]
     fight.maximum = [a[3], b[3]]
     lines = state.lines[fight.zone]
-    how, rule = "", "rv.speed.attacker"
     att: int | None
     if a[0] != b[0]:
         att = 0 if a[0] > b[0] else 1
     elif fight.ties[0] != fight.ties[1]:
         att = 0 if fight.ties[0] else 1
-        card = lines[att][-1].card
-        how, rule = f"{card.name} wins Speed ties", card_rule(card.id)
     else:
         pa, pb = lines[0][-1].card.priority, lines[1][-1].card.priority
-        if pa != pb:
-            att = 0 if pa < pb else 1
-            how, rule = f"tie won by type: {lines[att][-1].card.type} card", "rv.speed.tie-type"
-        else:
-            att, how, rule = None, "equal Speed and card type", "rv.speed.exchange"
+        att = None if pa == pb else (0 if pa < pb else 1)
     if out is not None:
+        how, rule = "", "rv.speed.attacker"
+        if a[0] == b[0]:  # how the tie was decided (only events say it)
+            if att is None:
+                how, rule = "equal Speed and card type", "rv.speed.exchange"
+            elif fight.ties[0] != fight.ties[1]:
+                card = lines[att][-1].card
+                how, rule = f"{card.name} wins Speed ties", card_rule(card.id)
+            else:
+                how = f"tie won by type: {lines[att][-1].card.type} card"
+                rule = "rv.speed.tie-type"
         out.append(
             ev.SpeedCompared(
                 rule=rule,
@@ -449,7 +452,8 @@ def damage_step(state: RivalesState, fight: Fight, out: list[Event] | None) -> N
         out.append(_attack_event(state, fight, 0))
     if state.opts.clash_winner == "attacker":
         state.last_winner = att
-    _check_immediate_end(state)
+    if not state.two and (any(state.ko) or (state.final and len(state.caused) == 1)):
+        state.round_over = True  # :func:`_check_immediate_end`, inline
 
 
 def _check_immediate_end(state: RivalesState) -> None:
