@@ -244,6 +244,27 @@ def boost_levels(state: RivalesState) -> dict[str, tuple[int, int, int]]:
     }
 
 
+BoostTables = tuple[
+    dict[str, tuple[int, int, int]],
+    tuple[int, ...],
+    dict[str, tuple[int, int, int]],
+    dict[int, tuple[str, ...]],
+]
+_BOOST_TABLES: dict[tuple[int, ...], BoostTables] = {}
+
+
+def boost_tables(state: RivalesState) -> BoostTables:
+    """The boost levels (:func:`boost_levels`), their costs (a key), the levels by choice
+    string, and a memo of :func:`boost_legal`: shared by every state with the same costs."""
+    levels = boost_levels(state)
+    key = tuple(cost for cost, _, _ in levels.values())
+    found = _BOOST_TABLES.get(key)
+    if found is None:
+        by_choice = {f"boost:{k}": v for k, v in levels.items()}
+        found = _BOOST_TABLES[key] = (levels, key, by_choice, {})
+    return found
+
+
 def boost_legal(state: RivalesState, n: int) -> tuple[str, ...]:
     """The boost choices ``n`` energy pays for."""
     legal = state.boost_legal.get(n)

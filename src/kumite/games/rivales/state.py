@@ -126,10 +126,9 @@ class RivalesState(State):
         """Per seat, its fighter's end-of-clash passives and their compiled requirements."""
         self.persona_seats: tuple[int, ...] = ()
         """Seats whose fighter chooses HANSEL or GRETEL every clash."""
-        self.boost_costs = rd.boost_levels(self)
-        self.boost_key = tuple(cost for cost, _, _ in self.boost_costs.values())
-        self.boost_by_choice = {f"boost:{k}": v for k, v in self.boost_costs.items()}
-        self.boost_legal: dict[int, tuple[str, ...]] = {}
+        self.boost_costs, self.boost_key, self.boost_by_choice, self.boost_legal = rd.boost_tables(
+            self
+        )
         self.phase = FIGHTER
         self._forced: dict[int, str] = {}
         self._outcome: Outcome | None = None
@@ -213,8 +212,8 @@ class RivalesState(State):
                 if self.quiet and not self._opening and not self._forced:
                     # :meth:`_apply` and :meth:`_advance` for a quiet state, inline
                     self._pending = None
-                    self._HANDLERS[self.phase](self, valid, None)
-                    enter = self._ENTER
+                    _HANDLERS[self.phase](self, valid, None)
+                    enter = _ENTER
                     while self.phase != OVER:
                         waiting = enter[self.phase](self, None)
                         if waiting is not None:
@@ -239,13 +238,13 @@ class RivalesState(State):
             choices = {**self._forced, **choices}
             self._forced = {}
         self._pending = None
-        self._HANDLERS[self.phase](self, choices, out)
+        _HANDLERS[self.phase](self, choices, out)
         self._advance(out)
         return out if out is not None else []
 
     def _advance(self, out: list[Event] | None) -> None:
         while self.phase != OVER:
-            waiting = self._ENTER[self.phase](self, out)
+            waiting = _ENTER[self.phase](self, out)
             if waiting is not None:
                 self._pending = waiting
                 return
@@ -696,3 +695,8 @@ class RivalesState(State):
 
     def action_to_choice(self, seat: int, action: int) -> str:
         return action_to_choice(self, seat, action)
+
+
+# module globals: read faster than class attributes through an instance (once per step)
+_ENTER = RivalesState._ENTER
+_HANDLERS = RivalesState._HANDLERS
