@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING
 
 from kumite.core.events import Event
 from kumite.core.game import Decision, Outcome
+from kumite.core.rng import Rng
 from kumite.games.rivales import events as ev
-from kumite.games.rivales.cards import Effect
+from kumite.games.rivales.cards import Card, Effect
 from kumite.games.rivales.clash import order
 from kumite.games.rivales.effects import (
     STAT_INDEX,
@@ -36,6 +37,21 @@ BOOSTS = ("boost:none", "boost:damage", "boost:speed", "boost:both")
 BOOST_PROMPT = "Boost your card before the reveal? damage = 1 energy, speed = 2, both = 3"
 
 
+def shuffle(rng: Rng, cards: list[Card]) -> None:
+    """``rng.shuffle(cards)``, bit for bit: CPython's algorithm (Fisher-Yates over
+    ``getrandbits``, as ``Random._randbelow_with_getrandbits`` draws) inlined, since every
+    round shuffles every deck. ``tests/games/rivales/test_primitives.py`` checks the
+    equality."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def setup_round(state: RivalesState, out: list[Event] | None) -> None:
     """A new round, set up afresh (rv.setup.*, rv.ruling.round-setup)."""
     state.round += 1
@@ -43,7 +59,7 @@ def setup_round(state: RivalesState, out: list[Event] | None) -> None:
     for s in state.seats:
         fighter = state.fighter(s)
         deck = list(fighter.deck)
-        state.rng.shuffle(deck)
+        shuffle(state.rng, deck)
         state.hand[s] = [deck.pop() for _ in range(min(draw, len(deck)))]
         state.deck[s] = deck
         state.marker[s] = None
