@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from kumite.core.events import Event
 from kumite.core.game import Decision
 from kumite.games.rivales import events as ev
-from kumite.games.rivales.cards import NO_REQUIREMENT
+from kumite.games.rivales.cards import NO_REQUIREMENT, Card, Effect
 from kumite.games.rivales.effects import (
     CHOICE_OPS,
     STATS,
@@ -130,6 +130,21 @@ def order(state: RivalesState, fight: Fight, speeds: tuple[int, int]) -> list[in
     return [0, 1] if first < second else [1, 0]  # the seats differ: never equal
 
 
+Queued = tuple[tuple[int, Effect, Card], ...]
+_QUEUED: dict[tuple[int, Card], Queued] = {}
+
+
+def _queued(t: int, card: Card) -> Queued:
+    """The immediate effects of team ``t``'s ``card`` as queue entries (made once)."""
+    key = (t, card)
+    found = _QUEUED.get(key)
+    if found is None:
+        if len(_QUEUED) > 10_000:
+            _QUEUED.clear()
+        found = _QUEUED[key] = tuple((t, e, card) for e in card.immediate)
+    return found
+
+
 def reveal(state: RivalesState, fight: Fight, out: list[Event] | None) -> None:
     lines = state.lines[fight.zone]
     for t in (0, 1):
@@ -173,22 +188,20 @@ def reveal(state: RivalesState, fight: Fight, out: list[Event] | None) -> None:
                     )
                 )
     card_a, card_b = lines[0][-1].card, lines[1][-1].card
-    a, b = card_a.immediate, card_b.immediate
-    if a and b:  # the order matters only when both cards have immediate effects
+    if card_a.immediate and card_b.immediate:  # the order matters only when both have some
         if card_a.priority != card_b.priority:  # decided by type: Speed is not needed
-            first = [0, 1] if card_a.priority < card_b.priority else [1, 0]
+            first = 0 if card_a.priority < card_b.priority else 1
         else:
             speeds = (stats(state, fight, 0)[0], stats(state, fight, 1)[0])
-            first = order(state, fight, speeds)
-        fight.queue = [
-            (t, e, lines[t][-1].card) for t in first for e in lines[t][-1].card.immediate
-        ]
-    elif a:
-        fight.queue = [(0, e, card_a) for e in a]
-    elif b:
-        fight.queue = [(1, e, card_b) for e in b]
+            first = order(state, fight, speeds)[0]
+        qa, qb = _queued(0, card_a), _queued(1, card_b)
+        fight.queue = qa + qb if first == 0 else qb + qa
+    elif card_a.immediate:
+        fight.queue = _queued(0, card_a)
+    elif card_b.immediate:
+        fight.queue = _queued(1, card_b)
     else:
-        fight.queue = []
+        fight.queue = ()
     fight.qpos = 0
 
 

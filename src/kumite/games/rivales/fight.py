@@ -45,7 +45,8 @@ class Fight:
         """Groups of (teams, their boost decisions), in the order they decide (shared:
         never modified)."""
         self.boost_pos = 0
-        self.queue: list[tuple[int, Any, Card]] = []
+        self.queue: tuple[tuple[int, Any, Card], ...] = ()
+        """Immediate effects to run: (team, effect, card), in order (shared: never modified)."""
         self.qpos = 0
         self.stage = 0
         self.stats: list[tuple[int, int, int]] | None = None
@@ -62,7 +63,8 @@ class Fight:
     def release(self) -> None:
         """Drop the cached contexts (a fight <-> context reference cycle), so that the fight
         is freed by reference counting rather than by the cyclic garbage collector."""
-        self.ctxs = [None, None]
+        ctxs = self.ctxs
+        ctxs[0] = ctxs[1] = None  # in place: each fight has its own list (see :meth:`copy`)
 
     def copy(self) -> Fight:
         f = Fight(self.zone, self.seats)
@@ -73,7 +75,7 @@ class Fight:
         f.persona = list(self.persona)
         f.boost_plan = self.boost_plan
         f.boost_pos = self.boost_pos
-        f.queue = list(self.queue)
+        f.queue = self.queue
         f.qpos = self.qpos
         f.stage = self.stage
         f.stats = None if self.stats is None else list(self.stats)

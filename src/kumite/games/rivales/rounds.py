@@ -384,8 +384,8 @@ def end_clash(state: RivalesState, out: list[Event] | None) -> None:
         for fight in state.fights:
             lines = state.lines[fight.zone]
             a, b = lines[0][-1], lines[1][-1]
-            end_a = bool(a.card.end) and a.side == UP
-            end_b = bool(b.card.end) and b.side == UP
+            end_a = a.side == UP and a.card.end  # truthy: face up with end-of-clash effects
+            end_b = b.side == UP and b.card.end
             if end_a or end_b:
                 if end_a and end_b:
                     speeds = (fight.stats[0][0], fight.stats[1][0]) if fight.stats else (0, 0)
