@@ -332,7 +332,8 @@ class RivalesState(State):
         ultra icon or K.O."""
         if amount <= 0:
             return
-        fighter = self.fighter(seat)
+        fighter = self.fighters[seat]
+        assert fighter is not None, "no fighter chosen yet"
         before = self.taken[seat]
         self.taken[seat] = before + amount
         if out is not None:
@@ -513,17 +514,18 @@ class RivalesState(State):
     def _on_play(self, choices: dict[int, str], out: list[Event] | None) -> None:
         lines = self.lines
         ready_cards = self.ready
+        fighters = self.fighters
+        hands = self.hand
         for fight in self.fights:
             zone = lines[fight.zone]
-            for t in (0, 1):
-                s = fight.seats[t]
+            for t, s in enumerate(fight.seats):
                 ready = ready_cards[s]
                 if ready is not None:
                     card, side = ready, UP
                     ready_cards[s] = None
                 else:
-                    card = self.fighters[s].by_play[choices[s]]  # type: ignore[union-attr]  # chosen by now
-                    self.hand[s].remove(card)
+                    card = fighters[s].by_play[choices[s]]  # type: ignore[union-attr]  # chosen by now
+                    hands[s].remove(card)
                     if self.known:
                         self._forget(s, card)
                     side = HIDDEN
