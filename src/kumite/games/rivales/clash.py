@@ -22,14 +22,14 @@ from typing import TYPE_CHECKING
 from kumite.core.events import Event
 from kumite.core.game import Decision
 from kumite.games.rivales import events as ev
-from kumite.games.rivales.cards import NO_REQUIREMENT
+from kumite.games.rivales.cards import NO_REQUIREMENT, Card, Effect
 from kumite.games.rivales.effects import (
     CHOICE_OPS,
-    counted,
+    STATS,
+    check_of,
     ctx,
     execute,
     options,
-    requirement_met,
     source_name,
 )
 from kumite.games.rivales.phases import decision
@@ -62,23 +62,21 @@ def stats(
     seat = fight.seats[t]
     passives = state.passives[seat]
     if passives:
-        c = ctx(state, fight, t)
-        for e, owner in passives:
-            # the common cases decided inline: no requirement, a fixed amount
-            if e.requires is not NO_REQUIREMENT and not requirement_met(c, e, owner):
+        # compiled at the round's set-up: (requirement, amount, counted value, stat, ...)
+        for check, amount, value_of, stat_index, e, owner in passives:
+            if check is not None and not check(state, fight, t, owner):
                 continue
-            value = e.amount if e.count is None else counted(c, e, owner)
+            value = amount if value_of is None else value_of(state, fight, t, owner)
             if value <= 0:
                 continue
-            stat = e.stat
-            if stat == "speed":
+            if stat_index == 0:
                 speed += value
-            elif stat == "damage":
+            elif stat_index == 1:
                 damage += value
             else:
                 guard += value
             if out is not None:
-                assert stat is not None
+                stat = STATS[stat_index]
                 out.append(
                     ev.EffectApplied(
                         rule=fighter_rule(state.fighter(owner).id),
@@ -132,6 +130,21 @@ def order(state: RivalesState, fight: Fight, speeds: tuple[int, int]) -> list[in
     return [0, 1] if first < second else [1, 0]  # the seats differ: never equal
 
 
+Queued = tuple[tuple[int, Effect, Card], ...]
+_QUEUED: dict[tuple[int, Card], Queued] = {}
+
+
+def _queued(t: int, card: Card) -> Queued:
+    """The immediate effects of team ``t``'s ``card`` as queue entries (made once)."""
+    key = (t, card)
+    found = _QUEUED.get(key)
+    if found is None:
+        if len(_QUEUED) > 10_000:
+            _QUEUED.clear()
+        found = _QUEUED[key] = tuple((t, e, card) for e in card.immediate)
+    return found
+
+
 def reveal(state: RivalesState, fight: Fight, out: list[Event] | None) -> None:
     lines = state.lines[fight.zone]
     for t in (0, 1):
@@ -175,34 +188,44 @@ def reveal(state: RivalesState, fight: Fight, out: list[Event] | None) -> None:
                     )
                 )
     card_a, card_b = lines[0][-1].card, lines[1][-1].card
-    a, b = card_a.immediate, card_b.immediate
-    if a and b:  # the order matters only when both cards have immediate effects
+    if card_a.immediate and card_b.immediate:  # the order matters only when both have some
         if card_a.priority != card_b.priority:  # decided by type: Speed is not needed
-            first = [0, 1] if card_a.priority < card_b.priority else [1, 0]
+            first = 0 if card_a.priority < card_b.priority else 1
         else:
             speeds = (stats(state, fight, 0)[0], stats(state, fight, 1)[0])
-            first = order(state, fight, speeds)
-        fight.queue = [
-            (t, e, lines[t][-1].card) for t in first for e in lines[t][-1].card.immediate
-        ]
-    elif a:
-        fight.queue = [(0, e, card_a) for e in a]
-    elif b:
-        fight.queue = [(1, e, card_b) for e in b]
+            first = order(state, fight, speeds)[0]
+        qa, qb = _queued(0, card_a), _queued(1, card_b)
+        fight.queue = qa + qb if first == 0 else qb + qa
+    elif card_a.immediate:
+        fight.queue = _queued(0, card_a)
+    elif card_b.immediate:
+        fight.queue = _queued(1, card_b)
     else:
-        fight.queue = []
+        fight.queue = ()
     fight.qpos = 0
 
 
-def _effect_decision(state: RivalesState, fight: Fight) -> tuple[Decision, ...]:
+_EFFECT_DECISIONS: dict[tuple[int, str, str, tuple[str, ...]], tuple[Decision, ...]] = {}
+"""Effect decisions by (seat, card name, op, options)."""
+
+
+def _effect_decision(
+    state: RivalesState, fight: Fight, opts: tuple[str, ...] | None = None
+) -> tuple[Decision, ...]:
+    """The decision of the queued effect (``opts``: its options, if known already)."""
     t, e, card = fight.queue[fight.qpos]
-    opts = options(ctx(state, fight, t), e)
+    if opts is None:
+        opts = options(ctx(state, fight, t), e)
     assert opts
-    return (
-        decision(
-            fight.seats[t], e.op.replace("_", "-"), opts, f"{card.name}: {EFFECT_PROMPTS[e.op]}"
-        ),
-    )
+    key = (fight.seats[t], card.name, e.op, opts)
+    found = _EFFECT_DECISIONS.get(key)
+    if found is None:
+        if len(_EFFECT_DECISIONS) > 10_000:
+            _EFFECT_DECISIONS.clear()
+        found = _EFFECT_DECISIONS[key] = (
+            decision(key[0], e.op.replace("_", "-"), opts, f"{card.name}: {EFFECT_PROMPTS[e.op]}"),
+        )
+    return found
 
 
 def run_immediate(
@@ -210,19 +233,21 @@ def run_immediate(
 ) -> tuple[Decision, ...] | None:
     while fight.qpos < len(fight.queue):
         t, e, card = fight.queue[fight.qpos]
-        c = ctx(state, fight, t)
-        if e.requires is not NO_REQUIREMENT and not requirement_met(c, e):
+        check = None if e.requires is NO_REQUIREMENT else check_of(e)
+        if check is not None and not check(state, fight, t, None):
             if out is not None:
+                seat = fight.seats[t]
                 out.append(
                     ev.RequirementUnmet(
                         rule="rv.clash.requirement",
-                        seat=c.seat,
-                        who=state.who[c.seat],
+                        seat=seat,
+                        who=state.who[seat],
                         source=card.name,
                         requirement=e.requires.describe(),
                     )
                 )
         else:
+            c = ctx(state, fight, t)
             opts = options(c, e) if e.op in CHOICE_OPS else None
             if opts is None:
                 execute(c, e, card, None, out)
@@ -230,7 +255,7 @@ def run_immediate(
                 execute(c, e, card, opts[0], out)
             elif opts:
                 state.waiting = "effect"
-                return _effect_decision(state, fight)
+                return _effect_decision(state, fight, opts)
             elif out is not None:
                 out.append(
                     ev.EffectApplied(
@@ -280,22 +305,25 @@ def compare(
     fight.stats = [a[:3], b[:3]]
     fight.maximum = [a[3], b[3]]
     lines = state.lines[fight.zone]
-    how, rule = "", "rv.speed.attacker"
     att: int | None
     if a[0] != b[0]:
         att = 0 if a[0] > b[0] else 1
     elif fight.ties[0] != fight.ties[1]:
         att = 0 if fight.ties[0] else 1
-        card = lines[att][-1].card
-        how, rule = f"{card.name} wins Speed ties", card_rule(card.id)
     else:
         pa, pb = lines[0][-1].card.priority, lines[1][-1].card.priority
-        if pa != pb:
-            att = 0 if pa < pb else 1
-            how, rule = f"tie won by type: {lines[att][-1].card.type} card", "rv.speed.tie-type"
-        else:
-            att, how, rule = None, "equal Speed and card type", "rv.speed.exchange"
+        att = None if pa == pb else (0 if pa < pb else 1)
     if out is not None:
+        how, rule = "", "rv.speed.attacker"
+        if a[0] == b[0]:  # how the tie was decided (only events say it)
+            if att is None:
+                how, rule = "equal Speed and card type", "rv.speed.exchange"
+            elif fight.ties[0] != fight.ties[1]:
+                card = lines[att][-1].card
+                how, rule = f"{card.name} wins Speed ties", card_rule(card.id)
+            else:
+                how = f"tie won by type: {lines[att][-1].card.type} card"
+                rule = "rv.speed.tie-type"
         out.append(
             ev.SpeedCompared(
                 rule=rule,
@@ -437,7 +465,8 @@ def damage_step(state: RivalesState, fight: Fight, out: list[Event] | None) -> N
         out.append(_attack_event(state, fight, 0))
     if state.opts.clash_winner == "attacker":
         state.last_winner = att
-    _check_immediate_end(state)
+    if not state.two and (any(state.ko) or (state.final and len(state.caused) == 1)):
+        state.round_over = True  # :func:`_check_immediate_end`, inline
 
 
 def _check_immediate_end(state: RivalesState) -> None:
@@ -453,15 +482,17 @@ def resolve(state: RivalesState, out: list[Event] | None) -> tuple[Decision, ...
     """Run the zones' resolution until a player must decide (or all zones are done)."""
     if state.waiting:
         return current_decisions(state)
-    while state.fi < len(state.fights) and not state.round_over:
-        fight = state.fights[state.fi]
+    fights = state.fights
+    while state.fi < len(fights) and not state.round_over:
+        fight = fights[state.fi]
         if fight.stage == 0:
             reveal(state, fight, out)
             fight.stage = 1
         if fight.stage == 1:
-            waiting = run_immediate(state, fight, out)
-            if waiting:
-                return waiting
+            if fight.qpos < len(fight.queue):  # immediate effects to run
+                waiting = run_immediate(state, fight, out)
+                if waiting:
+                    return waiting
             fight.stage = 2
         if fight.stage == 2:
             waiting = compare(state, fight, out)

@@ -30,11 +30,13 @@ an effect with a choice lists its options, and the engine asks the player.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import attrgetter, countOf
 from typing import TYPE_CHECKING
 
 from kumite.core.events import Event
 from kumite.games.rivales import events as ev
-from kumite.games.rivales.cards import NO_REQUIREMENT, Card, Effect
+from kumite.games.rivales.cards import NO_REQUIREMENT, Card, Effect, Requires
 from kumite.games.rivales.rules import card_rule, fighter_rule
 from kumite.games.rivales.table import DOWN, SPENT, UP, Line, Slot, chain, count, energy, newest
 
@@ -44,6 +46,7 @@ if TYPE_CHECKING:
 STATS = ("speed", "damage", "guard")
 STAT_INDEX = {"speed": 0, "damage": 1, "guard": 2}
 PASS = "pass"
+_SIDE = attrgetter("side")
 CHOICE_OPS = frozenset({"flip_own_down", "exchange_with_basic", "flip_energy_up", "dodge"})
 """Immediate ops that may offer a choice (:func:`options` is None for every other op)."""
 
@@ -84,37 +87,179 @@ def rule_of(e: Effect, card: Card | None, seat_fighter: str) -> str:
 
 
 # ----------------------------------------------------------------------------- reading
+Check = Callable[["RivalesState", "Fight", int, "int | None"], bool]
+"""A compiled requirement: ``(state, fight, t, owner)`` -> whether it holds for team ``t``
+of ``fight`` (``owner``: the passive's fighter, None for a card's effect)."""
+Value = Callable[["RivalesState", "Fight", int, "int | None"], int]
+"""A compiled counted bonus: ``(state, fight, t, owner)`` -> its value."""
+
+
+def _requirement_checks(r: Requires, own: bool) -> list[Check]:
+    """One small function per condition of ``r`` (the conditions have no side effects:
+    their order does not matter)."""
+    checks: list[Check] = []
+
+    def who(fight: Fight, t: int, owner: int | None) -> int | None:
+        # whose cards count: the whole line, or the fighter's own (``scope = "own"``)
+        if not own:
+            return None
+        return fight.seats[t] if owner is None else owner
+
+    if r.previous is not None:
+        wanted = (UP,) if r.previous == "face_up" else (DOWN, SPENT)
+
+        def previous(state: RivalesState, fight: Fight, t: int, owner: int | None) -> bool:
+            line = state.lines[fight.zone][t]
+            return len(line) >= 2 and line[-2].side in wanted
+
+        checks.append(previous)
+    if r.rival_type is not None:
+        rival_type = r.rival_type
+
+        def rival(state: RivalesState, fight: Fight, t: int, owner: int | None) -> bool:
+            return state.lines[fight.zone][1 - t][-1].card.type == rival_type
+
+        checks.append(rival)
+    if r.card_type is not None:
+        card_type = r.card_type
+
+        def card(state: RivalesState, fight: Fight, t: int, owner: int | None) -> bool:
+            return state.lines[fight.zone][t][-1].card.type == card_type
+
+        checks.append(card)
+    if r.min_energy is not None:
+        least_energy = r.min_energy
+
+        def energy_(state: RivalesState, fight: Fight, t: int, owner: int | None) -> bool:
+            line = state.lines[fight.zone][t]
+            if not own:
+                return countOf(map(_SIDE, line), DOWN) >= least_energy
+            return count(line, "energy", who(fight, t, owner)) >= least_energy
+
+        checks.append(energy_)
+    if r.min_exhausted is not None:
+        least_exhausted = r.min_exhausted
+
+        def exhausted(state: RivalesState, fight: Fight, t: int, owner: int | None) -> bool:
+            line = state.lines[fight.zone][t]
+            if not own:
+                return countOf(map(_SIDE, line[:-1]), SPENT) >= least_exhausted
+            n = count(line, "exhausted", who(fight, t, owner), len(line) - 1)
+            return n >= least_exhausted
+
+        checks.append(exhausted)
+    if r.more_damage_than_rival:
+
+        def more(state: RivalesState, fight: Fight, t: int, owner: int | None) -> bool:
+            seats = fight.seats
+            return state.taken[seats[t]] > state.taken[seats[1 - t]]
+
+        checks.append(more)
+    if r.persona is not None:
+        persona = r.persona
+
+        def said(state: RivalesState, fight: Fight, t: int, owner: int | None) -> bool:
+            return fight.persona[t] == persona
+
+        checks.append(said)
+    if r.dealt_damage:
+
+        def dealt(state: RivalesState, fight: Fight, t: int, owner: int | None) -> bool:
+            return fight.dealt[t] >= 1
+
+        checks.append(dealt)
+    return checks
+
+
+def compile_check(e: Effect) -> Check | None:
+    """``e``'s requirement as one function (None: it has no requirement)."""
+    checks = _requirement_checks(e.requires, e.scope == "own")
+    if not checks:
+        return None
+    if len(checks) == 1:
+        return checks[0]
+    parts = tuple(checks)
+
+    def every(state: RivalesState, fight: Fight, t: int, owner: int | None) -> bool:
+        return all(check(state, fight, t, owner) for check in parts)
+
+    return every
+
+
+_CHECKS: dict[int, tuple[Effect, Check | None]] = {}
+"""Compiled requirements by ``id(effect)`` (the effect is kept too: its id stays its own)."""
+
+
+def check_of(e: Effect) -> Check | None:
+    """The compiled requirement of ``e`` (None: it has none), compiled once."""
+    hit = _CHECKS.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1]
+    if len(_CHECKS) > 10_000:
+        _CHECKS.clear()
+    check = compile_check(e)
+    _CHECKS[id(e)] = (e, check)
+    return check
+
+
 def requirement_met(c: Ctx, e: Effect, owner: int | None = None) -> bool:
     """Whether ``e``'s requirement (red text) holds for team ``c.t`` of the fight."""
-    r = e.requires
-    if r is NO_REQUIREMENT:
+    if e.requires is NO_REQUIREMENT:
         return True
-    line = c.line
-    upto = len(line) - 1
-    if r.previous is not None:
-        if upto < 1:
-            return False
-        prev = line[upto - 1]
-        if r.previous == "face_up" and prev.side != UP:
-            return False
-        if r.previous == "face_down" and not prev.face_down:
-            return False
-    if r.rival_type is not None and c.rline[-1].card.type != r.rival_type:
-        return False
-    if r.card_type is not None and line[-1].card.type != r.card_type:
-        return False
-    if r.min_energy is not None and count(line, "energy", _owner(c, e, owner)) < r.min_energy:
-        return False
-    if (
-        r.min_exhausted is not None
-        and count(line, "exhausted", _owner(c, e, owner), upto) < r.min_exhausted
-    ):
-        return False
-    if r.more_damage_than_rival and c.state.taken[c.seat] <= c.state.taken[c.rival]:
-        return False
-    if r.persona is not None and c.fight.persona[c.t] != r.persona:
-        return False
-    return not (r.dealt_damage and c.fight.dealt[c.t] < 1)
+    check = check_of(e)
+    return check is None or check(c.state, c.fight, c.t, owner)
+
+
+def compile_value(e: Effect) -> Value | None:
+    """A counted ``bonus``'s value as one function: ``amount`` times ``count // every``,
+    capped by ``max`` (None: a fixed ``amount``)."""
+    what = e.count
+    if what is None:
+        return None
+    own, amount, every, cap = e.scope == "own", e.amount, e.every, e.max
+
+    def n_of(state: RivalesState, fight: Fight, t: int, owner: int | None) -> int:
+        line = state.lines[fight.zone][t]
+        upto = len(line) - 1
+        if what == "rival_face_up":
+            rline = state.lines[fight.zone][1 - t]
+            return count(rline, "face_up", None, len(rline) - 1)
+        if what == "combo_links":
+            return chain(line, upto)[1]
+        if what == "basic_in_hand":
+            return sum(1 for card in state.hand[fight.seats[t]] if card.is_basic)
+        who = (fight.seats[t] if owner is None else owner) if own else None
+        return count(line, what, who, upto)
+
+    if what == "basic_face_up" and own:
+        # the common counted passive (face-up basic cards of one's own), counted inline
+
+        def n_own_basic(state: RivalesState, fight: Fight, t: int, owner: int | None) -> int:
+            who = fight.seats[t] if owner is None else owner
+            n = 0
+            for slot in state.lines[fight.zone][t][:-1]:
+                if slot.side == UP and slot.owner == who and slot.card.is_basic:
+                    n += 1
+            return n
+
+        n_of = n_own_basic
+
+    def value(state: RivalesState, fight: Fight, t: int, owner: int | None) -> int:
+        v = amount * (n_of(state, fight, t, owner) // every)
+        return v if cap is None or v < cap else cap
+
+    return value
+
+
+PassiveBonus = tuple[Check | None, int, Value | None, int, Effect, int]
+"""A passive ``bonus`` compiled for :func:`~.clash.stats`: (requirement, fixed amount,
+counted value, stat index, the effect, its owner's seat)."""
+
+
+def compiled_passive(e: Effect, owner: int) -> PassiveBonus:
+    """Passive bonus ``e`` of ``owner``'s fighter, compiled (at a round's set-up)."""
+    assert e.stat is not None
+    return (check_of(e), e.amount, compile_value(e), STAT_INDEX[e.stat], e, owner)
 
 
 def _owner(c: Ctx, e: Effect, owner: int | None) -> int | None:

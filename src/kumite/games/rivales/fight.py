@@ -41,10 +41,12 @@ class Fight:
         self.ties = [False, False]
         self.dodge = [False, False]
         self.persona: list[str | None] = [None, None]
-        self.boost_plan: list[tuple[tuple[int, Decision], ...]] | None = None
-        """Groups of (team, boost decision), in the order they decide."""
+        self.boost_plan: tuple[tuple[tuple[int, ...], tuple[Decision, ...]], ...] | None = None
+        """Groups of (teams, their boost decisions), in the order they decide (shared:
+        never modified)."""
         self.boost_pos = 0
-        self.queue: list[tuple[int, Any, Card]] = []
+        self.queue: tuple[tuple[int, Any, Card], ...] = ()
+        """Immediate effects to run: (team, effect, card), in order (shared: never modified)."""
         self.qpos = 0
         self.stage = 0
         self.stats: list[tuple[int, int, int]] | None = None
@@ -61,7 +63,8 @@ class Fight:
     def release(self) -> None:
         """Drop the cached contexts (a fight <-> context reference cycle), so that the fight
         is freed by reference counting rather than by the cyclic garbage collector."""
-        self.ctxs = [None, None]
+        ctxs = self.ctxs
+        ctxs[0] = ctxs[1] = None  # in place: each fight has its own list (see :meth:`copy`)
 
     def copy(self) -> Fight:
         f = Fight(self.zone, self.seats)
@@ -70,9 +73,9 @@ class Fight:
         f.ties = list(self.ties)
         f.dodge = list(self.dodge)
         f.persona = list(self.persona)
-        f.boost_plan = None if self.boost_plan is None else list(self.boost_plan)
+        f.boost_plan = self.boost_plan
         f.boost_pos = self.boost_pos
-        f.queue = list(self.queue)
+        f.queue = self.queue
         f.qpos = self.qpos
         f.stage = self.stage
         f.stats = None if self.stats is None else list(self.stats)

@@ -11,10 +11,20 @@ from typing import TYPE_CHECKING
 
 from kumite.core.events import Event
 from kumite.core.game import Decision, Outcome
+from kumite.core.rng import Rng
 from kumite.games.rivales import events as ev
-from kumite.games.rivales.cards import Effect
+from kumite.games.rivales.cards import Card, Effect
 from kumite.games.rivales.clash import order
-from kumite.games.rivales.effects import STAT_INDEX, ctx, end_effect, requirement_met
+from kumite.games.rivales.effects import (
+    STAT_INDEX,
+    Check,
+    PassiveBonus,
+    check_of,
+    compiled_passive,
+    ctx,
+    end_effect,
+    requirement_met,
+)
 from kumite.games.rivales.phases import OVER, SETUP, START, decision
 from kumite.games.rivales.rules import fighter_rule
 from kumite.games.rivales.table import DOWN, SPENT, UP, energy, spend
@@ -27,6 +37,21 @@ BOOSTS = ("boost:none", "boost:damage", "boost:speed", "boost:both")
 BOOST_PROMPT = "Boost your card before the reveal? damage = 1 energy, speed = 2, both = 3"
 
 
+def shuffle(rng: Rng, cards: list[Card]) -> None:
+    """``rng.shuffle(cards)``, bit for bit: CPython's algorithm (Fisher-Yates over
+    ``getrandbits``, as ``Random._randbelow_with_getrandbits`` draws) inlined, since every
+    round shuffles every deck. ``tests/games/rivales/test_primitives.py`` checks the
+    equality."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def setup_round(state: RivalesState, out: list[Event] | None) -> None:
     """A new round, set up afresh (rv.setup.*, rv.ruling.round-setup)."""
     state.round += 1
@@ -34,7 +59,7 @@ def setup_round(state: RivalesState, out: list[Event] | None) -> None:
     for s in state.seats:
         fighter = state.fighter(s)
         deck = list(fighter.deck)
-        state.rng.shuffle(deck)
+        shuffle(state.rng, deck)
         state.hand[s] = [deck.pop() for _ in range(min(draw, len(deck)))]
         state.deck[s] = deck
         state.marker[s] = None
@@ -54,13 +79,7 @@ def setup_round(state: RivalesState, out: list[Event] | None) -> None:
     state.clash = 0
     state.caused = set()
     state.round_over = False
-    state.passives = [
-        [(e, s) for e in state.fighter(s).static]
-        + [(e, m) for m in state.teams[state.team_of[s]] for e in state.fighter(m).team_static]
-        for s in state.seats
-    ]
-    state.end_passives = [state.fighter(s).end_passives for s in state.seats]
-    state.persona_seats = tuple(s for s in state.seats if state.fighter(s).persona)
+    state.passives, state.end_passives, state.persona_seats = _round_effects(state)
     if out is None:
         return
     out.append(ev.RoundStarted(rule="rv.play.goal", round=state.round, final=state.final))
@@ -86,6 +105,41 @@ def setup_round(state: RivalesState, out: list[Event] | None) -> None:
             )
         )
         out.append(ev.CardsDrawn(rule=rule, seat=s, who=who, count=len(hand), cards=(), names=()))
+
+
+RoundEffects = tuple[
+    tuple[tuple[PassiveBonus, ...], ...],
+    tuple[tuple[tuple[Effect, Check | None], ...], ...],
+    tuple[int, ...],
+]
+_ROUND_EFFECTS: dict[tuple[object, ...], RoundEffects] = {}
+"""Compiled passives of the fighters at the table, by (mode, fighters): immutable."""
+
+
+def _round_effects(state: RivalesState) -> RoundEffects:
+    """Per seat: the passive bonuses acting on its card (its own, and its teammates' that
+    benefit the team), its end-of-clash passives; and the seats that choose a persona."""
+    key = (state.two, *state.fighters)
+    found = _ROUND_EFFECTS.get(key)
+    if found is None:
+        fighter = state.fighter
+        passives = tuple(
+            tuple(
+                [compiled_passive(e, s) for e in fighter(s).static]
+                + [
+                    compiled_passive(e, m)
+                    for m in state.teams[state.team_of[s]]
+                    for e in fighter(m).team_static
+                ]
+            )
+            for s in state.seats
+        )
+        ends = tuple(tuple((e, check_of(e)) for e in fighter(s).end_passives) for s in state.seats)
+        personas = tuple(s for s in state.seats if fighter(s).persona)
+        if len(_ROUND_EFFECTS) > 2000:
+            _ROUND_EFFECTS.clear()
+        found = _ROUND_EFFECTS[key] = (passives, ends, personas)
+    return found
 
 
 def start_clash(state: RivalesState, out: list[Event] | None) -> None:
@@ -154,24 +208,45 @@ def compute_restrictions(state: RivalesState) -> None:
     state.restricted = restricted
 
 
-def _boost_plan(state: RivalesState, fight: Fight) -> list[tuple[tuple[int, Decision], ...]]:
-    """Who decides a boost, in order (rv.energy.boost-order, rv.ruling.boost-no-winner): groups
-    of (team, decision). Made once per clash: a team's energy does not change before it
-    decides (only its own boost spends it), so its decision is known from the start."""
+BoostGroup = tuple[tuple[int, ...], tuple[Decision, ...]]
+"""Teams that decide a boost together, and their decisions."""
+PlanKey = tuple[tuple[int, int], int, int, int | None, tuple[int, ...]]
+_PLANS: dict[PlanKey, tuple[BoostGroup, ...]] = {}
+"""Boost plans by (seats, energies, last winner, boost costs): the same few recur."""
+
+
+def _boost_plan(state: RivalesState, fight: Fight) -> tuple[BoostGroup, ...]:
+    """Who decides a boost, in order (rv.energy.boost-order, rv.ruling.boost-no-winner).
+    Made once per clash: a team's energy does not change before it decides (only its own
+    boost spends it), so its decision is known from the start."""
     lines = state.lines[fight.zone]
     n0, n1 = energy(lines[0]), energy(lines[1])
+    w = state.last_winner if n0 and n1 else None
+    key = (fight.seats, n0, n1, w, state.boost_key)
+    plan = _PLANS.get(key)
+    if plan is None:
+        if len(_PLANS) > 10_000:
+            _PLANS.clear()
+        plan = _PLANS[key] = _make_boost_plan(state, fight, n0, n1, w)
+    return plan
+
+
+def _make_boost_plan(
+    state: RivalesState, fight: Fight, n0: int, n1: int, w: int | None
+) -> tuple[BoostGroup, ...]:
     if n0 and n1:
-        first = (0, _boost_decision(state, fight.seats[0], n0))
-        second = (1, _boost_decision(state, fight.seats[1], n1))
-        w = state.last_winner
+        first = _boost_decision(state, fight.seats[0], n0)
+        second = _boost_decision(state, fight.seats[1], n1)
         if w is None:
-            return [(first, second)]
-        return [(first,), (second,)] if w == 0 else [(second,), (first,)]
+            return (((0, 1), (first, second)),)
+        if w == 0:
+            return (((0,), (first,)), ((1,), (second,)))
+        return (((1,), (second,)), ((0,), (first,)))
     if n0:
-        return [((0, _boost_decision(state, fight.seats[0], n0)),)]
+        return (((0,), (_boost_decision(state, fight.seats[0], n0),)),)
     if n1:
-        return [((1, _boost_decision(state, fight.seats[1], n1)),)]
-    return []
+        return (((1,), (_boost_decision(state, fight.seats[1], n1),)),)
+    return ()
 
 
 def boost_levels(state: RivalesState) -> dict[str, tuple[int, int, int]]:
@@ -183,6 +258,27 @@ def boost_levels(state: RivalesState) -> dict[str, tuple[int, int, int]]:
         "speed": (rules.boost_speed_cost, 1, 0),
         "both": (rules.boost_both_cost, 1, 1),
     }
+
+
+BoostTables = tuple[
+    dict[str, tuple[int, int, int]],
+    tuple[int, ...],
+    dict[str, tuple[int, int, int]],
+    dict[int, tuple[str, ...]],
+]
+_BOOST_TABLES: dict[tuple[int, ...], BoostTables] = {}
+
+
+def boost_tables(state: RivalesState) -> BoostTables:
+    """The boost levels (:func:`boost_levels`), their costs (a key), the levels by choice
+    string, and a memo of :func:`boost_legal`: shared by every state with the same costs."""
+    levels = boost_levels(state)
+    key = tuple(cost for cost, _, _ in levels.values())
+    found = _BOOST_TABLES.get(key)
+    if found is None:
+        by_choice = {f"boost:{k}": v for k, v in levels.items()}
+        found = _BOOST_TABLES[key] = (levels, key, by_choice, {})
+    return found
 
 
 def boost_legal(state: RivalesState, n: int) -> tuple[str, ...]:
@@ -210,29 +306,36 @@ def _boost_decision(state: RivalesState, seat: int, n: int) -> Decision:
 
 
 def boost_decisions(state: RivalesState) -> tuple[Decision, ...] | None:
+    fights = state.fights
+    if len(fights) == 1:  # 1vs1: one zone, its group's decisions as they are
+        fight = fights[0]
+        plan = fight.boost_plan
+        if plan is None:
+            plan = fight.boost_plan = _boost_plan(state, fight)
+        return plan[fight.boost_pos][1] if fight.boost_pos < len(plan) else None
     waiting: list[Decision] = []
-    for fight in state.fights:
+    for fight in fights:
         plan = fight.boost_plan
         if plan is None:
             plan = fight.boost_plan = _boost_plan(state, fight)
         if fight.boost_pos < len(plan):
-            waiting.extend([d for _, d in plan[fight.boost_pos]])
+            waiting.extend(plan[fight.boost_pos][1])
     return tuple(waiting) or None
 
 
 def apply_boosts(state: RivalesState, choices: dict[int, str], out: list[Event] | None) -> None:
-    costs = state.boost_costs
+    costs = state.boost_by_choice
     for fight in state.fights:
         plan = fight.boost_plan
         if plan is None or fight.boost_pos >= len(plan):
             continue
         decided = False
-        for t, _ in plan[fight.boost_pos]:
+        for t in plan[fight.boost_pos][0]:
             seat = fight.seats[t]
             if seat not in choices:
                 continue
             decided = True
-            cost, speed, damage = costs[choices[seat][6:]]
+            cost, speed, damage = costs[choices[seat]]
             spend(state.lines[fight.zone][t], cost)
             fight.boost[t] = cost
             fight.bonus[t][0] += speed
@@ -281,8 +384,8 @@ def end_clash(state: RivalesState, out: list[Event] | None) -> None:
         for fight in state.fights:
             lines = state.lines[fight.zone]
             a, b = lines[0][-1], lines[1][-1]
-            end_a = bool(a.card.end) and a.side == UP
-            end_b = bool(b.card.end) and b.side == UP
+            end_a = a.side == UP and a.card.end  # truthy: face up with end-of-clash effects
+            end_b = b.side == UP and b.card.end
             if end_a or end_b:
                 if end_a and end_b:
                     speeds = (fight.stats[0][0], fight.stats[1][0]) if fight.stats else (0, 0)
@@ -317,10 +420,9 @@ def end_clash(state: RivalesState, out: list[Event] | None) -> None:
                                 )
                             )
             for t in (0, 1):
-                for e in end_passives[fight.seats[t]]:
-                    c = ctx(state, fight, t)
-                    if requirement_met(c, e):
-                        end_effect(c, e, None, out)
+                for e, check in end_passives[fight.seats[t]]:
+                    if check is None or check(state, fight, t, None):
+                        end_effect(ctx(state, fight, t), e, None, out)
     for fight in state.fights:
         fight.release()
     if not state.round_over:

@@ -11,6 +11,7 @@ Seats: 1vs1 seats 0 and 1 (team = seat); 2vs2 seats 0-1 are team 0, seats 2-3 te
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from kumite.core.events import Event
@@ -21,6 +22,7 @@ from kumite.games.rivales import events as ev
 from kumite.games.rivales import rounds as rd
 from kumite.games.rivales.actions import action_to_choice, choice_to_action
 from kumite.games.rivales.cards import Card, Catalog, Effect, Fighter
+from kumite.games.rivales.effects import Check, PassiveBonus
 from kumite.games.rivales.fight import Fight
 from kumite.games.rivales.options import Options
 from kumite.games.rivales.phases import (
@@ -31,6 +33,7 @@ from kumite.games.rivales.phases import (
     OVER,
     PERSONA,
     PLAY,
+    PLAYS,
     RESOLVE,
     SETUP,
     START,
@@ -116,14 +119,16 @@ class RivalesState(State):
         """Inside ``resolve``: ``effect`` or ``guard`` while a player decides."""
         self.caused: set[int] = set()
         self.round_over = False
-        self.passives: list[list[tuple[Effect, int]]] = [[] for _ in range(n)]
-        """Per seat, the passive bonuses acting on its card: (effect, owner) — its own and
-        its teammates' abilities that benefit the team."""
-        self.end_passives: list[tuple[Effect, ...]] = [() for _ in range(n)]
+        self.passives: tuple[tuple[PassiveBonus, ...], ...] = ((),) * n
+        """Per seat, the passive bonuses acting on its card, compiled: its own and its
+        teammates' abilities that benefit the team."""
+        self.end_passives: tuple[tuple[tuple[Effect, Check | None], ...], ...] = ((),) * n
+        """Per seat, its fighter's end-of-clash passives and their compiled requirements."""
         self.persona_seats: tuple[int, ...] = ()
         """Seats whose fighter chooses HANSEL or GRETEL every clash."""
-        self.boost_costs = rd.boost_levels(self)
-        self.boost_legal: dict[int, tuple[str, ...]] = {}
+        self.boost_costs, self.boost_key, self.boost_by_choice, self.boost_legal = rd.boost_tables(
+            self
+        )
         self.phase = FIGHTER
         self._forced: dict[int, str] = {}
         self._outcome: Outcome | None = None
@@ -192,6 +197,37 @@ class RivalesState(State):
         other._forced = dict(self._forced)
         return other
 
+    def apply(self, choices: Mapping[int, str]) -> list[Event]:
+        """:meth:`State.apply`, with the common case (a plain dict holding one legal
+        choice per pending seat) checked inline; anything else goes through
+        :meth:`State.validate` and its precise errors."""
+        pending = self._pending
+        if type(choices) is dict and pending and len(choices) == len(pending):
+            for d in pending:
+                got = choices.get(d.seat)
+                if got is None or type(got) is not str or got not in d.legal:
+                    break
+            else:
+                valid = dict(choices)
+                if self.quiet and not self._opening and not self._forced:
+                    # :meth:`_apply` and :meth:`_advance` for a quiet state, inline
+                    self._pending = None
+                    _HANDLERS[self.phase](self, valid, None)
+                    enter = _ENTER
+                    while self.phase != OVER:
+                        waiting = enter[self.phase](self, None)
+                        if waiting is not None:
+                            self._pending = waiting
+                            break
+                    else:
+                        self._pending = ()
+                    self.history.append(valid)
+                    return []
+                events = self._apply(valid)
+                self.history.append(valid)
+                return events
+        return super().apply(choices)
+
     def _apply(self, choices: dict[int, str]) -> list[Event]:
         out: list[Event] | None = None if self.quiet else []
         if self._opening:
@@ -202,13 +238,13 @@ class RivalesState(State):
             choices = {**self._forced, **choices}
             self._forced = {}
         self._pending = None
-        self._HANDLERS[self.phase](self, choices, out)
+        _HANDLERS[self.phase](self, choices, out)
         self._advance(out)
         return out if out is not None else []
 
     def _advance(self, out: list[Event] | None) -> None:
         while self.phase != OVER:
-            waiting = self._ENTER[self.phase](self, out)
+            waiting = _ENTER[self.phase](self, out)
             if waiting is not None:
                 self._pending = waiting
                 return
@@ -296,7 +332,8 @@ class RivalesState(State):
         ultra icon or K.O."""
         if amount <= 0:
             return
-        fighter = self.fighter(seat)
+        fighter = self.fighters[seat]
+        assert fighter is not None, "no fighter chosen yet"
         before = self.taken[seat]
         self.taken[seat] = before + amount
         if out is not None:
@@ -386,15 +423,17 @@ class RivalesState(State):
                 )
         self.phase = START
 
-    def _enter_start(self, out: list[Event] | None) -> None:
+    def _enter_start(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
         rd.start_clash(self, out)
-        self.phase = ZONES if self.two else PLAY
         if self.two:
+            self.phase = ZONES
             self.zone_of = [-1] * 4  # until the teams have chosen
             self.fights = []
-        else:
-            self.zone_of = [0, 0]
-            self.fights = [Fight(0, (0, 1))]
+            return None
+        self.phase = PLAY
+        self.zone_of = [0, 0]
+        self.fights = [Fight(0, (0, 1))]
+        return self._enter_play(out)  # the next phase at once (as :meth:`_advance` would)
 
     def _enter_zones(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
         waiting = []
@@ -448,11 +487,20 @@ class RivalesState(State):
         if self.restricted or self.no_basic_zone or self.no_basic_facing:
             rd.compute_restrictions(self)
         ready = self.ready
-        waiting = tuple(
-            [play_decision(s, self.playable(s)) for s in self.seats if ready[s] is None]
-        )
+        restricted = self.restricted
+        waiting: list[Decision] = []
+        for s in self.seats:
+            if ready[s] is None:
+                # :meth:`playable` and :func:`play_decision`, inline: this runs every clash
+                hand = self.hand[s]
+                if restricted and s in restricted and any(not c.is_basic for c in hand):
+                    legal = tuple([c.play for c in hand if not c.is_basic])
+                else:
+                    legal = tuple([c.play for c in hand])
+                found = PLAYS[s].get(legal)
+                waiting.append(play_decision(s, legal) if found is None else found)
         if waiting:
-            return waiting
+            return tuple(waiting)
         self._on_play({}, out)  # every card was left face up by a dodge
         return None
 
@@ -466,17 +514,18 @@ class RivalesState(State):
     def _on_play(self, choices: dict[int, str], out: list[Event] | None) -> None:
         lines = self.lines
         ready_cards = self.ready
+        fighters = self.fighters
+        hands = self.hand
         for fight in self.fights:
             zone = lines[fight.zone]
-            for t in (0, 1):
-                s = fight.seats[t]
+            for t, s in enumerate(fight.seats):
                 ready = ready_cards[s]
                 if ready is not None:
                     card, side = ready, UP
                     ready_cards[s] = None
                 else:
-                    card = self.fighters[s].by_play[choices[s]]  # type: ignore[union-attr]  # chosen by now
-                    self.hand[s].remove(card)
+                    card = fighters[s].by_play[choices[s]]  # type: ignore[union-attr]  # chosen by now
+                    hands[s].remove(card)
                     if self.known:
                         self._forget(s, card)
                     side = HIDDEN
@@ -550,9 +599,11 @@ class RivalesState(State):
     def _on_resolve(self, choices: dict[int, str], out: list[Event] | None) -> None:
         cl.on_choice(self, choices, out)
 
-    def _enter_end(self, out: list[Event] | None) -> None:
+    def _enter_end(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
         rd.end_clash(self, out)
-        return
+        if self.phase == START:
+            return self._enter_start(out)  # the next clash at once (as :meth:`_advance` would)
+        return None
 
     _ENTER: ClassVar[dict[str, Any]] = {
         FIGHTER: _enter_fighter,
@@ -646,3 +697,8 @@ class RivalesState(State):
 
     def action_to_choice(self, seat: int, action: int) -> str:
         return action_to_choice(self, seat, action)
+
+
+# module globals: read faster than class attributes through an instance (once per step)
+_ENTER = RivalesState._ENTER
+_HANDLERS = RivalesState._HANDLERS

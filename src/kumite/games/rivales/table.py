@@ -14,6 +14,7 @@ The functions here read lines only; the engine and the bots share them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter, countOf
 
 from kumite.games.rivales.cards import Card, ComboStep, Fighter
 
@@ -43,6 +44,7 @@ class Slot:
 
 
 Line = list[Slot]
+_SIDE = attrgetter("side")
 
 
 def count(
@@ -60,7 +62,7 @@ def count(
         )
     # the sides in a list, counted in C: lines are short but this runs for every effect
     if owner is None:
-        sides = [slot.side for slot in slots]
+        sides = list(map(_SIDE, slots))
     else:
         sides = [slot.side for slot in slots if slot.owner == owner]
     if what == "energy":
@@ -76,7 +78,7 @@ def count(
 
 def energy(line: Sequence[Slot]) -> int:
     """Energy cards of a line: flipped, not exhausted."""
-    return [slot.side for slot in line].count(DOWN)
+    return countOf(map(_SIDE, line), DOWN)  # counted in C: this runs several times a clash
 
 
 def spend(line: Sequence[Slot], n: int) -> list[Slot]:
@@ -130,15 +132,33 @@ def combo_bonus(steps: Sequence[ComboStep], links: int) -> tuple[int, int, int, 
     return speed, damage, guard, links >= len(steps) > 0
 
 
+_COMBOS: dict[tuple[Fighter, int], tuple[int, int, int, bool]] = {}
+""":func:`combo_bonus` by (starting fighter, links): fighters are immutable."""
+
+
 def combo_of(
     line: Sequence[Slot], index: int, fighters: Sequence[Fighter]
 ) -> tuple[int, int, int, int, bool, int]:
     """The combo of the card at ``index``: ``(links, speed, damage, guard, maximum,
     starter)`` using the chain of the fighter who started it (rv.2v2.combined-combos);
     ``starter`` is that fighter's seat (-1 if no combo)."""
-    start, links = chain(line, index)
+    slot = line[index]
+    if slot.side != UP or not slot.card.link:
+        return 0, 0, 0, 0, False, -1
+    start = index  # :func:`chain`, inline
+    while start > 0:
+        prev = line[start - 1]
+        if prev.side != UP or not prev.card.link:
+            break
+        start -= 1
+    links = index - start
     if links == 0:
         return 0, 0, 0, 0, False, -1
     starter = line[start].owner
-    speed, damage, guard, maximum = combo_bonus(fighters[starter].combo, links)
-    return links, speed, damage, guard, maximum, starter
+    key = (fighters[starter], links)
+    bonus = _COMBOS.get(key)
+    if bonus is None:
+        if len(_COMBOS) > 1000:
+            _COMBOS.clear()
+        bonus = _COMBOS[key] = combo_bonus(key[0].combo, links)
+    return links, bonus[0], bonus[1], bonus[2], bonus[3], starter
