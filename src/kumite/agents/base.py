@@ -6,6 +6,7 @@ returns one of the decision's legal choices. Card and rule code never asks who d
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
@@ -81,8 +82,7 @@ def decider(agent: Agent, state: State) -> Callable[[Decision], str]:
     per game: an agent that needs neither a view nor a sampler is called directly."""
     if getattr(agent, "needs_view", True) or getattr(agent, "choose_with", None) is not None:
         return lambda decision: decide(agent, state, decision)
-    choose = agent.choose
-    return lambda decision: choose(NO_VIEW, decision)
+    return functools.partial(agent.choose, NO_VIEW)
 
 
 AgentFactory = Callable[[Game[Any], Mapping[str, Any], int, int], Agent]

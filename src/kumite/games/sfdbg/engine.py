@@ -49,9 +49,9 @@ class Ctx(NamedTuple):
     """The card that triggered a Location's Ongoing ability."""
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Request:
-    """A decision the machine is waiting for."""
+class Request(NamedTuple):
+    """A decision the machine is waiting for (a named tuple: made at every decision an
+    effect asks for, and a tuple is several times cheaper to make than a frozen dataclass)."""
 
     seat: int
     kind: str
@@ -72,7 +72,7 @@ class Kind:
 
 HANDLERS: dict[str, Callable[[Any, Frame, list[Event]], None]] = {}
 #: The turn decision of each seat (immutable, so shared).
-_TURN_REQUESTS = tuple(Request(seat, "turn", (), True) for seat in range(8))
+TURN_REQUESTS = tuple(Request(seat, "turn", (), True) for seat in range(8))
 KINDS: dict[str, Kind] = {}
 #: ``_CLOCKWISE[n][seat]``: the other seats of an ``n``-player game, clockwise from ``seat``.
 _CLOCKWISE = tuple(
@@ -85,13 +85,20 @@ def shuffle(rng: Rng, cards: list[int]) -> None:
     order), with :meth:`random.Random._randbelow` inlined: shuffling decks is a good part of a
     simulated game."""
     getrandbits = rng.getrandbits
+    if len(cards) > len(_BITS):
+        rng.shuffle(cards)
+        return
+    bits = _BITS
     for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+        k = bits[i]  # (i + 1).bit_length(): ``_randbelow(i + 1)``
         j = getrandbits(k)
-        while j >= n:
+        while j > i:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+_BITS = tuple((i + 1).bit_length() for i in range(512))
+"""``_BITS[i]``: the bits :func:`shuffle` draws to pick a card among the first ``i + 1``."""
 
 
 def handler(kind: str) -> Callable[[Callable[[Any, Frame, list[Event]], None]], Any]:
@@ -217,7 +224,7 @@ class Engine:
                 continue
             if not self.over:
                 # The turn decision is private (it depends on the hand): never forced.
-                self.request = _TURN_REQUESTS[self.active]
+                self.request = TURN_REQUESTS[self.active]
             return
 
     def ask(self, seat: int, kind: str, data: tuple[Any, ...] = (), private: bool = False) -> None:
