@@ -286,7 +286,7 @@ class Engine:
             del deck[-count:]
             hand += drawn
         else:
-            drawn = self._draw_one_by_one(seat, count, out)
+            drawn = self._draw_with_shuffles(seat, count, out)
         if not self.quiet and drawn:
             names = tuple(self.name(c) for c in drawn)
             out.append(
@@ -297,19 +297,23 @@ class Engine:
             out.append(ev.CardsDrawn(rule=rule, seat=seat, count=len(drawn)))
         return len(drawn)
 
-    def _draw_one_by_one(self, seat: int, count: int, out: list[Event]) -> list[int]:
+    def _draw_with_shuffles(self, seat: int, count: int, out: list[Event]) -> list[int]:
         """Draw up to ``count`` cards, shuffling the discard pile in when the deck runs out."""
         hand = self.hand[seat]
         drawn: list[int] = []
-        for _ in range(count):
+        while count > 0:
             deck = self.deck[seat]
             if not deck:
                 if not self.ensure_deck(seat, out):
                     break
                 deck = self.deck[seat]
-            card = deck.pop()
-            hand.append(card)
-            drawn.append(card)
+            # What is left of the deck, or what is left to draw, in one slice (top first).
+            part = deck[-count:]
+            part.reverse()
+            del deck[-count:]
+            hand += part
+            drawn += part
+            count -= len(part)
         return drawn
 
     def from_hand(self, seat: int, card: int) -> None:

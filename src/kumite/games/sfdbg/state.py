@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from kumite.core.errors import MalformedChoiceError
 from kumite.core.events import Event
-from kumite.core.game import Decision, Outcome, State
+from kumite.core.game import Decision, Outcome, State, new_decision
 from kumite.core.rng import Rng
 
 # Importing these registers their frames, primitives and decision kinds.
@@ -190,7 +190,7 @@ class SFDBGState(Engine, State):
                 if found is None:
                     if len(turns) > _MAX_CACHED:
                         turns.clear()
-                    found = turns[legal] = (Decision(req.seat, "turn", legal, TURN_PROMPT),)
+                    found = turns[legal] = (new_decision(req.seat, "turn", legal, TURN_PROMPT),)
             else:
                 kind = KINDS[req.kind]
                 legal = kind.legal(self, req)
@@ -200,7 +200,7 @@ class SFDBGState(Engine, State):
                 if found is None:
                     if len(_DECISIONS) > _MAX_CACHED:
                         _DECISIONS.clear()
-                    found = _DECISIONS[key] = (Decision(req.seat, req.kind, legal, prompt),)
+                    found = _DECISIONS[key] = (new_decision(req.seat, req.kind, legal, prompt),)
             self._pending = found
         return found
 
