@@ -73,3 +73,15 @@ def test_bots_are_reproducible_from_their_seed():
 def test_unknown_agent_is_a_clear_error():
     with pytest.raises(UnknownAgentError, match="no agent 'genius' for sfrivals"):
         make_agent("genius", GAME, {}, 0, 0)
+
+
+def test_random_agent_draws_exactly_as_random_choice():
+    """RandomAgent inlines ``Random.choice``: the same seed must give the same choices."""
+    import random
+
+    from kumite.core.game import Decision
+
+    agent, reference = RandomAgent(7), random.Random(7)
+    for n in [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 33] * 50:
+        legal = tuple(str(i) for i in range(n))
+        assert agent.choose({}, Decision(0, "turn", legal)) == reference.choice(legal)

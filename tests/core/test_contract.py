@@ -128,3 +128,18 @@ def test_no_event_field_shadows_a_key_of_the_json_form():
         own = {f.name for f in dataclasses.fields(cls)} - {"rule", "to"}
         assert not own & RESERVED, (cls.__name__, own & RESERVED)
     assert len(seen) > 30
+
+
+def test_new_decision_is_the_same_frozen_decision():
+    """``new_decision`` (slots set directly, for simulation speed) makes exactly what
+    ``Decision(...)`` makes: equal, same hash and repr, still frozen."""
+    import dataclasses
+
+    from kumite.core.game import Decision, new_decision
+
+    for args in [(0, "turn", ("a", "b"), "p"), (3, "defend", ("no-defense",), "")]:
+        fast, slow = new_decision(*args), Decision(*args)
+        assert fast == slow and hash(fast) == hash(slow) and repr(fast) == repr(slow)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            fast.seat = 1  # type: ignore[misc]
+    assert new_decision(1, "turn", ()).prompt == ""

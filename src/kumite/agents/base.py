@@ -6,8 +6,10 @@ returns one of the decision's legal choices. Card and rule code never asks who d
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
 
 from kumite.core.game import Decision, Game, State
@@ -34,7 +36,19 @@ class RandomAgent:
         self.rng = random.Random(seed)
 
     def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
-        return self.rng.choice(decision.legal)
+        rng = self.rng
+        legal = decision.legal
+        n = len(legal)
+        if type(rng) is not random.Random or not n:
+            return rng.choice(legal)
+        # ``rng.choice(legal)`` with ``Random._randbelow`` inlined, draw for draw (the same
+        # ``getrandbits`` calls, so the same choices): the random agent's whole cost.
+        getrandbits = rng.getrandbits
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return legal[r]
 
 
 Sampler = Callable[[random.Random], State]
@@ -42,11 +56,15 @@ Sampler = Callable[[random.Random], State]
 everything that seat cannot see resampled (:meth:`~kumite.core.game.State.determinize`)."""
 
 
+#: The view given to agents that declare ``needs_view = False`` (read-only: shared).
+NO_VIEW: Mapping[str, Any] = MappingProxyType({})
+
+
 def decide(agent: Agent, state: State, decision: Decision) -> str:
     """Ask ``agent`` for ``decision``. Search agents (with a ``choose_with`` method) also get
     a sampler of determinisations for their seat — never the state itself."""
     view: Mapping[str, Any] = (
-        state.view(decision.seat) if getattr(agent, "needs_view", True) else {}
+        state.view(decision.seat) if getattr(agent, "needs_view", True) else NO_VIEW
     )
     choose_with = getattr(agent, "choose_with", None)
     if choose_with is not None:
@@ -57,6 +75,14 @@ def decide(agent: Agent, state: State, decision: Decision) -> str:
         choice: str = choose_with(view, decision, sample)
         return choice
     return agent.choose(view, decision)
+
+
+def decider(agent: Agent, state: State) -> Callable[[Decision], str]:
+    """``decide(agent, state, decision)`` as a function of the decision alone, resolved once
+    per game: an agent that needs neither a view nor a sampler is called directly."""
+    if getattr(agent, "needs_view", True) or getattr(agent, "choose_with", None) is not None:
+        return lambda decision: decide(agent, state, decision)
+    return functools.partial(agent.choose, NO_VIEW)
 
 
 AgentFactory = Callable[[Game[Any], Mapping[str, Any], int, int], Agent]

@@ -49,9 +49,9 @@ class Ctx(NamedTuple):
     """The card that triggered a Location's Ongoing ability."""
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Request:
-    """A decision the machine is waiting for."""
+class Request(NamedTuple):
+    """A decision the machine is waiting for (a named tuple: made at every decision an
+    effect asks for, and a tuple is several times cheaper to make than a frozen dataclass)."""
 
     seat: int
     kind: str
@@ -72,7 +72,7 @@ class Kind:
 
 HANDLERS: dict[str, Callable[[Any, Frame, list[Event]], None]] = {}
 #: The turn decision of each seat (immutable, so shared).
-_TURN_REQUESTS = tuple(Request(seat, "turn", (), True) for seat in range(8))
+TURN_REQUESTS = tuple(Request(seat, "turn", (), True) for seat in range(8))
 KINDS: dict[str, Kind] = {}
 #: ``_CLOCKWISE[n][seat]``: the other seats of an ``n``-player game, clockwise from ``seat``.
 _CLOCKWISE = tuple(
@@ -85,13 +85,20 @@ def shuffle(rng: Rng, cards: list[int]) -> None:
     order), with :meth:`random.Random._randbelow` inlined: shuffling decks is a good part of a
     simulated game."""
     getrandbits = rng.getrandbits
+    if len(cards) > len(_BITS):
+        rng.shuffle(cards)
+        return
+    bits = _BITS
     for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+        k = bits[i]  # (i + 1).bit_length(): ``_randbelow(i + 1)``
         j = getrandbits(k)
-        while j >= n:
+        while j > i:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+_BITS = tuple((i + 1).bit_length() for i in range(512))
+"""``_BITS[i]``: the bits :func:`shuffle` draws to pick a card among the first ``i + 1``."""
 
 
 def handler(kind: str) -> Callable[[Callable[[Any, Frame, list[Event]], None]], Any]:
@@ -217,7 +224,7 @@ class Engine:
                 continue
             if not self.over:
                 # The turn decision is private (it depends on the hand): never forced.
-                self.request = _TURN_REQUESTS[self.active]
+                self.request = TURN_REQUESTS[self.active]
             return
 
     def ask(self, seat: int, kind: str, data: tuple[Any, ...] = (), private: bool = False) -> None:
@@ -279,7 +286,7 @@ class Engine:
             del deck[-count:]
             hand += drawn
         else:
-            drawn = self._draw_one_by_one(seat, count, out)
+            drawn = self._draw_with_shuffles(seat, count, out)
         if not self.quiet and drawn:
             names = tuple(self.name(c) for c in drawn)
             out.append(
@@ -290,19 +297,23 @@ class Engine:
             out.append(ev.CardsDrawn(rule=rule, seat=seat, count=len(drawn)))
         return len(drawn)
 
-    def _draw_one_by_one(self, seat: int, count: int, out: list[Event]) -> list[int]:
+    def _draw_with_shuffles(self, seat: int, count: int, out: list[Event]) -> list[int]:
         """Draw up to ``count`` cards, shuffling the discard pile in when the deck runs out."""
         hand = self.hand[seat]
         drawn: list[int] = []
-        for _ in range(count):
+        while count > 0:
             deck = self.deck[seat]
             if not deck:
                 if not self.ensure_deck(seat, out):
                     break
                 deck = self.deck[seat]
-            card = deck.pop()
-            hand.append(card)
-            drawn.append(card)
+            # What is left of the deck, or what is left to draw, in one slice (top first).
+            part = deck[-count:]
+            part.reverse()
+            del deck[-count:]
+            hand += part
+            drawn += part
+            count -= len(part)
         return drawn
 
     def from_hand(self, seat: int, card: int) -> None:

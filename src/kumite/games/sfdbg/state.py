@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from kumite.core.errors import MalformedChoiceError
 from kumite.core.events import Event
-from kumite.core.game import Decision, Outcome, State
+from kumite.core.game import Decision, Outcome, State, new_decision
 from kumite.core.rng import Rng
 
 # Importing these registers their frames, primitives and decision kinds.
@@ -18,7 +18,7 @@ from kumite.games.sfdbg import effects as _effects  # noqa: F401
 from kumite.games.sfdbg import events as ev
 from kumite.games.sfdbg.actions import Vocabulary, vocabulary
 from kumite.games.sfdbg.cards import Catalog
-from kumite.games.sfdbg.engine import EMPTY, KINDS, Engine, shuffle
+from kumite.games.sfdbg.engine import EMPTY, KINDS, TURN_REQUESTS, Engine, shuffle
 from kumite.games.sfdbg.options import Options
 from kumite.games.sfdbg.turn import TURN_PROMPT, start_turn, tables, turn_answer, turn_legal
 from kumite.games.sfdbg.view import determinize, explain, view
@@ -190,7 +190,7 @@ class SFDBGState(Engine, State):
                 if found is None:
                     if len(turns) > _MAX_CACHED:
                         turns.clear()
-                    found = turns[legal] = (Decision(req.seat, "turn", legal, TURN_PROMPT),)
+                    found = turns[legal] = (new_decision(req.seat, "turn", legal, TURN_PROMPT),)
             else:
                 kind = KINDS[req.kind]
                 legal = kind.legal(self, req)
@@ -200,7 +200,7 @@ class SFDBGState(Engine, State):
                 if found is None:
                     if len(_DECISIONS) > _MAX_CACHED:
                         _DECISIONS.clear()
-                    found = _DECISIONS[key] = (Decision(req.seat, req.kind, legal, prompt),)
+                    found = _DECISIONS[key] = (new_decision(req.seat, req.kind, legal, prompt),)
             self._pending = found
         return found
 
@@ -218,6 +218,36 @@ class SFDBGState(Engine, State):
                 if type(choice) is str and choice in decision.legal:
                     return dict(choices)
         return super().validate(choices)
+
+    def apply(self, choices: Mapping[int, str]) -> list[Event]:
+        """:meth:`State.apply`, with the shortcut of :meth:`validate` and :meth:`_apply`
+        inlined for the common case (a plain dict of the one pending seat's legal choice);
+        anything else goes through the general validation unchanged."""
+        if type(choices) is dict and len(choices) == 1:
+            found = self._pending
+            if found is None:
+                found = self.pending()
+            if len(found) == 1:
+                decision = found[0]
+                choice = choices.get(decision.seat)
+                if type(choice) is str and choice in decision.legal:
+                    valid = {decision.seat: choice}
+                    self._pending = None
+                    req = self.request
+                    assert req is not None
+                    self.request = None
+                    out: list[Event] = []
+                    if req.kind == "turn":
+                        turn_answer(self, req, choice, out)
+                    else:
+                        KINDS[req.kind].answer(self, req, choice, out)
+                    if self.stack or self.request is not None or self.over:
+                        self.run(out)
+                    else:  # what run() does when nothing is left to resolve
+                        self.request = TURN_REQUESTS[self.active]
+                    self.history.append(valid)
+                    return out
+        return super().apply(choices)
 
     def _apply(self, choices: dict[int, str]) -> list[Event]:
         self._pending = None
