@@ -139,7 +139,7 @@ def _best_response(solver: FightSolver, roots: I64, me: int) -> tuple[FloatArray
         levels[r] = states
         solver._prepare(r, states)
         while True:
-            kids, wanted = kernels.expand(states, *solver._tables())
+            kids, wanted = kernels.expand(states, solver.tables)
             if not wanted:
                 break
             solver._fill_stuck(r + 1)
@@ -156,7 +156,7 @@ def _best_response(solver: FightSolver, roots: I64, me: int) -> tuple[FloatArray
         twin = solver.levels[r]
         args = [
             keys,
-            *solver._tables(),
+            solver.tables,
             me,
             nxt_keys,
             nxt_vals,

@@ -140,6 +140,26 @@ class FightSolver:
         self._copies = tuple(
             np.asarray([c.copies for c in ch.cards], dtype=np.int64) for ch in characters
         )
+        self.tables = kernels.Tables(
+            legal0=self._legal_tab[0],
+            legal1=self._legal_tab[1],
+            stuck0=self._stuck_tab[0],
+            stuck1=self._stuck_tab[1],
+            radix0=self._radix_arr[0],
+            radix1=self._radix_arr[1],
+            copies0=self._copies[0],
+            copies1=self._copies[1],
+            powerless0=self.powerless[0],
+            powerless1=self.powerless[1],
+            taken0=self._taken0,
+            taken1=self._taken1,
+            next_pair=self._next_pair,
+            reveal=self._reveal,
+            end_table=self._end_table,
+            rounds=self.rounds,
+            end_fight=self.end_fight,
+        )
+        """The rule tables, as the compiled kernels take them (filled in place)."""
         self.levels: dict[int, tuple[I64, FloatArray]] = {}
         self.states_solved = 0
 
@@ -399,7 +419,7 @@ class FightSolver:
             new_levels[r] = states
             self._prepare(r, states)
             while True:
-                kids, wanted = kernels.expand(states, *self._tables())
+                kids, wanted = kernels.expand(states, self.tables)
                 if not wanted:
                     break
                 self._fill_stuck(r + 1)
@@ -416,7 +436,7 @@ class FightSolver:
             nxt_keys, nxt_vals = self.levels.get(r + 1, empty)
             uniform = -1 if self.uniform_seat is None else self.uniform_seat
             slots = kernels.build_index(nxt_keys)
-            args = [states, *self._tables(), nxt_keys, nxt_vals, slots, uniform]
+            args = [states, self.tables, nxt_keys, nxt_vals, slots, uniform]
             vals = kernels.evaluate(*args)
             hard = np.flatnonzero(np.isnan(vals))
             for lo in range(0, len(hard), _CHUNK):
@@ -425,29 +445,10 @@ class FightSolver:
             self._store(r, states, vals)
             self.states_solved += len(states)
 
-    def _tables(self) -> tuple[Any, ...]:
-        return (
-            self._legal_tab[0],
-            self._legal_tab[1],
-            self._stuck_tab[0],
-            self._stuck_tab[1],
-            self._radix_arr[0],
-            self._radix_arr[1],
-            self.powerless[0],
-            self.powerless[1],
-            self._taken0,
-            self._taken1,
-            self._next_pair,
-            self._reveal,
-            self._end_table,
-            self.rounds,
-            self.end_fight,
-        )
-
     def _prepare(self, r: int, states: I64) -> None:
         """Carried-bonus transitions and legal cards for the states of round ``r``."""
         self._ensure_pairs(np.flatnonzero(np.bincount((states >> _CP) & 0x3FF)))
-        if kernels.mark_legal(states, *self._legal_tab):
+        if kernels.mark_legal(states, self.tables):
             for seat, tab in enumerate(self._legal_tab):
                 for code, life, adaptive in zip(
                     *np.nonzero(tab[r] == kernels.LEGAL_WANTED), strict=True
@@ -458,16 +459,8 @@ class FightSolver:
                         kernels.LEGAL_DONE | bits | (kernels.LEGAL_STOP if stop else 0)
                     )
         # what the children will need, so that one expansion does (expand marks any miss)
-        if self.end_fight:
-            args: list[Any] = [
-                states,
-                *self._stuck_tab,
-                *self._radix_arr,
-                *self._copies,
-                self.rounds,
-            ]
-            if kernels.mark_stuck(*args):
-                self._fill_stuck(r + 1)
+        if self.end_fight and kernels.mark_stuck(states, self.tables):
+            self._fill_stuck(r + 1)
 
     def _fill_stuck(self, r: int) -> None:
         """The stuck entries of round ``r`` the last expansion asked for."""

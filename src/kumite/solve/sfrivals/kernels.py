@@ -22,7 +22,7 @@ Compiled once and cached on disk (``cache=True``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -46,9 +46,44 @@ _GOLDEN = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit integer
 Array = Any
 
 
+class Tables(NamedTuple):
+    """The rule tables every kernel reads, as one argument (a Numba named tuple): adding a
+    table is one field here, not an edit to every signature. Built by :mod:`.fight`."""
+
+    legal0: Array
+    """``[round, hand code, life, adaptive]``: bit mask of seat 0's playable card types."""
+    legal1: Array
+    stuck0: Array
+    """``[round, hand code, life]``: seat 0 stuck (1/0), or :data:`UNKNOWN`/:data:`WANTED`."""
+    stuck1: Array
+    radix0: Array
+    """Hand code of one card of each type (a hand's code is the sum over its cards)."""
+    radix1: Array
+    copies0: Array
+    """Copies of each card type in the character's deck."""
+    copies1: Array
+    powerless0: Array
+    """``[card, life]``: the card would be played powerless (its Ultra condition unmet)."""
+    powerless1: Array
+    taken0: Array
+    """``[carry pair, card0, card1, powerless0, powerless1]``: damage seat 0 takes."""
+    taken1: Array
+    next_pair: Array
+    """Same index: the carried-bonus pair after the round."""
+    reveal: Array
+    """Same index: the reveal-first flags of the next round (bit 0: seat 0, bit 1: seat 1)."""
+    end_table: Array
+    """``[life0, life1, cards run out, a seat stuck]``: seat 0's result, NaN if the fight
+    goes on."""
+    rounds: int
+    end_fight: bool
+    """A stuck seat ends the fight (``no_legal_card == "end-fight"``)."""
+
+
 @_jit
-def mark_legal(states: Array, legal0: Array, legal1: Array) -> int:
+def mark_legal(states: Array, t: Tables) -> int:
     """Mark the legal-table entries ``states`` need and lack; returns how many."""
+    legal0, legal1 = t.legal0, t.legal1
     wanted = 0
     for n in range(len(states)):
         k = states[n]
@@ -112,25 +147,16 @@ def _find(slots: Array, keys: Array, key: int) -> int:
 
 
 @_jit
-def mark_stuck(
-    states: Array,
-    stuck0: Array,
-    stuck1: Array,
-    radix0: Array,
-    radix1: Array,
-    copies0: Array,
-    copies1: Array,
-    rounds: int,
-) -> int:
+def mark_stuck(states: Array, t: Tables) -> int:
     """Mark the stuck entries of the next round that any child of ``states`` may need (every
     card a seat holds, every life up to its current one) and the tables lack."""
     wanted = 0
-    seen0 = np.zeros((stuck0.shape[1], 32), dtype=np.bool_)
-    seen1 = np.zeros((stuck1.shape[1], 32), dtype=np.bool_)
+    seen0 = np.zeros((t.stuck0.shape[1], 32), dtype=np.bool_)
+    seen1 = np.zeros((t.stuck1.shape[1], 32), dtype=np.bool_)
     for n in range(len(states)):
         k = states[n]
         nxt = ((k >> _R) & 15) + 1
-        if nxt > rounds:
+        if nxt > t.rounds:
             continue
         ad = (k >> _AD) & 3
         for seat in range(2):
@@ -140,18 +166,18 @@ def mark_stuck(
                 h, life, radix, copies, tab, seen = (
                     (k >> _H0) & 0xFFF,
                     (k >> _L0) & 31,
-                    radix0,
-                    copies0,
-                    stuck0,
+                    t.radix0,
+                    t.copies0,
+                    t.stuck0,
                     seen0,
                 )
             else:
                 h, life, radix, copies, tab, seen = (
                     (k >> _H1) & 0xFFF,
                     (k >> _L1) & 31,
-                    radix1,
-                    copies1,
-                    stuck1,
+                    t.radix1,
+                    t.copies1,
+                    t.stuck1,
                     seen1,
                 )
             if seen[h, life]:
@@ -173,21 +199,7 @@ def mark_stuck(
 @_jit
 def expand(
     states: Array,
-    legal0: Array,
-    legal1: Array,
-    stuck0: Array,
-    stuck1: Array,
-    radix0: Array,
-    radix1: Array,
-    powerless0: Array,
-    powerless1: Array,
-    taken0: Array,
-    taken1: Array,
-    next_pair: Array,
-    reveal: Array,
-    end_table: Array,
-    rounds: int,
-    end_fight: bool,
+    t: Tables,
 ) -> tuple[Array, int]:
     """The distinct live children of ``states`` (one round), unsorted, and how many stuck
     entries were missing (marked :data:`WANTED`; the children are then incomplete)."""
@@ -206,41 +218,41 @@ def expand(
         l1 = (k >> _L1) & 31
         cp = (k >> _CP) & 0x3FF
         ad = (k >> _AD) & 3
-        m0 = legal0[r, h0, l0, ad & 1] & LEGAL_CARDS
-        m1 = legal1[r, h1, l1, (ad >> 1) & 1] & LEGAL_CARDS
+        m0 = t.legal0[r, h0, l0, ad & 1] & LEGAL_CARDS
+        m1 = t.legal1[r, h1, l1, (ad >> 1) & 1] & LEGAL_CARDS
         nxt = r + 1
-        over = 1 if nxt > rounds else 0
-        for i in range(len(radix0)):
+        over = 1 if nxt > t.rounds else 0
+        for i in range(len(t.radix0)):
             if not (m0 >> i) & 1:
                 continue
-            pl0 = 1 if powerless0[i, l0] else 0
-            nh0 = h0 - radix0[i]
-            for j in range(len(radix1)):
+            pl0 = 1 if t.powerless0[i, l0] else 0
+            nh0 = h0 - t.radix0[i]
+            for j in range(len(t.radix1)):
                 if not (m1 >> j) & 1:
                     continue
-                pl1 = 1 if powerless1[j, l1] else 0
-                nl0 = max(l0 - taken0[cp, i, j, pl0, pl1], 0)
-                nl1 = max(l1 - taken1[cp, i, j, pl0, pl1], 0)
-                nh1 = h1 - radix1[j]
+                pl1 = 1 if t.powerless1[j, l1] else 0
+                nl0 = max(l0 - t.taken0[cp, i, j, pl0, pl1], 0)
+                nl1 = max(l1 - t.taken1[cp, i, j, pl0, pl1], 0)
+                nh1 = h1 - t.radix1[j]
                 stuck = 0
-                if end_fight and over == 0 and nl0 > 0 and nl1 > 0:
+                if t.end_fight and over == 0 and nl0 > 0 and nl1 > 0:
                     if ad & 1 == 0:
-                        st = stuck0[nxt, nh0, nl0]
+                        st = t.stuck0[nxt, nh0, nl0]
                         if st < 0:
                             if st == UNKNOWN:
-                                stuck0[nxt, nh0, nl0] = WANTED
+                                t.stuck0[nxt, nh0, nl0] = WANTED
                                 wanted += 1
                         elif st == 1:
                             stuck = 1
                     if (ad >> 1) & 1 == 0:
-                        st = stuck1[nxt, nh1, nl1]
+                        st = t.stuck1[nxt, nh1, nl1]
                         if st < 0:
                             if st == UNKNOWN:
-                                stuck1[nxt, nh1, nl1] = WANTED
+                                t.stuck1[nxt, nh1, nl1] = WANTED
                                 wanted += 1
                         elif st == 1:
                             stuck = 1
-                if not np.isnan(end_table[nl0, nl1, over, stuck]):
+                if not np.isnan(t.end_table[nl0, nl1, over, stuck]):
                     continue
                 child = (
                     (nxt << _R)
@@ -248,8 +260,8 @@ def expand(
                     | (nh1 << _H1)
                     | (nl0 << _L0)
                     | (nl1 << _L1)
-                    | (np.int64(next_pair[cp, i, j, pl0, pl1]) << _CP)
-                    | (np.int64(reveal[cp, i, j, pl0, pl1]) << _RF)
+                    | (np.int64(t.next_pair[cp, i, j, pl0, pl1]) << _CP)
+                    | (np.int64(t.reveal[cp, i, j, pl0, pl1]) << _RF)
                     | (ad << _AD)
                     | (k & _COVER_BITS)
                 )
@@ -274,21 +286,7 @@ def expand(
 @_jit
 def _node_matrix(
     k: int,
-    legal0: Array,
-    legal1: Array,
-    stuck0: Array,
-    stuck1: Array,
-    radix0: Array,
-    radix1: Array,
-    powerless0: Array,
-    powerless1: Array,
-    taken0: Array,
-    taken1: Array,
-    next_pair: Array,
-    reveal: Array,
-    end_table: Array,
-    rounds: int,
-    end_fight: bool,
+    t: Tables,
     next_keys: Array,
     next_vals: Array,
     next_slots: Array,
@@ -299,8 +297,8 @@ def _node_matrix(
     """The round game at state ``k``: writes the legal cards of seat 0 (``rows``) and seat
     1 (``cols``) and the continuation values (``a``, seat 0's view: the end of the fight,
     or the next round's solved value); returns their numbers."""
-    t0 = len(radix0)
-    t1 = len(radix1)
+    t0 = len(t.radix0)
+    t1 = len(t.radix1)
     r = (k >> _R) & 15
     h0 = (k >> _H0) & 0xFFF
     h1 = (k >> _H1) & 0xFFF
@@ -308,8 +306,8 @@ def _node_matrix(
     l1 = (k >> _L1) & 31
     cp = (k >> _CP) & 0x3FF
     ad = (k >> _AD) & 3
-    e0 = legal0[r, h0, l0, ad & 1]
-    e1 = legal1[r, h1, l1, (ad >> 1) & 1]
+    e0 = t.legal0[r, h0, l0, ad & 1]
+    e1 = t.legal1[r, h1, l1, (ad >> 1) & 1]
     nr = 0
     for i in range(t0):
         if (e0 >> i) & 1:
@@ -321,24 +319,24 @@ def _node_matrix(
             cols[nc] = j
             nc += 1
     nxt = r + 1
-    over = 1 if nxt > rounds else 0
+    over = 1 if nxt > t.rounds else 0
     for p in range(nr):
         i = rows[p]
-        pl0 = 1 if powerless0[i, l0] else 0
-        nh0 = h0 - radix0[i]
+        pl0 = 1 if t.powerless0[i, l0] else 0
+        nh0 = h0 - t.radix0[i]
         for q in range(nc):
             j = cols[q]
-            pl1 = 1 if powerless1[j, l1] else 0
-            nl0 = max(l0 - taken0[cp, i, j, pl0, pl1], 0)
-            nl1 = max(l1 - taken1[cp, i, j, pl0, pl1], 0)
-            nh1 = h1 - radix1[j]
+            pl1 = 1 if t.powerless1[j, l1] else 0
+            nl0 = max(l0 - t.taken0[cp, i, j, pl0, pl1], 0)
+            nl1 = max(l1 - t.taken1[cp, i, j, pl0, pl1], 0)
+            nh1 = h1 - t.radix1[j]
             stuck = 0
-            if end_fight and over == 0 and nl0 > 0 and nl1 > 0:
-                if ad & 1 == 0 and stuck0[nxt, nh0, nl0] == 1:
+            if t.end_fight and over == 0 and nl0 > 0 and nl1 > 0:
+                if ad & 1 == 0 and t.stuck0[nxt, nh0, nl0] == 1:
                     stuck = 1
-                if (ad >> 1) & 1 == 0 and stuck1[nxt, nh1, nl1] == 1:
+                if (ad >> 1) & 1 == 0 and t.stuck1[nxt, nh1, nl1] == 1:
                     stuck = 1
-            term = end_table[nl0, nl1, over, stuck]
+            term = t.end_table[nl0, nl1, over, stuck]
             if not np.isnan(term):
                 a[p, q] = term
                 continue
@@ -348,8 +346,8 @@ def _node_matrix(
                 | (nh1 << _H1)
                 | (nl0 << _L0)
                 | (nl1 << _L1)
-                | (np.int64(next_pair[cp, i, j, pl0, pl1]) << _CP)
-                | (np.int64(reveal[cp, i, j, pl0, pl1]) << _RF)
+                | (np.int64(t.next_pair[cp, i, j, pl0, pl1]) << _CP)
+                | (np.int64(t.reveal[cp, i, j, pl0, pl1]) << _RF)
                 | (ad << _AD)
                 | (k & _COVER_BITS)
             )
@@ -363,21 +361,7 @@ def _node_matrix(
 @_jit
 def evaluate(
     states: Array,
-    legal0: Array,
-    legal1: Array,
-    stuck0: Array,
-    stuck1: Array,
-    radix0: Array,
-    radix1: Array,
-    powerless0: Array,
-    powerless1: Array,
-    taken0: Array,
-    taken1: Array,
-    next_pair: Array,
-    reveal: Array,
-    end_table: Array,
-    rounds: int,
-    end_fight: bool,
+    t: Tables,
     next_keys: Array,
     next_vals: Array,
     next_slots: Array,
@@ -387,8 +371,8 @@ def evaluate(
     are the solved states of the next round, ``next_slots`` their :func:`build_index`.
     ``uniform_seat`` (-1: none) plays uniformly at random and the other seat
     best-responds."""
-    t0 = len(radix0)
-    t1 = len(radix1)
+    t0 = len(t.radix0)
+    t1 = len(t.radix1)
     out = np.empty(len(states))
     a = np.empty((t0, t1))
     rows = np.empty(t0, dtype=np.int64)
@@ -398,21 +382,7 @@ def evaluate(
         k = states[n]
         nr, nc = _node_matrix(
             k,
-            legal0,
-            legal1,
-            stuck0,
-            stuck1,
-            radix0,
-            radix1,
-            powerless0,
-            powerless1,
-            taken0,
-            taken1,
-            next_pair,
-            reveal,
-            end_table,
-            rounds,
-            end_fight,
+            t,
             next_keys,
             next_vals,
             next_slots,
@@ -425,8 +395,8 @@ def evaluate(
         l1 = (k >> _L1) & 31
         rf = (k >> _RF) & 3
         ad = (k >> _AD) & 3
-        e0 = legal0[r, (k >> _H0) & 0xFFF, l0, ad & 1]
-        e1 = legal1[r, (k >> _H1) & 0xFFF, l1, (ad >> 1) & 1]
+        e0 = t.legal0[r, (k >> _H0) & 0xFFF, l0, ad & 1]
+        e1 = t.legal1[r, (k >> _H1) & 0xFFF, l1, (ad >> 1) & 1]
         g = a[:nr, :nc]
         if uniform_seat == 0:
             v = _uniform_rows(g, rf == 1)
@@ -440,7 +410,7 @@ def evaluate(
             else:
                 v = _game_value(g, *ws)
             if (e0 | e1) & LEGAL_STOP and not np.isnan(v):
-                sv = end_table[l0, l1, 0, 1]
+                sv = t.end_table[l0, l1, 0, 1]
                 if ad == 1:
                     v = max(v, sv)
                 elif ad == 2:
