@@ -139,7 +139,7 @@ def _best_response(solver: FightSolver, roots: I64, me: int) -> tuple[FloatArray
         levels[r] = states
         solver._prepare(r, states)
         while True:
-            kids, wanted = kernels.expand(states, solver.tables)
+            kids, _, _, wanted = kernels.expand(states, solver.tables, False)
             if not wanted:
                 break
             solver._fill_stuck(r + 1)

@@ -81,6 +81,22 @@ class NodeSolution:
     """Value of the adaptive seat ending the fight now, if it may (see module doc)."""
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Round:
+    """One round of an induction between its forward and backward passes."""
+
+    states: I64
+    """Every state of the round met: the last round's children (in their order), then
+    roots; the last round's cells point into this."""
+    known: BoolArray | None
+    """Which of ``states`` an earlier call solved (None: none)."""
+    todo: I64
+    """The others: expanded, and valued by the backward pass."""
+    cells: NDArray[np.int32]
+    """The round game of each of ``todo``, from :func:`.kernels.expand`."""
+    starts: I64
+
+
 class FightSolver:
     """Backward induction over the fight positions of one pairing of characters.
 
@@ -403,47 +419,52 @@ class FightSolver:
         return parent, i, j, child, term
 
     def _solve(self, keys: I64, rounds: I64) -> None:
-        # forward: every new state reachable from the roots, round by round
-        frontier: dict[int, I64] = {}
-        for r in np.unique(rounds):
-            frontier[int(r)] = np.unique(keys[rounds == r])
-        new_levels: dict[int, I64] = {}
-        r = int(rounds.min())
-        last = int(rounds.max())
-        while r <= self.rounds and (r in frontier or r <= last):
-            states = frontier.get(r)
-            if states is None or len(states) == 0:
-                r += 1
-                continue
-            states = self._unknown(r, states)
-            new_levels[r] = states
-            self._prepare(r, states)
+        # forward: every new state reachable from the roots, round by round, each state's
+        # round game recorded as cells (positions of its children in the next round)
+        roots = {int(r): np.unique(keys[rounds == r]) for r in np.unique(rounds)}
+        last = max(roots)
+        plan: dict[int, _Round] = {}
+        kids = np.zeros(0, dtype=np.int64)
+        r = min(roots)
+        while r <= self.rounds and (len(kids) or r <= last):
+            states = kids  # first, so that the cells of round r - 1 point into it
+            extra = roots.get(r)
+            if extra is not None:
+                states = np.concatenate([states, extra[~np.isin(extra, states)]])
+            known = self._known(r, states)
+            todo = states if known is None else states[~known]
+            self._prepare(r, todo)
             while True:
-                kids, wanted = kernels.expand(states, self.tables)
+                kids, cells, starts, wanted = kernels.expand(todo, self.tables, True)
                 if not wanted:
                     break
                 self._fill_stuck(r + 1)
-            if len(kids):
-                nxt = np.sort(kids)
-                if r + 1 in frontier:
-                    nxt = np.union1d(nxt, frontier[r + 1])
-                frontier[r + 1] = nxt
+            # sorted, siblings (which share children) are expanded together: cache-friendly
+            order = np.argsort(kids)
+            kids = kids[order]
+            rank = np.empty(len(order), dtype=np.int32)
+            rank[order] = np.arange(len(order), dtype=np.int32)
+            kernels.renumber(cells, rank)
+            plan[r] = _Round(states, known, todo, cells, starts)
             r += 1
+        if len(kids):  # pragma: no cover - the fight always ends after the last round
+            raise RuntimeError("children beyond the last round")
         # backward: values round by round, deepest first
-        empty = (np.zeros(0, dtype=np.int64), np.zeros(0))
-        for r in sorted(new_levels, reverse=True):
-            states = new_levels[r]
-            nxt_keys, nxt_vals = self.levels.get(r + 1, empty)
-            uniform = -1 if self.uniform_seat is None else self.uniform_seat
-            slots = kernels.build_index(nxt_keys)
-            args = [states, self.tables, nxt_keys, nxt_vals, slots, uniform]
-            vals = kernels.evaluate(*args)
+        uniform = -1 if self.uniform_seat is None else self.uniform_seat
+        done: dict[int, FloatArray] = {}  # values of every state of a round, in order
+        for r in sorted(plan, reverse=True):
+            step = plan.pop(r)
+            next_vals = done.pop(r + 1, np.zeros(0))  # none: no child of round r lives on
+            vals = kernels.evaluate(
+                step.todo, step.cells, step.starts, next_vals, self.tables, uniform
+            )
             hard = np.flatnonzero(np.isnan(vals))
             for lo in range(0, len(hard), _CHUNK):
                 part = hard[lo : lo + _CHUNK]
-                vals[part] = self._evaluate(r, states[part])
-            self._store(r, states, vals)
-            self.states_solved += len(states)
+                vals[part] = self._evaluate(r, step.todo[part])
+            self._store(r, step.todo, vals)
+            self.states_solved += len(step.todo)
+            done[r] = vals if step.known is None else self._lookup(r, step.states)
 
     def _prepare(self, r: int, states: I64) -> None:
         """Carried-bonus transitions and legal cards for the states of round ``r``."""
@@ -471,14 +492,14 @@ class FightSolver:
             for code, life in zip(codes.tolist(), lives.tolist(), strict=True):
                 tab[r, code, life] = is_stuck(char, hands[code], life, r, self.rules, self.options)
 
-    def _unknown(self, r: int, states: I64) -> I64:
+    def _known(self, r: int, states: I64) -> BoolArray | None:
+        """Which ``states`` of round ``r`` an earlier call solved (None: none)."""
         level = self.levels.get(r)
         if level is None or len(states) == 0:
-            return states
-        pos = np.searchsorted(level[0], states)
-        pos = np.minimum(pos, len(level[0]) - 1)
-        out: I64 = states[level[0][pos] != states]
-        return out
+            return None
+        pos = np.minimum(np.searchsorted(level[0], states), len(level[0]) - 1)
+        known: BoolArray = level[0][pos] == states
+        return known if known.any() else None
 
     def _store(self, r: int, states: I64, vals: FloatArray) -> None:
         level = self.levels.get(r)

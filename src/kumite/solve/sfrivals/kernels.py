@@ -25,9 +25,11 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
+from numba import prange
 
 from kumite.solve.matrix_jit import _game_value, _maximin_pure, _minimax_pure, _workspace
 from kumite.solve.matrix_jit import jit as _jit
+from kumite.solve.matrix_jit import jit_parallel as _jit_parallel
 
 # packed key layout, as in .fight; bits from _COVER up: the committed opponent's cover
 # (card index + 1) in the states of :mod:`.certify` (0 elsewhere), carried to children
@@ -41,6 +43,8 @@ LEGAL_CARDS = (1 << 28) - 1
 UNKNOWN = -1
 WANTED = -2
 _EMPTY = -1
+_BLOCK = 256
+"""States per parallel task of :func:`evaluate` (scratch arrays are allocated per block)."""
 _GOLDEN = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit integer
 
 Array = Any
@@ -104,19 +108,6 @@ def mark_legal(states: Array, t: Tables) -> int:
 def _hash_slot(key: int, mask: int) -> int:
     # Fibonacci hashing; int64 multiplication wraps around in compiled code
     return ((key * _GOLDEN) >> 29) & mask
-
-
-@_jit
-def _grow(table: Array) -> Array:
-    bigger = np.full(2 * len(table), _EMPTY, dtype=np.int64)
-    mask = len(bigger) - 1
-    for key in table:
-        if key != _EMPTY:
-            s = _hash_slot(key, mask)
-            while bigger[s] != _EMPTY:
-                s = (s + 1) & mask
-            bigger[s] = key
-    return bigger
 
 
 @_jit
@@ -197,19 +188,64 @@ def mark_stuck(states: Array, t: Tables) -> int:
 
 
 @_jit
-def expand(
-    states: Array,
-    t: Tables,
-) -> tuple[Array, int]:
-    """The distinct live children of ``states`` (one round), unsorted, and how many stuck
-    entries were missing (marked :data:`WANTED`; the children are then incomplete)."""
-    size = 1 << 16
-    while size < 4 * len(states):  # a round has at most a few times its states as children
+def _count_bits(m: int) -> int:
+    n = 0
+    while m:
+        n += m & 1
+        m >>= 1
+    return n
+
+
+@_jit
+def _grow_index(table: Array, children: Array) -> tuple[Array, Array]:
+    bigger = np.full((2 * len(table), 2), _EMPTY, dtype=np.int64)
+    mask = len(bigger) - 1
+    for s in range(len(table)):
+        key = table[s, 0]
+        if key != _EMPTY:
+            slot = _hash_slot(key, mask)
+            while bigger[slot, 0] != _EMPTY:
+                slot = (slot + 1) & mask
+            bigger[slot, 0] = key
+            bigger[slot, 1] = table[s, 1]
+    more = np.empty(len(bigger) // 2, dtype=np.int64)
+    more[: len(children)] = children
+    return bigger, more
+
+
+@_jit
+def expand(states: Array, t: Tables, record: bool) -> tuple[Array, Array, Array, int]:
+    """The distinct live children of ``states`` (one round), in order of first appearance,
+    and how many stuck entries were missing (marked :data:`WANTED`; the result is then
+    incomplete). With ``record``, also every state's round game as *cells*: the legal
+    (card0, card1) pairs of state ``n``, row-major, at ``cells[starts[n]:starts[n + 1]]``,
+    each the position of its child among the children (>= 0) or, where the fight ends,
+    ``-1 - e`` with ``e`` the flat index of the result in ``t.end_table`` — so that
+    :func:`evaluate` reads the next round's values without hashing a child again."""
+    n_states = len(states)
+    starts = np.empty(n_states + 1, dtype=np.int64)
+    total = 0
+    for n in range(n_states):
+        k = states[n]
+        r = (k >> _R) & 15
+        ad = (k >> _AD) & 3
+        m0 = t.legal0[r, (k >> _H0) & 0xFFF, (k >> _L0) & 31, ad & 1] & LEGAL_CARDS
+        m1 = t.legal1[r, (k >> _H1) & 0xFFF, (k >> _L1) & 31, (ad >> 1) & 1] & LEGAL_CARDS
+        starts[n] = total
+        total += _count_bits(m0) * _count_bits(m1)
+    starts[n_states] = total
+    cells = np.empty(total if record else 0, dtype=np.int32)
+    # open addressing, (key, position) side by side: one cache line per probe
+    size = 1 << 10
+    while size < min(total, n_states):  # grown (doubled) as it fills
         size *= 2
-    table = np.full(size, _EMPTY, dtype=np.int64)
+    table = np.full((size, 2), _EMPTY, dtype=np.int64)
+    children = np.empty(size // 2, dtype=np.int64)
+    lives = t.end_table.shape[1]
     count = 0
     wanted = 0
-    for n in range(len(states)):
+    c = 0
+    for n in range(n_states):
         k = states[n]
         r = (k >> _R) & 15
         h0 = (k >> _H0) & 0xFFF
@@ -253,6 +289,9 @@ def expand(
                         elif st == 1:
                             stuck = 1
                 if not np.isnan(t.end_table[nl0, nl1, over, stuck]):
+                    if record:
+                        cells[c] = -1 - (((nl0 * lives + nl1) * 2 + over) * 2 + stuck)
+                    c += 1
                     continue
                 child = (
                     (nxt << _R)
@@ -267,20 +306,35 @@ def expand(
                 )
                 hmask = len(table) - 1
                 slot = _hash_slot(child, hmask)
-                while table[slot] != _EMPTY and table[slot] != child:
+                while True:
+                    key = table[slot, 0]
+                    if key == child:
+                        pos = table[slot, 1]
+                        break
+                    if key == _EMPTY:
+                        table[slot, 0] = child
+                        table[slot, 1] = count
+                        children[count] = child
+                        pos = count
+                        count += 1
+                        if 2 * count >= len(table):  # load <= 1/2; children fit
+                            table, children = _grow_index(table, children)
+                        break
                     slot = (slot + 1) & hmask
-                if table[slot] == _EMPTY:
-                    table[slot] = child
-                    count += 1
-                    if 2 * count > len(table):
-                        table = _grow(table)
-    out = np.empty(count, dtype=np.int64)
-    c = 0
-    for key in table:
-        if key != _EMPTY:
-            out[c] = key
-            c += 1
-    return out, wanted
+                if record:
+                    cells[c] = pos
+                c += 1
+    return children[:count].copy(), cells, starts, wanted
+
+
+@_jit
+def renumber(cells: Array, rank: Array) -> None:
+    """Point ``cells`` (:func:`expand`) at the children's new positions: child ``x`` moved
+    to ``rank[x]``."""
+    for c in range(len(cells)):
+        x = cells[c]
+        if x >= 0:
+            cells[c] = rank[x]
 
 
 @_jit
@@ -358,65 +412,74 @@ def _node_matrix(
     return nr, nc
 
 
-@_jit
+@_jit_parallel
 def evaluate(
-    states: Array,
-    t: Tables,
-    next_keys: Array,
-    next_vals: Array,
-    next_slots: Array,
-    uniform_seat: int,
+    states: Array, cells: Array, starts: Array, next_vals: Array, t: Tables, uniform_seat: int
 ) -> Array:
-    """Seat 0's value of each state (NaN: left to the LP); ``next_keys`` and ``next_vals``
-    are the solved states of the next round, ``next_slots`` their :func:`build_index`.
-    ``uniform_seat`` (-1: none) plays uniformly at random and the other seat
-    best-responds."""
-    t0 = len(t.radix0)
-    t1 = len(t.radix1)
-    out = np.empty(len(states))
-    a = np.empty((t0, t1))
-    rows = np.empty(t0, dtype=np.int64)
-    cols = np.empty(t1, dtype=np.int64)
-    ws = _workspace(t0, t1)
-    for n in range(len(states)):
-        k = states[n]
-        nr, nc = _node_matrix(
-            k,
-            t,
-            next_keys,
-            next_vals,
-            next_slots,
-            a,
-            rows,
-            cols,
-        )
-        r = (k >> _R) & 15
-        l0 = (k >> _L0) & 31
-        l1 = (k >> _L1) & 31
-        rf = (k >> _RF) & 3
-        ad = (k >> _AD) & 3
-        e0 = t.legal0[r, (k >> _H0) & 0xFFF, l0, ad & 1]
-        e1 = t.legal1[r, (k >> _H1) & 0xFFF, l1, (ad >> 1) & 1]
-        g = a[:nr, :nc]
-        if uniform_seat == 0:
-            v = _uniform_rows(g, rf == 1)
-        elif uniform_seat == 1:
-            v = _uniform_cols(g, rf == 2)
-        else:
-            if rf == 1:
-                v = _maximin_pure(g)
-            elif rf == 2:
-                v = _minimax_pure(g)
-            else:
-                v = _game_value(g, *ws)
-            if (e0 | e1) & LEGAL_STOP and not np.isnan(v):
-                sv = t.end_table[l0, l1, 0, 1]
-                if ad == 1:
-                    v = max(v, sv)
-                elif ad == 2:
-                    v = min(v, sv)
-        out[n] = v
+    """Seat 0's value of each state (NaN: left to the LP), from its cells (:func:`expand`)
+    and ``next_vals``, the values of the next round's states in the order of the children.
+    ``uniform_seat`` (-1: none) plays uniformly at random and the other seat best-responds.
+    States are independent, so blocks of them run on parallel threads; each value is
+    computed the same way whatever the number of threads."""
+    n_states = len(states)
+    out = np.empty(n_states)
+    ends = t.end_table.reshape(t.end_table.size)
+    n_blocks = (n_states + _BLOCK - 1) // _BLOCK
+    for b in prange(n_blocks):
+        a = np.empty((len(t.radix0), len(t.radix1)))
+        ws = _workspace(len(t.radix0), len(t.radix1))
+        for n in range(b * _BLOCK, min(n_states, (b + 1) * _BLOCK)):
+            out[n] = _state_value(
+                states[n], cells, starts[n], next_vals, ends, t, uniform_seat, a, ws
+            )
     return out
+
+
+@_jit
+def _state_value(
+    k: int,
+    cells: Array,
+    start: int,
+    next_vals: Array,
+    ends: Array,
+    t: Tables,
+    uniform_seat: int,
+    a: Array,
+    ws: Any,
+) -> float:
+    r = (k >> _R) & 15
+    l0 = (k >> _L0) & 31
+    l1 = (k >> _L1) & 31
+    rf = (k >> _RF) & 3
+    ad = (k >> _AD) & 3
+    e0 = t.legal0[r, (k >> _H0) & 0xFFF, l0, ad & 1]
+    e1 = t.legal1[r, (k >> _H1) & 0xFFF, l1, (ad >> 1) & 1]
+    nr = _count_bits(e0 & LEGAL_CARDS)
+    nc = _count_bits(e1 & LEGAL_CARDS)
+    c = start
+    for p in range(nr):
+        for q in range(nc):
+            x = cells[c]
+            a[p, q] = next_vals[x] if x >= 0 else ends[-1 - x]
+            c += 1
+    g = a[:nr, :nc]
+    if uniform_seat == 0:
+        return _uniform_rows(g, rf == 1)
+    if uniform_seat == 1:
+        return _uniform_cols(g, rf == 2)
+    if rf == 1 or nr == 1 or nc == 1:
+        v = _maximin_pure(g)  # with one card on a side, _game_value's saddle: the same float
+    elif rf == 2:
+        v = _minimax_pure(g)
+    else:
+        v = _game_value(g, *ws)
+    if (e0 | e1) & LEGAL_STOP and not np.isnan(v):
+        sv = t.end_table[l0, l1, 0, 1]
+        if ad == 1:
+            v = max(v, sv)
+        elif ad == 2:
+            v = min(v, sv)
+    return float(v)
 
 
 @_jit
