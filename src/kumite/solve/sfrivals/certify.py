@@ -35,6 +35,7 @@ import dataclasses
 import time
 from collections.abc import Callable, Sequence
 
+import numba
 import numpy as np
 
 from kumite.games.sfrivals.cards import Character
@@ -139,7 +140,7 @@ def _best_response(solver: FightSolver, roots: I64, me: int) -> tuple[FloatArray
         levels[r] = states
         solver._prepare(r, states)
         while True:
-            kids, _, _, wanted = kernels.expand(states, solver.tables, False)
+            kids, _, _, wanted = kernels.expand(states, solver.tables, numba.get_num_threads())
             if not wanted:
                 break
             solver._fill_stuck(r + 1)

@@ -30,6 +30,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numba
 import numpy as np
 from numpy.typing import NDArray
 
@@ -435,7 +436,9 @@ class FightSolver:
             todo = states if known is None else states[~known]
             self._prepare(r, todo)
             while True:
-                kids, cells, starts, wanted = kernels.expand(todo, self.tables, True)
+                kids, cells, starts, wanted = kernels.expand(
+                    todo, self.tables, numba.get_num_threads()
+                )
                 if not wanted:
                     break
                 self._fill_stuck(r + 1)

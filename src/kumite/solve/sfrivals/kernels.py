@@ -197,7 +197,7 @@ def _count_bits(m: int) -> int:
 
 
 @_jit
-def _grow_index(table: Array, children: Array) -> tuple[Array, Array]:
+def _grow_index(table: Array) -> Array:
     bigger = np.full((2 * len(table), 2), _EMPTY, dtype=np.int64)
     mask = len(bigger) - 1
     for s in range(len(table)):
@@ -208,123 +208,190 @@ def _grow_index(table: Array, children: Array) -> tuple[Array, Array]:
                 slot = (slot + 1) & mask
             bigger[slot, 0] = key
             bigger[slot, 1] = table[s, 1]
-    more = np.empty(len(bigger) // 2, dtype=np.int64)
-    more[: len(children)] = children
-    return bigger, more
+    return bigger
 
 
 @_jit
-def expand(states: Array, t: Tables, record: bool) -> tuple[Array, Array, Array, int]:
+def _shard(key: int, shards: int) -> int:
+    # the product's top bits: independent of the slot bits of _hash_slot
+    return int(((key * _GOLDEN) >> 58) & 63) % shards
+
+
+@_jit
+def _child(k: int, i: int, j: int, t: Tables, mark: bool) -> tuple[int, int, int]:
+    """The child of state ``k`` when seat 0 plays card type ``i`` and seat 1 ``j``: its key,
+    the flat index in ``t.end_table`` of the result if the fight ends there (else -1), and
+    how many stuck entries it needs that the tables lack (marked :data:`WANTED` if
+    ``mark``; the answer is then incomplete)."""
+    r = (k >> _R) & 15
+    l0 = (k >> _L0) & 31
+    l1 = (k >> _L1) & 31
+    cp = (k >> _CP) & 0x3FF
+    ad = (k >> _AD) & 3
+    pl0 = 1 if t.powerless0[i, l0] else 0
+    pl1 = 1 if t.powerless1[j, l1] else 0
+    nl0 = max(l0 - t.taken0[cp, i, j, pl0, pl1], 0)
+    nl1 = max(l1 - t.taken1[cp, i, j, pl0, pl1], 0)
+    nh0 = ((k >> _H0) & 0xFFF) - t.radix0[i]
+    nh1 = ((k >> _H1) & 0xFFF) - t.radix1[j]
+    nxt = r + 1
+    over = 1 if nxt > t.rounds else 0
+    stuck = 0
+    wanted = 0
+    if t.end_fight and over == 0 and nl0 > 0 and nl1 > 0:
+        if ad & 1 == 0:
+            st = t.stuck0[nxt, nh0, nl0]
+            if st < 0:
+                wanted += 1
+                if mark and st == UNKNOWN:
+                    t.stuck0[nxt, nh0, nl0] = WANTED
+            elif st == 1:
+                stuck = 1
+        if (ad >> 1) & 1 == 0:
+            st = t.stuck1[nxt, nh1, nl1]
+            if st < 0:
+                wanted += 1
+                if mark and st == UNKNOWN:
+                    t.stuck1[nxt, nh1, nl1] = WANTED
+            elif st == 1:
+                stuck = 1
+    end = -1
+    if not np.isnan(t.end_table[nl0, nl1, over, stuck]):
+        end = ((nl0 * t.end_table.shape[1] + nl1) * 2 + over) * 2 + stuck
+    child = (
+        (nxt << _R)
+        | (nh0 << _H0)
+        | (nh1 << _H1)
+        | (nl0 << _L0)
+        | (nl1 << _L1)
+        | (np.int64(t.next_pair[cp, i, j, pl0, pl1]) << _CP)
+        | (np.int64(t.reveal[cp, i, j, pl0, pl1]) << _RF)
+        | (ad << _AD)
+        | (k & _COVER_BITS)
+    )
+    return child, end, wanted
+
+
+@_jit
+def _masks(k: int, t: Tables) -> tuple[int, int]:
+    """The legal card types of both seats at state ``k`` (bit masks)."""
+    r = (k >> _R) & 15
+    ad = (k >> _AD) & 3
+    m0 = t.legal0[r, (k >> _H0) & 0xFFF, (k >> _L0) & 31, ad & 1] & LEGAL_CARDS
+    m1 = t.legal1[r, (k >> _H1) & 0xFFF, (k >> _L1) & 31, (ad >> 1) & 1] & LEGAL_CARDS
+    return m0, m1
+
+
+@_jit_parallel
+def expand(states: Array, t: Tables, shards: int) -> tuple[Array, Array, Array, int]:
     """The distinct live children of ``states`` (one round), in order of first appearance,
-    and how many stuck entries were missing (marked :data:`WANTED`; the result is then
-    incomplete). With ``record``, also every state's round game as *cells*: the legal
-    (card0, card1) pairs of state ``n``, row-major, at ``cells[starts[n]:starts[n + 1]]``,
-    each the position of its child among the children (>= 0) or, where the fight ends,
-    ``-1 - e`` with ``e`` the flat index of the result in ``t.end_table`` — so that
-    :func:`evaluate` reads the next round's values without hashing a child again."""
+    and every state's round game as *cells*: the legal (card0, card1) pairs of state ``n``,
+    row-major, at ``cells[starts[n]:starts[n + 1]]``, each the position of its child among
+    the children (>= 0) or, where the fight ends, ``-1 - e`` with ``e`` the flat index of
+    the result in ``t.end_table`` — so that :func:`evaluate` reads the next round's values
+    without hashing a child again. Also how many stuck entries were missing (then marked
+    :data:`WANTED`, and the result is incomplete).
+
+    In parallel: the cells' children by blocks of states, then their deduplication in
+    ``shards`` hash shards, each with its own table; a sequential pass numbers the children
+    in order of first appearance, so the result does not depend on ``shards`` (or on the
+    number of threads)."""
     n_states = len(states)
     starts = np.empty(n_states + 1, dtype=np.int64)
     total = 0
     for n in range(n_states):
-        k = states[n]
-        r = (k >> _R) & 15
-        ad = (k >> _AD) & 3
-        m0 = t.legal0[r, (k >> _H0) & 0xFFF, (k >> _L0) & 31, ad & 1] & LEGAL_CARDS
-        m1 = t.legal1[r, (k >> _H1) & 0xFFF, (k >> _L1) & 31, (ad >> 1) & 1] & LEGAL_CARDS
+        m0, m1 = _masks(states[n], t)
         starts[n] = total
         total += _count_bits(m0) * _count_bits(m1)
     starts[n_states] = total
-    cells = np.empty(total if record else 0, dtype=np.int32)
-    # open addressing, (key, position) side by side: one cache line per probe
-    size = 1 << 10
-    while size < min(total, n_states):  # grown (doubled) as it fills
-        size *= 2
-    table = np.full((size, 2), _EMPTY, dtype=np.int64)
-    children = np.empty(size // 2, dtype=np.int64)
-    lives = t.end_table.shape[1]
-    count = 0
+    keys = np.empty(total, dtype=np.int64)  # the child, or -1 - e where the fight ends
     wanted = 0
-    c = 0
-    for n in range(n_states):
-        k = states[n]
-        r = (k >> _R) & 15
-        h0 = (k >> _H0) & 0xFFF
-        h1 = (k >> _H1) & 0xFFF
-        l0 = (k >> _L0) & 31
-        l1 = (k >> _L1) & 31
-        cp = (k >> _CP) & 0x3FF
-        ad = (k >> _AD) & 3
-        m0 = t.legal0[r, h0, l0, ad & 1] & LEGAL_CARDS
-        m1 = t.legal1[r, h1, l1, (ad >> 1) & 1] & LEGAL_CARDS
-        nxt = r + 1
-        over = 1 if nxt > t.rounds else 0
-        for i in range(len(t.radix0)):
-            if not (m0 >> i) & 1:
+    for b in prange((n_states + _BLOCK - 1) // _BLOCK):
+        wanted += _block_children(states, starts, t, keys, b)
+    cells = np.empty(total, dtype=np.int32)
+    if wanted:  # mark what is missing (one thread: no two writes to one entry)
+        for n in range(n_states):
+            _state_children(states[n], t, keys, starts[n], True)
+        return np.empty(0, dtype=np.int64), cells, starts, wanted
+    count = 0
+    for s in prange(shards):
+        count += _dedupe_shard(keys, cells, s, shards, min(total, n_states))
+    # each live cell holds the first cell its child appears in: number those in order
+    children = np.empty(count, dtype=np.int64)
+    count = 0
+    for c in range(total):
+        x = cells[c]
+        if x == c:
+            children[count] = keys[c]
+            cells[c] = count
+            count += 1
+        elif x >= 0:
+            cells[c] = cells[x]  # an earlier cell: already numbered
+    return children, cells, starts, wanted
+
+
+@_jit
+def _block_children(states: Array, starts: Array, t: Tables, keys: Array, b: int) -> int:
+    wanted = 0
+    for n in range(b * _BLOCK, min(len(states), (b + 1) * _BLOCK)):
+        wanted += _state_children(states[n], t, keys, starts[n], False)
+    return wanted
+
+
+@_jit
+def _state_children(k: int, t: Tables, keys: Array, c: int, mark: bool) -> int:
+    """Writes the cells' children of state ``k`` from ``keys[c]`` on (see :func:`expand`);
+    returns the number of missing stuck entries."""
+    m0, m1 = _masks(k, t)
+    wanted = 0
+    for i in range(len(t.radix0)):
+        if not (m0 >> i) & 1:
+            continue
+        for j in range(len(t.radix1)):
+            if not (m1 >> j) & 1:
                 continue
-            pl0 = 1 if t.powerless0[i, l0] else 0
-            nh0 = h0 - t.radix0[i]
-            for j in range(len(t.radix1)):
-                if not (m1 >> j) & 1:
-                    continue
-                pl1 = 1 if t.powerless1[j, l1] else 0
-                nl0 = max(l0 - t.taken0[cp, i, j, pl0, pl1], 0)
-                nl1 = max(l1 - t.taken1[cp, i, j, pl0, pl1], 0)
-                nh1 = h1 - t.radix1[j]
-                stuck = 0
-                if t.end_fight and over == 0 and nl0 > 0 and nl1 > 0:
-                    if ad & 1 == 0:
-                        st = t.stuck0[nxt, nh0, nl0]
-                        if st < 0:
-                            if st == UNKNOWN:
-                                t.stuck0[nxt, nh0, nl0] = WANTED
-                                wanted += 1
-                        elif st == 1:
-                            stuck = 1
-                    if (ad >> 1) & 1 == 0:
-                        st = t.stuck1[nxt, nh1, nl1]
-                        if st < 0:
-                            if st == UNKNOWN:
-                                t.stuck1[nxt, nh1, nl1] = WANTED
-                                wanted += 1
-                        elif st == 1:
-                            stuck = 1
-                if not np.isnan(t.end_table[nl0, nl1, over, stuck]):
-                    if record:
-                        cells[c] = -1 - (((nl0 * lives + nl1) * 2 + over) * 2 + stuck)
-                    c += 1
-                    continue
-                child = (
-                    (nxt << _R)
-                    | (nh0 << _H0)
-                    | (nh1 << _H1)
-                    | (nl0 << _L0)
-                    | (nl1 << _L1)
-                    | (np.int64(t.next_pair[cp, i, j, pl0, pl1]) << _CP)
-                    | (np.int64(t.reveal[cp, i, j, pl0, pl1]) << _RF)
-                    | (ad << _AD)
-                    | (k & _COVER_BITS)
-                )
-                hmask = len(table) - 1
-                slot = _hash_slot(child, hmask)
-                while True:
-                    key = table[slot, 0]
-                    if key == child:
-                        pos = table[slot, 1]
-                        break
-                    if key == _EMPTY:
-                        table[slot, 0] = child
-                        table[slot, 1] = count
-                        children[count] = child
-                        pos = count
-                        count += 1
-                        if 2 * count >= len(table):  # load <= 1/2; children fit
-                            table, children = _grow_index(table, children)
-                        break
-                    slot = (slot + 1) & hmask
-                if record:
-                    cells[c] = pos
-                c += 1
-    return children[:count].copy(), cells, starts, wanted
+            child, end, missing = _child(k, i, j, t, mark)
+            keys[c] = child if end < 0 else -1 - end
+            wanted += missing
+            c += 1
+    return wanted
+
+
+@_jit
+def _dedupe_shard(keys: Array, cells: Array, shard: int, shards: int, guess: int) -> int:
+    """For the cells whose child is in ``shard`` (and, for shard 0, those where the fight
+    ends): the first cell the child appears in (or ``-1 - e``). Returns the number of
+    distinct children of the shard."""
+    size = 1 << 10
+    while size * shards < guess:  # doubled as it fills
+        size *= 2
+    table = np.full((size, 2), _EMPTY, dtype=np.int64)  # key, first cell: one cache line
+    count = 0
+    for c in range(len(keys)):
+        child = keys[c]
+        if child < 0:
+            if shard == 0:
+                cells[c] = child
+            continue
+        if _shard(child, shards) != shard:
+            continue
+        hmask = len(table) - 1
+        slot = _hash_slot(child, hmask)
+        while True:
+            key = table[slot, 0]
+            if key == child:
+                cells[c] = table[slot, 1]
+                break
+            if key == _EMPTY:
+                table[slot, 0] = child
+                table[slot, 1] = c
+                cells[c] = c
+                count += 1
+                if 2 * count > len(table):
+                    table = _grow_index(table)
+                break
+            slot = (slot + 1) & hmask
+    return count
 
 
 @_jit
