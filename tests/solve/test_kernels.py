@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from kumite.games.sfrivals.game import GAME
 from kumite.solve import matrix_jit
 from kumite.solve.matrix import solve_lp
+from kumite.solve.sfrivals import fight
 from kumite.solve.sfrivals.fight import FightSolver, Position, setup_hand
 
 
@@ -84,9 +85,11 @@ def test_compiled_values_match_the_numpy_twin(
     assert checked > 50
 
 
-def test_values_do_not_depend_on_the_number_of_threads() -> None:
-    """The compiled induction values a round's states in parallel blocks: every value is
-    the same float with one thread as with all of Numba's threads."""
+def test_values_do_not_depend_on_the_number_of_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled induction expands and values a round's states in parallel (blocks of
+    states, hash shards): every value is the same float with one thread as with all of
+    Numba's threads."""
+    monkeypatch.setattr(fight, "_PARALLEL_FROM", 0)  # every round in parallel
     options = GAME.parse_options({})
     cat = GAME.catalog(options)
     chars = (cat.characters["ryu"], cat.characters["ken"])

@@ -26,8 +26,9 @@ other seat in the real game, where it knows less (see :mod:`kumite.solve.sfrival
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numba
@@ -51,6 +52,10 @@ BoolArray = NDArray[np.bool_]
 _AD, _RF, _CP, _L1, _L0, _H1, _H0, _R, _COVER = 0, 2, 4, 14, 19, 24, 36, 48, 52
 _MAX_PAIRS = 1 << 10
 _CHUNK = 60_000
+_PARALLEL_FROM = 20_000
+"""States in a round from which its passes use all of Numba's threads: a parallel loop
+waits for every thread to be scheduled, which on a busy machine costs more than a small
+round's work."""
 _POWERLESS = ("", "")
 
 
@@ -204,7 +209,9 @@ class FightSolver:
         """Seat 0's value of each position (win +1, draw 0, loss -1) under optimal play."""
         keys = np.array([self.key(p) for p in positions], dtype=np.int64)
         rounds = np.array([p.round for p in positions], dtype=np.int64)
-        self._solve(keys, rounds)
+        # blocks of states handed out one by one: a thread the OS holds back delays no one
+        with numba.parallel_chunksize(1):
+            self._solve(keys, rounds)
         out = np.empty(len(positions))
         for r in np.unique(rounds):
             sel = rounds == r
@@ -435,10 +442,10 @@ class FightSolver:
             known = self._known(r, states)
             todo = states if known is None else states[~known]
             self._prepare(r, todo)
+            threads = _threads(len(todo))
             while True:
-                kids, cells, starts, wanted = kernels.expand(
-                    todo, self.tables, numba.get_num_threads()
-                )
+                with _num_threads(threads):
+                    kids, cells, starts, wanted = kernels.expand(todo, self.tables, threads)
                 if not wanted:
                     break
                 self._fill_stuck(r + 1)
@@ -458,9 +465,10 @@ class FightSolver:
         for r in sorted(plan, reverse=True):
             step = plan.pop(r)
             next_vals = done.pop(r + 1, np.zeros(0))  # none: no child of round r lives on
-            vals = kernels.evaluate(
-                step.todo, step.cells, step.starts, next_vals, self.tables, uniform
-            )
+            with _num_threads(_threads(len(step.todo))):
+                vals = kernels.evaluate(
+                    step.todo, step.cells, step.starts, next_vals, self.tables, uniform
+                )
             hard = np.flatnonzero(np.isnan(vals))
             for lo in range(0, len(hard), _CHUNK):
                 part = hard[lo : lo + _CHUNK]
@@ -579,6 +587,21 @@ class FightSolver:
         seen = np.where(rows, answer, 0.0).sum(axis=1) / count
         out: FloatArray = np.where(rows_first, seen, blind)
         return out
+
+
+def _threads(states: int) -> int:
+    return numba.get_num_threads() if states >= _PARALLEL_FROM else 1
+
+
+@contextlib.contextmanager
+def _num_threads(n: int) -> Iterator[None]:
+    """Numba's parallel loops run on ``n`` threads inside (the results never depend on it)."""
+    before = numba.get_num_threads()
+    numba.set_num_threads(n)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
 
 
 def _radix(char: Character) -> tuple[int, ...]:

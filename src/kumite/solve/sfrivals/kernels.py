@@ -22,6 +22,7 @@ Compiled once and cached on disk (``cache=True``).
 
 from __future__ import annotations
 
+import os
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -30,6 +31,12 @@ from numba import prange
 from kumite.solve.matrix_jit import _game_value, _maximin_pure, _minimax_pure, _workspace
 from kumite.solve.matrix_jit import jit as _jit
 from kumite.solve.matrix_jit import jit_parallel as _jit_parallel
+
+# Numba's OpenMP threads wait for the next of the solver's many short parallel loops
+# asleep, not spinning: on a busy machine a spinning thread takes the core from the one
+# still working (and shows as CPU time). Read when the OpenMP library loads, at the first
+# parallel call; a policy the user set stays.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 # packed key layout, as in .fight; bits from _COVER up: the committed opponent's cover
 # (card index + 1) in the states of :mod:`.certify` (0 elsewhere), carried to children
