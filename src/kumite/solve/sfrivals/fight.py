@@ -10,10 +10,12 @@ canonical state (round, hands, lives, carried bonuses, reveal-first flags).
 
 The induction goes round by round over numpy arrays of packed integer keys; its inner
 loops are compiled (:mod:`.kernels`): a forward pass finds every state reachable from the
-roots, a backward pass values them, deepest round first, solving each state's matrix game
-on the spot (games whose compiled solution fails its check go to the numpy twin
-:meth:`FightSolver._evaluate` and the LP). The kernels only read tables built *by calling
-the engine's pure functions* (:func:`~kumite.games.sfrivals.resolve.resolve_round`,
+roots and records where each state's children are, a backward pass values them, deepest
+round first, solving each state's matrix game on the spot (games whose compiled solution
+fails its check go to the numpy twin :meth:`FightSolver._evaluate` and the LP). Large
+rounds use all of Numba's threads (``NUMBA_NUM_THREADS``); the values never depend on it.
+The kernels only read tables built *by calling the engine's pure functions*
+(:func:`~kumite.games.sfrivals.resolve.resolve_round`,
 :func:`~kumite.games.sfrivals.legal.playable_cards`, :func:`~.legal.is_stuck`,
 :func:`~.legal.fight_end`, :func:`~.legal.powerless_reason`), filled on demand, so no rule
 is written twice.

@@ -1,17 +1,23 @@
 """Compiled (Numba) inner loops of the SF Rivals fight solver.
 
 :mod:`.fight` builds every rule table by calling the engine's pure functions; these kernels
-only *read* the tables, so they hold no rule of their own. One round of the induction is
-two passes over its states (packed 64-bit keys, layout in :mod:`.fight`):
+only *read* the tables (bundled in one :class:`Tables`), so they hold no rule of their own.
+One round of the induction is two passes over its states (packed 64-bit keys, layout in
+:mod:`.fight`):
 
-* :func:`expand` — every child state of the round (a hash set, so each once), and the
-  "stuck" entries of the next round the tables still lack (marked for :mod:`.fight` to fill);
-* :func:`evaluate` — each state's value: its matrix of continuation values is built from
-  the next round's solved values and solved on the spot — max-min where a seat reveals
-  first, else :mod:`kumite.solve.matrix_jit` (saddle point, dominance, a checked
-  simplex). A game whose check fails is left NaN for the LP (HiGHS) in :mod:`.fight`.
+* :func:`expand` (forward) — every child state of the round, each once (hash tables), and
+  each state's round game as *cells*: for every pair of legal cards, the position of the
+  child among the children, or the result where the fight ends. Also the "stuck" entries
+  of the next round the tables still lack (marked for :mod:`.fight` to fill);
+* :func:`evaluate` (backward) — each state's value: its matrix of continuation values is
+  read from its cells and the next round's values (no child is hashed twice) and solved
+  on the spot — max-min where a seat reveals first, else :mod:`kumite.solve.matrix_jit`
+  (saddle point, dominance, a checked simplex). A game whose check fails is left NaN for
+  the LP (HiGHS) in :mod:`.fight`.
 
-:mod:`.certify_kernels` adds the best response of :mod:`.certify` on the same tables.
+Both run on Numba's threads (``prange``: blocks of states, hash shards); every result is
+the same whatever the number of threads. :mod:`.certify_kernels` adds the best response
+of :mod:`.certify` on the same tables (:func:`build_index` / :func:`_find` look states up).
 
 Tables (all dense numpy arrays, indexed by round, hand code, life, adaptive flag):
 ``legal[round, code, life, adaptive]`` is a bit mask of playable card types with
@@ -19,7 +25,6 @@ Tables (all dense numpy arrays, indexed by round, hand code, life, adaptive flag
 is filled); ``stuck[round, code, life]`` is 1/0, or :data:`UNKNOWN`/:data:`WANTED`.
 Compiled once and cached on disk (``cache=True``).
 """
-
 from __future__ import annotations
 
 import os
