@@ -1,14 +1,15 @@
 """SF Rivals solve times.
 
     .venv/bin/python benchmarks/solve_sfrivals.py [--seed 0] [--matchups zangief,juri ...]
-        [--full zangief,juri]
+        [--repeat 5] [--full zangief,juri]
 
 0. The compiled kernels: time to have them ready (compiled on the first run ever, then
    loaded from Numba's on-disk cache) — paid once per process, reported apart.
 1. The exact perfect-information fight for one pair of set-ups (both hands known), for each
    matchup of ``--matchups`` with set-ups drawn from ``--seed``: seconds, states, states/s
-   (fresh solver each time, kernels already loaded). The CPU time of the process is printed
-   too: on a loaded machine it is the better guide to the time on an idle one.
+   (fresh solver each time, kernels already loaded; with ``--repeat N`` the median of N
+   solves, and the fastest). The CPU time of the process (all threads) is printed too: on
+   a loaded machine it is the better guide to the time on an idle one.
 2. With ``--full X,Y``: the whole matchup (set-up stage, certified bounds) — value, bounds,
    certified exploitability, time (no cache); with ``--certify`` also the certificate against
    a committed, fully informed opponent (:mod:`kumite.solve.sfrivals.certify`).
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import time
 
 from kumite.games.sfrivals.game import GAME
@@ -35,6 +37,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--matchups", nargs="*", default=list(MATCHUPS))
+    parser.add_argument("--repeat", type=int, default=1, help="solves per pair (median)")
     parser.add_argument("--full", default=None, help="a matchup X,Y to solve whole")
     parser.add_argument("--certify", action="store_true", help="certify --full's strategies")
     args = parser.parse_args()
@@ -52,13 +55,18 @@ def main() -> None:
         for char, choice in ((a, s0), (b, s1)):
             cover, shown = setup_cards(char, choice)
             hands.append(setup_hand(char, char.card(cover), char.card(shown)))
-        solver = FightSolver(cat, opts, (a, b))
-        t0, c0 = time.perf_counter(), time.process_time()
-        value = solver.value(Position((hands[0], hands[1])))
-        dt, cpu = time.perf_counter() - t0, time.process_time() - c0
+        walls, cpus = [], []
+        for _ in range(args.repeat):
+            solver = FightSolver(cat, opts, (a, b))
+            t0, c0 = time.perf_counter(), time.process_time()
+            value = solver.value(Position((hands[0], hands[1])))
+            walls.append(time.perf_counter() - t0)
+            cpus.append(time.process_time() - c0)
+        dt, cpu = statistics.median(walls), statistics.median(cpus)
+        spread = f" (min {min(walls):.2f} s, {min(cpus):.2f} s CPU)" if args.repeat > 1 else ""
         print(
             f"one set-up pair {s0[6:]} vs {s1[6:]}: value {value:+.6f}, "
-            f"{dt:.2f} s ({cpu:.2f} s CPU), {solver.states_solved:,} states "
+            f"{dt:.2f} s ({cpu:.2f} s CPU){spread}, {solver.states_solved:,} states "
             f"({solver.states_solved / dt:,.0f}/s)"
         )
     if args.full:

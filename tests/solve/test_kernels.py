@@ -3,6 +3,7 @@ round's compiled values against their numpy twin (which is what the solver falls
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 from kumite.games.sfrivals.game import GAME
 from kumite.solve import matrix_jit
 from kumite.solve.matrix import solve_lp
+from kumite.solve.sfrivals import fight
 from kumite.solve.sfrivals.fight import FightSolver, Position, setup_hand
 
 
@@ -81,3 +83,36 @@ def test_compiled_values_match_the_numpy_twin(
         np.testing.assert_allclose(solver._evaluate(r, keys), vals, atol=1e-9, rtol=0)
         checked += len(keys)
     assert checked > 50
+
+
+def test_values_do_not_depend_on_the_number_of_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled induction expands and values a round's states in parallel (blocks of
+    states, hash shards): every value is the same float with one thread as with all of
+    Numba's threads."""
+    monkeypatch.setattr(fight, "_PARALLEL_FROM", 0)  # every round in parallel
+    options = GAME.parse_options({})
+    cat = GAME.catalog(options)
+    chars = (cat.characters["ryu"], cat.characters["ken"])
+    hands = []
+    for char in chars:  # three rounds played: five cards left
+        hand = list(setup_hand(char, char.cards[0], char.cards[1]))
+        for k in range(len(hand)):
+            while hand[k] and sum(hand) > 5:
+                hand[k] -= 1
+        hands.append(tuple(hand))
+    pos = Position((hands[0], hands[1]), lives=(7, 7), round=4)
+    solved = []
+    default = numba.get_num_threads()
+    try:
+        for threads in (1, numba.config.NUMBA_NUM_THREADS):
+            numba.set_num_threads(threads)
+            solver = FightSolver(cat, options, chars)
+            solver.value(pos)
+            solved.append(solver.levels)
+    finally:
+        numba.set_num_threads(default)
+    assert solved[0].keys() == solved[1].keys()
+    assert sum(len(keys) for keys, _ in solved[0].values()) > 1000
+    for r, (keys, vals) in solved[0].items():
+        np.testing.assert_array_equal(keys, solved[1][r][0])
+        np.testing.assert_array_equal(vals, solved[1][r][1])

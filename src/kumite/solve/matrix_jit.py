@@ -32,6 +32,11 @@ def jit(func: F) -> F:
     return cast(F, njit(cache=True)(func))
 
 
+def jit_parallel(func: F) -> F:
+    """:func:`jit` with ``parallel=True``: ``numba.prange`` loops run on Numba's threads."""
+    return cast(F, njit(cache=True, parallel=True)(func))
+
+
 @jit
 def _maximin_pure(a: Array) -> float:
     best = -np.inf

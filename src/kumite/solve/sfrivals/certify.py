@@ -35,6 +35,7 @@ import dataclasses
 import time
 from collections.abc import Callable, Sequence
 
+import numba
 import numpy as np
 
 from kumite.games.sfrivals.cards import Character
@@ -139,7 +140,7 @@ def _best_response(solver: FightSolver, roots: I64, me: int) -> tuple[FloatArray
         levels[r] = states
         solver._prepare(r, states)
         while True:
-            kids, wanted = kernels.expand(states, *solver._tables())
+            kids, _, _, wanted = kernels.expand(states, solver.tables, numba.get_num_threads())
             if not wanted:
                 break
             solver._fill_stuck(r + 1)
@@ -156,7 +157,7 @@ def _best_response(solver: FightSolver, roots: I64, me: int) -> tuple[FloatArray
         twin = solver.levels[r]
         args = [
             keys,
-            *solver._tables(),
+            solver.tables,
             me,
             nxt_keys,
             nxt_vals,

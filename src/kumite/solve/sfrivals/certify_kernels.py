@@ -21,6 +21,7 @@ from kumite.solve.sfrivals.kernels import (
     _H0,
     _H1,
     _RF,
+    Tables,
     _find,
     _node_matrix,
 )
@@ -31,21 +32,7 @@ Array = Any
 @_jit
 def best_response(
     states: Array,
-    legal0: Array,
-    legal1: Array,
-    stuck0: Array,
-    stuck1: Array,
-    radix0: Array,
-    radix1: Array,
-    powerless0: Array,
-    powerless1: Array,
-    taken0: Array,
-    taken1: Array,
-    next_pair: Array,
-    reveal: Array,
-    end_table: Array,
-    rounds: int,
-    end_fight: bool,
+    t: Tables,
     me: int,
     next_keys: Array,
     next_vals: Array,
@@ -64,8 +51,8 @@ def best_response(
     ``twin_*`` this round's (where the twin's strategy is not certified, the twin's value —
     what the bound strategy guarantees from there — is used; their number is returned).
     ``next_*``: the committed states of the next round, solved."""
-    t0 = len(radix0)
-    t1 = len(radix1)
+    t0 = len(t.radix0)
+    t1 = len(t.radix1)
     out = np.empty(len(states))
     a = np.empty((t0, t1))
     rows = np.empty(t0, dtype=np.int64)
@@ -83,27 +70,13 @@ def best_response(
         cover = ((k >> _COVER) & 31) - 1
         twin = k & ~_COVER_BITS & ~np.int64(3 << _AD)
         if opp == 0:
-            twin += radix0[cover] << _H0
+            twin += t.radix0[cover] << _H0
         else:
-            twin += radix1[cover] << _H1
+            twin += t.radix1[cover] << _H1
         twin |= np.int64(1 << opp) << _AD
         nr, nc = _node_matrix(
             twin,
-            legal0,
-            legal1,
-            stuck0,
-            stuck1,
-            radix0,
-            radix1,
-            powerless0,
-            powerless1,
-            taken0,
-            taken1,
-            next_pair,
-            reveal,
-            end_table,
-            rounds,
-            end_fight,
+            t,
             twin_next_keys,
             twin_next_vals,
             twin_next_slots,
@@ -113,21 +86,7 @@ def best_response(
         )
         wr, wc = _node_matrix(
             k,
-            legal0,
-            legal1,
-            stuck0,
-            stuck1,
-            radix0,
-            radix1,
-            powerless0,
-            powerless1,
-            taken0,
-            taken1,
-            next_pair,
-            reveal,
-            end_table,
-            rounds,
-            end_fight,
+            t,
             next_keys,
             next_vals,
             next_slots,

@@ -10,10 +10,12 @@ canonical state (round, hands, lives, carried bonuses, reveal-first flags).
 
 The induction goes round by round over numpy arrays of packed integer keys; its inner
 loops are compiled (:mod:`.kernels`): a forward pass finds every state reachable from the
-roots, a backward pass values them, deepest round first, solving each state's matrix game
-on the spot (games whose compiled solution fails its check go to the numpy twin
-:meth:`FightSolver._evaluate` and the LP). The kernels only read tables built *by calling
-the engine's pure functions* (:func:`~kumite.games.sfrivals.resolve.resolve_round`,
+roots and records where each state's children are, a backward pass values them, deepest
+round first, solving each state's matrix game on the spot (games whose compiled solution
+fails its check go to the numpy twin :meth:`FightSolver._evaluate` and the LP). Large
+rounds use all of Numba's threads (``NUMBA_NUM_THREADS``); the values never depend on it.
+The kernels only read tables built *by calling the engine's pure functions*
+(:func:`~kumite.games.sfrivals.resolve.resolve_round`,
 :func:`~kumite.games.sfrivals.legal.playable_cards`, :func:`~.legal.is_stuck`,
 :func:`~.legal.fight_end`, :func:`~.legal.powerless_reason`), filled on demand, so no rule
 is written twice.
@@ -26,10 +28,12 @@ other seat in the real game, where it knows less (see :mod:`kumite.solve.sfrival
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+import numba
 import numpy as np
 from numpy.typing import NDArray
 
@@ -50,6 +54,10 @@ BoolArray = NDArray[np.bool_]
 _AD, _RF, _CP, _L1, _L0, _H1, _H0, _R, _COVER = 0, 2, 4, 14, 19, 24, 36, 48, 52
 _MAX_PAIRS = 1 << 10
 _CHUNK = 60_000
+_PARALLEL_FROM = 20_000
+"""States in a round from which its passes use all of Numba's threads: a parallel loop
+waits for every thread to be scheduled, which on a busy machine costs more than a small
+round's work."""
 _POWERLESS = ("", "")
 
 
@@ -79,6 +87,22 @@ class NodeSolution:
     for the seat answering it, its best answer to the first seat's optimal card)."""
     stop_value: float | None = None
     """Value of the adaptive seat ending the fight now, if it may (see module doc)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Round:
+    """One round of an induction between its forward and backward passes."""
+
+    states: I64
+    """Every state of the round met: the last round's children (in their order), then
+    roots; the last round's cells point into this."""
+    known: BoolArray | None
+    """Which of ``states`` an earlier call solved (None: none)."""
+    todo: I64
+    """The others: expanded, and valued by the backward pass."""
+    cells: NDArray[np.int32]
+    """The round game of each of ``todo``, from :func:`.kernels.expand`."""
+    starts: I64
 
 
 class FightSolver:
@@ -140,6 +164,26 @@ class FightSolver:
         self._copies = tuple(
             np.asarray([c.copies for c in ch.cards], dtype=np.int64) for ch in characters
         )
+        self.tables = kernels.Tables(
+            legal0=self._legal_tab[0],
+            legal1=self._legal_tab[1],
+            stuck0=self._stuck_tab[0],
+            stuck1=self._stuck_tab[1],
+            radix0=self._radix_arr[0],
+            radix1=self._radix_arr[1],
+            copies0=self._copies[0],
+            copies1=self._copies[1],
+            powerless0=self.powerless[0],
+            powerless1=self.powerless[1],
+            taken0=self._taken0,
+            taken1=self._taken1,
+            next_pair=self._next_pair,
+            reveal=self._reveal,
+            end_table=self._end_table,
+            rounds=self.rounds,
+            end_fight=self.end_fight,
+        )
+        """The rule tables, as the compiled kernels take them (filled in place)."""
         self.levels: dict[int, tuple[I64, FloatArray]] = {}
         self.states_solved = 0
 
@@ -167,7 +211,9 @@ class FightSolver:
         """Seat 0's value of each position (win +1, draw 0, loss -1) under optimal play."""
         keys = np.array([self.key(p) for p in positions], dtype=np.int64)
         rounds = np.array([p.round for p in positions], dtype=np.int64)
-        self._solve(keys, rounds)
+        # blocks of states handed out one by one: a thread the OS holds back delays no one
+        with numba.parallel_chunksize(1):
+            self._solve(keys, rounds)
         out = np.empty(len(positions))
         for r in np.unique(rounds):
             sel = rounds == r
@@ -383,71 +429,60 @@ class FightSolver:
         return parent, i, j, child, term
 
     def _solve(self, keys: I64, rounds: I64) -> None:
-        # forward: every new state reachable from the roots, round by round
-        frontier: dict[int, I64] = {}
-        for r in np.unique(rounds):
-            frontier[int(r)] = np.unique(keys[rounds == r])
-        new_levels: dict[int, I64] = {}
-        r = int(rounds.min())
-        last = int(rounds.max())
-        while r <= self.rounds and (r in frontier or r <= last):
-            states = frontier.get(r)
-            if states is None or len(states) == 0:
-                r += 1
-                continue
-            states = self._unknown(r, states)
-            new_levels[r] = states
-            self._prepare(r, states)
+        # forward: every new state reachable from the roots, round by round, each state's
+        # round game recorded as cells (positions of its children in the next round)
+        roots = {int(r): np.unique(keys[rounds == r]) for r in np.unique(rounds)}
+        last = max(roots)
+        plan: dict[int, _Round] = {}
+        kids = np.zeros(0, dtype=np.int64)
+        r = min(roots)
+        while r <= self.rounds and (len(kids) or r <= last):
+            states = kids  # first, so that the cells of round r - 1 point into it
+            extra = roots.get(r)
+            if extra is not None:
+                states = np.concatenate([states, extra[~np.isin(extra, states)]])
+            known = self._known(r, states)
+            todo = states if known is None else states[~known]
+            self._prepare(r, todo)
+            threads = _threads(len(todo))
             while True:
-                kids, wanted = kernels.expand(states, *self._tables())
+                with _num_threads(threads):
+                    kids, cells, starts, wanted = kernels.expand(todo, self.tables, threads)
                 if not wanted:
                     break
                 self._fill_stuck(r + 1)
-            if len(kids):
-                nxt = np.sort(kids)
-                if r + 1 in frontier:
-                    nxt = np.union1d(nxt, frontier[r + 1])
-                frontier[r + 1] = nxt
+            # sorted, siblings (which share children) are expanded together: cache-friendly
+            order = np.argsort(kids)
+            kids = kids[order]
+            rank = np.empty(len(order), dtype=np.int32)
+            rank[order] = np.arange(len(order), dtype=np.int32)
+            kernels.renumber(cells, rank)
+            plan[r] = _Round(states, known, todo, cells, starts)
             r += 1
+        if len(kids):  # pragma: no cover - the fight always ends after the last round
+            raise RuntimeError("children beyond the last round")
         # backward: values round by round, deepest first
-        empty = (np.zeros(0, dtype=np.int64), np.zeros(0))
-        for r in sorted(new_levels, reverse=True):
-            states = new_levels[r]
-            nxt_keys, nxt_vals = self.levels.get(r + 1, empty)
-            uniform = -1 if self.uniform_seat is None else self.uniform_seat
-            slots = kernels.build_index(nxt_keys)
-            args = [states, *self._tables(), nxt_keys, nxt_vals, slots, uniform]
-            vals = kernels.evaluate(*args)
+        uniform = -1 if self.uniform_seat is None else self.uniform_seat
+        done: dict[int, FloatArray] = {}  # values of every state of a round, in order
+        for r in sorted(plan, reverse=True):
+            step = plan.pop(r)
+            next_vals = done.pop(r + 1, np.zeros(0))  # none: no child of round r lives on
+            with _num_threads(_threads(len(step.todo))):
+                vals = kernels.evaluate(
+                    step.todo, step.cells, step.starts, next_vals, self.tables, uniform
+                )
             hard = np.flatnonzero(np.isnan(vals))
             for lo in range(0, len(hard), _CHUNK):
                 part = hard[lo : lo + _CHUNK]
-                vals[part] = self._evaluate(r, states[part])
-            self._store(r, states, vals)
-            self.states_solved += len(states)
-
-    def _tables(self) -> tuple[Any, ...]:
-        return (
-            self._legal_tab[0],
-            self._legal_tab[1],
-            self._stuck_tab[0],
-            self._stuck_tab[1],
-            self._radix_arr[0],
-            self._radix_arr[1],
-            self.powerless[0],
-            self.powerless[1],
-            self._taken0,
-            self._taken1,
-            self._next_pair,
-            self._reveal,
-            self._end_table,
-            self.rounds,
-            self.end_fight,
-        )
+                vals[part] = self._evaluate(r, step.todo[part])
+            self._store(r, step.todo, vals)
+            self.states_solved += len(step.todo)
+            done[r] = vals if step.known is None else self._lookup(r, step.states)
 
     def _prepare(self, r: int, states: I64) -> None:
         """Carried-bonus transitions and legal cards for the states of round ``r``."""
         self._ensure_pairs(np.flatnonzero(np.bincount((states >> _CP) & 0x3FF)))
-        if kernels.mark_legal(states, *self._legal_tab):
+        if kernels.mark_legal(states, self.tables):
             for seat, tab in enumerate(self._legal_tab):
                 for code, life, adaptive in zip(
                     *np.nonzero(tab[r] == kernels.LEGAL_WANTED), strict=True
@@ -458,16 +493,8 @@ class FightSolver:
                         kernels.LEGAL_DONE | bits | (kernels.LEGAL_STOP if stop else 0)
                     )
         # what the children will need, so that one expansion does (expand marks any miss)
-        if self.end_fight:
-            args: list[Any] = [
-                states,
-                *self._stuck_tab,
-                *self._radix_arr,
-                *self._copies,
-                self.rounds,
-            ]
-            if kernels.mark_stuck(*args):
-                self._fill_stuck(r + 1)
+        if self.end_fight and kernels.mark_stuck(states, self.tables):
+            self._fill_stuck(r + 1)
 
     def _fill_stuck(self, r: int) -> None:
         """The stuck entries of round ``r`` the last expansion asked for."""
@@ -478,14 +505,14 @@ class FightSolver:
             for code, life in zip(codes.tolist(), lives.tolist(), strict=True):
                 tab[r, code, life] = is_stuck(char, hands[code], life, r, self.rules, self.options)
 
-    def _unknown(self, r: int, states: I64) -> I64:
+    def _known(self, r: int, states: I64) -> BoolArray | None:
+        """Which ``states`` of round ``r`` an earlier call solved (None: none)."""
         level = self.levels.get(r)
         if level is None or len(states) == 0:
-            return states
-        pos = np.searchsorted(level[0], states)
-        pos = np.minimum(pos, len(level[0]) - 1)
-        out: I64 = states[level[0][pos] != states]
-        return out
+            return None
+        pos = np.minimum(np.searchsorted(level[0], states), len(level[0]) - 1)
+        known: BoolArray = level[0][pos] == states
+        return known if known.any() else None
 
     def _store(self, r: int, states: I64, vals: FloatArray) -> None:
         level = self.levels.get(r)
@@ -562,6 +589,21 @@ class FightSolver:
         seen = np.where(rows, answer, 0.0).sum(axis=1) / count
         out: FloatArray = np.where(rows_first, seen, blind)
         return out
+
+
+def _threads(states: int) -> int:
+    return numba.get_num_threads() if states >= _PARALLEL_FROM else 1
+
+
+@contextlib.contextmanager
+def _num_threads(n: int) -> Iterator[None]:
+    """Numba's parallel loops run on ``n`` threads inside (the results never depend on it)."""
+    before = numba.get_num_threads()
+    numba.set_num_threads(n)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
 
 
 def _radix(char: Character) -> tuple[int, ...]:
