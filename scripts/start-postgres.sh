@@ -3,6 +3,10 @@
 # its URL. Usage: export KUMITE_TEST_POSTGRES_URL=$(scripts/start-postgres.sh)
 set -euo pipefail
 PORT=${PGPORT_TEST:-55432}
+if [ -z "${PGPORT_TEST:-}" ]; then
+    # The default port may be taken (another server, an earlier run): take the next free one.
+    while (: </dev/tcp/127.0.0.1/"$PORT") 2>/dev/null; do PORT=$((PORT + 1)); done
+fi
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 DIR=$(mktemp -d /tmp/kumite-pg.XXXXXX)
 if [ "$(id -u)" = 0 ]; then
