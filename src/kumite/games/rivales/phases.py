@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kumite.core.game import Decision
+from kumite.core.game import Decision, new_decision
 
 FIGHTER, MARKER, ZONES, PLAY, PERSONA, BOOST, RESOLVE, OVER = (
     "fighter",
@@ -28,7 +28,7 @@ def decision(seat: int, kind: str, legal: tuple[str, ...], prompt: str) -> Decis
     if found is None:
         if len(_DECISIONS) > 50_000:
             _DECISIONS.clear()
-        found = _DECISIONS[key] = Decision(seat, kind, legal, prompt)
+        found = _DECISIONS[key] = new_decision(seat, kind, legal, prompt)
     return found
 
 
@@ -44,5 +44,5 @@ def play_decision(seat: int, legal: tuple[str, ...]) -> Decision:
     if found is None:
         if len(plays) > 20_000:
             plays.clear()
-        found = plays[legal] = Decision(seat, "play", legal, PLAY_PROMPT)
+        found = plays[legal] = new_decision(seat, "play", legal, PLAY_PROMPT)
     return found

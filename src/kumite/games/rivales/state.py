@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from kumite.core.events import Event
-from kumite.core.game import Decision, Outcome, State
+from kumite.core.game import Decision, Outcome, State, new_decision
 from kumite.core.rng import Rng
 from kumite.games.rivales import clash as cl
 from kumite.games.rivales import events as ev
@@ -33,13 +33,13 @@ from kumite.games.rivales.phases import (
     OVER,
     PERSONA,
     PLAY,
+    PLAY_PROMPT,
     PLAYS,
     RESOLVE,
     SETUP,
     START,
     ZONES,
     decision,
-    play_decision,
 )
 from kumite.games.rivales.table import HIDDEN, UP, Line, Slot
 from kumite.games.rivales.view import build_view
@@ -497,8 +497,13 @@ class RivalesState(State):
                     legal = tuple([c.play for c in hand if not c.is_basic])
                 else:
                     legal = tuple([c.play for c in hand])
-                found = PLAYS[s].get(legal)
-                waiting.append(play_decision(s, legal) if found is None else found)
+                plays = PLAYS[s]
+                found = plays.get(legal)
+                if found is None:  # :func:`play_decision`, inline
+                    if len(plays) > 20_000:
+                        plays.clear()
+                    found = plays[legal] = new_decision(s, "play", legal, PLAY_PROMPT)
+                waiting.append(found)
         if waiting:
             return tuple(waiting)
         self._on_play({}, out)  # every card was left face up by a dodge
