@@ -33,16 +33,3 @@ def decision(seat: int, kind: str, legal: tuple[str, ...], prompt: str) -> Decis
 
 
 PLAY_PROMPT = "Play a card face down"
-PLAYS: tuple[dict[tuple[str, ...], Decision], ...] = ({}, {}, {}, {})
-"""``play`` decisions per seat, by their legal choices."""
-
-
-def play_decision(seat: int, legal: tuple[str, ...]) -> Decision:
-    """The ``play`` decision of ``seat`` (the most frequent one: its own, leaner cache)."""
-    plays = PLAYS[seat]
-    found = plays.get(legal)
-    if found is None:
-        if len(plays) > 20_000:
-            plays.clear()
-        found = plays[legal] = new_decision(seat, "play", legal, PLAY_PROMPT)
-    return found

@@ -34,7 +34,6 @@ from kumite.games.rivales.phases import (
     PERSONA,
     PLAY,
     PLAY_PROMPT,
-    PLAYS,
     RESOLVE,
     SETUP,
     START,
@@ -65,6 +64,9 @@ __all__ = [
     "RivalesState",
     "decision",
 ]
+
+
+MARKER_PROMPT = "Choose the card that becomes your life marker (the other 4 are your hand)"
 
 
 class RivalesState(State):
@@ -391,14 +393,12 @@ class RivalesState(State):
         return
 
     def _enter_marker(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
+        # not cached (as :func:`decision` would): the hands of a round rarely recur
         return tuple(
-            decision(
-                s,
-                "marker",
-                tuple([c.mark for c in self.hand[s]]),
-                "Choose the card that becomes your life marker (the other 4 are your hand)",
-            )
-            for s in self.seats
+            [
+                new_decision(s, "marker", tuple([c.mark for c in self.hand[s]]), MARKER_PROMPT)
+                for s in self.seats
+            ]
         )
 
     def _on_marker(self, choices: dict[int, str], out: list[Event] | None) -> None:
@@ -491,19 +491,14 @@ class RivalesState(State):
         waiting: list[Decision] = []
         for s in self.seats:
             if ready[s] is None:
-                # :meth:`playable` and :func:`play_decision`, inline: this runs every clash
+                # :meth:`playable`, inline: this runs every clash. Not cached: hands recur in
+                # too many orders for a cache to pay (half the look-ups missed)
                 hand = self.hand[s]
                 if restricted and s in restricted and any(not c.is_basic for c in hand):
                     legal = tuple([c.play for c in hand if not c.is_basic])
                 else:
                     legal = tuple([c.play for c in hand])
-                plays = PLAYS[s]
-                found = plays.get(legal)
-                if found is None:  # :func:`play_decision`, inline
-                    if len(plays) > 20_000:
-                        plays.clear()
-                    found = plays[legal] = new_decision(s, "play", legal, PLAY_PROMPT)
-                waiting.append(found)
+                waiting.append(new_decision(s, "play", legal, PLAY_PROMPT))
         if waiting:
             return tuple(waiting)
         self._on_play({}, out)  # every card was left face up by a dodge
