@@ -216,6 +216,10 @@ def _effect_decision(
     if opts is None:
         opts = options(ctx(state, fight, t), e)
     assert opts
+    if e.op == "dodge":  # its choices are the hand, in order: they rarely recur, not cached
+        return (
+            new_decision(fight.seats[t], "dodge", opts, f"{card.name}: {EFFECT_PROMPTS['dodge']}"),
+        )
     key = (fight.seats[t], card.name, e.op, opts)
     found = _EFFECT_DECISIONS.get(key)
     if found is None:
