@@ -431,8 +431,12 @@ class RivalesState(State):
             self.fights = []
             return None
         self.phase = PLAY
-        self.zone_of = [0, 0]
-        self.fights = [Fight(0, (0, 1))]
+        fights = self.fights
+        if fights:  # the fight of the last clash, made anew (1vs1 always has one zone)
+            fights[0].reset()
+        else:
+            self.zone_of = [0, 0]
+            self.fights = [Fight(0, (0, 1))]
         return self._enter_play(out)  # the next phase at once (as :meth:`_advance` would)
 
     def _enter_zones(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
