@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kumite.core.events import Event
-from kumite.core.game import Decision
+from kumite.core.game import Decision, new_decision
 from kumite.games.rivales import events as ev
 from kumite.games.rivales.cards import NO_REQUIREMENT, Card, Effect
 from kumite.games.rivales.effects import (
@@ -32,7 +32,6 @@ from kumite.games.rivales.effects import (
     options,
     source_name,
 )
-from kumite.games.rivales.phases import decision
 from kumite.games.rivales.rules import card_rule, fighter_rule
 from kumite.games.rivales.table import DOWN, HIDDEN, UP, Slot, combo_of, energy, spend
 
@@ -217,13 +216,19 @@ def _effect_decision(
     if opts is None:
         opts = options(ctx(state, fight, t), e)
     assert opts
+    if e.op == "dodge":  # its choices are the hand, in order: they rarely recur, not cached
+        return (
+            new_decision(fight.seats[t], "dodge", opts, f"{card.name}: {EFFECT_PROMPTS['dodge']}"),
+        )
     key = (fight.seats[t], card.name, e.op, opts)
     found = _EFFECT_DECISIONS.get(key)
     if found is None:
         if len(_EFFECT_DECISIONS) > 10_000:
             _EFFECT_DECISIONS.clear()
         found = _EFFECT_DECISIONS[key] = (
-            decision(key[0], e.op.replace("_", "-"), opts, f"{card.name}: {EFFECT_PROMPTS[e.op]}"),
+            new_decision(
+                key[0], e.op.replace("_", "-"), opts, f"{card.name}: {EFFECT_PROMPTS[e.op]}"
+            ),
         )
     return found
 
@@ -285,7 +290,7 @@ def _guard_decision(state: RivalesState, fight: Fight) -> tuple[Decision, ...]:
         if len(_GUARDS) > 10_000:
             _GUARDS.clear()
         found = _GUARDS[key] = (
-            decision(
+            new_decision(
                 key[0],
                 "guard",
                 tuple(f"guard:{i}" for i in range(n + 1)),

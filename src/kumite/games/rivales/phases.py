@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kumite.core.game import Decision
+from kumite.core.game import Decision, new_decision
 
 FIGHTER, MARKER, ZONES, PLAY, PERSONA, BOOST, RESOLVE, OVER = (
     "fighter",
@@ -28,21 +28,8 @@ def decision(seat: int, kind: str, legal: tuple[str, ...], prompt: str) -> Decis
     if found is None:
         if len(_DECISIONS) > 50_000:
             _DECISIONS.clear()
-        found = _DECISIONS[key] = Decision(seat, kind, legal, prompt)
+        found = _DECISIONS[key] = new_decision(seat, kind, legal, prompt)
     return found
 
 
 PLAY_PROMPT = "Play a card face down"
-PLAYS: tuple[dict[tuple[str, ...], Decision], ...] = ({}, {}, {}, {})
-"""``play`` decisions per seat, by their legal choices."""
-
-
-def play_decision(seat: int, legal: tuple[str, ...]) -> Decision:
-    """The ``play`` decision of ``seat`` (the most frequent one: its own, leaner cache)."""
-    plays = PLAYS[seat]
-    found = plays.get(legal)
-    if found is None:
-        if len(plays) > 20_000:
-            plays.clear()
-        found = plays[legal] = Decision(seat, "play", legal, PLAY_PROMPT)
-    return found

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kumite.core.events import Event
-from kumite.core.game import Decision, Outcome
+from kumite.core.game import Decision, Outcome, new_decision
 from kumite.core.rng import Rng
 from kumite.games.rivales import events as ev
 from kumite.games.rivales.cards import Card, Effect
@@ -25,7 +25,7 @@ from kumite.games.rivales.effects import (
     end_effect,
     requirement_met,
 )
-from kumite.games.rivales.phases import OVER, SETUP, START, decision
+from kumite.games.rivales.phases import OVER, SETUP, START
 from kumite.games.rivales.rules import fighter_rule
 from kumite.games.rivales.table import DOWN, SPENT, UP, energy, spend
 
@@ -301,7 +301,7 @@ def _boost_decision(state: RivalesState, seat: int, n: int) -> Decision:
     if found is None:
         if len(_BOOST_DECISIONS) > 1000:
             _BOOST_DECISIONS.clear()
-        found = _BOOST_DECISIONS[key] = decision(seat, "boost", key[1], BOOST_PROMPT)
+        found = _BOOST_DECISIONS[key] = new_decision(seat, "boost", key[1], BOOST_PROMPT)
     return found
 
 

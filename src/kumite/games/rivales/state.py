@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from kumite.core.events import Event
-from kumite.core.game import Decision, Outcome, State
+from kumite.core.game import Decision, Outcome, State, new_decision
 from kumite.core.rng import Rng
 from kumite.games.rivales import clash as cl
 from kumite.games.rivales import events as ev
@@ -33,13 +33,12 @@ from kumite.games.rivales.phases import (
     OVER,
     PERSONA,
     PLAY,
-    PLAYS,
+    PLAY_PROMPT,
     RESOLVE,
     SETUP,
     START,
     ZONES,
     decision,
-    play_decision,
 )
 from kumite.games.rivales.table import HIDDEN, UP, Line, Slot
 from kumite.games.rivales.view import build_view
@@ -65,6 +64,9 @@ __all__ = [
     "RivalesState",
     "decision",
 ]
+
+
+MARKER_PROMPT = "Choose the card that becomes your life marker (the other 4 are your hand)"
 
 
 class RivalesState(State):
@@ -391,14 +393,12 @@ class RivalesState(State):
         return
 
     def _enter_marker(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
+        # not cached (as :func:`decision` would): the hands of a round rarely recur
         return tuple(
-            decision(
-                s,
-                "marker",
-                tuple([c.mark for c in self.hand[s]]),
-                "Choose the card that becomes your life marker (the other 4 are your hand)",
-            )
-            for s in self.seats
+            [
+                new_decision(s, "marker", tuple([c.mark for c in self.hand[s]]), MARKER_PROMPT)
+                for s in self.seats
+            ]
         )
 
     def _on_marker(self, choices: dict[int, str], out: list[Event] | None) -> None:
@@ -431,8 +431,12 @@ class RivalesState(State):
             self.fights = []
             return None
         self.phase = PLAY
-        self.zone_of = [0, 0]
-        self.fights = [Fight(0, (0, 1))]
+        fights = self.fights
+        if fights:  # the fight of the last clash, made anew (1vs1 always has one zone)
+            fights[0].reset()
+        else:
+            self.zone_of = [0, 0]
+            self.fights = [Fight(0, (0, 1))]
         return self._enter_play(out)  # the next phase at once (as :meth:`_advance` would)
 
     def _enter_zones(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
@@ -491,14 +495,14 @@ class RivalesState(State):
         waiting: list[Decision] = []
         for s in self.seats:
             if ready[s] is None:
-                # :meth:`playable` and :func:`play_decision`, inline: this runs every clash
+                # :meth:`playable`, inline: this runs every clash. Not cached: hands recur in
+                # too many orders for a cache to pay (half the look-ups missed)
                 hand = self.hand[s]
                 if restricted and s in restricted and any(not c.is_basic for c in hand):
                     legal = tuple([c.play for c in hand if not c.is_basic])
                 else:
                     legal = tuple([c.play for c in hand])
-                found = PLAYS[s].get(legal)
-                waiting.append(play_decision(s, legal) if found is None else found)
+                waiting.append(new_decision(s, "play", legal, PLAY_PROMPT))
         if waiting:
             return tuple(waiting)
         self._on_play({}, out)  # every card was left face up by a dodge
