@@ -25,6 +25,7 @@ Tables (all dense numpy arrays, indexed by round, hand code, life, adaptive flag
 is filled); ``stuck[round, code, life]`` is 1/0, or :data:`UNKNOWN`/:data:`WANTED`.
 Compiled once and cached on disk (``cache=True``).
 """
+
 from __future__ import annotations
 
 import os
