@@ -204,62 +204,57 @@ class SFDBGState(Engine, State):
             self._pending = found
         return found
 
-    def validate(self, choices: Mapping[int, str]) -> dict[int, str]:
-        """:meth:`State.validate` with a shortcut for its common case (a plain dict of the
-        one pending seat's legal choice): the same result, without the general checks.
-        Anything else goes through the general validation unchanged."""
+    def _common_choice(self, choices: Mapping[int, str]) -> str | None:
+        """The choice, if ``choices`` is the common case (a plain dict of the one pending
+        seat's legal choice); None for anything else, left to the general validation."""
         if type(choices) is dict and len(choices) == 1:
             found = self._pending
             if found is None:
                 found = self.pending()
             if len(found) == 1:
-                decision = found[0]
-                choice = choices.get(decision.seat)
-                if type(choice) is str and choice in decision.legal:
-                    return dict(choices)
+                choice = choices.get(found[0].seat)
+                if type(choice) is str and choice in found[0].legal:
+                    return choice
+        return None
+
+    def validate(self, choices: Mapping[int, str]) -> dict[int, str]:
+        """:meth:`State.validate`, without the general checks in the common case."""
+        if self._common_choice(choices) is not None:
+            return dict(choices)
         return super().validate(choices)
 
     def apply(self, choices: Mapping[int, str]) -> list[Event]:
-        """:meth:`State.apply`, with the shortcut of :meth:`validate` and :meth:`_apply`
-        inlined for the common case (a plain dict of the one pending seat's legal choice);
+        """:meth:`State.apply`, going straight to :meth:`_answer` in the common case;
         anything else goes through the general validation unchanged."""
-        if type(choices) is dict and len(choices) == 1:
-            found = self._pending
-            if found is None:
-                found = self.pending()
-            if len(found) == 1:
-                decision = found[0]
-                choice = choices.get(decision.seat)
-                if type(choice) is str and choice in decision.legal:
-                    valid = {decision.seat: choice}
-                    self._pending = None
-                    req = self.request
-                    assert req is not None
-                    self.request = None
-                    out: list[Event] = []
-                    if req.kind == "turn":
-                        turn_answer(self, req, choice, out)
-                    else:
-                        KINDS[req.kind].answer(self, req, choice, out)
-                    if self.stack or self.request is not None or self.over:
-                        self.run(out)
-                    else:  # what run() does when nothing is left to resolve
-                        self.request = TURN_REQUESTS[self.active]
-                    self.history.append(valid)
-                    return out
-        return super().apply(choices)
+        choice = self._common_choice(choices)
+        if choice is None:
+            return super().apply(choices)
+        req = self.request
+        assert req is not None
+        out = self._answer(choice)
+        self.history.append({req.seat: choice})
+        return out
 
     def _apply(self, choices: dict[int, str]) -> list[Event]:
+        req = self.request
+        assert req is not None
+        return self._answer(choices[req.seat])
+
+    def _answer(self, choice: str) -> list[Event]:
+        """Answer the pending request with a legal ``choice`` and play on to the next one."""
         self._pending = None
-        out: list[Event] = []
         req = self.request
         assert req is not None
         self.request = None
+        out: list[Event] = []
         if req.kind == "turn":
-            turn_answer(self, req, choices[req.seat], out)
+            turn_answer(self, req, choice, out)
         else:
-            KINDS[req.kind].answer(self, req, choices[req.seat], out)
-        self.run(out)
+            KINDS[req.kind].answer(self, req, choice, out)
+        if self.stack or self.request is not None or self.over:
+            self.run(out)
+        else:  # what run() does when nothing is left to resolve
+            self.request = TURN_REQUESTS[self.active]
         return out
 
     def clone(self) -> Self:

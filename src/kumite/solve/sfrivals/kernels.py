@@ -438,7 +438,6 @@ def _node_matrix(
     h1 = (k >> _H1) & 0xFFF
     l0 = (k >> _L0) & 31
     l1 = (k >> _L1) & 31
-    cp = (k >> _CP) & 0x3FF
     ad = (k >> _AD) & 3
     e0 = t.legal0[r, h0, l0, ad & 1]
     e1 = t.legal1[r, h1, l1, (ad >> 1) & 1]
@@ -452,39 +451,13 @@ def _node_matrix(
         if (e1 >> j) & 1:
             cols[nc] = j
             nc += 1
-    nxt = r + 1
-    over = 1 if nxt > t.rounds else 0
+    ends = t.end_table.reshape(t.end_table.size)
     for p in range(nr):
-        i = rows[p]
-        pl0 = 1 if t.powerless0[i, l0] else 0
-        nh0 = h0 - t.radix0[i]
         for q in range(nc):
-            j = cols[q]
-            pl1 = 1 if t.powerless1[j, l1] else 0
-            nl0 = max(l0 - t.taken0[cp, i, j, pl0, pl1], 0)
-            nl1 = max(l1 - t.taken1[cp, i, j, pl0, pl1], 0)
-            nh1 = h1 - t.radix1[j]
-            stuck = 0
-            if t.end_fight and over == 0 and nl0 > 0 and nl1 > 0:
-                if ad & 1 == 0 and t.stuck0[nxt, nh0, nl0] == 1:
-                    stuck = 1
-                if (ad >> 1) & 1 == 0 and t.stuck1[nxt, nh1, nl1] == 1:
-                    stuck = 1
-            term = t.end_table[nl0, nl1, over, stuck]
-            if not np.isnan(term):
-                a[p, q] = term
+            child, end, _ = _child(k, rows[p], cols[q], t, False)
+            if end >= 0:
+                a[p, q] = ends[end]
                 continue
-            child = (
-                (nxt << _R)
-                | (nh0 << _H0)
-                | (nh1 << _H1)
-                | (nl0 << _L0)
-                | (nl1 << _L1)
-                | (np.int64(t.next_pair[cp, i, j, pl0, pl1]) << _CP)
-                | (np.int64(t.reveal[cp, i, j, pl0, pl1]) << _RF)
-                | (ad << _AD)
-                | (k & _COVER_BITS)
-            )
             pos = _find(next_slots, next_keys, child)
             if pos < 0:  # pragma: no cover - the forward pass reached every child
                 raise KeyError("child state not solved")
