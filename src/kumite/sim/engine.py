@@ -20,6 +20,7 @@ from typing import Any
 from kumite.agents.registry import make_agent
 from kumite.agents.runner import run_game
 from kumite.core.errors import OptionsError
+from kumite.core.memo import Memo
 from kumite.core.rng import derive_seed
 from kumite.games import get_game
 from kumite.sim.adapters import Adapter, GameSummary, adapter_for
@@ -397,7 +398,7 @@ class Runner:
         return Chunk(start, stop, tally, out)
 
 
-_RUNNERS: dict[str, Runner] = {}
+_RUNNERS: Memo[str, Runner] = Memo(8)
 
 
 def run_chunk(spec: SimSpec, start: int, stop: int, rows: bool = True) -> Chunk:
@@ -405,9 +406,7 @@ def run_chunk(spec: SimSpec, start: int, stop: int, rows: bool = True) -> Chunk:
     key = spec.key()
     runner = _RUNNERS.get(key)
     if runner is None:
-        if len(_RUNNERS) > 8:
-            _RUNNERS.clear()
-        runner = _RUNNERS[key] = Runner(spec)
+        runner = _RUNNERS.put(key, Runner(spec))
     return runner.chunk(start, stop, rows)
 
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from kumite.core.events import Event
 from kumite.core.game import Decision, new_decision
+from kumite.core.memo import Memo
 from kumite.games.rivales import events as ev
 from kumite.games.rivales.cards import NO_REQUIREMENT, Card, Effect
 from kumite.games.rivales.effects import (
@@ -130,7 +131,7 @@ def order(state: RivalesState, fight: Fight, speeds: tuple[int, int]) -> list[in
 
 
 Queued = tuple[tuple[int, Effect, Card], ...]
-_QUEUED: dict[tuple[int, Card], Queued] = {}
+_QUEUED: Memo[tuple[int, Card], Queued] = Memo(10_000)
 
 
 def _queued(t: int, card: Card) -> Queued:
@@ -138,9 +139,7 @@ def _queued(t: int, card: Card) -> Queued:
     key = (t, card)
     found = _QUEUED.get(key)
     if found is None:
-        if len(_QUEUED) > 10_000:
-            _QUEUED.clear()
-        found = _QUEUED[key] = tuple((t, e, card) for e in card.immediate)
+        found = _QUEUED.put(key, tuple((t, e, card) for e in card.immediate))
     return found
 
 
@@ -204,7 +203,7 @@ def reveal(state: RivalesState, fight: Fight, out: list[Event] | None) -> None:
     fight.qpos = 0
 
 
-_EFFECT_DECISIONS: dict[tuple[int, str, str, tuple[str, ...]], tuple[Decision, ...]] = {}
+_EFFECT_DECISIONS: Memo[tuple[int, str, str, tuple[str, ...]], tuple[Decision, ...]] = Memo(10_000)
 """Effect decisions by (seat, card name, op, options)."""
 
 
@@ -223,11 +222,12 @@ def _effect_decision(
     key = (fight.seats[t], card.name, e.op, opts)
     found = _EFFECT_DECISIONS.get(key)
     if found is None:
-        if len(_EFFECT_DECISIONS) > 10_000:
-            _EFFECT_DECISIONS.clear()
-        found = _EFFECT_DECISIONS[key] = (
-            new_decision(
-                key[0], e.op.replace("_", "-"), opts, f"{card.name}: {EFFECT_PROMPTS[e.op]}"
+        found = _EFFECT_DECISIONS.put(
+            key,
+            (
+                new_decision(
+                    key[0], e.op.replace("_", "-"), opts, f"{card.name}: {EFFECT_PROMPTS[e.op]}"
+                ),
             ),
         )
     return found
@@ -275,7 +275,7 @@ def run_immediate(
     return None
 
 
-_GUARDS: dict[tuple[int, int, int, int], tuple[Decision, ...]] = {}
+_GUARDS: Memo[tuple[int, int, int, int], tuple[Decision, ...]] = Memo(10_000)
 """Guard decisions by (seat, energy, Damage, Guard): the same few recur all the time."""
 
 
@@ -287,15 +287,16 @@ def _guard_decision(state: RivalesState, fight: Fight) -> tuple[Decision, ...]:
     key = (fight.seats[d], n, damage, guard)
     found = _GUARDS.get(key)
     if found is None:
-        if len(_GUARDS) > 10_000:
-            _GUARDS.clear()
-        found = _GUARDS[key] = (
-            new_decision(
-                key[0],
-                "guard",
-                tuple(f"guard:{i}" for i in range(n + 1)),
-                f"You defend: Damage {damage} against your Guard {guard}. "
-                "Exhaust energy for +1 Guard each?",
+        found = _GUARDS.put(
+            key,
+            (
+                new_decision(
+                    key[0],
+                    "guard",
+                    tuple(f"guard:{i}" for i in range(n + 1)),
+                    f"You defend: Damage {damage} against your Guard {guard}. "
+                    "Exhaust energy for +1 Guard each?",
+                ),
             ),
         )
     return found

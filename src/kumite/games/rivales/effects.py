@@ -35,6 +35,7 @@ from operator import attrgetter, countOf
 from typing import TYPE_CHECKING
 
 from kumite.core.events import Event
+from kumite.core.memo import Memo
 from kumite.games.rivales import events as ev
 from kumite.games.rivales.cards import NO_REQUIREMENT, Card, Effect, Requires
 from kumite.games.rivales.rules import card_rule, fighter_rule
@@ -186,7 +187,7 @@ def compile_check(e: Effect) -> Check | None:
     return every
 
 
-_CHECKS: dict[int, tuple[Effect, Check | None]] = {}
+_CHECKS: Memo[int, tuple[Effect, Check | None]] = Memo(10_000)
 """Compiled requirements by ``id(effect)`` (the effect is kept too: its id stays its own)."""
 
 
@@ -195,10 +196,8 @@ def check_of(e: Effect) -> Check | None:
     hit = _CHECKS.get(id(e))
     if hit is not None and hit[0] is e:
         return hit[1]
-    if len(_CHECKS) > 10_000:
-        _CHECKS.clear()
     check = compile_check(e)
-    _CHECKS[id(e)] = (e, check)
+    _CHECKS.put(id(e), (e, check))
     return check
 
 

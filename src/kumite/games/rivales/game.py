@@ -9,6 +9,7 @@ import msgspec
 
 from kumite.core.errors import KumiteError, OptionsError
 from kumite.core.game import Game, GameInfo
+from kumite.core.memo import Memo
 from kumite.games.rivales.actions import NUM_ACTIONS
 from kumite.games.rivales.cards import Catalog, load_catalog
 from kumite.games.rivales.options import Options
@@ -48,9 +49,7 @@ class Rivales(Game[Options]):
                 return known
         options = self._parse(raw)
         if key is not None:
-            if len(_PARSED) > 256:
-                _PARSED.clear()
-            _PARSED[key] = options
+            _PARSED.put(key, options)
         return options
 
     def _parse(self, raw: Mapping[str, Any]) -> Options:
@@ -117,7 +116,7 @@ class Rivales(Game[Options]):
 
 
 _DEFAULT = Options()
-_PARSED: dict[tuple[tuple[str, Any], ...], Options] = {}
+_PARSED: Memo[tuple[tuple[str, Any], ...], Options] = Memo(256)
 """Options already parsed and validated, by their raw form (simulations create many states
 with the same options)."""
 

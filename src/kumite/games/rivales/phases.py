@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kumite.core.game import Decision, new_decision
+from kumite.core.memo import Memo
 
 FIGHTER, MARKER, ZONES, PLAY, PERSONA, BOOST, RESOLVE, OVER = (
     "fighter",
@@ -18,7 +19,7 @@ FIGHTER, MARKER, ZONES, PLAY, PERSONA, BOOST, RESOLVE, OVER = (
 SETUP, START, END = "setup", "start-clash", "end-clash"
 """Phases that run on their own: a round's set-up, a clash's start, its end."""
 
-_DECISIONS: dict[tuple[int, str, tuple[str, ...], str], Decision] = {}
+_DECISIONS: Memo[tuple[int, str, tuple[str, ...], str], Decision] = Memo(50_000)
 
 
 def decision(seat: int, kind: str, legal: tuple[str, ...], prompt: str) -> Decision:
@@ -26,9 +27,7 @@ def decision(seat: int, kind: str, legal: tuple[str, ...], prompt: str) -> Decis
     key = (seat, kind, legal, prompt)
     found = _DECISIONS.get(key)
     if found is None:
-        if len(_DECISIONS) > 50_000:
-            _DECISIONS.clear()
-        found = _DECISIONS[key] = new_decision(seat, kind, legal, prompt)
+        found = _DECISIONS.put(key, new_decision(seat, kind, legal, prompt))
     return found
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from kumite.core.events import Event
 from kumite.core.game import Decision, Outcome, new_decision
+from kumite.core.memo import Memo
 from kumite.core.rng import Rng
 from kumite.games.rivales import events as ev
 from kumite.games.rivales.cards import Card, Effect
@@ -112,7 +113,7 @@ RoundEffects = tuple[
     tuple[tuple[tuple[Effect, Check | None], ...], ...],
     tuple[int, ...],
 ]
-_ROUND_EFFECTS: dict[tuple[object, ...], RoundEffects] = {}
+_ROUND_EFFECTS: Memo[tuple[object, ...], RoundEffects] = Memo(2_000)
 """Compiled passives of the fighters at the table, by (mode, fighters): immutable."""
 
 
@@ -136,9 +137,7 @@ def _round_effects(state: RivalesState) -> RoundEffects:
         )
         ends = tuple(tuple((e, check_of(e)) for e in fighter(s).end_passives) for s in state.seats)
         personas = tuple(s for s in state.seats if fighter(s).persona)
-        if len(_ROUND_EFFECTS) > 2000:
-            _ROUND_EFFECTS.clear()
-        found = _ROUND_EFFECTS[key] = (passives, ends, personas)
+        found = _ROUND_EFFECTS.put(key, (passives, ends, personas))
     return found
 
 
@@ -211,7 +210,7 @@ def compute_restrictions(state: RivalesState) -> None:
 BoostGroup = tuple[tuple[int, ...], tuple[Decision, ...]]
 """Teams that decide a boost together, and their decisions."""
 PlanKey = tuple[tuple[int, int], int, int, int | None, tuple[int, ...]]
-_PLANS: dict[PlanKey, tuple[BoostGroup, ...]] = {}
+_PLANS: Memo[PlanKey, tuple[BoostGroup, ...]] = Memo(10_000)
 """Boost plans by (seats, energies, last winner, boost costs): the same few recur."""
 
 
@@ -225,9 +224,7 @@ def _boost_plan(state: RivalesState, fight: Fight) -> tuple[BoostGroup, ...]:
     key = (fight.seats, n0, n1, w, state.boost_key)
     plan = _PLANS.get(key)
     if plan is None:
-        if len(_PLANS) > 10_000:
-            _PLANS.clear()
-        plan = _PLANS[key] = _make_boost_plan(state, fight, n0, n1, w)
+        plan = _PLANS.put(key, _make_boost_plan(state, fight, n0, n1, w))
     return plan
 
 
@@ -291,7 +288,7 @@ def boost_legal(state: RivalesState, n: int) -> tuple[str, ...]:
     return legal
 
 
-_BOOST_DECISIONS: dict[tuple[int, tuple[str, ...]], Decision] = {}
+_BOOST_DECISIONS: Memo[tuple[int, tuple[str, ...]], Decision] = Memo(1_000)
 
 
 def _boost_decision(state: RivalesState, seat: int, n: int) -> Decision:
@@ -299,9 +296,7 @@ def _boost_decision(state: RivalesState, seat: int, n: int) -> Decision:
     key = (seat, boost_legal(state, n))
     found = _BOOST_DECISIONS.get(key)
     if found is None:
-        if len(_BOOST_DECISIONS) > 1000:
-            _BOOST_DECISIONS.clear()
-        found = _BOOST_DECISIONS[key] = new_decision(seat, "boost", key[1], BOOST_PROMPT)
+        found = _BOOST_DECISIONS.put(key, new_decision(seat, "boost", key[1], BOOST_PROMPT))
     return found
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from operator import attrgetter, countOf
 
+from kumite.core.memo import Memo
 from kumite.games.rivales.cards import Card, ComboStep, Fighter
 
 UP, DOWN, SPENT, HIDDEN = 0, 1, 2, 3
@@ -132,7 +133,7 @@ def combo_bonus(steps: Sequence[ComboStep], links: int) -> tuple[int, int, int, 
     return speed, damage, guard, links >= len(steps) > 0
 
 
-_COMBOS: dict[tuple[Fighter, int], tuple[int, int, int, bool]] = {}
+_COMBOS: Memo[tuple[Fighter, int], tuple[int, int, int, bool]] = Memo(1_000)
 """:func:`combo_bonus` by (starting fighter, links): fighters are immutable."""
 
 
@@ -158,7 +159,5 @@ def combo_of(
     key = (fighters[starter], links)
     bonus = _COMBOS.get(key)
     if bonus is None:
-        if len(_COMBOS) > 1000:
-            _COMBOS.clear()
-        bonus = _COMBOS[key] = combo_bonus(key[0].combo, links)
+        bonus = _COMBOS.put(key, combo_bonus(key[0].combo, links))
     return links, bonus[0], bonus[1], bonus[2], bonus[3], starter

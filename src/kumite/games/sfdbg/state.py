@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Self
 from kumite.core.errors import MalformedChoiceError
 from kumite.core.events import Event
 from kumite.core.game import Decision, Outcome, State, new_decision
+from kumite.core.memo import Memo
 from kumite.core.rng import Rng
 
 # Importing these registers their frames, primitives and decision kinds.
@@ -28,11 +29,12 @@ if TYPE_CHECKING:
 
 ULTRAS_PER_SECRET_HERO = 3
 #: Decisions are immutable, so the engine reuses them (as ``pending()``'s tuple), keyed by
-#: (seat, kind, legal, prompt); turn decisions by their legal choices, per seat. Bounded:
-#: cleared when they grow large.
-_DECISIONS: dict[tuple[int, str, tuple[str, ...], str], tuple[Decision]] = {}
-_TURN_PENDING: tuple[dict[tuple[str, ...], tuple[Decision]], ...] = tuple({} for _ in range(8))
+#: (seat, kind, legal, prompt); turn decisions by their legal choices, per seat.
 _MAX_CACHED = 50_000
+_DECISIONS: Memo[tuple[int, str, tuple[str, ...], str], tuple[Decision]] = Memo(_MAX_CACHED)
+_TURN_PENDING: tuple[Memo[tuple[str, ...], tuple[Decision]], ...] = tuple(
+    Memo(_MAX_CACHED) for _ in range(8)
+)
 
 
 _VOCABULARIES: dict[int, tuple[Catalog, Vocabulary]] = {}
@@ -188,9 +190,7 @@ class SFDBGState(Engine, State):
                 turns = _TURN_PENDING[req.seat]
                 found = turns.get(legal)
                 if found is None:
-                    if len(turns) > _MAX_CACHED:
-                        turns.clear()
-                    found = turns[legal] = (new_decision(req.seat, "turn", legal, TURN_PROMPT),)
+                    found = turns.put(legal, (new_decision(req.seat, "turn", legal, TURN_PROMPT),))
             else:
                 kind = KINDS[req.kind]
                 legal = kind.legal(self, req)
@@ -198,9 +198,7 @@ class SFDBGState(Engine, State):
                 key = (req.seat, req.kind, legal, prompt)
                 found = _DECISIONS.get(key)
                 if found is None:
-                    if len(_DECISIONS) > _MAX_CACHED:
-                        _DECISIONS.clear()
-                    found = _DECISIONS[key] = (new_decision(req.seat, req.kind, legal, prompt),)
+                    found = _DECISIONS.put(key, (new_decision(req.seat, req.kind, legal, prompt),))
             self._pending = found
         return found
 

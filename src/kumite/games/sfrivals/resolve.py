@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from kumite.core.events import Event
+from kumite.core.memo import Memo
 from kumite.games.sfrivals import events as ev
 from kumite.games.sfrivals.cards import Card
 from kumite.games.sfrivals.effects import RoundWork, run_phase
@@ -51,8 +52,7 @@ class RoundResult(NamedTuple):
 
 Powerless = tuple[tuple[str, str] | None, tuple[str, str] | None]
 _MemoKey = tuple[Card, Card, Carry, Carry, Powerless, bool]
-_MEMO: dict[_MemoKey, RoundResult] = {}
-_MEMO_LIMIT = 1 << 20
+_MEMO: Memo[_MemoKey, RoundResult] = Memo(1 << 20)
 
 
 def resolve_round(
@@ -75,9 +75,7 @@ def resolve_round(
     key = (cards[0], cards[1], carry[0], carry[1], powerless, swap_printed)
     hit = _MEMO.get(key)
     if hit is None:
-        if len(_MEMO) >= _MEMO_LIMIT:
-            _MEMO.clear()
-        hit = _MEMO[key] = _resolve(cards, carry, (99, 99), powerless, swap_printed, None)
+        hit = _MEMO.put(key, _resolve(cards, carry, (99, 99), powerless, swap_printed, None))
     t0, t1 = hit.taken
     a, b = lives
     return RoundResult(

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
+from kumite.core.memo import Memo
 from kumite.games.sfrivals.cards import Card, Catalog, Character, RuleValues
 from kumite.games.sfrivals.legal import fight_end, is_stuck, playable_cards, powerless_reason
 from kumite.games.sfrivals.options import Options
@@ -57,7 +58,7 @@ class _Hands:
         return found
 
 
-_HANDS: dict[tuple[Character, Options], _Hands] = {}
+_HANDS: Memo[tuple[Character, Options], _Hands] = Memo(256)
 NO_POWERLESS: tuple[None, None] = (None, None)
 
 
@@ -72,9 +73,7 @@ def _no() -> bool:
 def _hands(char: Character, options: Options) -> _Hands:
     found = _HANDS.get((char, options))
     if found is None:
-        if len(_HANDS) > 256:
-            _HANDS.clear()
-        found = _HANDS[char, options] = _Hands(char, options)
+        found = _HANDS.put((char, options), _Hands(char, options))
     return found
 
 
