@@ -3,8 +3,14 @@ VENV ?= .venv
 PYTHON ?= python3
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# The compiled build (mypyc, docs/speed.md): a separate, non-editable install, so that no
+# compiled module ever shadows the sources being edited.
+FAST_VENV ?= .venv-fast
+FAST_PY := $(FAST_VENV)/bin/python
+FAST_STAMP := $(FAST_VENV)/.installed
+SOURCES := $(shell find src -name '*.py')
 
-.PHONY: serve play test lint typecheck pytest bench clean
+.PHONY: serve play test lint typecheck pytest fast test-compiled bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,8 +26,8 @@ serve: $(STAMP)
 play: $(STAMP)
 	$(VENV)/bin/kumite play
 
-## Install the test tools and run the whole suite: lint, types, tests.
-test: lint typecheck pytest
+## Install the test tools and run the whole suite: lint, types, tests (pure and compiled).
+test: lint typecheck pytest test-compiled
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks
@@ -32,9 +38,24 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(PY) -m pytest -n auto -q
 
+$(FAST_STAMP): pyproject.toml setup.py $(SOURCES)
+	$(PYTHON) -m venv $(FAST_VENV)
+	$(FAST_PY) -m pip install --quiet --upgrade pip setuptools wheel
+	$(FAST_PY) -m pip install --quiet '.[test]'
+	KUMITE_COMPILE=1 $(FAST_PY) -m pip install --quiet --no-build-isolation --no-deps \
+		--force-reinstall .
+	touch $(FAST_STAMP)
+
+## Build the engines compiled with mypyc into .venv-fast (several times faster simulation).
+fast: $(FAST_STAMP)
+
+## The suite again, on the compiled build: compiled and pure Python behave the same.
+test-compiled: $(FAST_STAMP)
+	$(FAST_PY) -m pytest -n auto -q -p no:cacheprovider
+
 ## Run every benchmark (rates are printed; nothing here asserts a time).
-bench: $(STAMP)
-	for script in benchmarks/*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
+bench: $(FAST_STAMP)
+	for script in benchmarks/*.py; do echo "== $$script"; $(FAST_PY) $$script || exit 1; done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(FAST_VENV) build .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -135,7 +135,8 @@ def test_new_decision_is_the_same_frozen_decision():
     ``Decision(...)`` makes: equal, same hash and repr, still frozen."""
     import dataclasses
 
-    from kumite.core.game import Decision, new_decision
+    from kumite.core.decision import new_decision
+    from kumite.core.game import Decision
 
     for args in [(0, "turn", ("a", "b"), "p"), (3, "defend", ("no-defense",), "")]:
         fast, slow = new_decision(*args), Decision(*args)

@@ -9,8 +9,8 @@ from collections import Counter
 
 import pytest
 
-from kumite.agents.base import RandomAgent
 from kumite.agents.runner import run_game
+from kumite.agents.uniform import RandomAgent
 from kumite.core.errors import OptionsError
 from kumite.core.rng import derive_seed
 from kumite.games import REGISTRY

@@ -26,31 +26,6 @@ class Agent(Protocol):
         ...
 
 
-class RandomAgent:
-    """Uniformly random among the legal choices (every game)."""
-
-    name = "random"
-    needs_view = False
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
-        rng = self.rng
-        legal = decision.legal
-        n = len(legal)
-        if type(rng) is not random.Random or not n:
-            return rng.choice(legal)
-        # ``rng.choice(legal)`` with ``Random._randbelow`` inlined, draw for draw (the same
-        # ``getrandbits`` calls, so the same choices): the random agent's whole cost.
-        getrandbits = rng.getrandbits
-        k = n.bit_length()
-        r = getrandbits(k)
-        while r >= n:
-            r = getrandbits(k)
-        return legal[r]
-
-
 Sampler = Callable[[random.Random], State]
 """``sample(rng)``: a determinisation of the current state for the deciding seat —
 everything that seat cannot see resampled (:meth:`~kumite.core.game.State.determinize`)."""

@@ -6,7 +6,8 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
-from kumite.agents.base import Agent, RandomAgent
+from kumite.agents.base import Agent
+from kumite.agents.uniform import RandomAgent
 from kumite.core.errors import KumiteError
 from kumite.core.game import Game
 

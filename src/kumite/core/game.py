@@ -58,26 +58,6 @@ class Decision:
     prompt: str = ""
 
 
-_new_object = object.__new__
-_DECISION_SLOTS: Mapping[str, Any] = vars(Decision)
-_set_seat = _DECISION_SLOTS["seat"].__set__
-_set_kind = _DECISION_SLOTS["kind"].__set__
-_set_legal = _DECISION_SLOTS["legal"].__set__
-_set_prompt = _DECISION_SLOTS["prompt"].__set__
-
-
-def new_decision(seat: int, kind: str, legal: tuple[str, ...], prompt: str = "") -> Decision:
-    """``Decision(seat, kind, legal, prompt)``, made by setting its slots directly: the
-    frozen dataclass's ``__init__`` (``object.__setattr__`` per field) costs about twice as
-    much, and simulations make one decision per step."""
-    decision: Decision = _new_object(Decision)
-    _set_seat(decision, seat)
-    _set_kind(decision, kind)
-    _set_legal(decision, legal)
-    _set_prompt(decision, prompt)
-    return decision
-
-
 @dataclasses.dataclass(frozen=True, slots=True)
 class Outcome:
     """How a game ended. ``returns`` is each seat's utility (win 1, draw 0, loss -1 in

@@ -112,7 +112,7 @@ class Adapter:
         self, game: Game[Any], prepared: Any, rngs: Sequence[random.Random]
     ) -> GameSummary:
         """Play one game between uniformly random seats drawing from ``rngs[seat]``, exactly
-        as the engine with :class:`~kumite.agents.base.RandomAgent` seeded alike would."""
+        as the engine with :class:`~kumite.agents.uniform.RandomAgent` seeded alike would."""
         raise NotImplementedError
 
 

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kumite.core.decision import new_decision
 from kumite.core.events import Event
-from kumite.core.game import Decision, new_decision
+from kumite.core.game import Decision
 from kumite.core.memo import Memo
 from kumite.games.rivales import events as ev
 from kumite.games.rivales.cards import NO_REQUIREMENT, Card, Effect

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from kumite.core.game import Decision, new_decision
+from kumite.core.decision import new_decision
+from kumite.core.game import Decision
 from kumite.core.memo import Memo
 
 FIGHTER, MARKER, ZONES, PLAY, PERSONA, BOOST, RESOLVE, OVER = (

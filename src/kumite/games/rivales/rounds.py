@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kumite.core.decision import new_decision
 from kumite.core.events import Event
-from kumite.core.game import Decision, Outcome, new_decision
+from kumite.core.game import Decision, Outcome
 from kumite.core.memo import Memo
 from kumite.core.rng import Rng
 from kumite.games.rivales import events as ev

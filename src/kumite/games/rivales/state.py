@@ -14,8 +14,9 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
+from kumite.core.decision import new_decision
 from kumite.core.events import Event
-from kumite.core.game import Decision, Outcome, State, new_decision
+from kumite.core.game import Decision, Outcome, State
 from kumite.core.rng import Rng
 from kumite.games.rivales import clash as cl
 from kumite.games.rivales import events as ev

@@ -19,17 +19,17 @@ Stage Boss (``attacker`` is ``None``).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from kumite.core.events import Event
 from kumite.games.sfdbg import events as ev
 from kumite.games.sfdbg.cards import CARD_TYPES, Effect
 from kumite.games.sfdbg.effects import primitive
-from kumite.games.sfdbg.engine import KINDS, Ctx, Engine, Frame, Kind, Request, handler
+from kumite.games.sfdbg.engine import KINDS, Ctx, Engine, Frame, Kind, Request, ask, handler
 from kumite.games.sfdbg.rules import hero_rule
 
 #: Costs a player may name (Rekkashingeki).
-NAMEABLE_COSTS = tuple(range(13))
+NAMEABLE_COSTS: Final = tuple(range(13))
 
 
 class Attack(NamedTuple):
@@ -98,7 +98,7 @@ def attack(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
     """``Attack:`` the foes of ``target`` (``each_foe``, ``chosen_foe`` or ``give``)."""
     foes = st.clockwise(ctx.me)
     if e.target == "chosen_foe":
-        st.ask(ctx.me, "foe", (ctx, e))
+        ask(st, ctx.me, "foe", (ctx, e))
     elif e.target == "give":
         st.stack.append(("give", ctx, e, foes, 0, ()))
     else:
@@ -144,7 +144,7 @@ def give_step(st: Engine, frame: Frame, out: list[Event]) -> None:
     _, ctx, e, foes, i, gifts = frame
     if i < len(foes):
         if st.hand[ctx.me] or st.discard[ctx.me]:
-            st.ask(ctx.me, "give", (ctx, e, foes, i, gifts), private=True)
+            ask(st, ctx.me, "give", (ctx, e, foes, i, gifts), private=True)
         else:
             st.stack.append(("give", ctx, e, foes, i + 1, gifts))
         return
@@ -204,7 +204,7 @@ def attack_step(st: Engine, frame: Frame, out: list[Event]) -> None:
             # sfdbg.clarify.hugo: "the next attack" only, so the flag is used up now.
             a = a.asking(forced=st.cannot_avoid[target])
             st.cannot_avoid[target] = False
-        st.ask(target, "defend", (a, a.forced), private=True)
+        ask(st, target, "defend", (a, a.forced), private=True)
         return
     hits = tuple(t for t in a.targets if t not in a.avoided)
     for foe_seat, zone, card in a.gifts:
@@ -223,7 +223,7 @@ def attack_step(st: Engine, frame: Frame, out: list[Event]) -> None:
                 out,
             )
     if a.name is not None and hits and a.attacker is not None:
-        st.ask(a.attacker, "name", (a, hits))
+        ask(st, a.attacker, "name", (a, hits))
         return
     resolve(st, a, hits, None)
 

@@ -9,13 +9,14 @@ public piles); its choices may depend on the deciding player's hand.
 from __future__ import annotations
 
 import dataclasses
+from typing import Final
 
 from kumite.core.events import Event
 from kumite.games.sfdbg import events as ev
 from kumite.games.sfdbg.attack import start_attack
 from kumite.games.sfdbg.cards import Card, Effect
 from kumite.games.sfdbg.effects import primitive, rule_of, source_name
-from kumite.games.sfdbg.engine import EMPTY, KINDS, Ctx, Engine, Kind, Request
+from kumite.games.sfdbg.engine import EMPTY, KINDS, Ctx, Engine, Kind, Request, ask
 
 
 def _matches(card: Card, e: Effect) -> bool:
@@ -66,7 +67,7 @@ def _remove_from(st: Engine, seat: int, zone: str, card: int) -> None:
         st.lineup[st.lineup.index(card)] = EMPTY
 
 
-_WHERE = {
+_WHERE: Final = {
     "hand": "from his hand",
     "discard": "from his discard pile",
     "play": "from play",
@@ -83,7 +84,7 @@ def discard(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
     """Discard ``amount`` cards of your choice from your hand (``min_cost``: only such cards;
     ``else_weakness``: gain a Weakness if you have none)."""
     if st.hand[ctx.me]:
-        st.ask(ctx.me, "discard", (ctx, e, e.amount), private=True)
+        ask(st, ctx.me, "discard", (ctx, e, e.amount), private=True)
 
 
 def _discard_legal(st: Engine, req: Request) -> tuple[str, ...]:
@@ -109,7 +110,7 @@ def _discard_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> 
     st.discard[ctx.me].append(card)
     st.moved(ctx.me, card, "discards", "from his hand", rule, out)
     if left > 1 and st.hand[ctx.me]:
-        st.ask(ctx.me, "discard", (ctx, e, left - 1), private=True)
+        ask(st, ctx.me, "discard", (ctx, e, left - 1), private=True)
 
 
 def _discard_prompt(st: Engine, req: Request) -> str:
@@ -133,9 +134,9 @@ def destroy(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
 def _ask_destroy(st: Engine, ctx: Ctx, e: Effect, left: int) -> None:
     private = "hand" in e.zones
     if private and st.hand[ctx.me]:
-        st.ask(ctx.me, "destroy", (ctx, e, left), private=True)
+        ask(st, ctx.me, "destroy", (ctx, e, left), private=True)
     elif candidates(st, ctx.me, e, "destroy"):
-        st.ask(ctx.me, "destroy", (ctx, e, left), private=private)
+        ask(st, ctx.me, "destroy", (ctx, e, left), private=private)
 
 
 def _destroy_legal(st: Engine, req: Request) -> tuple[str, ...]:
@@ -171,7 +172,7 @@ KINDS["destroy"] = Kind(_destroy_legal, _destroy_answer, _destroy_prompt)
 def destroy_trigger(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
     """You may destroy the card that triggered this Location (India)."""
     if ctx.trigger >= 0 and ctx.trigger in st.in_play(ctx.me):
-        st.ask(ctx.me, "destroy-trigger", (ctx,))
+        ask(st, ctx.me, "destroy-trigger", (ctx,))
 
 
 def _trigger_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
@@ -196,7 +197,7 @@ KINDS["destroy-trigger"] = Kind(
 def to_main_bottom(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
     """Put a matching card from ``zones`` on the bottom of the main deck (Dhalsim)."""
     if candidates(st, ctx.me, e, "bottom"):
-        st.ask(ctx.me, "bottom", (ctx, e))
+        ask(st, ctx.me, "bottom", (ctx, e))
 
 
 def _bottom_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
@@ -230,7 +231,7 @@ KINDS["bottom"] = Kind(
 def give_under(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
     """Put a matching card from ``zones`` under the attacker's Super Hero (Bloody High Claw)."""
     if ctx.other is not None and candidates(st, ctx.me, e, "under"):
-        st.ask(ctx.me, "under", (ctx, e, ctx.other))
+        ask(st, ctx.me, "under", (ctx, e, ctx.other))
 
 
 @primitive(blocking=True)
@@ -242,7 +243,7 @@ def under_hero(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
             return
     elif not candidates(st, ctx.me, _lineup(e), "under"):
         return
-    st.ask(ctx.me, "under", (ctx, e, ctx.me))
+    ask(st, ctx.me, "under", (ctx, e, ctx.me))
 
 
 def _lineup(e: Effect) -> Effect:
@@ -329,7 +330,7 @@ def gain(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
             )
         return
     if _gain_legal(st, Request(ctx.me, "gain", (ctx, e))) != ("gain:none",):
-        st.ask(ctx.me, "gain", (ctx, e))
+        ask(st, ctx.me, "gain", (ctx, e))
     elif not st.quiet:
         out.append(
             ev.Noted(rule="sfdbg.gain.unavailable", seat=ctx.me, note="has no such card to gain.")
@@ -389,7 +390,7 @@ KINDS["gain"] = Kind(
 @primitive(blocking=True)
 def foe(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
     """Choose a foe; ``effects`` apply to that foe (not an Attack: it cannot be avoided)."""
-    st.ask(ctx.me, "foe", (ctx, e))
+    ask(st, ctx.me, "foe", (ctx, e))
 
 
 def _foe_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
@@ -415,7 +416,7 @@ def return_to_hand(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
         return
     st.yogi = True
     if ctx.card in st.played[ctx.me]:
-        st.ask(ctx.me, "return-to-hand", (ctx,))
+        ask(st, ctx.me, "return-to-hand", (ctx,))
 
 
 def _return_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:

@@ -10,16 +10,17 @@ the card waits on the stack; they are in :mod:`.choices`, and the Attack in :mod
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from kumite.core.events import Event
 from kumite.games.sfdbg import events as ev
 from kumite.games.sfdbg.cards import Card, Effect
-from kumite.games.sfdbg.engine import Ctx, Engine, Frame, handler
+from kumite.games.sfdbg.engine import Ctx, Engine, Frame, draw_cards, ensure_deck, handler
 from kumite.games.sfdbg.rules import card_rule, hero_rule
 
 Primitive = Callable[[Engine, Ctx, Effect, list[Event]], None]
-PRIMITIVES: dict[str, Primitive] = {}
-BLOCKING: set[str] = set()
+PRIMITIVES: Final[dict[str, Primitive]] = {}
+BLOCKING: Final[set[str]] = set()
 
 
 def primitive(blocking: bool = False) -> Callable[[Primitive], Primitive]:
@@ -154,7 +155,7 @@ def under_discount(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
 @primitive()
 def draw(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
     """Draw ``amount`` cards."""
-    st.draw(ctx.me, e.amount, out, rule_of(st, ctx))
+    draw_cards(st, ctx.me, e.amount, out, rule_of(st, ctx))
 
 
 @primitive()
@@ -194,7 +195,7 @@ def mill(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
     each of them with that cost or more."""
     rule = rule_of(st, ctx)
     for _ in range(e.amount):
-        if not st.ensure_deck(ctx.me, out):
+        if not ensure_deck(st, ctx.me, out):
             return
         card = st.deck[ctx.me].pop()
         st.discard[ctx.me].append(card)

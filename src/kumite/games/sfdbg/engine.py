@@ -16,7 +16,9 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
+
+from mypy_extensions import mypyc_attr
 
 from kumite.core.events import Event
 from kumite.core.game import Outcome
@@ -25,8 +27,11 @@ from kumite.games.sfdbg import events as ev
 from kumite.games.sfdbg.cards import Card, Catalog, Hero
 from kumite.games.sfdbg.options import Options
 
+if TYPE_CHECKING:
+    from kumite.games.sfdbg.turn import Tables
+
 Frame = tuple[Any, ...]
-EMPTY = -1
+EMPTY: Final = -1
 """An empty Line-Up slot; also "no card" / "no boss"."""
 
 
@@ -65,17 +70,17 @@ class Request(NamedTuple):
 class Kind:
     """How to list, explain and apply one kind of decision."""
 
-    legal: Callable[[Any, Request], tuple[str, ...]]
-    answer: Callable[[Any, Request, str, list[Event]], None]
-    prompt: Callable[[Any, Request], str]
+    legal: Callable[[Engine, Request], tuple[str, ...]]
+    answer: Callable[[Engine, Request, str, list[Event]], None]
+    prompt: Callable[[Engine, Request], str]
 
 
-HANDLERS: dict[str, Callable[[Any, Frame, list[Event]], None]] = {}
+HANDLERS: Final[dict[str, Callable[[Engine, Frame, list[Event]], None]]] = {}
 #: The turn decision of each seat (immutable, so shared).
-TURN_REQUESTS = tuple(Request(seat, "turn", (), True) for seat in range(8))
-KINDS: dict[str, Kind] = {}
+TURN_REQUESTS: Final = tuple(Request(seat, "turn", (), True) for seat in range(8))
+KINDS: Final[dict[str, Kind]] = {}
 #: ``_CLOCKWISE[n][seat]``: the other seats of an ``n``-player game, clockwise from ``seat``.
-_CLOCKWISE = tuple(
+_CLOCKWISE: Final = tuple(
     tuple(tuple((seat + i) % n for i in range(1, n)) for seat in range(n)) for n in range(9)
 )
 
@@ -97,7 +102,7 @@ def shuffle(rng: Rng, cards: list[int]) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
-_BITS = tuple((i + 1).bit_length() for i in range(512))
+_BITS: Final = tuple((i + 1).bit_length() for i in range(512))
 """``_BITS[i]``: the bits :func:`shuffle` draws to pick a card among the first ``i + 1``."""
 
 
@@ -111,6 +116,7 @@ def handler(kind: str) -> Callable[[Callable[[Any, Frame, list[Event]], None]], 
     return register
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # SFDBGState, plain Python, derives from it
 class Engine:
     """Zones and card movements shared by the turn, effects and attacks."""
 
@@ -164,71 +170,56 @@ class Engine:
     topdeck: list[int]
     hp_ultra: bool
     # the machine
-    tables: Any
+    tables: Tables
     """The catalog's choice strings (:class:`.turn.Tables`)."""
     result: Outcome | None
     stack: list[Frame]
     request: Request | None
     over: bool
 
-    _LISTS: tuple[str, ...] = (
-        "main",
-        "lineup",
-        "stages",
-        "bosses",
-        "hero_discard",
-        "defeated",
-        "destroyed",
-        "box",
-        "aside",
-        "plays",
-        "loc_used",
-        "topdeck",
-        "stack",
-        "hero",
-        "hero_up",
-        "ca_used",
-        "cannot_avoid",
-    )
     _SEAT_LISTS = ("deck", "hand", "discard", "played", "locs", "under", "ultras")
 
-    def copy_zones_from(self, other: Engine) -> None:
-        """Make every mutable zone of ``self`` an independent copy of ``other``'s."""
-        for name in self._LISTS:
-            setattr(self, name, list(getattr(other, name)))
-        for name in self._SEAT_LISTS:
-            setattr(self, name, [list(z) for z in getattr(other, name)])
+    def copy_from(self, other: Engine) -> None:
+        """Make ``self`` an independent copy of ``other``: every field of the engine, each
+        mutable zone copied. Written out field by field: compiled, the engine's fields are
+        not in a ``__dict__``. A test checks that none is left out."""
+        self.quiet, self.catalog, self.cards = other.quiet, other.catalog, other.cards
+        self.heroes, self.opts, self.n, self.rng = (
+            other.heroes,
+            other.opts,
+            other.n,
+            other.rng.clone(),
+        )
+        self.tables, self.result, self.request = other.tables, other.result, other.request
+        self.over, self.stack = other.over, list(other.stack)
+        # players
+        self.hero, self.hero_up = list(other.hero), list(other.hero_up)
+        self.deck = [list(z) for z in other.deck]
+        self.hand = [list(z) for z in other.hand]
         self.revealed = [list(z) for z in other.revealed]
-        self.rng = other.rng.clone()
-
-    # -- the machine ----------------------------------------------------------------------
-    def run(self, out: list[Event]) -> None:
-        """Resolve frames until a decision is needed or the game is over."""
-        stack = self.stack
-        while True:
-            req = self.request
-            if req is not None:
-                if req.private:
-                    return
-                kind = KINDS[req.kind]
-                legal = kind.legal(self, req)
-                if len(legal) != 1:
-                    return
-                # A forced choice on public information: nobody learns anything by skipping it.
-                self.request = None
-                kind.answer(self, req, legal[0], out)
-                continue
-            if stack:
-                frame = stack.pop()
-                HANDLERS[frame[0]](self, frame, out)
-                continue
-            if not self.over:
-                # The turn decision is private (it depends on the hand): never forced.
-                self.request = TURN_REQUESTS[self.active]
-            return
-
-    def ask(self, seat: int, kind: str, data: tuple[Any, ...] = (), private: bool = False) -> None:
-        self.request = Request(seat, kind, data, private)
+        self.discard = [list(z) for z in other.discard]
+        self.played = [list(z) for z in other.played]
+        self.locs = [list(z) for z in other.locs]
+        self.under = [list(z) for z in other.under]
+        self.ultras = [list(z) for z in other.ultras]
+        # table
+        self.main, self.main_top_known = list(other.main), other.main_top_known
+        self.lineup, self.kicks, self.weak = list(other.lineup), other.kicks, other.weak
+        self.stages, self.stage_up = list(other.stages), other.stage_up
+        self.bosses, self.hero_discard = list(other.bosses), list(other.hero_discard)
+        self.defeated, self.boss = list(other.defeated), other.boss
+        self.destroyed, self.box, self.aside = (
+            list(other.destroyed),
+            list(other.box),
+            list(other.aside),
+        )
+        # the turn
+        self.active, self.turn, self.power = other.active, other.turn, other.power
+        self.plays, self.stage_won = list(other.plays), other.stage_won
+        self.cammy, self.yogi, self.loc_used = other.cammy, other.yogi, list(other.loc_used)
+        self.discount, self.no_buy = other.discount, other.no_buy
+        self.ca_used, self.cannot_avoid = list(other.ca_used), list(other.cannot_avoid)
+        self.topdeck, self.hp_ultra = list(other.topdeck), other.hp_ultra
 
     def push_effects(self, ctx: Ctx, effects: tuple[Any, ...]) -> None:
         if effects:
@@ -258,63 +249,6 @@ class Engine:
 
     def id(self, card: int) -> str:
         return self.cards[card].id
-
-    # -- decks ----------------------------------------------------------------------------
-    def ensure_deck(self, seat: int, out: list[Event]) -> bool:
-        """``sfdbg.shuffle.when-needed``: if the deck is empty, shuffle the discard pile into
-        a new deck. False if there is no card at all."""
-        if self.deck[seat]:
-            return True
-        pile = self.discard[seat]
-        if not pile:
-            return False
-        shuffle(self.rng, pile)
-        self.deck[seat] = pile
-        self.discard[seat] = []
-        if not self.quiet:
-            out.append(ev.DeckShuffled(rule="sfdbg.shuffle.when-needed", seat=seat, size=len(pile)))
-        return True
-
-    def draw(self, seat: int, count: int, out: list[Event], rule: str) -> int:
-        """Draw up to ``count`` cards; returns how many were drawn."""
-        hand = self.hand[seat]
-        deck = self.deck[seat]
-        if 0 < count <= len(deck):
-            # The common case, in one slice: the same cards in the same order as one by one.
-            drawn = deck[-count:]
-            drawn.reverse()
-            del deck[-count:]
-            hand += drawn
-        else:
-            drawn = self._draw_with_shuffles(seat, count, out)
-        if not self.quiet and drawn:
-            names = tuple(self.name(c) for c in drawn)
-            out.append(
-                ev.CardsDrawn(
-                    rule=rule, to=frozenset({seat}), seat=seat, count=len(drawn), names=names
-                )
-            )
-            out.append(ev.CardsDrawn(rule=rule, seat=seat, count=len(drawn)))
-        return len(drawn)
-
-    def _draw_with_shuffles(self, seat: int, count: int, out: list[Event]) -> list[int]:
-        """Draw up to ``count`` cards, shuffling the discard pile in when the deck runs out."""
-        hand = self.hand[seat]
-        drawn: list[int] = []
-        while count > 0:
-            deck = self.deck[seat]
-            if not deck:
-                if not self.ensure_deck(seat, out):
-                    break
-                deck = self.deck[seat]
-            # What is left of the deck, or what is left to draw, in one slice (top first).
-            part = deck[-count:]
-            part.reverse()
-            del deck[-count:]
-            hand += part
-            drawn += part
-            count -= len(part)
-        return drawn
 
     def from_hand(self, seat: int, card: int) -> None:
         """Take ``card`` out of ``seat``'s hand (forgetting it was known to be there)."""
@@ -394,3 +328,110 @@ class Engine:
             self.hero_discard = []
             shuffle(self.rng, self.bosses)
         return self.bosses.pop() if self.bosses else EMPTY
+
+
+# -- the machine ------------------------------------------------------------------------
+# Functions, not methods: compiled, a method of the state is looked up like Python's (the
+# state is a plain Python subclass), a function is called directly.
+
+
+def run_frames(st: Engine, out: list[Event]) -> None:
+    """Resolve frames until a decision is needed or the game is over."""
+    stack = st.stack
+    while True:
+        req = st.request
+        if req is not None:
+            if req.private:
+                return
+            kind = KINDS[req.kind]
+            legal = kind.legal(st, req)
+            if len(legal) != 1:
+                return
+            # A forced choice on public information: nobody learns anything by skipping it.
+            kind.answer(st, take_request(st), legal[0], out)
+            continue
+        if stack:
+            frame = stack.pop()
+            HANDLERS[frame[0]](st, frame, out)
+            continue
+        if not st.over:
+            # The turn decision is private (it depends on the hand): never forced.
+            st.request = TURN_REQUESTS[st.active]
+        return
+
+
+def take_request(st: Engine) -> Request:
+    """The pending request, cleared: answering it may ask another. (A function, so that
+    no caller's type narrowing says ``st.request`` is still ``None`` after the answer,
+    which compiled code would trust.)"""
+    req = st.request
+    assert req is not None
+    st.request = None
+    return req
+
+
+def ask(
+    st: Engine, seat: int, kind: str, data: tuple[Any, ...] = (), private: bool = False
+) -> None:
+    """Wait for ``seat``'s decision of this ``kind`` (see :data:`KINDS`)."""
+    st.request = Request(seat, kind, data, private)
+
+
+# -- decks ----------------------------------------------------------------------------------
+
+
+def ensure_deck(st: Engine, seat: int, out: list[Event]) -> bool:
+    """``sfdbg.shuffle.when-needed``: if the deck is empty, shuffle the discard pile into
+    a new deck. False if there is no card at all."""
+    if st.deck[seat]:
+        return True
+    pile = st.discard[seat]
+    if not pile:
+        return False
+    shuffle(st.rng, pile)
+    st.deck[seat] = pile
+    st.discard[seat] = []
+    if not st.quiet:
+        out.append(ev.DeckShuffled(rule="sfdbg.shuffle.when-needed", seat=seat, size=len(pile)))
+    return True
+
+
+def draw_cards(st: Engine, seat: int, count: int, out: list[Event], rule: str) -> int:
+    """Draw up to ``count`` cards; returns how many were drawn."""
+    hand = st.hand[seat]
+    deck = st.deck[seat]
+    if 0 < count <= len(deck):
+        # The common case, in one slice: the same cards in the same order as one by one.
+        drawn = deck[-count:]
+        drawn.reverse()
+        del deck[-count:]
+        hand += drawn
+    else:
+        drawn = _draw_with_shuffles(st, seat, count, out)
+    if not st.quiet and drawn:
+        names = tuple(st.name(c) for c in drawn)
+        out.append(
+            ev.CardsDrawn(rule=rule, to=frozenset({seat}), seat=seat, count=len(drawn), names=names)
+        )
+        out.append(ev.CardsDrawn(rule=rule, seat=seat, count=len(drawn)))
+    return len(drawn)
+
+
+def _draw_with_shuffles(st: Engine, seat: int, count: int, out: list[Event]) -> list[int]:
+    """Draw up to ``count`` cards, shuffling the discard pile in when the deck runs out."""
+    hand = st.hand[seat]
+    drawn: list[int] = []
+    while count > 0:
+        deck = st.deck[seat]
+        if not deck:
+            if not ensure_deck(st, seat, out):
+                break
+            deck = st.deck[seat]
+        # What is left of the deck, or what is left to draw, in one slice (top first).
+        part = deck[-count:]
+        part.reverse()
+        del deck[-count:]
+        hand += part
+        drawn += part
+        count -= len(part)
+    return drawn

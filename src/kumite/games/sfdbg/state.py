@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Self, cast
 
 from kumite.core.errors import MalformedChoiceError
 from kumite.core.events import Event
-from kumite.core.game import Decision, Outcome, State, new_decision
-from kumite.core.memo import Memo
+from kumite.core.game import Outcome, State
 from kumite.core.rng import Rng
 
 # Importing these registers their frames, primitives and decision kinds.
@@ -19,23 +18,16 @@ from kumite.games.sfdbg import effects as _effects  # noqa: F401
 from kumite.games.sfdbg import events as ev
 from kumite.games.sfdbg.actions import Vocabulary, vocabulary
 from kumite.games.sfdbg.cards import Catalog
-from kumite.games.sfdbg.engine import EMPTY, KINDS, TURN_REQUESTS, Engine, shuffle
+from kumite.games.sfdbg.engine import EMPTY, draw_cards, run_frames, shuffle
+from kumite.games.sfdbg.machine import Machine, answer, common_choice
 from kumite.games.sfdbg.options import Options
-from kumite.games.sfdbg.turn import TURN_PROMPT, start_turn, tables, turn_answer, turn_legal
+from kumite.games.sfdbg.turn import start_turn, tables
 from kumite.games.sfdbg.view import determinize, explain, view
 
 if TYPE_CHECKING:
     from kumite.games.sfdbg.game import SFDBG
 
 ULTRAS_PER_SECRET_HERO = 3
-#: Decisions are immutable, so the engine reuses them (as ``pending()``'s tuple), keyed by
-#: (seat, kind, legal, prompt); turn decisions by their legal choices, per seat.
-_MAX_CACHED = 50_000
-_DECISIONS: Memo[tuple[int, str, tuple[str, ...], str], tuple[Decision]] = Memo(_MAX_CACHED)
-_TURN_PENDING: tuple[Memo[tuple[str, ...], tuple[Decision]], ...] = tuple(
-    Memo(_MAX_CACHED) for _ in range(8)
-)
-
 
 _VOCABULARIES: dict[int, tuple[Catalog, Vocabulary]] = {}
 
@@ -47,13 +39,19 @@ def _vocabulary(catalog: Catalog) -> Vocabulary:
     return found[1]
 
 
-class SFDBGState(Engine, State):
+class SFDBGState(Machine, State):
     """One position of a Street Fighter Deck-Building Game for 2 to 5 players."""
 
-    def __init__(self, game: SFDBG, seed: int, options: Options, catalog: Catalog) -> None:
+    def __init__(
+        self, game: SFDBG, seed: int, options: Options, catalog: Catalog, *, blank: bool = False
+    ) -> None:
+        """The game set up from ``seed``; ``blank``: an empty shell for :meth:`clone`."""
+        if blank:
+            return
         self.game = game
         self.seed = seed
         self.history = []
+        self.quiet = False  # State's class default is not seen by a compiled subclass
         self.opts = options
         self.catalog = catalog
         self.cards = catalog.cards
@@ -65,7 +63,7 @@ class SFDBGState(Engine, State):
         self.stack = []
         self.request = None
         self.over = False
-        self._pending: tuple[Decision, ...] | None = None
+        self._pending = None
         self.deck, self.hand, self.discard = (
             [[] for _ in range(n)],
             [[] for _ in range(n)],
@@ -148,7 +146,7 @@ class SFDBGState(Engine, State):
         self.stage_up = True
         out: list[Event] = []
         for s in order:
-            self.draw(s, rules.hand_size, out, "sfdbg.setup.hand")
+            draw_cards(self, s, rules.hand_size, out, "sfdbg.setup.hand")
         self.setup_events: list[Event] = (
             []
             if self.quiet
@@ -164,7 +162,7 @@ class SFDBGState(Engine, State):
             ]
         )
         start_turn(self, first, self.setup_events)
-        self.run(self.setup_events)
+        run_frames(self, self.setup_events)
 
     # -- contract -------------------------------------------------------------------------
     @property
@@ -179,87 +177,25 @@ class SFDBGState(Engine, State):
     def options_json(self) -> dict[str, Any]:
         return self.game.options_to_json(self.opts)
 
-    def pending(self) -> tuple[Decision, ...]:
-        found = self._pending
-        if found is None:
-            req = self.request
-            if req is None:
-                found = ()
-            elif req.kind == "turn":  # most decisions: a constant prompt, one lookup
-                legal = turn_legal(self, req)
-                turns = _TURN_PENDING[req.seat]
-                found = turns.get(legal)
-                if found is None:
-                    found = turns.put(legal, (new_decision(req.seat, "turn", legal, TURN_PROMPT),))
-            else:
-                kind = KINDS[req.kind]
-                legal = kind.legal(self, req)
-                prompt = kind.prompt(self, req)
-                key = (req.seat, req.kind, legal, prompt)
-                found = _DECISIONS.get(key)
-                if found is None:
-                    found = _DECISIONS.put(key, (new_decision(req.seat, req.kind, legal, prompt),))
-            self._pending = found
-        return found
-
-    def _common_choice(self, choices: Mapping[int, str]) -> str | None:
-        """The choice, if ``choices`` is the common case (a plain dict of the one pending
-        seat's legal choice); None for anything else, left to the general validation."""
-        if type(choices) is dict and len(choices) == 1:
-            found = self._pending
-            if found is None:
-                found = self.pending()
-            if len(found) == 1:
-                choice = choices.get(found[0].seat)
-                if type(choice) is str and choice in found[0].legal:
-                    return choice
-        return None
-
     def validate(self, choices: Mapping[int, str]) -> dict[int, str]:
         """:meth:`State.validate`, without the general checks in the common case."""
-        if self._common_choice(choices) is not None:
+        if common_choice(self, choices) is not None:
             return dict(choices)
         return super().validate(choices)
 
-    def apply(self, choices: Mapping[int, str]) -> list[Event]:
-        """:meth:`State.apply`, going straight to :meth:`_answer` in the common case;
-        anything else goes through the general validation unchanged."""
-        choice = self._common_choice(choices)
-        if choice is None:
-            return super().apply(choices)
-        req = self.request
-        assert req is not None
-        out = self._answer(choice)
-        self.history.append({req.seat: choice})
-        return out
+    def apply_checked(self, choices: object) -> list[Event]:
+        return State.apply(self, cast("Mapping[int, str]", choices))
 
     def _apply(self, choices: dict[int, str]) -> list[Event]:
         req = self.request
         assert req is not None
-        return self._answer(choices[req.seat])
-
-    def _answer(self, choice: str) -> list[Event]:
-        """Answer the pending request with a legal ``choice`` and play on to the next one."""
-        self._pending = None
-        req = self.request
-        assert req is not None
-        self.request = None
-        out: list[Event] = []
-        if req.kind == "turn":
-            turn_answer(self, req, choice, out)
-        else:
-            KINDS[req.kind].answer(self, req, choice, out)
-        if self.stack or self.request is not None or self.over:
-            self.run(out)
-        else:  # what run() does when nothing is left to resolve
-            self.request = TURN_REQUESTS[self.active]
-        return out
+        return answer(self, choices[req.seat])
 
     def clone(self) -> Self:
-        other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
-        other.history = list(self.history)
-        other.copy_zones_from(self)
+        other = type(self)(cast("SFDBG", self.game), self.seed, self.opts, self.catalog, blank=True)
+        other.__dict__.update(self.__dict__)  # compiled, only what the engine does not hold
+        other.history, other._pending = list(self.history), self._pending
+        other.copy_from(self)
         return other
 
     def view(self, seat: int | None) -> dict[str, Any]:

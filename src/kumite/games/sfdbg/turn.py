@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Final
 
 from kumite.core.events import Event
 from kumite.core.game import Outcome
 from kumite.games.sfdbg import events as ev
 from kumite.games.sfdbg.cards import Card, Catalog
-from kumite.games.sfdbg.engine import EMPTY, KINDS, Ctx, Engine, Frame, Kind, Request, handler
+from kumite.games.sfdbg.engine import (
+    EMPTY,
+    KINDS,
+    Ctx,
+    Engine,
+    Frame,
+    Kind,
+    Request,
+    ask,
+    draw_cards,
+    handler,
+)
 from kumite.games.sfdbg.scoring import decided_by, deck_vp, ranking_key, stage_count, winners
 
 
@@ -33,9 +45,9 @@ class Tables:
 
 #: Play every card in your hand whose whole text is "+N Power", one after the other: a
 #: shorthand for the same plays one by one (``sfdbg.turn.play-order``).
-PLAY_POWER = "play-power"
+PLAY_POWER: Final = "play-power"
 
-_TABLES: dict[int, Tables] = {}
+_TABLES: Final[dict[int, Tables]] = {}
 
 
 def tables(catalog: Catalog) -> Tables:
@@ -195,7 +207,7 @@ def turn_prompt(st: Engine, req: Request) -> str:
     return TURN_PROMPT
 
 
-TURN_PROMPT = "Your turn: play a card, buy, challenge the Stage Boss, or end your turn"
+TURN_PROMPT: Final = "Your turn: play a card, buy, challenge the Stage Boss, or end your turn"
 
 
 KINDS["turn"] = Kind(turn_legal, turn_answer, turn_prompt)
@@ -365,7 +377,7 @@ def end_turn(st: Engine, frame: Frame, out: list[Event]) -> None:
             ultra = st.catalog.ultra_of.get(st.heroes[st.hero[seat]].id, EMPTY)
             if ultra in st.played[seat]:
                 st.stack.append(("end-turn", 1))
-                st.ask(seat, "hp-ultra", (ultra,))
+                ask(st, seat, "hp-ultra", (ultra,))
                 return
         step = 1
     if step == 1:
@@ -388,7 +400,7 @@ def end_turn(st: Engine, frame: Frame, out: list[Event]) -> None:
         st.power = 0
         if not st.quiet:
             out.append(ev.TurnEnded(rule="sfdbg.end-turn.discard-draw", seat=seat))
-        drawn = st.draw(seat, st.catalog.rules.hand_size, out, "sfdbg.end-turn.discard-draw")
+        drawn = draw_cards(st, seat, st.catalog.rules.hand_size, out, "sfdbg.end-turn.discard-draw")
         if on_top:
             # Cards put on top of the deck in sight are drawn first: everyone knows them.
             st.revealed[seat] += on_top[::-1][:drawn]

@@ -4,7 +4,7 @@ Mass simulation spends nearly all its time in random play, so this drives the en
 pure functions (:mod:`.legal` for the cards a player may play, :mod:`.resolve` for each
 round) without building :class:`~kumite.core.game.Decision` objects, validating choice strings
 or keeping a history. It follows :class:`~.state.SFRState` step for step and draws from each
-seat's random stream exactly as :class:`~kumite.agents.base.RandomAgent` does (one
+seat's random stream exactly as :class:`~kumite.agents.uniform.RandomAgent` does (one
 ``rng.choice`` over a list of the same length and order as the decision's legal choices), so
 for the same seeds it plays *the same fight* as the engine with two random agents — a test
 checks this for every rule option.

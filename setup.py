@@ -1,0 +1,43 @@
+"""Optional compiled build: ``KUMITE_COMPILE=1`` compiles the engines with mypyc.
+
+Without it (the default, and every editable install) kumite is pure Python. With it, the
+modules below become C extensions with the same behaviour, several times faster in
+simulation; see docs/speed.md. Metadata lives in pyproject.toml.
+"""
+
+from __future__ import annotations
+
+import os
+
+from setuptools import setup
+
+#: Modules on the hot path of a simulated game. Left out on purpose: the game contract
+#: (``core.game``: every game and test game subclasses its classes, which must stay plain
+#: Python classes), msgspec structs (options, schemas), events (never built in quiet
+#: simulation), exceptions (multiple inheritance), the RNG (a subclass of ``random.Random``)
+#: and everything the CLI, server and solvers use once per game.
+COMPILED = [
+    "src/kumite/core/decision.py",
+    "src/kumite/core/memo.py",
+    "src/kumite/agents/runner.py",
+    "src/kumite/agents/uniform.py",
+    "src/kumite/games/sfdbg/attack.py",
+    "src/kumite/games/sfdbg/cards.py",
+    "src/kumite/games/sfdbg/choices.py",
+    "src/kumite/games/sfdbg/effects.py",
+    "src/kumite/games/sfdbg/engine.py",
+    "src/kumite/games/sfdbg/machine.py",
+    "src/kumite/games/sfdbg/scoring.py",
+    "src/kumite/games/sfdbg/turn.py",
+    "src/kumite/games/sfdbg/view.py",
+]
+
+ext_modules = []
+if os.environ.get("KUMITE_COMPILE") == "1":
+    from mypyc.build import mypycify
+
+    # The project's mypy settings apply; only the note on overrides for modules outside this
+    # list (which mypyc would count as an error) is turned off.
+    ext_modules = mypycify(["--no-warn-unused-configs", *COMPILED], opt_level="3")
+
+setup(ext_modules=ext_modules)
