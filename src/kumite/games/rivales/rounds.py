@@ -152,12 +152,12 @@ def start_clash(state: RivalesState, out: list[Event] | None) -> None:
     if state.clash == 1:
         return
     for s in state.seats:
-        who = state.who[s]
         deck = state.deck[s]
         if deck:
             card = deck.pop()
             state.hand[s].append(card)
             if out is not None:
+                who = state.who[s]
                 rule = "rv.end.next-clash"
                 out.append(
                     ev.CardsDrawn(
@@ -174,20 +174,25 @@ def start_clash(state: RivalesState, out: list[Event] | None) -> None:
         elif out is not None:
             out.append(
                 ev.CardsDrawn(
-                    rule="rv.end.next-clash", seat=s, who=who, count=0, cards=(), names=()
+                    rule="rv.end.next-clash", seat=s, who=state.who[s], count=0, cards=(), names=()
                 )
             )
-        ultra = state.ultra[s]
-        if state.ultra_due[s] and ultra is not None:
-            state.hand[s].append(ultra)
-            state.ultra[s] = None
-            state.ultra_due[s] = False
-            if out is not None:
-                out.append(
-                    ev.UltraTaken(
-                        rule="rv.end.ultra", seat=s, who=who, card=ultra.id, name=ultra.name
+        if state.ultra_due[s]:
+            ultra = state.ultra[s]
+            if ultra is not None:
+                state.hand[s].append(ultra)
+                state.ultra[s] = None
+                state.ultra_due[s] = False
+                if out is not None:
+                    out.append(
+                        ev.UltraTaken(
+                            rule="rv.end.ultra",
+                            seat=s,
+                            who=state.who[s],
+                            card=ultra.id,
+                            name=ultra.name,
+                        )
                     )
-                )
 
 
 def compute_restrictions(state: RivalesState) -> None:
@@ -331,7 +336,8 @@ def apply_boosts(state: RivalesState, choices: dict[int, str], out: list[Event] 
                 continue
             decided = True
             cost, speed, damage = costs[choices[seat]]
-            spend(state.lines[fight.zone][t], cost)
+            if cost:
+                spend(state.lines[fight.zone][t], cost)
             fight.boost[t] = cost
             fight.bonus[t][0] += speed
             fight.bonus[t][1] += damage

@@ -492,16 +492,13 @@ class RivalesState(State):
             rd.compute_restrictions(self)
         ready = self.ready
         restricted = self.restricted
+        hands = self.hand
+        # not cached: hands recur in too many orders for a cache to pay (half the look-ups
+        # missed)
         waiting: list[Decision] = []
         for s in self.seats:
             if ready[s] is None:
-                # :meth:`playable`, inline: this runs every clash. Not cached: hands recur in
-                # too many orders for a cache to pay (half the look-ups missed)
-                hand = self.hand[s]
-                if restricted and s in restricted and any(not c.is_basic for c in hand):
-                    legal = tuple([c.play for c in hand if not c.is_basic])
-                else:
-                    legal = tuple([c.play for c in hand])
+                legal = self.playable(s) if restricted else tuple([c.play for c in hands[s]])
                 waiting.append(new_decision(s, "play", legal, PLAY_PROMPT))
         if waiting:
             return tuple(waiting)
