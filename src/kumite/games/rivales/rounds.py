@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from kumite.games.rivales.fight import Fight
     from kumite.games.rivales.state import RivalesState
 
+PERSONAS = ("persona:hansel", "persona:gretel")
+PERSONA_PROMPT = "Choose out loud: HANSEL (+1 Guard) or GRETEL (+1 Damage)"
 BOOSTS = ("boost:none", "boost:damage", "boost:speed", "boost:both")
 BOOST_PROMPT = "Boost your card before the reveal? damage = 1 energy, speed = 2, both = 3"
 
@@ -44,13 +46,25 @@ def shuffle(rng: Rng, cards: list[Card]) -> None:
     round shuffles every deck. ``tests/games/rivales/test_primitives.py`` checks the
     equality."""
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in _swaps(len(cards)):
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+_SWAPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _swaps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """The steps of a Fisher-Yates shuffle of ``size`` cards: (position, the number of
+    positions to draw from, the bits a draw takes), computed once per deck size."""
+    found = _SWAPS.get(size)
+    if found is None:
+        found = _SWAPS[size] = tuple(
+            (i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1)
+        )
+    return found
 
 
 def setup_round(state: RivalesState, out: list[Event] | None) -> None:
@@ -80,7 +94,7 @@ def setup_round(state: RivalesState, out: list[Event] | None) -> None:
     state.clash = 0
     state.caused = set()
     state.round_over = False
-    state.passives, state.end_passives, state.persona_seats = _round_effects(state)
+    state.passives, state.end_passives, state.persona_decisions = _round_effects(state)
     if out is None:
         return
     out.append(ev.RoundStarted(rule="rv.play.goal", round=state.round, final=state.final))
@@ -111,7 +125,7 @@ def setup_round(state: RivalesState, out: list[Event] | None) -> None:
 RoundEffects = tuple[
     tuple[tuple[PassiveBonus, ...], ...],
     tuple[tuple[tuple[Effect, Check | None], ...], ...],
-    tuple[int, ...],
+    tuple[Decision, ...],
 ]
 _ROUND_EFFECTS: Memo[tuple[object, ...], RoundEffects] = Memo(2_000)
 """Compiled passives of the fighters at the table, by (mode, fighters): immutable."""
@@ -119,7 +133,8 @@ _ROUND_EFFECTS: Memo[tuple[object, ...], RoundEffects] = Memo(2_000)
 
 def _round_effects(state: RivalesState) -> RoundEffects:
     """Per seat: the passive bonuses acting on its card (its own, and its teammates' that
-    benefit the team), its end-of-clash passives; and the seats that choose a persona."""
+    benefit the team), its end-of-clash passives; and the persona decisions of the seats
+    that choose one every clash."""
     key = (state.two, *state.fighters)
     found = _ROUND_EFFECTS.get(key)
     if found is None:
@@ -136,7 +151,11 @@ def _round_effects(state: RivalesState) -> RoundEffects:
             for s in state.seats
         )
         ends = tuple(tuple((e, check_of(e)) for e in fighter(s).end_passives) for s in state.seats)
-        personas = tuple(s for s in state.seats if fighter(s).persona)
+        personas = tuple(
+            new_decision(s, "persona", PERSONAS, PERSONA_PROMPT)
+            for s in state.seats
+            if fighter(s).persona
+        )
         found = _ROUND_EFFECTS.put(key, (passives, ends, personas))
     return found
 
@@ -420,10 +439,12 @@ def end_clash(state: RivalesState, out: list[Event] | None) -> None:
                                     reason="maximum combo: the chain is cut",
                                 )
                             )
-            for t in (0, 1):
-                for e, check in end_passives[fight.seats[t]]:
-                    if check is None or check(state, fight, t, None):
-                        end_effect(ctx(state, fight, t), e, None, out)
+            seats = fight.seats
+            if end_passives[seats[0]] or end_passives[seats[1]]:  # most fighters have none
+                for t in (0, 1):
+                    for e, check in end_passives[seats[t]]:
+                        if check is None or check(state, fight, t, None):
+                            end_effect(ctx(state, fight, t), e, None, out)
     for fight in state.fights:
         fight.release()
     if not state.round_over:
@@ -512,6 +533,7 @@ def finish(
     """The fight is over: ``winner`` is a team, or None for a draw."""
     state.phase = OVER
     state._pending = ()
+    state.is_terminal = True
     returns = tuple(
         0.0 if winner is None else (1.0 if state.team_of[s] == winner else -1.0)
         for s in state.seats

@@ -46,7 +46,6 @@ from kumite.games.rivales.view import build_view
 if TYPE_CHECKING:
     from kumite.games.rivales.game import Rivales
 
-PERSONAS = ("persona:hansel", "persona:gretel")
 ZONE_CHOICES = ("zone:1", "zone:2")
 __all__ = [
     "BOOST",
@@ -71,6 +70,11 @@ MARKER_PROMPT = "Choose the card that becomes your life marker (the other 4 are 
 
 class RivalesState(State):
     """One position of a Rivales fight."""
+
+    is_terminal: bool = False
+    """Whether the fight is over (set with the outcome, by :func:`.rounds.finish`):
+    :attr:`State.is_terminal` as a plain attribute, since every simulation loop reads it
+    once per step and a property costs a Python call each time."""
 
     def __init__(self, game: Rivales, seed: int, options: Options, catalog: Catalog) -> None:
         self.game = game
@@ -126,14 +130,16 @@ class RivalesState(State):
         teammates' abilities that benefit the team."""
         self.end_passives: tuple[tuple[tuple[Effect, Check | None], ...], ...] = ((),) * n
         """Per seat, its fighter's end-of-clash passives and their compiled requirements."""
-        self.persona_seats: tuple[int, ...] = ()
-        """Seats whose fighter chooses HANSEL or GRETEL every clash."""
+        self.persona_decisions: tuple[Decision, ...] = ()
+        """The decisions of the seats whose fighter chooses HANSEL or GRETEL every clash
+        (the same every clash of the round: made at its set-up)."""
         self.boost_costs, self.boost_key, self.boost_by_choice, self.boost_legal = rd.boost_tables(
             self
         )
         self.phase = FIGHTER
         self._forced: dict[int, str] = {}
         self._outcome: Outcome | None = None
+        self.is_terminal = False  # in the instance's dict, as the other attributes read hot
         self._pending: tuple[Decision, ...] | None = None
         if options.fighters is not None:
             for seat, fid in enumerate(options.fighters):
@@ -152,10 +158,6 @@ class RivalesState(State):
     @property
     def outcome(self) -> Outcome | None:
         return self._outcome
-
-    @property
-    def is_terminal(self) -> bool:
-        return self._outcome is not None  # as State.is_terminal, one property call less
 
     @property
     def options_json(self) -> dict[str, Any]:
@@ -545,15 +547,10 @@ class RivalesState(State):
                             name=card.name if up else None,
                         )
                     )
-        self.phase = PERSONA if self.persona_seats else BOOST
+        self.phase = PERSONA if self.persona_decisions else BOOST
 
     def _enter_persona(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
-        waiting = tuple(
-            decision(
-                s, "persona", PERSONAS, "Choose out loud: HANSEL (+1 Guard) or GRETEL (+1 Damage)"
-            )
-            for s in self.persona_seats
-        )
+        waiting = self.persona_decisions
         if waiting:
             return waiting
         self.phase = BOOST
