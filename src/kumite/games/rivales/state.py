@@ -497,6 +497,11 @@ class RivalesState(State):
         hands = self.hand
         # not cached: hands recur in too many orders for a cache to pay (half the look-ups
         # missed)
+        if self.n == 2 and not restricted and ready[0] is None and ready[1] is None:
+            return (  # the common case, without a list to gather the decisions
+                new_decision(0, "play", tuple([c.play for c in hands[0]]), PLAY_PROMPT),
+                new_decision(1, "play", tuple([c.play for c in hands[1]]), PLAY_PROMPT),
+            )
         waiting: list[Decision] = []
         for s in self.seats:
             if ready[s] is None:
@@ -580,7 +585,7 @@ class RivalesState(State):
             return waiting
         self.phase = RESOLVE
         self.fi = 0
-        return None
+        return self._enter_resolve(out)  # at once, as :meth:`_advance` would (every clash)
 
     def _on_boost(self, choices: dict[int, str], out: list[Event] | None) -> None:
         rd.apply_boosts(self, choices, out)
@@ -592,7 +597,7 @@ class RivalesState(State):
                 fight.release()  # no reference cycle left in a state waiting for a player
             return waiting
         self.phase = END
-        return None
+        return self._enter_end(out)  # at once, as :meth:`_advance` would
 
     def _on_resolve(self, choices: dict[int, str], out: list[Event] | None) -> None:
         cl.on_choice(self, choices, out)
