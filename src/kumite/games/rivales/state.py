@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from kumite.core.events import Event
@@ -68,8 +69,79 @@ __all__ = [
 MARKER_PROMPT = "Choose the card that becomes your life marker (the other 4 are your hand)"
 
 
+_SHARED = (
+    "game",
+    "seed",
+    "opts",
+    "catalog",
+    "two",
+    "n",
+    "seats",
+    "team_of",
+    "teams",
+    "zones",
+    "clashes_per_round",
+    "rng",
+    "who",
+    "round",
+    "final",
+    "finals",
+    "last_winner",
+    "clash",
+    "fi",
+    "waiting",
+    "round_over",
+    "passives",
+    "end_passives",
+    "persona_decisions",
+    "boost_costs",
+    "boost_key",
+    "boost_by_choice",
+    "boost_legal",
+    "phase",
+    "_outcome",
+    "_pending",
+)
+"""Attributes a :meth:`RivalesState.fork` shares with its original (immutable values,
+or tables never changed after the set-up)."""
+_COPIED = (
+    "history",
+    "fighters",
+    "deck",
+    "hand",
+    "marker",
+    "ultra",
+    "ultra_due",
+    "taken",
+    "ko",
+    "ready",
+    "ready_zone",
+    "carry",
+    "known",
+    "no_basic_zone",
+    "no_basic_facing",
+    "restricted",
+    "lines",
+    "zone_of",
+    "fights",
+    "caused",
+    "rounds_won",
+    "_opening",
+    "_forced",
+)
+"""Attributes a fork copies (see :meth:`RivalesState.fork`)."""
+_read_shared = attrgetter(*_SHARED)
+
+
 class RivalesState(State):
-    """One position of a Rivales fight."""
+    """One position of a Rivales fight.
+
+    Its attributes are slots: CPython 3.11 shares an instance dict's keys, and so
+    specialises look-ups of its attributes and methods, for at most 30 attributes; a
+    state has more, and the engine reads them a few thousand times a fight. The base
+    class still gives a ``__dict__`` (``quiet`` and :attr:`is_terminal` live there)."""
+
+    __slots__ = _SHARED + _COPIED
 
     is_terminal: bool = False
     """Whether the fight is over (set with the outcome, by :func:`.rounds.finish`):
@@ -176,6 +248,8 @@ class RivalesState(State):
         no card is shuffled (faster than :meth:`clone`; not independent for chance)."""
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
+        for name, value in zip(_SHARED, _read_shared(self), strict=True):
+            setattr(other, name, value)
         other.history = list(self.history)
         other.fighters = list(self.fighters)
         other.deck = [list(d) for d in self.deck]
