@@ -283,10 +283,10 @@ class RivalesState(State):
         if type(choices) is dict and pending and len(choices) == len(pending):
             for d in pending:
                 got = choices.get(d.seat)
-                if got is None or type(got) is not str or got not in d.legal:
+                if type(got) is not str or got not in d.legal:  # None is not a str either
                     break
             else:
-                valid = dict(choices)
+                valid = choices.copy()  # a plain dict (checked): its own copy is cheapest
                 if self.quiet and not self._opening and not self._forced:
                     # :meth:`_apply` and :meth:`_advance` for a quiet state, inline
                     self._pending = None
