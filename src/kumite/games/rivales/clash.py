@@ -361,7 +361,7 @@ def compare(
         fight.stage = 4
         return None
     fight.stage = 3
-    if fight.stats[att][1] - fight.stats[d][2] >= 1 and energy(lines[d]) >= 1:
+    if (a, b)[att][1] - (a, b)[d][2] >= 1 and energy(lines[d]) >= 1:
         state.waiting = "guard"
         return _guard_decision(state, fight)
     return None

@@ -244,6 +244,8 @@ def _boost_plan(state: RivalesState, fight: Fight) -> tuple[BoostGroup, ...]:
     boost spends it), so its decision is known from the start."""
     lines = state.lines[fight.zone]
     n0, n1 = energy(lines[0]), energy(lines[1])
+    if not n0 and not n1:
+        return ()  # nobody can boost (every round's first clashes): no key to look up
     w = state.last_winner if n0 and n1 else None
     key = (fight.seats, n0, n1, w, state.boost_key)
     plan = _PLANS.get(key)
