@@ -219,3 +219,24 @@ def test_determinize_resamples_a_card_played_face_down():
             return
     hidden = {state.determinize(0, rng).lines[0][1][-1].card.id for _ in range(30)}
     assert len(hidden) > 1
+
+
+def test_fork_shares_only_what_never_changes_and_copies_the_rest():
+    """A fork (a slotted state) has every attribute of its original: the shared ones are
+    the same objects, the copied ones equal but independent."""
+    from kumite.games.rivales.state import _COPIED, _SHARED
+
+    rng = random.Random(8)
+    state = GAME.new_state(21, {})
+    for _ in range(12):
+        state.apply({d.seat: rng.choice(d.legal) for d in state.pending()})
+    other = state.fork()
+    assert set(_SHARED) | set(_COPIED) == set(type(state).__slots__)
+    for name in _SHARED:
+        assert getattr(other, name) is getattr(state, name)
+    for name in _COPIED:
+        value = getattr(state, name)
+        if name not in ("fights", "lines"):  # their items compare by identity: see views
+            assert getattr(other, name) == value
+        assert getattr(other, name) is not value
+    assert other.view(None) == state.view(None)

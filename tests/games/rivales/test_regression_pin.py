@@ -462,3 +462,26 @@ def test_hundreds_of_random_fights_replay_as_pinned() -> None:
     """300 quiet fights (every fifth 2vs2) and 40 with events give the pinned digests."""
     assert _aggregate(300, quiet=True) == "dab9288460f55eb6"
     assert _aggregate(40, quiet=False) == "f40e4fceb0379ef1"
+
+
+def _benchmark_digest(n: int) -> str:
+    """Quiet 1vs1 fights played as ``benchmarks/rivales_random.py`` plays them: their
+    choices, outcomes, final views and the state of the engine's random stream."""
+    digest = hashlib.sha256()
+    rng = random.Random(0)
+    for seed in range(10**6, 10**6 + n):
+        state = GAME.new_state(seed, {"mode": "1v1"})
+        state.quiet = True
+        while not state.is_terminal:
+            state.apply({d.seat: rng.choice(d.legal) for d in state.pending()})
+        digest.update(repr(state.history).encode())
+        digest.update(repr(state.outcome).encode())
+        digest.update(json.dumps(state.view(None), sort_keys=True).encode())
+        digest.update(repr(state.rng.getstate()).encode())
+    return digest.hexdigest()[:16]
+
+
+def test_benchmark_fights_replay_as_pinned() -> None:
+    """200 quiet 1vs1 fights of the speed benchmark (the path its optimisations take)
+    make the same choices, outcomes, views and random draws as before them."""
+    assert _benchmark_digest(200) == "b272a6a0f11084bf"

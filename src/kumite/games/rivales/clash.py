@@ -28,6 +28,7 @@ from kumite.games.rivales.cards import NO_REQUIREMENT, Card, Effect
 from kumite.games.rivales.effects import (
     CHOICE_OPS,
     STATS,
+    Check,
     check_of,
     ctx,
     execute,
@@ -131,16 +132,23 @@ def order(state: RivalesState, fight: Fight, speeds: tuple[int, int]) -> list[in
     return [0, 1] if first < second else [1, 0]  # the seats differ: never equal
 
 
-Queued = tuple[tuple[int, Effect, Card], ...]
+Queued = tuple[tuple[int, Effect, Card, Check | None], ...]
 _QUEUED: Memo[tuple[int, Card], Queued] = Memo(10_000)
 
 
 def _queued(t: int, card: Card) -> Queued:
-    """The immediate effects of team ``t``'s ``card`` as queue entries (made once)."""
+    """The immediate effects of team ``t``'s ``card`` as queue entries (made once): the
+    team, the effect, the card and the effect's compiled requirement (None: it has none)."""
     key = (t, card)
     found = _QUEUED.get(key)
     if found is None:
-        found = _QUEUED.put(key, tuple((t, e, card) for e in card.immediate))
+        found = _QUEUED.put(
+            key,
+            tuple(
+                (t, e, card, None if e.requires is NO_REQUIREMENT else check_of(e))
+                for e in card.immediate
+            ),
+        )
     return found
 
 
@@ -212,7 +220,7 @@ def _effect_decision(
     state: RivalesState, fight: Fight, opts: tuple[str, ...] | None = None
 ) -> tuple[Decision, ...]:
     """The decision of the queued effect (``opts``: its options, if known already)."""
-    t, e, card = fight.queue[fight.qpos]
+    t, e, card, _ = fight.queue[fight.qpos]
     if opts is None:
         opts = options(ctx(state, fight, t), e)
     assert opts
@@ -238,8 +246,7 @@ def run_immediate(
     state: RivalesState, fight: Fight, out: list[Event] | None
 ) -> tuple[Decision, ...] | None:
     while fight.qpos < len(fight.queue):
-        t, e, card = fight.queue[fight.qpos]
-        check = None if e.requires is NO_REQUIREMENT else check_of(e)
+        t, e, card, check = fight.queue[fight.qpos]
         if check is not None and not check(state, fight, t, None):
             if out is not None:
                 seat = fight.seats[t]
@@ -355,7 +362,7 @@ def compare(
         fight.stage = 4
         return None
     fight.stage = 3
-    if fight.stats[att][1] - fight.stats[d][2] >= 1 and energy(lines[d]) >= 1:
+    if (a, b)[att][1] - (a, b)[d][2] >= 1 and energy(lines[d]) >= 1:
         state.waiting = "guard"
         return _guard_decision(state, fight)
     return None
@@ -426,7 +433,7 @@ def on_choice(state: RivalesState, choices: dict[int, str], out: list[Event] | N
     """A player's answer inside the resolution: an effect's choice or a Guard boost."""
     fight = state.fights[state.fi]
     if state.waiting == "effect":
-        t, e, card = fight.queue[fight.qpos]
+        t, e, card, _ = fight.queue[fight.qpos]
         execute(ctx(state, fight, t), e, card, choices[fight.seats[t]], out)
         fight.qpos += 1
     else:

@@ -45,8 +45,9 @@ class Fight:
         """Groups of (teams, their boost decisions), in the order they decide (shared:
         never modified)."""
         self.boost_pos = 0
-        self.queue: tuple[tuple[int, Any, Card], ...] = ()
-        """Immediate effects to run: (team, effect, card), in order (shared: never modified)."""
+        self.queue: tuple[tuple[int, Any, Card, Any], ...] = ()
+        """Immediate effects to run: (team, effect, card, compiled requirement), in order
+        (shared: never modified)."""
         self.qpos = 0
         self.stage = 0
         self.stats: list[tuple[int, int, int]] | None = None

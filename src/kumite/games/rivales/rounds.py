@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from kumite.games.rivales.fight import Fight
     from kumite.games.rivales.state import RivalesState
 
+PERSONAS = ("persona:hansel", "persona:gretel")
+PERSONA_PROMPT = "Choose out loud: HANSEL (+1 Guard) or GRETEL (+1 Damage)"
 BOOSTS = ("boost:none", "boost:damage", "boost:speed", "boost:both")
 BOOST_PROMPT = "Boost your card before the reveal? damage = 1 energy, speed = 2, both = 3"
 
@@ -45,13 +47,25 @@ def shuffle(rng: Rng, cards: list[Card]) -> None:
     round shuffles every deck. ``tests/games/rivales/test_primitives.py`` checks the
     equality."""
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in _swaps(len(cards)):
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+_SWAPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _swaps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """The steps of a Fisher-Yates shuffle of ``size`` cards: (position, the number of
+    positions to draw from, the bits a draw takes), computed once per deck size."""
+    found = _SWAPS.get(size)
+    if found is None:
+        found = _SWAPS[size] = tuple(
+            (i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1)
+        )
+    return found
 
 
 def setup_round(state: RivalesState, out: list[Event] | None) -> None:
@@ -81,7 +95,7 @@ def setup_round(state: RivalesState, out: list[Event] | None) -> None:
     state.clash = 0
     state.caused = set()
     state.round_over = False
-    state.passives, state.end_passives, state.persona_seats = _round_effects(state)
+    state.passives, state.end_passives, state.persona_decisions = _round_effects(state)
     if out is None:
         return
     out.append(ev.RoundStarted(rule="rv.play.goal", round=state.round, final=state.final))
@@ -112,7 +126,7 @@ def setup_round(state: RivalesState, out: list[Event] | None) -> None:
 RoundEffects = tuple[
     tuple[tuple[PassiveBonus, ...], ...],
     tuple[tuple[tuple[Effect, Check | None], ...], ...],
-    tuple[int, ...],
+    tuple[Decision, ...],
 ]
 _ROUND_EFFECTS: Memo[tuple[object, ...], RoundEffects] = Memo(2_000)
 """Compiled passives of the fighters at the table, by (mode, fighters): immutable."""
@@ -120,7 +134,8 @@ _ROUND_EFFECTS: Memo[tuple[object, ...], RoundEffects] = Memo(2_000)
 
 def _round_effects(state: RivalesState) -> RoundEffects:
     """Per seat: the passive bonuses acting on its card (its own, and its teammates' that
-    benefit the team), its end-of-clash passives; and the seats that choose a persona."""
+    benefit the team), its end-of-clash passives; and the persona decisions of the seats
+    that choose one every clash."""
     key = (state.two, *state.fighters)
     found = _ROUND_EFFECTS.get(key)
     if found is None:
@@ -137,7 +152,11 @@ def _round_effects(state: RivalesState) -> RoundEffects:
             for s in state.seats
         )
         ends = tuple(tuple((e, check_of(e)) for e in fighter(s).end_passives) for s in state.seats)
-        personas = tuple(s for s in state.seats if fighter(s).persona)
+        personas = tuple(
+            new_decision(s, "persona", PERSONAS, PERSONA_PROMPT)
+            for s in state.seats
+            if fighter(s).persona
+        )
         found = _ROUND_EFFECTS.put(key, (passives, ends, personas))
     return found
 
@@ -153,12 +172,12 @@ def start_clash(state: RivalesState, out: list[Event] | None) -> None:
     if state.clash == 1:
         return
     for s in state.seats:
-        who = state.who[s]
         deck = state.deck[s]
         if deck:
             card = deck.pop()
             state.hand[s].append(card)
             if out is not None:
+                who = state.who[s]
                 rule = "rv.end.next-clash"
                 out.append(
                     ev.CardsDrawn(
@@ -175,20 +194,25 @@ def start_clash(state: RivalesState, out: list[Event] | None) -> None:
         elif out is not None:
             out.append(
                 ev.CardsDrawn(
-                    rule="rv.end.next-clash", seat=s, who=who, count=0, cards=(), names=()
+                    rule="rv.end.next-clash", seat=s, who=state.who[s], count=0, cards=(), names=()
                 )
             )
-        ultra = state.ultra[s]
-        if state.ultra_due[s] and ultra is not None:
-            state.hand[s].append(ultra)
-            state.ultra[s] = None
-            state.ultra_due[s] = False
-            if out is not None:
-                out.append(
-                    ev.UltraTaken(
-                        rule="rv.end.ultra", seat=s, who=who, card=ultra.id, name=ultra.name
+        if state.ultra_due[s]:
+            ultra = state.ultra[s]
+            if ultra is not None:
+                state.hand[s].append(ultra)
+                state.ultra[s] = None
+                state.ultra_due[s] = False
+                if out is not None:
+                    out.append(
+                        ev.UltraTaken(
+                            rule="rv.end.ultra",
+                            seat=s,
+                            who=state.who[s],
+                            card=ultra.id,
+                            name=ultra.name,
+                        )
                     )
-                )
 
 
 def compute_restrictions(state: RivalesState) -> None:
@@ -221,6 +245,8 @@ def _boost_plan(state: RivalesState, fight: Fight) -> tuple[BoostGroup, ...]:
     boost spends it), so its decision is known from the start."""
     lines = state.lines[fight.zone]
     n0, n1 = energy(lines[0]), energy(lines[1])
+    if not n0 and not n1:
+        return ()  # nobody can boost (every round's first clashes): no key to look up
     w = state.last_winner if n0 and n1 else None
     key = (fight.seats, n0, n1, w, state.boost_key)
     plan = _PLANS.get(key)
@@ -332,7 +358,8 @@ def apply_boosts(state: RivalesState, choices: dict[int, str], out: list[Event] 
                 continue
             decided = True
             cost, speed, damage = costs[choices[seat]]
-            spend(state.lines[fight.zone][t], cost)
+            if cost:
+                spend(state.lines[fight.zone][t], cost)
             fight.boost[t] = cost
             fight.bonus[t][0] += speed
             fight.bonus[t][1] += damage
@@ -415,10 +442,12 @@ def end_clash(state: RivalesState, out: list[Event] | None) -> None:
                                     reason="maximum combo: the chain is cut",
                                 )
                             )
-            for t in (0, 1):
-                for e, check in end_passives[fight.seats[t]]:
-                    if check is None or check(state, fight, t, None):
-                        end_effect(ctx(state, fight, t), e, None, out)
+            seats = fight.seats
+            if end_passives[seats[0]] or end_passives[seats[1]]:  # most fighters have none
+                for t in (0, 1):
+                    for e, check in end_passives[seats[t]]:
+                        if check is None or check(state, fight, t, None):
+                            end_effect(ctx(state, fight, t), e, None, out)
     for fight in state.fights:
         fight.release()
     if not state.round_over:
@@ -507,6 +536,7 @@ def finish(
     """The fight is over: ``winner`` is a team, or None for a draw."""
     state.phase = OVER
     state._pending = ()
+    state.is_terminal = True
     returns = tuple(
         0.0 if winner is None else (1.0 if state.team_of[s] == winner else -1.0)
         for s in state.seats

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from kumite.core.decision import new_decision
@@ -47,7 +48,6 @@ from kumite.games.rivales.view import build_view
 if TYPE_CHECKING:
     from kumite.games.rivales.game import Rivales
 
-PERSONAS = ("persona:hansel", "persona:gretel")
 ZONE_CHOICES = ("zone:1", "zone:2")
 __all__ = [
     "BOOST",
@@ -70,8 +70,84 @@ __all__ = [
 MARKER_PROMPT = "Choose the card that becomes your life marker (the other 4 are your hand)"
 
 
+_SHARED = (
+    "game",
+    "seed",
+    "opts",
+    "catalog",
+    "two",
+    "n",
+    "seats",
+    "team_of",
+    "teams",
+    "zones",
+    "clashes_per_round",
+    "rng",
+    "who",
+    "round",
+    "final",
+    "finals",
+    "last_winner",
+    "clash",
+    "fi",
+    "waiting",
+    "round_over",
+    "passives",
+    "end_passives",
+    "persona_decisions",
+    "boost_costs",
+    "boost_key",
+    "boost_by_choice",
+    "boost_legal",
+    "phase",
+    "_outcome",
+    "_pending",
+)
+"""Attributes a :meth:`RivalesState.fork` shares with its original (immutable values,
+or tables never changed after the set-up)."""
+_COPIED = (
+    "history",
+    "fighters",
+    "deck",
+    "hand",
+    "marker",
+    "ultra",
+    "ultra_due",
+    "taken",
+    "ko",
+    "ready",
+    "ready_zone",
+    "carry",
+    "known",
+    "no_basic_zone",
+    "no_basic_facing",
+    "restricted",
+    "lines",
+    "zone_of",
+    "fights",
+    "caused",
+    "rounds_won",
+    "_opening",
+    "_forced",
+)
+"""Attributes a fork copies (see :meth:`RivalesState.fork`)."""
+_read_shared = attrgetter(*_SHARED)
+
+
 class RivalesState(State):
-    """One position of a Rivales fight."""
+    """One position of a Rivales fight.
+
+    Its attributes are slots: CPython 3.11 shares an instance dict's keys, and so
+    specialises look-ups of its attributes and methods, for at most 30 attributes; a
+    state has more, and the engine reads them a few thousand times a fight. The base
+    class still gives a ``__dict__`` (``quiet`` and :attr:`is_terminal` live there)."""
+
+    __slots__ = _SHARED + _COPIED
+
+    is_terminal: bool = False
+    """Whether the fight is over (set with the outcome, by :func:`.rounds.finish`):
+    :attr:`State.is_terminal` as a plain attribute, since every simulation loop reads it
+    once per step and a property costs a Python call each time."""
 
     def __init__(self, game: Rivales, seed: int, options: Options, catalog: Catalog) -> None:
         self.game = game
@@ -127,14 +203,16 @@ class RivalesState(State):
         teammates' abilities that benefit the team."""
         self.end_passives: tuple[tuple[tuple[Effect, Check | None], ...], ...] = ((),) * n
         """Per seat, its fighter's end-of-clash passives and their compiled requirements."""
-        self.persona_seats: tuple[int, ...] = ()
-        """Seats whose fighter chooses HANSEL or GRETEL every clash."""
+        self.persona_decisions: tuple[Decision, ...] = ()
+        """The decisions of the seats whose fighter chooses HANSEL or GRETEL every clash
+        (the same every clash of the round: made at its set-up)."""
         self.boost_costs, self.boost_key, self.boost_by_choice, self.boost_legal = rd.boost_tables(
             self
         )
         self.phase = FIGHTER
         self._forced: dict[int, str] = {}
         self._outcome: Outcome | None = None
+        self.is_terminal = False  # in the instance's dict, as the other attributes read hot
         self._pending: tuple[Decision, ...] | None = None
         if options.fighters is not None:
             for seat, fid in enumerate(options.fighters):
@@ -155,10 +233,6 @@ class RivalesState(State):
         return self._outcome
 
     @property
-    def is_terminal(self) -> bool:
-        return self._outcome is not None  # as State.is_terminal, one property call less
-
-    @property
     def options_json(self) -> dict[str, Any]:
         return self.game.options_to_json(self.opts)
 
@@ -175,6 +249,8 @@ class RivalesState(State):
         no card is shuffled (faster than :meth:`clone`; not independent for chance)."""
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
+        for name, value in zip(_SHARED, _read_shared(self), strict=True):
+            setattr(other, name, value)
         other.history = list(self.history)
         other.fighters = list(self.fighters)
         other.deck = [list(d) for d in self.deck]
@@ -208,10 +284,10 @@ class RivalesState(State):
         if type(choices) is dict and pending and len(choices) == len(pending):
             for d in pending:
                 got = choices.get(d.seat)
-                if got is None or type(got) is not str or got not in d.legal:
+                if type(got) is not str or got not in d.legal:  # None is not a str either
                     break
             else:
-                valid = dict(choices)
+                valid = choices.copy()  # a plain dict (checked): its own copy is cheapest
                 if self.quiet and not self._opening and not self._forced:
                     # :meth:`_apply` and :meth:`_advance` for a quiet state, inline
                     self._pending = None
@@ -493,16 +569,18 @@ class RivalesState(State):
             rd.compute_restrictions(self)
         ready = self.ready
         restricted = self.restricted
+        hands = self.hand
+        # not cached: hands recur in too many orders for a cache to pay (half the look-ups
+        # missed)
+        if self.n == 2 and not restricted and ready[0] is None and ready[1] is None:
+            return (  # the common case, without a list to gather the decisions
+                new_decision(0, "play", tuple([c.play for c in hands[0]]), PLAY_PROMPT),
+                new_decision(1, "play", tuple([c.play for c in hands[1]]), PLAY_PROMPT),
+            )
         waiting: list[Decision] = []
         for s in self.seats:
             if ready[s] is None:
-                # :meth:`playable`, inline: this runs every clash. Not cached: hands recur in
-                # too many orders for a cache to pay (half the look-ups missed)
-                hand = self.hand[s]
-                if restricted and s in restricted and any(not c.is_basic for c in hand):
-                    legal = tuple([c.play for c in hand if not c.is_basic])
-                else:
-                    legal = tuple([c.play for c in hand])
+                legal = self.playable(s) if restricted else tuple([c.play for c in hands[s]])
                 waiting.append(new_decision(s, "play", legal, PLAY_PROMPT))
         if waiting:
             return tuple(waiting)
@@ -549,15 +627,10 @@ class RivalesState(State):
                             name=card.name if up else None,
                         )
                     )
-        self.phase = PERSONA if self.persona_seats else BOOST
+        self.phase = PERSONA if self.persona_decisions else BOOST
 
     def _enter_persona(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
-        waiting = tuple(
-            decision(
-                s, "persona", PERSONAS, "Choose out loud: HANSEL (+1 Guard) or GRETEL (+1 Damage)"
-            )
-            for s in self.persona_seats
-        )
+        waiting = self.persona_decisions
         if waiting:
             return waiting
         self.phase = BOOST
@@ -587,7 +660,7 @@ class RivalesState(State):
             return waiting
         self.phase = RESOLVE
         self.fi = 0
-        return None
+        return self._enter_resolve(out)  # at once, as :meth:`_advance` would (every clash)
 
     def _on_boost(self, choices: dict[int, str], out: list[Event] | None) -> None:
         rd.apply_boosts(self, choices, out)
@@ -599,7 +672,7 @@ class RivalesState(State):
                 fight.release()  # no reference cycle left in a state waiting for a player
             return waiting
         self.phase = END
-        return None
+        return self._enter_end(out)  # at once, as :meth:`_advance` would
 
     def _on_resolve(self, choices: dict[int, str], out: list[Event] | None) -> None:
         cl.on_choice(self, choices, out)
