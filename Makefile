@@ -30,7 +30,7 @@ play: $(STAMP)
 test: lint typecheck pytest test-compiled
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff check src tests benchmarks setup.py
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
@@ -42,11 +42,12 @@ $(FAST_STAMP): pyproject.toml setup.py $(SOURCES)
 	$(PYTHON) -m venv $(FAST_VENV)
 	$(FAST_PY) -m pip install --quiet --upgrade pip setuptools wheel
 	$(FAST_PY) -m pip install --quiet '.[test]'
+	rm -rf build  # setuptools would reuse stale objects of modules no longer compiled
 	KUMITE_COMPILE=1 $(FAST_PY) -m pip install --quiet --no-build-isolation --no-deps \
 		--force-reinstall .
 	touch $(FAST_STAMP)
 
-## Build the engines compiled with mypyc into .venv-fast (several times faster simulation).
+## Build the engines compiled with mypyc into .venv-fast (faster simulation; docs/speed.md).
 fast: $(FAST_STAMP)
 
 ## The suite again, on the compiled build: compiled and pure Python behave the same.
