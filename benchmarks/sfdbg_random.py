@@ -44,7 +44,7 @@ games 1-6 with ``PYTHONHASHSEED=0``: 53.7 million instructions per game on main 
 The compiled build (``make fast``, then ``.venv-fast/bin/python`` runs this script; see
 docs/speed.md) runs the same code through mypyc: 23.6 million instructions per game against
 50.4 million pure (games 1000-1009 after 40 warm-up games, ``PYTHONHASHSEED=0``), and
-164-170 games/s per CPU second against 63-66 pure (best of 10 runs of 100 games, same host, load
+164-184 games/s per CPU second against 63-66 pure (best of 10 runs of 100 games, same host, load
 average 1.5-2.5). The build measured is printed.
 """
 
