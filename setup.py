@@ -1,7 +1,7 @@
-"""Optional compiled build: ``KUMITE_COMPILE=1`` compiles the engines with mypyc.
+"""Optional compiled build: ``KUMITE_COMPILE=1`` compiles the SF DBG engine with mypyc.
 
 Without it (the default, and every editable install) kumite is pure Python. With it, the
-modules below become C extensions with the same behaviour, several times faster in
+modules below become C extensions with the same behaviour, about 2.5 times faster in
 simulation; see docs/speed.md. Metadata lives in pyproject.toml.
 """
 
