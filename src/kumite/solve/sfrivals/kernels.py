@@ -231,6 +231,18 @@ def _shard(key: int, shards: int) -> int:
 
 
 @_jit
+def _probe_stuck(stuck: Array, r: int, h: int, life: int, mark: bool) -> int:
+    """One seat's entry ``stuck[r, h, life]``: 1 or 0, or -1 if the table lacks it (then
+    marked :data:`WANTED` if ``mark``)."""
+    st = stuck[r, h, life]
+    if st < 0:
+        if mark and st == UNKNOWN:
+            stuck[r, h, life] = WANTED
+        return -1
+    return 1 if st == 1 else 0
+
+
+@_jit
 def _child(k: int, i: int, j: int, t: Tables, mark: bool) -> tuple[int, int, int]:
     """The child of state ``k`` when seat 0 plays card type ``i`` and seat 1 ``j``: its key,
     the flat index in ``t.end_table`` of the result if the fight ends there (else -1), and
@@ -252,21 +264,13 @@ def _child(k: int, i: int, j: int, t: Tables, mark: bool) -> tuple[int, int, int
     stuck = 0
     wanted = 0
     if t.end_fight and over == 0 and nl0 > 0 and nl1 > 0:
-        if ad & 1 == 0:
-            st = t.stuck0[nxt, nh0, nl0]
-            if st < 0:
+        for p in (
+            _probe_stuck(t.stuck0, nxt, nh0, nl0, mark) if ad & 1 == 0 else 0,
+            _probe_stuck(t.stuck1, nxt, nh1, nl1, mark) if (ad >> 1) & 1 == 0 else 0,
+        ):
+            if p < 0:
                 wanted += 1
-                if mark and st == UNKNOWN:
-                    t.stuck0[nxt, nh0, nl0] = WANTED
-            elif st == 1:
-                stuck = 1
-        if (ad >> 1) & 1 == 0:
-            st = t.stuck1[nxt, nh1, nl1]
-            if st < 0:
-                wanted += 1
-                if mark and st == UNKNOWN:
-                    t.stuck1[nxt, nh1, nl1] = WANTED
-            elif st == 1:
+            elif p == 1:
                 stuck = 1
     end = -1
     if not np.isnan(t.end_table[nl0, nl1, over, stuck]):
