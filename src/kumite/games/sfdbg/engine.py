@@ -106,10 +106,10 @@ _BITS: Final = tuple((i + 1).bit_length() for i in range(512))
 """``_BITS[i]``: the bits :func:`shuffle` draws to pick a card among the first ``i + 1``."""
 
 
-def handler(kind: str) -> Callable[[Callable[[Any, Frame, list[Event]], None]], Any]:
+def handler(kind: str) -> Callable[[Callable[[Engine, Frame, list[Event]], None]], Any]:
     """Register the handler of a frame kind."""
 
-    def register(fn: Callable[[Any, Frame, list[Event]], None]) -> Any:
+    def register(fn: Callable[[Engine, Frame, list[Event]], None]) -> Any:
         HANDLERS[kind] = fn
         return fn
 
