@@ -131,9 +131,13 @@ def test_no_event_field_shadows_a_key_of_the_json_form():
 
 
 def test_new_decision_is_the_same_frozen_decision():
-    """``new_decision`` (slots set directly, for simulation speed) makes exactly what
-    ``Decision(...)`` makes: equal, same hash and repr, still frozen."""
+    """``new_decision`` (slots set directly in pure Python, for simulation speed) makes
+    exactly what ``Decision(...)`` makes: equal, same hash and repr, still frozen; and a
+    ``Decision`` (a native class in the compiled build) behaves as the frozen dataclass it
+    replaced: compared by value, immutable, picklable, matched by position."""
+    import copy
     import dataclasses
+    import pickle
 
     from kumite.core.decision import new_decision
     from kumite.core.game import Decision
@@ -141,6 +145,19 @@ def test_new_decision_is_the_same_frozen_decision():
     for args in [(0, "turn", ("a", "b"), "p"), (3, "defend", ("no-defense",), "")]:
         fast, slow = new_decision(*args), Decision(*args)
         assert fast == slow and hash(fast) == hash(slow) and repr(fast) == repr(slow)
+        assert repr(fast) == (
+            f"Decision(seat={args[0]!r}, kind={args[1]!r}, legal={args[2]!r}, prompt={args[3]!r})"
+        )
+        assert pickle.loads(pickle.dumps(fast)) == fast == copy.deepcopy(fast)
+        assert fast != Decision(args[0], args[1], (*args[2], "other"), args[3])
+        assert fast != args  # not a tuple
         with pytest.raises(dataclasses.FrozenInstanceError):
             fast.seat = 1  # type: ignore[misc]
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            del fast.kind  # type: ignore[misc]
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            fast.extra = 1  # type: ignore[attr-defined]
+        match fast:
+            case Decision(seat, kind, legal, prompt):
+                assert (seat, kind, legal, prompt) == args
     assert new_decision(1, "turn", ()).prompt == ""

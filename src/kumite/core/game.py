@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
 import msgspec
 
+from kumite.core.decision import Decision as Decision  # re-exported: part of the contract
 from kumite.core.errors import (
     GameOverError,
     IllegalChoiceError,
@@ -46,16 +47,6 @@ class GameInfo:
     rules_version: str
     num_actions: int
     """Size of the dense action-id space (see :meth:`State.legal_actions`)."""
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Decision:
-    """One seat's pending decision and its legal choices."""
-
-    seat: int
-    kind: str
-    legal: tuple[str, ...]
-    prompt: str = ""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
