@@ -19,7 +19,7 @@ Stage Boss (``attacker`` is ``None``).
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Final
 
 from kumite.core.events import Event
 from kumite.games.sfdbg import events as ev
@@ -32,32 +32,83 @@ from kumite.games.sfdbg.rules import hero_rule
 NAMEABLE_COSTS: Final = tuple(range(13))
 
 
-class Attack(NamedTuple):
-    """One Attack in progress (immutable: each step makes a new one)."""
+class Attack:
+    """One Attack in progress. Immutable: each step makes a new one (a plain slotted class,
+    as :class:`~kumite.games.sfdbg.engine.Ctx` is, for the compiled build)."""
 
-    attacker: int | None
-    card: int
+    __slots__ = (
+        "asked",
+        "attacker",
+        "avoided",
+        "card",
+        "effects",
+        "forced",
+        "gifts",
+        "hero",
+        "k",
+        "name",
+        "per_hit",
+        "revealed",
+        "targets",
+    )
+
+    attacker: Final[int | None]
+    card: Final[int]
     """The attacking card, or -1 for a Counter-Attack."""
-    hero: int
+    hero: Final[int]
     """The counter-attacking Super Hero, or -1."""
-    effects: tuple[Effect, ...]
-    targets: tuple[int, ...]
-    k: int = 0
+    effects: Final[tuple[Effect, ...]]
+    targets: Final[tuple[int, ...]]
+    k: Final[int]
     """Index of the target now deciding whether to avoid the Attack."""
-    avoided: tuple[int, ...] = ()
-    revealed: tuple[int, ...] = ()
+    avoided: Final[tuple[int, ...]]
+    revealed: Final[tuple[int, ...]]
     """Reactions the current target has revealed against this Attack."""
-    name: str | None = None
-    per_hit: tuple[Effect, ...] = ()
-    gifts: tuple[tuple[int, str, int], ...] = ()
+    name: Final[str | None]
+    per_hit: Final[tuple[Effect, ...]]
+    gifts: Final[tuple[tuple[int, str, int], ...]]
     """(foe, zone, card) set aside for each foe (Ultimate Atomic Buster)."""
-    asked: bool = False
+    asked: Final[bool]
     """The current target has been asked (his "cannot avoid" flag is consumed)."""
-    forced: bool = False
+    forced: Final[bool]
     """The current target cannot avoid this Attack (Hugo)."""
 
+    def __init__(
+        self,
+        attacker: int | None,
+        card: int,
+        hero: int,
+        effects: tuple[Effect, ...],
+        targets: tuple[int, ...],
+        k: int = 0,
+        avoided: tuple[int, ...] = (),
+        revealed: tuple[int, ...] = (),
+        name: str | None = None,
+        per_hit: tuple[Effect, ...] = (),
+        gifts: tuple[tuple[int, str, int], ...] = (),
+        asked: bool = False,
+        forced: bool = False,
+    ) -> None:
+        self.attacker = attacker
+        self.card = card
+        self.hero = hero
+        self.effects = effects
+        self.targets = targets
+        self.k = k
+        self.avoided = avoided
+        self.revealed = revealed
+        self.name = name
+        self.per_hit = per_hit
+        self.gifts = gifts
+        self.asked = asked
+        self.forced = forced
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in _ATTACK_FIELDS)
+        return f"Attack({fields})"
+
     def next_target(self, avoided: bool) -> Attack:
-        # Positional construction: ``_replace`` costs several times more.
+        """This Attack moved on to its next target."""
         return Attack(
             self.attacker,
             self.card,
@@ -91,6 +142,42 @@ class Attack(NamedTuple):
             True,
             forced,
         )
+
+    def revealing(self, card: int) -> Attack:
+        """This Attack once its current target has revealed ``card`` against it."""
+        return Attack(
+            self.attacker,
+            self.card,
+            self.hero,
+            self.effects,
+            self.targets,
+            self.k,
+            self.avoided,
+            (*self.revealed, card),
+            self.name,
+            self.per_hit,
+            self.gifts,
+            self.asked,
+            self.forced,
+        )
+
+
+#: In the order of the constructor's parameters, for ``repr``.
+_ATTACK_FIELDS: Final = (
+    "attacker",
+    "card",
+    "hero",
+    "effects",
+    "targets",
+    "k",
+    "avoided",
+    "revealed",
+    "name",
+    "per_hit",
+    "gifts",
+    "asked",
+    "forced",
+)
 
 
 @primitive(blocking=True)
@@ -288,7 +375,7 @@ def _defend_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> N
                     where="from his hand against the Attack",
                 )
             )
-        st.stack.append(("atk", a._replace(revealed=(*a.revealed, card.index))))
+        st.stack.append(("atk", a.revealing(card.index)))
         st.known_in_hand(target, card.index)  # it stays in his hand, now known
         # sfdbg.clarify.attacker-cannot-avoid: not an Attack, so no Defense against it.
         assert a.attacker is not None  # reactions are only offered against players

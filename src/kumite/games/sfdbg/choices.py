@@ -399,7 +399,7 @@ def _foe_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None
     if e.op == "attack":
         start_attack(st, ctx, e, (target,), out)
     else:
-        st.push_effects(ctx._replace(me=target, other=ctx.me), e.effects)
+        st.push_effects(ctx.aimed(target, ctx.me), e.effects)
 
 
 KINDS["foe"] = Kind(

@@ -69,7 +69,10 @@ def condition_holds(st: Engine, ctx: Ctx, e: Effect) -> bool:
 @handler("effects")
 def run_effects(st: Engine, frame: Frame, out: list[Event]) -> None:
     """Resolve a card's effects in text order; stop at the first that waits on a decision."""
-    _, ctx, effects, i = frame
+    # Typed, so that compiled code reads the effects' fields natively.
+    ctx: Ctx = frame[1]
+    effects: tuple[Effect, ...] = frame[2]
+    i: int = frame[3]
     n = len(effects)
     while i < n:
         e = effects[i]
@@ -82,7 +85,7 @@ def run_effects(st: Engine, frame: Frame, out: list[Event]) -> None:
         if e.who == "attacker":
             if ctx.other is None:
                 continue  # a Stage Boss has no cards
-            target = ctx._replace(me=ctx.other, other=ctx.me)
+            target = ctx.aimed(ctx.other, ctx.me)
         if e.op in BLOCKING:
             if i < n:
                 st.stack.append(("effects", ctx, effects, i))

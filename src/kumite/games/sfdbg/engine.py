@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -35,35 +35,81 @@ EMPTY: Final = -1
 """An empty Line-Up slot; also "no card" / "no boss"."""
 
 
-class Ctx(NamedTuple):
-    """Who an effect applies to and why."""
+class Ctx:
+    """Who an effect applies to and why. Immutable.
 
-    me: int
+    This and :class:`Request` are plain slotted classes with read-only fields rather than
+    named tuples: the compiled build (docs/speed.md) makes them native, built and read in
+    C, while a named tuple is built through its Python ``__new__``."""
+
+    __slots__ = ("card", "gift", "hero", "me", "named", "other", "trigger")
+
+    me: Final[int]
     """The player the effect applies to ("you" for your own cards, the foe for an Attack)."""
-    card: int
+    card: Final[int]
     """The card whose text this is (``-1`` for a Super Hero's Counter-Attack)."""
-    other: int | None = None
+    other: Final[int | None]
     """The attacker, for effects on a foe hit by an Attack or on a defender."""
-    hero: int = -1
+    hero: Final[int]
     """The Super Hero whose Counter-Attack this is."""
-    named: str | None = None
+    named: Final[str | None]
     """``type:<Type>`` or ``cost:<n>`` named by the attacker (Psycho Punisher...)."""
-    gift: int = -1
+    gift: Final[int]
     """The card an attacker gives this foe (Ultimate Atomic Buster)."""
-    trigger: int = -1
+    trigger: Final[int]
     """The card that triggered a Location's Ongoing ability."""
 
+    def __init__(
+        self,
+        me: int,
+        card: int,
+        other: int | None = None,
+        hero: int = -1,
+        named: str | None = None,
+        gift: int = -1,
+        trigger: int = -1,
+    ) -> None:
+        self.me = me
+        self.card = card
+        self.other = other
+        self.hero = hero
+        self.named = named
+        self.gift = gift
+        self.trigger = trigger
 
-class Request(NamedTuple):
-    """A decision the machine is waiting for (a named tuple: made at every decision an
-    effect asks for, and a tuple is several times cheaper to make than a frozen dataclass)."""
+    def aimed(self, me: int, other: int | None) -> Ctx:
+        """This context applied to ``me`` on behalf of ``other``."""
+        return Ctx(me, self.card, other, self.hero, self.named, self.gift, self.trigger)
 
-    seat: int
-    kind: str
-    data: tuple[Any, ...] = ()
-    private: bool = False
+    def __repr__(self) -> str:
+        return (
+            f"Ctx(me={self.me}, card={self.card}, other={self.other}, hero={self.hero}, "
+            f"named={self.named!r}, gift={self.gift}, trigger={self.trigger})"
+        )
+
+
+class Request:
+    """A decision the machine is waiting for. Immutable."""
+
+    __slots__ = ("data", "kind", "private", "seat")
+
+    seat: Final[int]
+    kind: Final[str]
+    data: Final[tuple[Any, ...]]
+    private: Final[bool]
     """Its legal choices depend on the seat's hand: never answered automatically, so that
     whether a seat is asked reveals nothing."""
+
+    def __init__(
+        self, seat: int, kind: str, data: tuple[Any, ...] = (), private: bool = False
+    ) -> None:
+        self.seat = seat
+        self.kind = kind
+        self.data = data
+        self.private = private
+
+    def __repr__(self) -> str:
+        return f"Request({self.seat}, {self.kind!r}, {self.data!r}, {self.private})"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
