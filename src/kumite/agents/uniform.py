@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from kumite.core.game import Decision
+
+_Random: Final = random.Random
 
 
 class RandomAgent:
@@ -23,13 +25,13 @@ class RandomAgent:
         rng = self.rng
         legal = decision.legal
         n = len(legal)
-        if type(rng) is not random.Random or not n:
+        if type(rng) is not _Random or not n:
             return rng.choice(legal)
         # ``rng.choice(legal)`` with ``Random._randbelow`` inlined, draw for draw (the same
-        # ``getrandbits`` calls, so the same choices): the random agent's whole cost.
-        getrandbits = rng.getrandbits
+        # ``getrandbits`` calls, so the same choices): the random agent's whole cost. Method
+        # calls rather than a bound ``getrandbits``: usually one draw suffices.
         k = n.bit_length()
-        r = getrandbits(k)
+        r = rng.getrandbits(k)
         while r >= n:
-            r = getrandbits(k)
+            r = rng.getrandbits(k)
         return legal[r]
