@@ -10,6 +10,8 @@ from typing import Any, Final
 from kumite.core.game import Decision
 
 _Random: Final = random.Random
+#: ``Random.getrandbits`` unbound: the draw below skips the method look-up on each call.
+_getrandbits: Final = random.Random.getrandbits
 
 
 class RandomAgent:
@@ -28,10 +30,9 @@ class RandomAgent:
         if type(rng) is not _Random or not n:
             return rng.choice(legal)
         # ``rng.choice(legal)`` with ``Random._randbelow`` inlined, draw for draw (the same
-        # ``getrandbits`` calls, so the same choices): the random agent's whole cost. Method
-        # calls rather than a bound ``getrandbits``: usually one draw suffices.
+        # ``getrandbits`` calls, so the same choices): the random agent's whole cost.
         k = n.bit_length()
-        r = rng.getrandbits(k)
+        r = _getrandbits(rng, k)
         while r >= n:
-            r = rng.getrandbits(k)
+            r = _getrandbits(rng, k)
         return legal[r]
