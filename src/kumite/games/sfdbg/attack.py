@@ -25,7 +25,17 @@ from kumite.core.events import Event
 from kumite.games.sfdbg import events as ev
 from kumite.games.sfdbg.cards import CARD_TYPES, Effect
 from kumite.games.sfdbg.effects import primitive
-from kumite.games.sfdbg.engine import KINDS, Ctx, Engine, Frame, Kind, Request, ask, handler
+from kumite.games.sfdbg.engine import (
+    KINDS,
+    Ctx,
+    Engine,
+    Frame,
+    Kind,
+    Request,
+    ask,
+    handler,
+    push_effects,
+)
 from kumite.games.sfdbg.rules import hero_rule
 
 #: Costs a player may name (Rekkashingeki).
@@ -318,7 +328,7 @@ def attack_step(st: Engine, frame: Frame, out: list[Event]) -> None:
 def resolve(st: Engine, a: Attack, hits: tuple[int, ...], named: str | None) -> None:
     """Push each hit foe's effects (clockwise) and the per-hit bonus (last)."""
     if a.per_hit and hits and a.attacker is not None:
-        st.push_effects(Ctx(me=a.attacker, card=a.card), a.per_hit * len(hits))
+        push_effects(st, Ctx(me=a.attacker, card=a.card), a.per_hit * len(hits))
     gift = {g[0]: g[2] for g in a.gifts}
     for victim in reversed(hits):
         ctx = Ctx(
@@ -329,7 +339,7 @@ def resolve(st: Engine, a: Attack, hits: tuple[int, ...], named: str | None) -> 
             named=named,
             gift=gift.get(victim, -1),
         )
-        st.push_effects(ctx, a.effects)
+        push_effects(st, ctx, a.effects)
 
 
 def _defend_legal(st: Engine, req: Request) -> tuple[str, ...]:
@@ -379,7 +389,7 @@ def _defend_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> N
         st.known_in_hand(target, card.index)  # it stays in his hand, now known
         # sfdbg.clarify.attacker-cannot-avoid: not an Attack, so no Defense against it.
         assert a.attacker is not None  # reactions are only offered against players
-        st.push_effects(Ctx(me=a.attacker, card=card.index, other=target), card.reaction)
+        push_effects(st, Ctx(me=a.attacker, card=card.index, other=target), card.reaction)
         return
     defense = card.defense
     assert defense is not None
@@ -420,7 +430,7 @@ def _defend_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> N
                     rule=rule, seat=target, note="avoids the Attack without Counter-Attacking."
                 )
             )
-    st.push_effects(Ctx(me=target, card=card.index, other=a.attacker), defense.effects)
+    push_effects(st, Ctx(me=target, card=card.index, other=a.attacker), defense.effects)
 
 
 def _defend_prompt(st: Engine, req: Request) -> str:

@@ -16,7 +16,7 @@ from kumite.games.sfdbg import events as ev
 from kumite.games.sfdbg.attack import start_attack
 from kumite.games.sfdbg.cards import Card, Effect
 from kumite.games.sfdbg.effects import primitive, rule_of, source_name
-from kumite.games.sfdbg.engine import EMPTY, KINDS, Ctx, Engine, Kind, Request, ask
+from kumite.games.sfdbg.engine import EMPTY, KINDS, Ctx, Engine, Kind, Request, ask, push_effects
 
 
 def _matches(card: Card, e: Effect) -> bool:
@@ -399,7 +399,7 @@ def _foe_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None
     if e.op == "attack":
         start_attack(st, ctx, e, (target,), out)
     else:
-        st.push_effects(ctx.aimed(target, ctx.me), e.effects)
+        push_effects(st, ctx.aimed(target, ctx.me), e.effects)
 
 
 KINDS["foe"] = Kind(

@@ -267,10 +267,6 @@ class Engine:
         self.ca_used, self.cannot_avoid = list(other.ca_used), list(other.cannot_avoid)
         self.topdeck, self.hp_ultra = list(other.topdeck), other.hp_ultra
 
-    def push_effects(self, ctx: Ctx, effects: tuple[Any, ...]) -> None:
-        if effects:
-            self.stack.append(("effects", ctx, effects, 0))
-
     # -- helpers --------------------------------------------------------------------------
     def census(self) -> Counter[int]:
         """Every card of the game by index, wherever it is (stacks, decks, hands, piles, the
@@ -404,6 +400,13 @@ def run_frames(st: Engine, out: list[Event]) -> None:
             # The turn decision is private (it depends on the hand): never forced.
             st.request = TURN_REQUESTS[st.active]
         return
+
+
+def push_effects(st: Engine, ctx: Ctx, effects: tuple[Any, ...]) -> None:
+    """Resolve ``effects`` for ``ctx`` next. (A function, not an engine method, so that
+    compiled code calls it directly: docs/speed.md.)"""
+    if effects:
+        st.stack.append(("effects", ctx, effects, 0))
 
 
 def take_request(st: Engine) -> Request:

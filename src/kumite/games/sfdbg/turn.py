@@ -20,6 +20,7 @@ from kumite.games.sfdbg.engine import (
     ask,
     draw_cards,
     handler,
+    push_effects,
 )
 from kumite.games.sfdbg.scoring import decided_by, deck_vp, ranking_key, stage_count, winners
 
@@ -279,9 +280,9 @@ def play_card(st: Engine, seat: int, card: int, out: list[Event]) -> None:
                     note=f"{st.cards[loc].name} triggers on {c.name}.",
                 )
             )
-        st.push_effects(Ctx(me=seat, card=loc, trigger=card), ongoing.effects)
+        push_effects(st, Ctx(me=seat, card=loc, trigger=card), ongoing.effects)
     if simple < 0:
-        st.push_effects(Ctx(me=seat, card=card), c.play)
+        push_effects(st, Ctx(me=seat, card=card), c.play)
 
 
 @handler("play-power")
