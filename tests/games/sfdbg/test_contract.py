@@ -15,7 +15,8 @@ from kumite.core.errors import (
 from kumite.core.record import GameRecord, replay
 from kumite.games import get_game
 from kumite.games.sfdbg import GAME
-from kumite.games.sfdbg.engine import Engine
+from kumite.games.sfdbg.attack import Attack
+from kumite.games.sfdbg.engine import Ctx, Engine, Request
 from kumite.games.sfdbg.scenario import act, pending, position
 from kumite.games.sfdbg.state import SFDBGState
 
@@ -173,3 +174,36 @@ def test_drawn_cards_are_private_with_a_public_twin():
     drawn = [e for e in events if e.kind == "CardsDrawn"]
     assert [e.to for e in drawn] == [frozenset({0}), None]
     assert "Seth" in drawn[0].describe() and "Seth" not in drawn[1].describe()
+
+
+def test_engine_records_make_changed_copies_and_stay_unchanged():
+    """``Ctx``, ``Request`` and ``Attack`` (slotted classes with ``Final`` fields, docs/speed.md):
+    ``aimed`` turns an effect on the attacker (``who: attacker``), ``revealing`` records a
+    reaction, each a new record; the compiled build also refuses writes at run time."""
+    ctx = Ctx(me=2, card=40, other=0, hero=3, named="cost:2", gift=7, trigger=9)
+    turned = ctx.aimed(ctx.other, ctx.me)
+    assert (turned.me, turned.other) == (0, 2)
+    assert (turned.card, turned.hero, turned.named, turned.gift, turned.trigger) == (
+        40,
+        3,
+        "cost:2",
+        7,
+        9,
+    )
+    assert (ctx.me, ctx.other) == (2, 0)
+    assert repr(Ctx(1, 5)) == (
+        "Ctx(me=1, card=5, other=None, hero=-1, named=None, gift=-1, trigger=-1)"
+    )
+    attack = Attack(attacker=1, card=12, hero=-1, effects=(), targets=(2, 3), asked=True)
+    seen = attack.revealing(30).revealing(31)
+    assert seen.revealed == (30, 31) and attack.revealed == ()
+    assert (seen.attacker, seen.card, seen.targets, seen.k, seen.asked) == (1, 12, (2, 3), 0, True)
+    moved = seen.next_target(avoided=True)
+    assert (moved.k, moved.avoided, moved.revealed, moved.asked) == (1, (2,), (), False)
+    assert "revealed=(30, 31)" in repr(seen)
+    request = Request(0, "foe", (ctx,), True)
+    assert (request.seat, request.kind, request.data, request.private) == (0, "foe", (ctx,), True)
+    if type(vars(Ctx)["me"]).__name__ == "getset_descriptor":  # compiled: native fields
+        for record, field in ((ctx, "me"), (attack, "k"), (request, "kind")):
+            with pytest.raises(AttributeError):
+                setattr(record, field, 1)

@@ -43,8 +43,9 @@ NAMEABLE_COSTS: Final = tuple(range(13))
 
 
 class Attack:
-    """One Attack in progress. Immutable: each step makes a new one (a plain slotted class,
-    as :class:`~kumite.games.sfdbg.engine.Ctx` is, for the compiled build)."""
+    """One Attack in progress. Immutable: each step makes a new one (a plain slotted class
+    with ``Final`` fields, as :class:`~kumite.games.sfdbg.engine.Ctx` is, for the compiled
+    build)."""
 
     __slots__ = (
         "asked",

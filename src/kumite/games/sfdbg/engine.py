@@ -36,11 +36,12 @@ EMPTY: Final = -1
 
 
 class Ctx:
-    """Who an effect applies to and why. Immutable.
+    """Who an effect applies to and why. Immutable: its fields are ``Final`` (mypy rejects
+    writes, and the compiled build also refuses them at run time).
 
-    This and :class:`Request` are plain slotted classes with read-only fields rather than
-    named tuples: the compiled build (docs/speed.md) makes them native, built and read in
-    C, while a named tuple is built through its Python ``__new__``."""
+    This and :class:`Request` are plain slotted classes rather than named tuples: the
+    compiled build (docs/speed.md) makes them native, built and read in C, while a named
+    tuple is built through its Python ``__new__``."""
 
     __slots__ = ("card", "gift", "hero", "me", "named", "other", "trigger")
 
@@ -89,7 +90,7 @@ class Ctx:
 
 
 class Request:
-    """A decision the machine is waiting for. Immutable."""
+    """A decision the machine is waiting for. Immutable (``Final`` fields, as :class:`Ctx`)."""
 
     __slots__ = ("data", "kind", "private", "seat")
 
