@@ -118,59 +118,44 @@ class Attack:
         fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in _ATTACK_FIELDS)
         return f"Attack({fields})"
 
-    def next_target(self, avoided: bool) -> Attack:
-        """This Attack moved on to its next target."""
+    def _progressed(
+        self,
+        k: int,
+        avoided: tuple[int, ...],
+        revealed: tuple[int, ...],
+        asked: bool,
+        forced: bool,
+    ) -> Attack:
+        """This Attack with its progress through the targets changed (the rest is fixed)."""
         return Attack(
             self.attacker,
             self.card,
             self.hero,
             self.effects,
             self.targets,
-            self.k + 1,
-            (*self.avoided, self.targets[self.k]) if avoided else self.avoided,
-            (),
+            k,
+            avoided,
+            revealed,
             self.name,
             self.per_hit,
             self.gifts,
-            False,
-            False,
-        )
-
-    def asking(self, forced: bool) -> Attack:
-        """This Attack once its current target is asked (``asked``; ``forced``: Hugo)."""
-        return Attack(
-            self.attacker,
-            self.card,
-            self.hero,
-            self.effects,
-            self.targets,
-            self.k,
-            self.avoided,
-            self.revealed,
-            self.name,
-            self.per_hit,
-            self.gifts,
-            True,
+            asked,
             forced,
         )
 
+    def next_target(self, avoided: bool) -> Attack:
+        """This Attack moved on to its next target."""
+        done = (*self.avoided, self.targets[self.k]) if avoided else self.avoided
+        return self._progressed(self.k + 1, done, (), False, False)
+
+    def asking(self, forced: bool) -> Attack:
+        """This Attack once its current target is asked (``asked``; ``forced``: Hugo)."""
+        return self._progressed(self.k, self.avoided, self.revealed, True, forced)
+
     def revealing(self, card: int) -> Attack:
         """This Attack once its current target has revealed ``card`` against it."""
-        return Attack(
-            self.attacker,
-            self.card,
-            self.hero,
-            self.effects,
-            self.targets,
-            self.k,
-            self.avoided,
-            (*self.revealed, card),
-            self.name,
-            self.per_hit,
-            self.gifts,
-            self.asked,
-            self.forced,
-        )
+        revealed = (*self.revealed, card)
+        return self._progressed(self.k, self.avoided, revealed, self.asked, self.forced)
 
 
 #: In the order of the constructor's parameters, for ``repr``.
