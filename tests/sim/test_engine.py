@@ -13,7 +13,8 @@ from kumite.agents.runner import run_game
 from kumite.agents.uniform import RandomAgent
 from kumite.core.errors import OptionsError
 from kumite.core.rng import derive_seed
-from kumite.games import REGISTRY
+from kumite.core.spec import GameSpec, Ref
+from kumite.games import specs
 from kumite.games.sfrivals import GAME
 from kumite.games.sfrivals.rollout import random_rollout
 from kumite.sim.backends import simulate
@@ -154,7 +155,8 @@ def test_tally_json_round_trip_and_merge_is_order_free():
 
 def test_a_game_without_adapter_still_simulates(monkeypatch):
     """The lab only needs the core contract: the toy game of the core tests."""
-    monkeypatch.setitem(REGISTRY, "toy", "tests.core.toy:GAME")
+    toy = GameSpec(id="toy", name="Toy", game=Ref("tests.core.toy:GAME"))
+    monkeypatch.setitem(specs(), "toy", toy)
     tally = simulate(SimSpec("toy", RANDOM2, 300, seed=1)).tally
     assert tally.games == 300
     assert not tally.entities and not tally.cards

@@ -7,10 +7,11 @@ import random
 
 from rich.console import Console
 
+from kumite.cli.options import game_options, settings_from
+from kumite.games import get_spec
 from kumite.games.sfdbg import GAME
 from kumite.games.sfdbg.actions import vocabulary
 from kumite.tui import sfdbg as tui
-from kumite.tui.registry import PlaySettings, front_end
 
 CATALOG = GAME.catalog()
 
@@ -86,10 +87,10 @@ def test_a_single_choice_is_answered_without_asking(monkeypatch):
 
 
 def test_command_line_settings_become_options():
-    fe = front_end("sfdbg")
-    settings = PlaySettings(heroes=["ryu", "-", "any"], variant="high-powered", players=3)
-    settings = PlaySettings(**{**settings.__dict__, "rules": {"round_limit": "12"}})
-    options = fe.options(GAME, settings)
+    spec = get_spec("sfdbg")
+    extra = ["--heroes", "ryu,-,any", "--variant=high-powered"]
+    settings = settings_from(spec, None, ["round_limit=12"], None, extra)
+    options = game_options(spec, GAME, settings, 3)
     assert options == {
         "players": 3,
         "round_limit": 12,

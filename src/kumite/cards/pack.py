@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import hashlib
 import json
 import re
 import tomllib
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
+from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import msgspec
 
@@ -231,3 +233,40 @@ def convert(values: Mapping[str, Any], schema: type[T], *, pack: str, card: str 
             field = found.group(1) if found else None
         message = _PATH_RE.sub("", message).strip(" -")
         raise PackError(pack, message, card=card, field=field or None) from None
+
+
+C = TypeVar("C")
+
+
+class PackLoader(Generic[C]):
+    """One game's card data: its shipped ``packs/base.toml``, a user's overlay merged over
+    it, compiled by the game into its catalog. Cached: the same pack text always gives the
+    same (immutable) catalog."""
+
+    def __init__(
+        self, package: str, compile: Callable[[PackData], C], valued: Collection[str]
+    ) -> None:
+        self.package = package
+        self.compile = compile
+        self.valued = tuple(valued)
+        self.base = functools.cache(self._base)
+        self.load = functools.lru_cache(maxsize=32)(self._load)
+
+    def _base(self) -> PackData:
+        text = (resources.files(self.package) / "packs" / "base.toml").read_text("utf-8")
+        return parse_toml(text, f"{self.package.rpartition('.')[2]}/packs/base.toml")
+
+    def _load(self, overlay_text: str | None = None, name: str = "overlay") -> C:
+        """The base catalog, or the base merged with an overlay pack given as TOML text."""
+        pack = self.base()
+        if overlay_text is not None:
+            pack = merge(pack, parse_toml(overlay_text, name), self.valued)
+        return self.compile(pack)
+
+    def read_overlay(self, path: str | Path) -> str:
+        """Read and validate an overlay pack file; return its text (stored in game options)."""
+        p = Path(path)
+        read_pack(p)  # unreadable file or bad TOML: an error naming the file
+        text = p.read_text(encoding="utf-8")
+        self.load(text, p.name)  # bad card: an error naming file, card and field
+        return text

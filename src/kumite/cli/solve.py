@@ -18,8 +18,7 @@ from kumite.solve.sfrivals.strength import DEFAULT_AGENTS, strength_table
 
 
 def run(
-    game_id: str,
-    characters: str | None,
+    chars: list[str],
     all_matchups: bool,
     options: dict[str, Any],
     out: Path,
@@ -28,12 +27,9 @@ def run(
     agents: str | None,
     json_out: bool,
 ) -> None:
-    if game_id != "sfrivals":
-        raise OptionsError(f"the solver covers sfrivals only, not {game_id!r}")
     if all_matchups:
         table(options, out, use_cache, json_out)
         return
-    chars = split_list(characters)
     if len(chars) != 2:
         raise OptionsError("give two characters: --characters X,Y (or --all)")
     GAME.parse_options({**options, "characters": chars})  # unknown names fail here

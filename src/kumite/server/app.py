@@ -18,10 +18,10 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from kumite.agents.registry import DESCRIPTIONS, agent_names, make_agent
+from kumite.agents.registry import agent_names, describe, make_agent
 from kumite.core.errors import KumiteError
-from kumite.games import game_ids, get_game
-from kumite.server.adapters import ADAPTERS, adapter, option_fields
+from kumite.games import get_game, get_spec, specs
+from kumite.server.adapters import adapter
 from kumite.server.protocol import Chat, Choose, Hello, Ping, ProtocolError, parse
 from kumite.server.runtime import Client, Hub, TableRuntime
 from kumite.server.storage import Store
@@ -108,12 +108,11 @@ def create_app(
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
         out = []
-        for game_id in game_ids():
-            if game_id not in ADAPTERS:
-                continue
-            game = get_game(game_id)
+        for game_id, gspec in specs().items():
+            game = gspec.load()
             info = game.info
-            lobby = adapter(game_id).lobby(game)
+            web = adapter(gspec)
+            lobby = web.lobby(gspec, game)
             out.append(
                 {
                     "id": info.id,
@@ -121,9 +120,13 @@ def create_app(
                     "min_players": info.min_players,
                     "max_players": info.max_players,
                     "agents": [
-                        {"name": n, "about": DESCRIPTIONS.get(n, "")} for n in agent_names(game_id)
+                        {"name": n, "about": describe(gspec, n)} for n in agent_names(game_id)
                     ],
-                    "options": option_fields(game, lobby.get("set_by_table", ())),
+                    "options": [
+                        f.to_json()
+                        for f in gspec.option_fields(web.set_by_table)
+                        if f.kind in ("choice", "int")
+                    ],
                     **lobby,
                 }
             )
@@ -139,8 +142,8 @@ def create_app(
         return await anyio.to_thread.run_sync(new_table, spec, None)
 
     def new_table(spec: TableSpec, rematch_of: str | None) -> dict[str, Any]:
-        game = get_game(spec.game)
-        web = adapter(spec.game)
+        gspec = get_spec(spec.game)
+        game = gspec.load()
         if not game.info.min_players <= len(spec.seats) <= game.info.max_players:
             raise HTTPException(
                 400,
@@ -150,10 +153,7 @@ def create_app(
         if sum(s.kind == "you" for s in spec.seats) > 1:
             raise HTTPException(400, "only one seat can be yours")
         seed = spec.seed if spec.seed is not None else secrets.randbelow(2**31)
-        set_options = getattr(web, "table_options", None)
-        options = (
-            spec.options if set_options is None else set_options(spec.options, len(spec.seats))
-        )
+        options = adapter(gspec).table_options(gspec, spec.options, len(spec.seats))
         state = game.new_state(seed, options)  # validates the options
         options = state.options_json
         seats: list[dict[str, Any]] = []
@@ -224,7 +224,7 @@ def create_app(
     @app.get("/api/tables/{table_id}/cards")
     async def table_cards(table_id: str) -> dict[str, Any]:
         runtime = runtime_or_404(table_id)
-        return adapter(runtime.game.info.id).cards(runtime.game, runtime.options)
+        return adapter(runtime.spec).cards(runtime.game, runtime.options)
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, body: SeatToken) -> dict[str, Any]:

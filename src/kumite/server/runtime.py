@@ -25,8 +25,9 @@ from kumite.core.errors import ChoiceError
 from kumite.core.events import Event
 from kumite.core.game import Game, State
 from kumite.core.rng import derive_seed
-from kumite.games import get_game
-from kumite.server.adapters import Labeler, adapter
+from kumite.core.spec import GameSpec, Labeler
+from kumite.games import get_spec
+from kumite.server.adapters import TableAdapter, adapter
 from kumite.server.protocol import ProtocolError
 from kumite.server.storage import Store, StoredTable, chat_entry, now, token_hash
 
@@ -52,7 +53,9 @@ class TableRuntime:
     def __init__(self, hub: Hub, stored: StoredTable) -> None:
         self.hub = hub
         self.id = stored.id
-        self.game: Game[Any] = get_game(stored.game)
+        self.spec: GameSpec = get_spec(stored.game)
+        self.game: Game[Any] = self.spec.load()
+        self.web: TableAdapter = adapter(self.spec)
         self.seed = stored.seed
         self.options = stored.options
         self.seats = stored.seats
@@ -86,9 +89,9 @@ class TableRuntime:
             if info["kind"] == "bot"
         }
         self._bot_task: asyncio.Task[None] | None = None
-        make_labeler = getattr(adapter(self.game.info.id), "labeler", None)
+        labels = self.spec.labels
         self.labeler: Labeler | None = (
-            None if make_labeler is None else make_labeler(self.game, self.options)
+            None if labels is None else labels.load()(self.game, self.options)
         )
 
     @property
@@ -244,24 +247,20 @@ class TableRuntime:
     # -- chat ---------------------------------------------------------------------------
     def channel(self, seat: int) -> str | None:
         """The chat channel of ``seat`` (a team's private channel, or the table's)."""
-        fn = getattr(adapter(self.game.info.id), "chat_channel", None)
-        return "table" if fn is None else fn(self.options, seat)
+        return self.web.chat_channel(self.options, seat)
 
     def chat_rules(self, seat: int | None) -> str | None:
         """The rules of ``seat``'s chat channel, if the game has any."""
-        fn = getattr(adapter(self.game.info.id), "chat_rules", None)
-        return None if fn is None or seat is None else fn(self.options, seat)
+        return None if seat is None else self.web.chat_rules(self.options, seat)
 
     async def chat(self, seat: int, text: str) -> None:
         channel = self.channel(seat)
         if channel is None:
             raise ProtocolError("no-chat", "there is no chat at this table")
-        refuse = getattr(adapter(self.game.info.id), "chat_refusal", None)
-        if refuse is not None:
-            # Judged from the sender's own view: the reason tells them nothing new.
-            reason = refuse(self.game, self.options, self.state.view(seat), text)
-            if reason is not None:
-                raise ProtocolError("chat-refused", f"not sent: {reason}")
+        # Judged from the sender's own view: the reason tells them nothing new.
+        reason = self.web.chat_refusal(self.game, self.options, self.state.view(seat), text)
+        if reason is not None:
+            raise ProtocolError("chat-refused", f"not sent: {reason}")
         created = now()
         await self.hub.store.add_chat(self.id, channel, seat, text, created)
         self.chat_log.setdefault(channel, []).append(chat_entry(seat, text, created))

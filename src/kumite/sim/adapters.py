@@ -18,12 +18,12 @@ provide.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from kumite.core.game import Game, Outcome, State
+from kumite.games import specs
 
 
 class CardPlay(NamedTuple):
@@ -116,21 +116,13 @@ class Adapter:
         raise NotImplementedError
 
 
-#: Game id -> "module:attribute" of its adapter.
-ADAPTERS: dict[str, str] = {
-    "sfrivals": "kumite.sim.sfrivals:ADAPTER",
-    "sfdbg": "kumite.sim.sfdbg:ADAPTER",
-    "rivales": "kumite.sim.rivales:ADAPTER",
-}
-
 _DEFAULT = Adapter()
 
 
 def adapter_for(game_id: str) -> Adapter:
-    """The adapter registered for ``game_id``, else the default one."""
-    target = ADAPTERS.get(game_id)
-    if target is None:
+    """The adapter ``game_id``'s spec declares (``GameSpec.lab``), else the default one."""
+    spec = specs().get(game_id)
+    if spec is None or spec.lab is None:
         return _DEFAULT
-    module, _, attr = target.partition(":")
-    adapter: Adapter = getattr(importlib.import_module(module), attr)
+    adapter: Adapter = spec.lab.load()
     return adapter

@@ -37,12 +37,10 @@ from kumite.games.rivales.talk import (
     refusal,
 )
 from kumite.tui.console import pick
-from kumite.tui.registry import PlaySettings
 
 TYPE_STYLE = {"basic": "cyan", "unique": "dark_orange", "ultra": "magenta"}
 TYPE_ICON = {"basic": "◆", "unique": "●", "ultra": "⬢"}
 SIDE_STYLE = {"up": "", "down": "dim", "exhausted": "dim strike", "hidden": "dim"}
-INT_RULES = ("final_round_limit",)
 
 
 # ------------------------------------------------------------------------------ pieces
@@ -353,32 +351,6 @@ def _catalog(game: Game[Any], options: Mapping[str, Any]) -> Catalog:
 
 class RivalesFrontEnd:
     """Rivales on the terminal: 1vs1 and 2vs2, any mix of people and bots."""
-
-    def options(self, game: Game[Any], settings: PlaySettings) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key, raw in settings.rules.items():
-            try:
-                out[key] = int(raw) if key in INT_RULES else raw
-            except ValueError:
-                raise OptionsError(f"--rule {key} needs a number, got {raw!r}") from None
-        mode = settings.mode or ("2v2" if settings.players == 4 else "1v1")
-        if mode not in ("1v1", "2v2"):
-            raise OptionsError(f"--mode must be 1v1 or 2v2, got {mode!r}")
-        seats = 4 if mode == "2v2" else 2
-        if settings.players != seats:
-            raise OptionsError(
-                f"Rivales {mode} needs {seats} players (--players), got {settings.players}"
-            )
-        out["mode"] = mode
-        if settings.fighters:
-            if len(settings.fighters) != seats:
-                raise OptionsError(
-                    f"--fighters needs one fighter per seat ({seats}), e.g. zorro,curie"
-                )
-            out["fighters"] = [None if f in ("-", "any") else f for f in settings.fighters]
-        if settings.pack is not None:
-            out["pack"] = read_overlay(settings.pack)
-        return out
 
     def human(
         self, console: Console, game: Game[Any], options: Mapping[str, Any], seat: int, label: str

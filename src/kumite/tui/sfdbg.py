@@ -20,15 +20,6 @@ from kumite.games.sfdbg.cards import Card, Catalog, Hero, load_catalog, read_ove
 from kumite.games.sfdbg.game import SFDBG
 from kumite.games.sfdbg.labels import choice_label
 from kumite.tui.console import pick
-from kumite.tui.registry import PlaySettings
-
-VARIANTS = {
-    "standard": "standard",
-    "high-powered": "high-powered",
-    "secret-heroes": "secret-heroes",
-}
-#: ``--rule`` keys of SF DBG and how to read their values.
-INT_RULES = ("round_limit", "first_player")
 
 
 def mark(card: Card | Hero, field: str) -> str:
@@ -230,34 +221,6 @@ def _catalog(game: Game[Any], options: Mapping[str, Any]) -> Catalog:
 
 class SFDBGFrontEnd:
     """SF DBG on the terminal."""
-
-    def options(self, game: Game[Any], settings: PlaySettings) -> dict[str, Any]:
-        out: dict[str, Any] = {"players": settings.players}
-        for key, raw in settings.rules.items():
-            if key in INT_RULES:
-                try:
-                    out[key] = int(raw)
-                except ValueError:
-                    raise OptionsError(f"--rule {key} needs a number, got {raw!r}") from None
-            else:
-                raise OptionsError(
-                    f"unknown rule {key!r} for sfdbg (known: {', '.join(INT_RULES)})"
-                )
-        if settings.heroes:
-            if len(settings.heroes) != settings.players:
-                raise OptionsError(
-                    f"--heroes needs one Super Hero per seat ({settings.players}), - for random"
-                )
-            out["heroes"] = [None if h in ("-", "any") else h for h in settings.heroes]
-        if settings.variant is not None:
-            if settings.variant not in VARIANTS:
-                raise OptionsError(
-                    f"unknown variant {settings.variant!r} (high-powered, secret-heroes)"
-                )
-            out["variant"] = VARIANTS[settings.variant]
-        if settings.pack is not None:
-            out["pack"] = read_overlay(settings.pack)
-        return out
 
     def human(
         self, console: Console, game: Game[Any], options: Mapping[str, Any], seat: int, label: str

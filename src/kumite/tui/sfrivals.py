@@ -18,7 +18,6 @@ from kumite.core.game import Decision, Game
 from kumite.games.sfrivals.cards import Card, Catalog, load_catalog, read_overlay
 from kumite.games.sfrivals.game import SFRivals
 from kumite.tui.console import pick
-from kumite.tui.registry import PlaySettings
 
 
 def value(card: Card, field: str) -> str:
@@ -181,16 +180,6 @@ def _catalog(game: Game[Any], options: Mapping[str, Any]) -> Catalog:
 
 class SFRivalsFrontEnd:
     """SF Rivals on the terminal."""
-
-    def options(self, game: Game[Any], settings: PlaySettings) -> dict[str, Any]:
-        out: dict[str, Any] = dict(settings.rules)
-        if settings.characters:
-            if len(settings.characters) != 2:
-                raise OptionsError("--characters needs one character per seat, e.g. ryu,ken")
-            out["characters"] = [None if c in ("-", "any") else c for c in settings.characters]
-        if settings.pack is not None:
-            out["pack"] = read_overlay(settings.pack)
-        return out
 
     def human(
         self, console: Console, game: Game[Any], options: Mapping[str, Any], seat: int, label: str

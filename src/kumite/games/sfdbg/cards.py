@@ -12,11 +12,10 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Mapping
-from importlib import resources
-from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-from kumite.cards import PackData, Provenance, convert, merge, parse_toml, read_pack, split_values
+from kumite.cards import PackData, Provenance, convert, split_values
+from kumite.cards.pack import PackLoader
 from kumite.core.errors import PackError
 from kumite.games.sfdbg.schema import (
     CARD_TYPES,
@@ -456,28 +455,9 @@ def _check_totals(name: str, cards: list[Card], heroes: list[Hero], rules: RuleV
             raise PackError(name, "no Ultra names this Super Hero as owner", card=hero.id)
 
 
-def _base_text() -> str:
-    return (resources.files("kumite.games.sfdbg") / "packs" / "base.toml").read_text("utf-8")
-
-
-@functools.lru_cache(maxsize=1)
-def base_pack() -> PackData:
-    return parse_toml(_base_text(), "sfdbg/packs/base.toml")
-
-
-@functools.lru_cache(maxsize=32)
-def load_catalog(overlay_text: str | None = None, name: str = "overlay") -> Catalog:
-    """The base catalog, or the base merged with a user's overlay pack given as TOML text."""
-    pack = base_pack()
-    if overlay_text is not None:
-        pack = merge(pack, parse_toml(overlay_text, name), VALUED_FIELDS + HERO_VALUED)
-    return _compile(pack)
-
-
-def read_overlay(path: str | Path) -> str:
-    """Read and validate an overlay pack file; return its text (stored in game options)."""
-    p = Path(path)
-    read_pack(p)
-    text = p.read_text(encoding="utf-8")
-    load_catalog(text, p.name)
-    return text
+PACKS: Final = PackLoader("kumite.games.sfdbg", _compile, VALUED_FIELDS + HERO_VALUED)
+base_pack = PACKS.base
+load_catalog = PACKS.load
+"""``load_catalog(overlay_text=None, name="overlay")``: the base catalog, or the base merged
+with a user's overlay pack given as TOML text (cached)."""
+read_overlay = PACKS.read_overlay

@@ -4,10 +4,12 @@ from kumite.games.sfrivals.cards import Card, Catalog, Character, load_catalog
 from kumite.games.sfrivals.game import GAME, SFRivals
 from kumite.games.sfrivals.options import Options
 from kumite.games.sfrivals.resolve import Carry, RoundResult, resolve_round
+from kumite.games.sfrivals.spec import SPEC
 from kumite.games.sfrivals.state import SFRState
 
 __all__ = [
     "GAME",
+    "SPEC",
     "Card",
     "Carry",
     "Catalog",

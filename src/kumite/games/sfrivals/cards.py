@@ -7,11 +7,8 @@ this module validates them and compiles each card into a frozen :class:`Card`.
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Mapping
-from importlib import resources
-from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import msgspec
 
@@ -19,11 +16,9 @@ from kumite.cards import (
     PackData,
     Provenance,
     convert,
-    merge,
-    parse_toml,
-    read_pack,
     split_values,
 )
+from kumite.cards.pack import PackLoader
 from kumite.core.errors import PackError
 
 Op = Literal[
@@ -294,28 +289,9 @@ def _check_card(spec: CardSpec, name: str, by_char: Mapping[str, list[Card]]) ->
             raise bad("effects", f"effect #{position} ({effect.op}) needs a positive amount")
 
 
-def _base_text() -> str:
-    return (resources.files("kumite.games.sfrivals") / "packs" / "base.toml").read_text("utf-8")
-
-
-@functools.lru_cache(maxsize=1)
-def base_pack() -> PackData:
-    return parse_toml(_base_text(), "sfrivals/packs/base.toml")
-
-
-@functools.lru_cache(maxsize=32)
-def load_catalog(overlay_text: str | None = None, name: str = "overlay") -> Catalog:
-    """The base catalog, or the base merged with a user's overlay pack given as TOML text."""
-    pack = base_pack()
-    if overlay_text is not None:
-        pack = merge(pack, parse_toml(overlay_text, name), VALUED_FIELDS)
-    return _compile(pack)
-
-
-def read_overlay(path: str | Path) -> str:
-    """Read and validate an overlay pack file; return its text (stored in game options)."""
-    p = Path(path)
-    read_pack(p)  # unreadable file or bad TOML: an error naming the file
-    text = p.read_text(encoding="utf-8")
-    load_catalog(text, p.name)  # bad card: an error naming file, card and field
-    return text
+PACKS: Final = PackLoader("kumite.games.sfrivals", _compile, VALUED_FIELDS)
+base_pack = PACKS.base
+load_catalog = PACKS.load
+"""``load_catalog(overlay_text=None, name="overlay")``: the base catalog, or the base merged
+with a user's overlay pack given as TOML text (cached)."""
+read_overlay = PACKS.read_overlay

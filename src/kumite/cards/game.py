@@ -1,0 +1,62 @@
+"""The base of games whose cards come from packs: options, catalog and pack identity."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from kumite.cards.pack import PackLoader
+from kumite.core.errors import KumiteError, OptionsError
+from kumite.core.game import Game
+
+OptionsT = TypeVar("OptionsT", bound=msgspec.Struct)
+CatalogT = TypeVar("CatalogT")
+
+
+class PackGame(Game[OptionsT], Generic[OptionsT, CatalogT]):
+    """A game with msgspec options (``pack``: an overlay's TOML text) and a catalog of
+    cards compiled from its packs. Subclasses set :attr:`options_type` and :attr:`packs`
+    and add their own checks in :meth:`check`."""
+
+    options_type: type[OptionsT]
+    packs: PackLoader[CatalogT]
+
+    def __init__(self) -> None:
+        self.default_options = self.options_type()
+
+    def parse_options(self, raw: Mapping[str, Any] | None) -> OptionsT:
+        if not raw:
+            return self.default_options
+        options: OptionsT
+        if isinstance(raw, self.options_type):
+            options = raw
+        else:
+            try:
+                options = msgspec.convert(dict(raw), self.options_type)
+            except msgspec.ValidationError as exc:
+                raise OptionsError(f"{self.info.id} options: {exc}") from None
+        self.check(options)
+        return options
+
+    def check(self, options: OptionsT) -> None:
+        """Raise :class:`~kumite.core.errors.OptionsError` if ``options`` do not fit."""
+
+    def catalog(self, options: OptionsT | None = None) -> CatalogT:
+        """The cards in use: the base pack, or the base merged with the options' overlay."""
+        overlay: str | None = None if options is None else options.pack  # type: ignore[attr-defined]
+        try:
+            return self.packs.load(overlay)
+        except KumiteError:
+            raise
+        except Exception as exc:  # pragma: no cover - defensive
+            raise OptionsError(f"pack: {exc}") from None
+
+    def read_overlay(self, path: str) -> str:
+        """A user's overlay pack file, validated, as option text."""
+        return self.packs.read_overlay(path)
+
+    def pack_ref(self, options: OptionsT) -> dict[str, str]:
+        ref: dict[str, str] = self.catalog(options).pack.ref()  # type: ignore[attr-defined]
+        return ref

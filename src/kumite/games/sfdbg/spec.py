@@ -1,0 +1,81 @@
+"""The declaration of sfdbg: its GameSpec, and the small hooks the spec names."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from kumite.core.game import Game
+from kumite.core.spec import Bot, GameSpec, Labeler, Ref, Role
+
+SPEC = GameSpec(
+    id="sfdbg",
+    name="Street Fighter Deck-Building Game",
+    order=3,
+    game=Ref("kumite.games.sfdbg.game:GAME"),
+    options=Ref("kumite.games.sfdbg.options:Options"),
+    role=Role(
+        option="heroes",
+        label="Super Hero",
+        flag="heroes",
+        names=Ref("kumite.games.sfdbg.spec:hero_names"),
+        distinct=True,
+        unset="dealt at random",
+    ),
+    flags={"variant": "variant"},
+    seats=Ref("kumite.games.sfdbg.spec:with_seats"),
+    labels=Ref("kumite.games.sfdbg.spec:labeler"),
+    bots=(
+        Bot(
+            "greedy",
+            "rule-based: the best immediate result, knowing only its own view",
+            Ref("kumite.agents.sfdbg_greedy:make"),
+        ),
+        Bot(
+            "priority",
+            "buys by a priority list written as data (balanced strategy)",
+            Ref("kumite.agents.sfdbg_priority:make"),
+        ),
+        Bot(
+            "priority-power",
+            "priority list, Big-Money style (Power first)",
+            Ref("kumite.agents.sfdbg_priority:make_power"),
+            rated=False,
+        ),
+        Bot(
+            "priority-attack",
+            "priority list that buys every Attack",
+            Ref("kumite.agents.sfdbg_priority:make_attack"),
+            rated=False,
+        ),
+    ),
+    search=Ref("kumite.agents.sfdbg_search:make"),
+    tui=Ref("kumite.tui.sfdbg:FRONT_END"),
+    lab=Ref("kumite.sim.sfdbg:ADAPTER"),
+    table=Ref("kumite.games.sfdbg.web:ADAPTER"),
+)
+
+
+def hero_names(game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
+    from kumite.games.sfdbg.game import SFDBG
+
+    assert isinstance(game, SFDBG)
+    return {h.id: h.name for h in game.catalog(game.parse_options(options)).heroes}
+
+
+def with_seats(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
+    """The player count is the number of seats."""
+    return {**options, "players": seats}
+
+
+def labeler(game: Game[Any], options: Mapping[str, Any]) -> Labeler:
+    from kumite.games.sfdbg.game import SFDBG
+    from kumite.games.sfdbg.labels import choice_labels
+
+    assert isinstance(game, SFDBG)
+    catalog = game.catalog(game.parse_options(options))
+
+    def labels(view: Mapping[str, Any], legal: Sequence[str]) -> list[str]:
+        return choice_labels(legal, catalog, view)
+
+    return labels
