@@ -44,7 +44,7 @@ class RivalesHooks(SearchHooks):
                 outcome = state.outcome
                 assert outcome is not None
                 return outcome.returns
-            state.apply({d.seat: rng.choice(d.legal) for d in pending})
+            state.apply_trusted({d.seat: rng.choice(d.legal) for d in pending})
             if state.round != start:  # type: ignore[attr-defined]
                 return self.evaluate(state)
 

@@ -29,7 +29,6 @@ import random
 import tomllib
 from collections import Counter
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -127,11 +126,6 @@ def load_strategy(text: str, name: str = "strategy") -> Strategy:
         return msgspec.convert(tomllib.loads(text), Strategy)
     except (tomllib.TOMLDecodeError, msgspec.ValidationError) as exc:
         raise StrategyError(f"{name}: {exc}") from None
-
-
-def read_strategy(path: str | Path) -> Strategy:
-    p = Path(path)
-    return load_strategy(p.read_text(encoding="utf-8"), p.name)
 
 
 class PriorityBot:

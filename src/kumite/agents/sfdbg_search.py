@@ -123,7 +123,7 @@ class SFDBGHooks(SearchHooks):
                 return self.evaluate(st)
             if st.turn >= stop:
                 return self.evaluate(st)
-            state.apply({d.seat: self._policy(st, d) for d in pending})
+            state.apply_trusted({d.seat: self._policy(st, d) for d in pending})
 
     def _policy(self, st: Any, decision: Decision) -> str:
         legal = decision.legal

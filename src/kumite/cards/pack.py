@@ -250,14 +250,18 @@ class PackLoader(Generic[C]):
         self.compile = compile
         self.valued = tuple(valued)
         self.base = functools.cache(self._base)
-        self.load = functools.lru_cache(maxsize=32)(self._load)
+        self._cached = functools.lru_cache(maxsize=32)(self._load)
+
+    def load(self, overlay_text: str | None = None, name: str = "overlay") -> C:
+        """The base catalog, or the base merged with an overlay pack given as TOML text;
+        however called, the same pack gives the same catalog object."""
+        return self._cached(overlay_text, name)
 
     def _base(self) -> PackData:
         text = (resources.files(self.package) / "packs" / "base.toml").read_text("utf-8")
         return parse_toml(text, f"{self.package.rpartition('.')[2]}/packs/base.toml")
 
-    def _load(self, overlay_text: str | None = None, name: str = "overlay") -> C:
-        """The base catalog, or the base merged with an overlay pack given as TOML text."""
+    def _load(self, overlay_text: str | None, name: str) -> C:
         pack = self.base()
         if overlay_text is not None:
             pack = merge(pack, parse_toml(overlay_text, name), self.valued)

@@ -222,11 +222,19 @@ class State(abc.ABC):
         """Apply one choice per pending seat and return the events caused.
 
         Raises a :class:`~kumite.core.errors.ChoiceError` subclass, leaving the state
-        untouched, if any choice is missing, out of turn, malformed or illegal.
+        untouched, if any choice is missing, out of turn, malformed or illegal. Games never
+        override this (nor :meth:`validate`): their fast path is :meth:`apply_trusted`.
         """
-        valid = self.validate(choices)
-        events = self._apply(valid)
-        self.history.append(valid)
+        return self.apply_trusted(self.validate(choices))
+
+    def apply_trusted(self, choices: dict[int, str]) -> list[Event]:
+        """Apply choices known to be legal — a plain dict of one choice per pending seat,
+        each taken from its decision's ``legal`` — unchecked, and keep the dict in the
+        history. Search and simulation call it for the choices they draw from
+        :meth:`pending`; :meth:`apply` calls it once it has validated. The one hook a game
+        may override for speed (it must then do what this does)."""
+        events = self._apply(choices)
+        self.history.append(choices)
         return events
 
     def apply_one(self, seat: int, choice: str) -> list[Event]:

@@ -190,11 +190,6 @@ def _goofspiel_player(offset: int) -> Play:
     return play
 
 
-def measure_goofspiel(seconds: float, warmup: float = WARMUP, offset: int = 0) -> Measure:
-    """Worker: OpenSpiel goofspiel(8) random play."""
-    return _timed(_goofspiel_player(offset), seconds, warmup, offset)
-
-
 def measure_against_goofspiel(
     cases: list[tuple[str, SimSpec, bool]], seconds: float, warmup: float = WARMUP
 ) -> dict[str, Measure]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, cast
 
 from kumite.core.errors import MalformedChoiceError
@@ -19,7 +18,7 @@ from kumite.games.sfdbg import events as ev
 from kumite.games.sfdbg.actions import Vocabulary, vocabulary
 from kumite.games.sfdbg.cards import Catalog
 from kumite.games.sfdbg.engine import EMPTY, draw_cards, run_frames, shuffle
-from kumite.games.sfdbg.machine import Machine, answer, common_choice
+from kumite.games.sfdbg.machine import Machine, answer
 from kumite.games.sfdbg.options import Options
 from kumite.games.sfdbg.turn import start_turn, tables
 from kumite.games.sfdbg.view import determinize, explain, view
@@ -176,15 +175,6 @@ class SFDBGState(Machine, State):
     @property
     def options_json(self) -> dict[str, Any]:
         return self.game.options_to_json(self.opts)
-
-    def validate(self, choices: Mapping[int, str]) -> dict[int, str]:
-        """:meth:`State.validate`, without the general checks in the common case."""
-        if common_choice(self, choices) is not None:
-            return dict(choices)
-        return super().validate(choices)
-
-    def apply_checked(self, choices: object) -> list[Event]:
-        return State.apply(self, cast("Mapping[int, str]", choices))
 
     def _apply(self, choices: dict[int, str]) -> list[Event]:
         req = self.request

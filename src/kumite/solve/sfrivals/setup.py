@@ -33,7 +33,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import numpy as np
 import platformdirs
 
@@ -274,7 +273,3 @@ def _load(path: Path, characters: tuple[str, str], opts: Options) -> MatchupSolu
         solver=solver,
         from_cache=True,
     )
-
-
-def options_msgspec(opts: Options) -> dict[str, Any]:
-    return dict(msgspec.to_builtins(opts))
