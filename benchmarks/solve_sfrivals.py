@@ -12,7 +12,7 @@
    a loaded machine it is the better guide to the time on an idle one.
 2. With ``--full X,Y``: the whole matchup (set-up stage, certified bounds) — value, bounds,
    certified exploitability, time (no cache); with ``--certify`` also the certificate against
-   a committed, fully informed opponent (:mod:`kumite.solve.sfrivals.certify`).
+   a committed, fully informed opponent (:mod:`kumite.games.sfrivals.solver.certify`).
 
 Same seed, same positions, same values: only the times vary with the machine's load.
 """
@@ -25,10 +25,10 @@ import statistics
 import time
 
 from kumite.games.sfrivals.game import GAME
-from kumite.solve.sfrivals.certify import certify
-from kumite.solve.sfrivals.fight import FightSolver, Position, setup_hand
-from kumite.solve.sfrivals.kernels import warm_up
-from kumite.solve.sfrivals.setup import setup_cards, solve_matchup
+from kumite.games.sfrivals.solver.certify import certify
+from kumite.games.sfrivals.solver.fight import FightSolver, Position, setup_hand
+from kumite.games.sfrivals.solver.kernels import warm_up
+from kumite.games.sfrivals.solver.setup import setup_cards, solve_matchup
 
 MATCHUPS = ("zangief,juri", "ryu,ken", "poison,dudley")
 

@@ -146,7 +146,7 @@ def test_pages_and_static_files_are_served(server):
         "/table/abc",
         "/replay/abc",
         "/static/js/table.js",
-        "/static/js/games/sfrivals.js",
+        "/static/games/sfrivals/table.js",
         "/static/css/kumite.css",
     ):
         assert httpx.get(server.base + path).status_code == 200, path

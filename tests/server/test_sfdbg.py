@@ -303,12 +303,13 @@ def test_sfrivals_decisions_carry_no_labels(server):
 
 
 def test_the_sfdbg_renderer_and_its_styles_are_served(server):
-    for path in ("/static/js/games/sfdbg.js", "/static/css/sfdbg.css"):
+    for path in ("/static/games/sfdbg/table.js", "/static/games/sfdbg/sfdbg.css"):
         response = httpx.get(server.base + path)
         assert response.status_code == 200, path
-    assert "export function render(" in httpx.get(server.base + "/static/js/games/sfdbg.js").text
+    assert "export function render(" in httpx.get(server.base + "/static/games/sfdbg/table.js").text
     assert (
-        "export function renderView(" in httpx.get(server.base + "/static/js/games/sfdbg.js").text
+        "export function renderView("
+        in httpx.get(server.base + "/static/games/sfdbg/table.js").text
     )
 
 

@@ -9,9 +9,8 @@ from rich.console import Console
 
 from kumite.cli.options import game_options, settings_from
 from kumite.games import get_spec
-from kumite.games.sfdbg import GAME
+from kumite.games.sfdbg import GAME, tui
 from kumite.games.sfdbg.actions import vocabulary
-from kumite.tui import sfdbg as tui
 
 CATALOG = GAME.catalog()
 

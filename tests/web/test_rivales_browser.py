@@ -274,7 +274,7 @@ def decision_samples() -> list[dict]:
 
 
 REACH = """async ([samples, cards]) => {
-  const mod = await import("/static/js/games/rivales.js");
+  const mod = await import("/static/games/rivales/table.js");
   const problems = [];
   for (const state of samples) {
     const box = document.createElement("div");

@@ -256,7 +256,7 @@ def decision_samples() -> list[dict]:
 
 
 REACH = """async ([samples, cards]) => {
-  const mod = await import("/static/js/games/sfdbg.js");
+  const mod = await import("/static/games/sfdbg/table.js");
   const problems = [];
   for (const state of samples) {
     const box = document.createElement("div");

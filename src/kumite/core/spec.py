@@ -140,7 +140,8 @@ class GameSpec:
     tui: Ref[Any] | None = None
     """The terminal front end (:class:`~kumite.tui.registry.TerminalFrontEnd`)."""
     web: str | None = None
-    """``package/folder`` of the browser front end (``table.js``, CSS), served as is."""
+    """The package holding the browser front end (``table.js``, its CSS), served as is at
+    ``/static/games/<id>/``."""
     lab: Ref[Any] | None = None
     """The balance lab's summary of a finished game (:class:`~kumite.sim.adapters.Adapter`)."""
     table: Ref[Any] | None = None

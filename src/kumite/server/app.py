@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 
 from kumite.agents.registry import agent_names, describe, make_agent
 from kumite.core.errors import KumiteError
+from kumite.core.spec import GameSpec
 from kumite.games import get_game, get_spec, specs
 from kumite.server.adapters import adapter
 from kumite.server.protocol import Chat, Choose, Hello, Ping, ProtocolError, parse
@@ -47,6 +48,11 @@ class TableSpec(BaseModel):
 class SeatToken(BaseModel):
     seat: int
     token: str = ""
+
+
+def renderer(spec: GameSpec) -> str:
+    """The browser front end of a game: its own, else the generic one."""
+    return "/static/js/generic.js" if spec.web is None else f"/static/games/{spec.id}/table.js"
 
 
 def create_app(
@@ -132,6 +138,18 @@ def create_app(
             )
         return out
 
+    @app.get("/static/games/{game_id}/{name}", include_in_schema=False)
+    async def game_static(game_id: str, name: str) -> FileResponse:
+        """A game's own browser front end (its spec's ``web`` package: JS and CSS)."""
+        spec = specs().get(game_id)
+        folder = None if spec is None or spec.web is None else resources.files(spec.web)
+        if folder is None or name.startswith(".") or not name.endswith((".js", ".css")):
+            raise HTTPException(404, "no such file")
+        path = folder / name
+        if not path.is_file():
+            raise HTTPException(404, "no such file")
+        return FileResponse(str(path))
+
     @app.get("/api/games/{game_id}/rules")
     async def rules(game_id: str) -> dict[str, str]:
         return dict(get_game(game_id).rules)
@@ -214,6 +232,7 @@ def create_app(
             "id": runtime.id,
             "game": runtime.game.info.id,
             "name": runtime.game.info.name,
+            "renderer": renderer(runtime.spec),
             "step": runtime.step,
             "finished": runtime.finished,
             "seats": runtime.public_seats(),
@@ -324,6 +343,7 @@ def create_app(
         return {
             "table": runtime.id,
             "game": runtime.game.info.id,
+            "renderer": renderer(runtime.spec),
             "frames": out,
             "seats": runtime.public_seats(),
         }

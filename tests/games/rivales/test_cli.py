@@ -10,8 +10,8 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from kumite.cli.main import app
+from kumite.games.rivales import tui
 from kumite.games.rivales.game import GAME
-from kumite.tui import rivales as tui
 
 runner = CliRunner()
 

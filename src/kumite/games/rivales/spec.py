@@ -28,12 +28,13 @@ SPEC = GameSpec(
         Bot(
             "greedy",
             "rule-based: the best immediate result, knowing only its own view",
-            Ref("kumite.agents.rivales_greedy:make"),
+            Ref("kumite.games.rivales.bots.greedy:make"),
         ),
     ),
-    search=Ref("kumite.agents.rivales_search:make"),
-    tui=Ref("kumite.tui.rivales:FRONT_END"),
-    lab=Ref("kumite.sim.rivales:ADAPTER"),
+    search=Ref("kumite.games.rivales.bots.search:make"),
+    tui=Ref("kumite.games.rivales.tui:FRONT_END"),
+    lab=Ref("kumite.games.rivales.lab:ADAPTER"),
+    web="kumite.games.rivales.web",
     table=Ref("kumite.games.rivales.web:ADAPTER"),
 )
 

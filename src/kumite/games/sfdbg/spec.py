@@ -29,29 +29,30 @@ SPEC = GameSpec(
         Bot(
             "greedy",
             "rule-based: the best immediate result, knowing only its own view",
-            Ref("kumite.agents.sfdbg_greedy:make"),
+            Ref("kumite.games.sfdbg.bots.greedy:make"),
         ),
         Bot(
             "priority",
             "buys by a priority list written as data (balanced strategy)",
-            Ref("kumite.agents.sfdbg_priority:make"),
+            Ref("kumite.games.sfdbg.bots.priority:make"),
         ),
         Bot(
             "priority-power",
             "priority list, Big-Money style (Power first)",
-            Ref("kumite.agents.sfdbg_priority:make_power"),
+            Ref("kumite.games.sfdbg.bots.priority:make_power"),
             rated=False,
         ),
         Bot(
             "priority-attack",
             "priority list that buys every Attack",
-            Ref("kumite.agents.sfdbg_priority:make_attack"),
+            Ref("kumite.games.sfdbg.bots.priority:make_attack"),
             rated=False,
         ),
     ),
-    search=Ref("kumite.agents.sfdbg_search:make"),
-    tui=Ref("kumite.tui.sfdbg:FRONT_END"),
-    lab=Ref("kumite.sim.sfdbg:ADAPTER"),
+    search=Ref("kumite.games.sfdbg.bots.search:make"),
+    tui=Ref("kumite.games.sfdbg.tui:FRONT_END"),
+    lab=Ref("kumite.games.sfdbg.lab:ADAPTER"),
+    web="kumite.games.sfdbg.web",
     table=Ref("kumite.games.sfdbg.web:ADAPTER"),
 )
 

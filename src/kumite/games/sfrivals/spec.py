@@ -24,18 +24,19 @@ SPEC = GameSpec(
         Bot(
             "greedy",
             "rule-based: the best immediate result, knowing only its own view",
-            Ref("kumite.agents.sfrivals_greedy:make"),
+            Ref("kumite.games.sfrivals.bots.greedy:make"),
         ),
         Bot(
             "equilibrium",
             "the solver's strategy (guaranteed bound; see kumite solve)",
-            Ref("kumite.agents.equilibrium:make"),
+            Ref("kumite.games.sfrivals.bots.equilibrium:make"),
             rated=False,
         ),
     ),
-    tui=Ref("kumite.tui.sfrivals:FRONT_END"),
-    solver=Ref("kumite.cli.solve:run"),
-    lab=Ref("kumite.sim.sfrivals:ADAPTER"),
+    tui=Ref("kumite.games.sfrivals.tui:FRONT_END"),
+    solver=Ref("kumite.games.sfrivals.solver.cli:run"),
+    lab=Ref("kumite.games.sfrivals.lab:ADAPTER"),
+    web="kumite.games.sfrivals.web",
     table=Ref("kumite.games.sfrivals.web:ADAPTER"),
 )
 

@@ -4,7 +4,7 @@
 // combo chain), your hand, each clash's resolution, and every pending decision as something
 // to click. Elements that make a choice carry `data-choice`; the decision panel lists every
 // legal choice with the label the server sent (built from this seat's view only).
-import { h, clear, mark, provenanceTitle } from "../api.js";
+import { h, clear, mark, provenanceTitle } from "/static/js/api.js";
 
 const TYPES = {
   basic: { icon: "◆", name: "basic (light-blue diamond)" },
@@ -74,7 +74,7 @@ export function chatRules(channel) {
 
 function ensureStyles() {
   if (document.getElementById("rivales-css")) return;
-  document.head.append(h("link", { id: "rivales-css", rel: "stylesheet", href: "/static/css/rivales.css" }));
+  document.head.append(h("link", { id: "rivales-css", rel: "stylesheet", href: "/static/games/rivales/rivales.css" }));
 }
 
 // -- who is who --------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ Boss's Counter-Attack), play its cards (Weaknesses first, then draws, Locations,
 — holding one Defense back while it attacks a foe who may Counter-Attack), then buy the card
 worth most now (Power and draws early, VP late) while it is worth buying. Every forced
 decision — defend or not and with what, what to discard or destroy, which foe, what to give or
-name — is answered by :class:`~kumite.agents.sfdbg_policy.Policy`.
+name — is answered by :class:`~kumite.games.sfdbg.bots.policy.Policy`.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from kumite.agents.sfdbg_policy import CardValues, Policy, card_of, lateness, next_play
 from kumite.core.game import Decision, Game
+from kumite.games.sfdbg.bots.policy import CardValues, Policy, card_of, lateness, next_play
 
 #: Don't dilute the deck with cards worth less than this.
 BUY_THRESHOLD = 1.2

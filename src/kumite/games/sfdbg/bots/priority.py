@@ -20,7 +20,7 @@ Rule fields: ``card`` (a card id, ``kick``, ``ultra`` for your own Ultra, or ``a
 ``type``, ``min_cost``/``max_cost``, ``attack``/``defense`` (the card has one), ``max_owned``
 (copies the bot has bought so far), ``min_late``/``max_late`` (how far the game has gone,
 0 to 1: the larger of Stages defeated and main deck used). Forced decisions are answered by
-:class:`~kumite.agents.sfdbg_policy.Policy`. Load your own with :func:`load_strategy`.
+:class:`~kumite.games.sfdbg.bots.policy.Policy`. Load your own with :func:`load_strategy`.
 """
 
 from __future__ import annotations
@@ -33,9 +33,9 @@ from typing import Any
 
 import msgspec
 
-from kumite.agents.sfdbg_policy import GROUPS, CardValues, Policy, card_of, lateness, next_play
 from kumite.core.errors import KumiteError
 from kumite.core.game import Decision, Game
+from kumite.games.sfdbg.bots.policy import GROUPS, CardValues, Policy, card_of, lateness, next_play
 
 
 class BuyRule(msgspec.Struct, forbid_unknown_fields=True, frozen=True):

@@ -28,9 +28,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from kumite.agents.search import Level, SearchHooks
-from kumite.agents.sfdbg_greedy import BUY_THRESHOLD, GreedySFDBG
-from kumite.agents.sfdbg_policy import GROUPS, CardValues, Policy, card_of, group
 from kumite.core.game import Decision, Game, State
+from kumite.games.sfdbg.bots.greedy import BUY_THRESHOLD, GreedySFDBG
+from kumite.games.sfdbg.bots.policy import GROUPS, CardValues, Policy, card_of, group
 from kumite.games.sfdbg.scoring import deck_vp
 from kumite.games.sfdbg.turn import PLAY_POWER, owned
 

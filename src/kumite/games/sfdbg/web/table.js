@@ -2,7 +2,7 @@
 // the stacks and the face-up Stage, every player's public state, and every pending decision
 // as something to click. Card tiles carry `data-choice` when clicking them makes a choice;
 // the decision panel lists every legal choice with the label the server sent.
-import { h, clear, mark, provenanceTitle } from "../api.js";
+import { h, clear, mark, provenanceTitle } from "/static/js/api.js";
 
 const TYPE_CLASS = {
   Starter: "starter", Hero: "hero", Villain: "villain", "Super Power": "power",
@@ -38,7 +38,7 @@ export function chatRules() {
 
 function ensureStyles() {
   if (document.getElementById("sfdbg-css")) return;
-  document.head.append(h("link", { id: "sfdbg-css", rel: "stylesheet", href: "/static/css/sfdbg.css" }));
+  document.head.append(h("link", { id: "sfdbg-css", rel: "stylesheet", href: "/static/games/sfdbg/sfdbg.css" }));
 }
 
 // Which tile a choice belongs to: "<zone>|<card>", a stack name, or null (a button only).

@@ -1,4 +1,4 @@
-"""``equilibrium``: plays the solved SF Rivals strategy (:mod:`kumite.solve.sfrivals`).
+"""``equilibrium``: plays the solved SF Rivals strategy (:mod:`kumite.games.sfrivals.solver`).
 
 Set-up and every round are sampled from the solution's mixed strategies, seen from the
 agent's own view only. The matchup is solved on first use and cached on disk
@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from kumite.core.game import Decision, Game
-from kumite.solve.sfrivals.setup import MatchupSolution
-from kumite.solve.sfrivals.strategy import advice, matchup_for_view
+from kumite.games.sfrivals.solver.setup import MatchupSolution
+from kumite.games.sfrivals.solver.strategy import advice, matchup_for_view
 
 
 class EquilibriumAgent:

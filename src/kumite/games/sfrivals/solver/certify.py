@@ -39,9 +39,8 @@ import numba
 import numpy as np
 
 from kumite.games.sfrivals.cards import Character
-from kumite.solve.matrix import FloatArray
-from kumite.solve.sfrivals import certify_kernels, kernels
-from kumite.solve.sfrivals.fight import (
+from kumite.games.sfrivals.solver import certify_kernels, kernels
+from kumite.games.sfrivals.solver.fight import (
     _COVER,
     _R,
     I64,
@@ -49,7 +48,8 @@ from kumite.solve.sfrivals.fight import (
     Position,
     setup_hand,
 )
-from kumite.solve.sfrivals.setup import MatchupSolution, setup_cards
+from kumite.games.sfrivals.solver.setup import MatchupSolution, setup_cards
+from kumite.solve.matrix import FloatArray
 
 Progress = Callable[[str], None]
 

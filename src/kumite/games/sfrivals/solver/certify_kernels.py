@@ -7,14 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from kumite.solve.matrix_jit import (
-    _first_maximin_row,
-    _first_minimax_col,
-    _game_strategy,
-    _workspace,
-)
-from kumite.solve.matrix_jit import jit as _jit
-from kumite.solve.sfrivals.kernels import (
+from kumite.games.sfrivals.solver.kernels import (
     _AD,
     _COVER,
     _COVER_BITS,
@@ -25,6 +18,13 @@ from kumite.solve.sfrivals.kernels import (
     _find,
     _node_matrix,
 )
+from kumite.solve.matrix_jit import (
+    _first_maximin_row,
+    _first_minimax_col,
+    _game_strategy,
+    _workspace,
+)
+from kumite.solve.matrix_jit import jit as _jit
 
 Array = Any
 

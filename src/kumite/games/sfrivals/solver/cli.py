@@ -13,8 +13,8 @@ from rich.table import Table
 from kumite.cli.common import console, err_console, print_json, split_list
 from kumite.core.errors import OptionsError
 from kumite.games.sfrivals.game import GAME
-from kumite.solve.sfrivals.setup import MatchupSolution, cache_dir, solve_matchup
-from kumite.solve.sfrivals.strength import DEFAULT_AGENTS, strength_table
+from kumite.games.sfrivals.solver.setup import MatchupSolution, cache_dir, solve_matchup
+from kumite.games.sfrivals.solver.strength import DEFAULT_AGENTS, strength_table
 
 
 def run(

@@ -23,7 +23,7 @@ is written twice.
 A seat may also be **adaptive**: it holds all its *unseen* cards (hand and cover together)
 and decides only at the end which one was the cover. Every committed player is one strategy
 of the adaptive player, so a value against an adaptive opponent is a *guarantee* for the
-other seat in the real game, where it knows less (see :mod:`kumite.solve.sfrivals.setup`).
+other seat in the real game, where it knows less (see :mod:`kumite.games.sfrivals.solver.setup`).
 """
 
 from __future__ import annotations
@@ -41,9 +41,9 @@ from kumite.games.sfrivals.cards import Card, Catalog, Character
 from kumite.games.sfrivals.legal import fight_end, is_stuck, playable_cards, powerless_reason
 from kumite.games.sfrivals.options import Options
 from kumite.games.sfrivals.resolve import NO_CARRY, Carry, resolve_round
+from kumite.games.sfrivals.solver import kernels
 from kumite.solve.matrix import FloatArray, solve_matrix, solve_matrix_batch
 from kumite.solve.matrix_jit import game_solution
-from kumite.solve.sfrivals import kernels
 
 Hand = tuple[int, ...]
 I64 = NDArray[np.int64]

@@ -585,8 +585,8 @@ def _uniform_rows(a: Array, rows_first: bool) -> float:
 def warm_up() -> None:
     """Compile (or load from the cache) every kernel, on a one-state toy problem."""
     from kumite.games.sfrivals.game import GAME
+    from kumite.games.sfrivals.solver.fight import FightSolver, Position
     from kumite.solve.matrix_jit import game_value
-    from kumite.solve.sfrivals.fight import FightSolver, Position
 
     opts = GAME.parse_options({})
     cat = GAME.catalog(opts)

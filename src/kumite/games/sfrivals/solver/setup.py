@@ -39,8 +39,8 @@ import platformdirs
 from kumite.games.sfrivals.cards import Catalog, Character
 from kumite.games.sfrivals.game import GAME
 from kumite.games.sfrivals.options import Options
+from kumite.games.sfrivals.solver.fight import FightSolver, Position, setup_hand
 from kumite.solve.matrix import solve_matrix
-from kumite.solve.sfrivals.fight import FightSolver, Position, setup_hand
 
 SOLVER_VERSION = "sfr-bounds-1"
 Progress = Callable[[str], None]

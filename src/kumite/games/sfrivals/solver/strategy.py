@@ -19,9 +19,9 @@ import numpy as np
 
 from kumite.games.sfrivals.game import GAME
 from kumite.games.sfrivals.resolve import Carry
+from kumite.games.sfrivals.solver.fight import Position
+from kumite.games.sfrivals.solver.setup import MatchupSolution, solve_matchup
 from kumite.solve.matrix import solve_matrix
-from kumite.solve.sfrivals.fight import Position
-from kumite.solve.sfrivals.setup import MatchupSolution, solve_matchup
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

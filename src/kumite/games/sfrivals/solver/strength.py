@@ -26,13 +26,13 @@ from typing import Any
 
 from kumite.agents.base import Agent, decide
 from kumite.agents.registry import make_agent
-from kumite.agents.sfrivals_greedy import GreedySFRivals
 from kumite.core.game import Decision
+from kumite.games.sfrivals.bots.greedy import GreedySFRivals
 from kumite.games.sfrivals.game import GAME
 from kumite.games.sfrivals.options import Options
+from kumite.games.sfrivals.solver.fight import FightSolver, Position
+from kumite.games.sfrivals.solver.setup import cache_path
 from kumite.games.sfrivals.state import SFRState
-from kumite.solve.sfrivals.fight import FightSolver, Position
-from kumite.solve.sfrivals.setup import cache_path
 
 Policy = Callable[[SFRState, Decision], dict[str, float]]
 """The agent's distribution over ``decision.legal`` at ``state`` (from its own view)."""
@@ -120,7 +120,7 @@ def _policy_of(agent: Agent, name: str) -> tuple[Policy, bool]:
     """The agent's policy, and whether it depends on the position only (not on the order
     in which cards were played) — then the search merges positions."""
     if name == "equilibrium":
-        from kumite.solve.sfrivals.strategy import advice
+        from kumite.games.sfrivals.solver.strategy import advice
 
         def eq_policy(state: SFRState, decision: Decision) -> dict[str, float]:
             view = state.view(decision.seat)

@@ -1,5 +1,5 @@
 // Street Fighter Rivals at the web table: life gauges, the clash, your hand, set-up.
-import { h, clear, mark, provenanceTitle } from "../api.js";
+import { h, clear, mark, provenanceTitle } from "/static/js/api.js";
 
 export function chatRules() {
   return "Table talk between the two players. Your hand and your cover card stay hidden.";

@@ -205,7 +205,7 @@ async function main() {
   [cards, rules, renderer] = await Promise.all([
     api(`/api/tables/${tableId}/cards`),
     api(`/api/games/${info.game}/rules`),
-    import(`/static/js/games/${info.game}.js`),
+    import(info.renderer),
   ]);
   connect();
 }
