@@ -306,7 +306,7 @@ REACH = """async ([samples, cards]) => {
 
 def test_every_legal_choice_of_every_rivales_decision_kind_is_a_labelled_button(browser, web):
     from kumite.games.rivales.game import GAME
-    from kumite.server.adapters import RIVALES
+    from kumite.games.rivales.web import ADAPTER as RIVALES
 
     samples = decision_samples()
     cards = RIVALES.cards(GAME, {})

@@ -288,7 +288,7 @@ REACH = """async ([samples, cards]) => {
 
 def test_every_legal_choice_of_every_decision_kind_is_a_labelled_button(browser, web):
     from kumite.games.sfdbg import GAME
-    from kumite.server.adapters import SFDBG_ADAPTER
+    from kumite.games.sfdbg.web import ADAPTER as SFDBG_ADAPTER
 
     samples = decision_samples()
     offered = {c for s in samples for c in s["decision"]["legal"]}
