@@ -211,9 +211,7 @@ def check_sources(pack: PackData, known: Collection[str]) -> None:
                     check(raw["from"], card, prefix + field)
 
 
-def _check_new_entries(
-    base: PackData, overlay: PackData, key: str, schema: type[Any]
-) -> None:
+def _check_new_entries(base: PackData, overlay: PackData, key: str, schema: type[Any]) -> None:
     base_ids = [str(e.get("id")) for e in base.data.get(key, []) if isinstance(e, dict)]
     required = [f.name for f in msgspec.structs.fields(schema) if f.required]
     what = _SINGULAR.get(key, key)
