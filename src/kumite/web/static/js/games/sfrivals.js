@@ -17,9 +17,9 @@ function card(cards, id, { small = false, onclick, disabled = false, selected = 
     title: [c.name, c.aka, c.power, provenanceTitle(c, "damage")].filter(Boolean).join("\n"),
   },
     h("span.init", { title: "initiative" }, c.initiative),
-    h("div.name", {}, c.name),
+    h("div.name", {}, c.name, mark(c, "name")),
     kind,
-    small ? null : h("div.power", {}, c.power || "No special power."),
+    small ? null : h("div.power", {}, c.power ? `${c.power}${mark(c, "text")}` : "No special power."),
     h("span.dmg", { title: provenanceTitle(c, "damage") }, c.damage, h("span.mark", {}, mark(c, "damage"))),
     extra || null);
 }
