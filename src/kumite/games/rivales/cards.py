@@ -558,7 +558,12 @@ def _check_card(spec: CardSpec, name: str, fighters: set[str]) -> None:
     _check_effects(spec.effects, name, spec.id, "effects", passive=False)
 
 
-PACKS: Final = PackLoader("kumite.games.rivales", _compile, (*CARD_VALUED, *FIGHTER_VALUED))
+PACKS: Final = PackLoader(
+    "kumite.games.rivales",
+    _compile,
+    (*CARD_VALUED, *FIGHTER_VALUED),
+    {"cards": CardSpec, "fighters": FighterSpec},
+)
 base_pack = PACKS.base
 load_catalog = PACKS.load
 """``load_catalog(overlay_text=None, name="overlay")``: the base catalog, or the base merged

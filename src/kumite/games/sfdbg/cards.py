@@ -455,7 +455,12 @@ def _check_totals(name: str, cards: list[Card], heroes: list[Hero], rules: RuleV
             raise PackError(name, "no Ultra names this Super Hero as owner", card=hero.id)
 
 
-PACKS: Final = PackLoader("kumite.games.sfdbg", _compile, VALUED_FIELDS + HERO_VALUED)
+PACKS: Final = PackLoader(
+    "kumite.games.sfdbg",
+    _compile,
+    VALUED_FIELDS + HERO_VALUED,
+    {"cards": CardSpec, "heroes": HeroSpec},
+)
 base_pack = PACKS.base
 load_catalog = PACKS.load
 """``load_catalog(overlay_text=None, name="overlay")``: the base catalog, or the base merged
