@@ -17,8 +17,8 @@ import pytest
 from kumite.core.errors import ChoiceError, GameOverError, OptionsError
 from kumite.core.game import State
 from kumite.core.record import GameRecord, replay
+from kumite.core.registry import game_ids, get_spec
 from kumite.core.spec import GameSpec
-from kumite.games import game_ids, get_spec
 from kumite.tui.registry import labels_for
 
 GAMES = game_ids()

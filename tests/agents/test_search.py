@@ -16,7 +16,7 @@ from kumite.agents.ismcts import ISMCTSAgent
 from kumite.agents.search import DEFAULT_HOOKS, DEFAULT_LEVEL, SearchHooks, search_hooks
 from kumite.agents.uniform import RandomAgent
 from kumite.core.game import Decision, Game, State
-from kumite.games import get_game
+from kumite.core.registry import get_game
 from kumite.games.rivales.bots.search import RivalesHooks, match_value
 from kumite.games.sfdbg.bots.search import SFDBGHooks
 

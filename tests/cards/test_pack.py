@@ -222,7 +222,7 @@ TYPOS = [
 def test_each_games_overlay_with_a_typo_id_names_the_closest_ids(
     tmp_path, game, base, key, ident, field, closest
 ):
-    from kumite.games import get_game
+    from kumite.core.registry import get_game
 
     loader = importlib.import_module(f"kumite.games.{game}.cards")
     path = tmp_path / "mine.toml"

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from kumite.cli.main import app
 from kumite.cli.play import result_head
 from kumite.core.game import Outcome
-from kumite.games.sfrivals import GAME
+from kumite.games.sfrivals.game import GAME
 from kumite.games.sfrivals.tui import HumanSFRivals, cards_table, render
 
 runner = CliRunner()

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from kumite.games.sfdbg import GAME
+from kumite.games.sfdbg.game import GAME
 from kumite.games.sfdbg.labels import choice_labels
 from tests.server.live import ProcessServer, Seat, create_table, drive
 

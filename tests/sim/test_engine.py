@@ -12,10 +12,10 @@ import pytest
 from kumite.agents.runner import run_game
 from kumite.agents.uniform import RandomAgent
 from kumite.core.errors import OptionsError
+from kumite.core.registry import specs
 from kumite.core.rng import derive_seed
 from kumite.core.spec import GameSpec, Ref
-from kumite.games import specs
-from kumite.games.sfrivals import GAME
+from kumite.games.sfrivals.game import GAME
 from kumite.games.sfrivals.rollout import random_rollout
 from kumite.sim.backends import simulate
 from kumite.sim.engine import Runner, SimSpec, Tally, chunks

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from kumite.core.registry import specs
 from kumite.core.spec import GameSpec, Ref
-from kumite.games import specs
 from kumite.sim.analysis import analyze
 from kumite.sim.backends import simulate
 from kumite.sim.engine import Runner, SimSpec

@@ -8,9 +8,10 @@ import random
 from rich.console import Console
 
 from kumite.cli.options import game_options, settings_from
-from kumite.games import get_spec
-from kumite.games.sfdbg import GAME, tui
+from kumite.core.registry import get_spec
+from kumite.games.sfdbg import tui
 from kumite.games.sfdbg.actions import vocabulary
+from kumite.games.sfdbg.game import GAME
 
 CATALOG = GAME.catalog()
 

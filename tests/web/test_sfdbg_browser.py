@@ -175,7 +175,7 @@ def decision_samples() -> list[dict]:
     and, for the rarest kinds, from scenario positions."""
     import random
 
-    from kumite.games.sfdbg import GAME
+    from kumite.games.sfdbg.game import GAME
     from kumite.games.sfdbg.labels import choice_labels
     from kumite.games.sfdbg.scenario import position
 
@@ -287,7 +287,7 @@ REACH = """async ([samples, cards]) => {
 
 
 def test_every_legal_choice_of_every_decision_kind_is_a_labelled_button(browser, web):
-    from kumite.games.sfdbg import GAME
+    from kumite.games.sfdbg.game import GAME
     from kumite.games.sfdbg.web import ADAPTER as SFDBG_ADAPTER
 
     samples = decision_samples()

@@ -9,8 +9,8 @@ from kumite.agents.base import Agent, AgentFactory
 from kumite.agents.uniform import RandomAgent
 from kumite.core.errors import KumiteError
 from kumite.core.game import Game
+from kumite.core.registry import specs
 from kumite.core.spec import GameSpec, Ref
-from kumite.games import specs
 
 
 class UnknownAgentError(KumiteError, ValueError):

@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from kumite.core.game import Decision, Game, State
-from kumite.games import specs
+from kumite.core.registry import specs
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 import msgspec
 
@@ -43,9 +43,13 @@ class PackGame(Game[OptionsT], Generic[OptionsT, CatalogT]):
     def check(self, options: OptionsT) -> None:
         """Raise :class:`~kumite.core.errors.OptionsError` if ``options`` do not fit."""
 
-    def catalog(self, options: OptionsT | None = None) -> CatalogT:
-        """The cards in use: the base pack, or the base merged with the options' overlay."""
-        overlay: str | None = None if options is None else options.pack  # type: ignore[attr-defined]
+    def catalog(self, options: OptionsT | Mapping[str, Any] | None = None) -> CatalogT:
+        """The cards in use: the base pack, or the base merged with the options' overlay
+        (parsed options, or raw ones as a table or the command line gives them)."""
+        parsed: Any = options
+        if options is not None and not isinstance(options, self.options_type):
+            parsed = self.parse_options(cast("Mapping[str, Any]", options))
+        overlay: str | None = None if parsed is None else parsed.pack
         try:
             return self.packs.load(overlay)
         except KumiteError:

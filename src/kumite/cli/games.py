@@ -8,8 +8,8 @@ from rich.table import Table
 
 from kumite.agents.registry import agent_names
 from kumite.cli.common import console, print_json
+from kumite.core.registry import specs
 from kumite.core.spec import GameSpec
-from kumite.games import specs
 
 
 def describe(spec: GameSpec) -> dict[str, Any]:

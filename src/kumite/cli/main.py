@@ -12,10 +12,10 @@ from kumite.cli import cards as cards_cmd
 from kumite.cli import match as match_cmd
 from kumite.cli import play as play_cmd
 from kumite.cli import replay as replay_cmd
-from kumite.cli.common import friendly_errors
+from kumite.cli.common import friendly_errors, split_list
 from kumite.cli.options import game_options, settings_from
 from kumite.core.errors import OptionsError
-from kumite.games import default_game, game_ids, get_spec, specs
+from kumite.core.registry import default_game, game_ids, get_spec, specs
 
 app = typer.Typer(
     name="kumite",
@@ -330,7 +330,8 @@ def solve(
         raise OptionsError(f"{spec.name} ships no solver")
     settings = settings_from(spec, pick, option or [], pack, extra)
     options = game_options(spec, spec.load(), dataclasses.replace(settings, pick=[]), 2)
-    spec.solver.load()(settings.pick, all_matchups, options, out, cache, strength, agents, json_out)
+    run = spec.solver.load()
+    run(settings.pick, all_matchups, options, out, cache, strength, split_list(agents), json_out)
 
 
 def main() -> None:

@@ -11,8 +11,8 @@ from kumite.agents.runner import run_game
 from kumite.cli.common import console, new_seed, print_json
 from kumite.core.errors import OptionsError
 from kumite.core.game import Outcome
+from kumite.core.registry import get_spec
 from kumite.core.rng import derive_seed
-from kumite.games import get_spec
 from kumite.sim.tournament import (
     Entrant,
     Standings,

@@ -15,8 +15,8 @@ from kumite.cli.options import PlaySettings, game_options
 from kumite.core.errors import OptionsError
 from kumite.core.events import Event
 from kumite.core.game import Game, Outcome, State
+from kumite.core.registry import get_spec
 from kumite.core.rng import derive_seed
-from kumite.games import get_spec
 from kumite.tui.console import pause, print_events
 from kumite.tui.registry import front_end
 
@@ -134,11 +134,10 @@ def result_head(outcome: Outcome, labels: list[str], viewer: int | None) -> str:
 
 
 def seat_labels(state: State, names: list[str]) -> list[str]:
-    """``Player 2 (Ken, greedy)``: the seat, the name the game gives it (a front end's
-    optional ``seat_names``: a character, a hero) and the agent."""
-    fe = front_end(state.game.info.id)
-    seat_names = getattr(fe, "seat_names", None)
-    given = seat_names(state.view(None)) if seat_names is not None else [None] * len(names)
+    """``Player 2 (Ken, greedy)``: the seat, the name the game gives it (its front end's
+    ``seat_names``: a character, a hero) and the agent."""
+    given = list(front_end(state.game.info.id).seat_names(state.view(None)))
+    given += [None] * (len(names) - len(given))
     return [
         f"Player {seat + 1} ({given[seat]}, {agent})"
         if given[seat]

@@ -24,7 +24,7 @@ from kumite.cli.options import PlaySettings
 from kumite.cli.options import game_options as options_from
 from kumite.core.errors import OptionsError
 from kumite.core.game import Game
-from kumite.games import get_game, get_spec
+from kumite.core.registry import get_game, get_spec
 from kumite.sim.analysis import plural
 from kumite.sim.backends import Progress as ProgressFn
 from kumite.sim.backends import SimResult, default_jobs, simulate

@@ -1,7 +1,7 @@
 """Game specifications: what one game provides, declared once, read by every face.
 
 A game package exports one :class:`GameSpec` and registers it in the entry-point group
-``kumite.games`` (see :mod:`kumite.games`). The spec names the game's rules (the
+``kumite.games`` (see :mod:`kumite.core.registry`). The spec names the game's rules (the
 :class:`~kumite.core.game.Game`, built lazily), the seat role, the options, and the faces it
 ships — bots, search hooks, terminal and browser front ends, balance-lab summary, web-table
 adapter. A face the game does not ship is ``None``: the generic one is used. Faces are
@@ -145,10 +145,10 @@ class GameSpec:
     lab: Ref[Any] | None = None
     """The balance lab's summary of a finished game (:class:`~kumite.sim.adapters.Adapter`)."""
     table: Ref[Any] | None = None
-    """The web table's adapter (:class:`~kumite.server.adapters.TableAdapter`)."""
+    """The web table's adapter (:class:`~kumite.web.table.TableAdapter`)."""
     solver: Ref[Callable[..., None]] | None = None
     """``kumite solve GAME``: ``run(picks, all, options, out, cache, strength, agents,
-    json)``."""
+    json)`` (``agents``: a list of names)."""
 
     def load(self) -> Game[Any]:
         return self.game.load()

@@ -20,12 +20,12 @@ from pydantic import BaseModel, Field
 
 from kumite.agents.registry import agent_names, describe, make_agent
 from kumite.core.errors import KumiteError
+from kumite.core.registry import get_game, get_spec, specs
 from kumite.core.spec import GameSpec
-from kumite.games import get_game, get_spec, specs
-from kumite.server.adapters import adapter
 from kumite.server.protocol import Chat, Choose, Hello, Ping, ProtocolError, parse
 from kumite.server.runtime import Client, Hub, TableRuntime
 from kumite.server.storage import Store
+from kumite.web.table import adapter
 
 STATIC = resources.files("kumite.web") / "static"
 _ENCODER = msgspec.json.Encoder()

@@ -24,12 +24,12 @@ from kumite.agents.registry import make_agent
 from kumite.core.errors import ChoiceError
 from kumite.core.events import Event
 from kumite.core.game import Game, State
+from kumite.core.registry import get_spec
 from kumite.core.rng import derive_seed
 from kumite.core.spec import GameSpec, Labeler
-from kumite.games import get_spec
-from kumite.server.adapters import TableAdapter, adapter
 from kumite.server.protocol import ProtocolError
 from kumite.server.storage import Store, StoredTable, chat_entry, now, token_hash
+from kumite.web.table import TableAdapter, adapter
 
 log = logging.getLogger("kumite.server")
 

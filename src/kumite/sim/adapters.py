@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from kumite.core.game import Game, Outcome, State
-from kumite.games import specs
+from kumite.core.registry import specs
 
 
 class CardPlay(NamedTuple):

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from kumite.agents.registry import agent_names
-from kumite.games import game_ids, get_game
+from kumite.core.registry import game_ids, get_game
 from kumite.sim.adapters import adapter_for
 from kumite.sim.engine import Runner, SimSpec
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from kumite.agents.registry import agent_names
-from kumite.games import specs
+from kumite.core.registry import specs
 from kumite.sim.analysis import rates
 from kumite.sim.backends import simulate
 from kumite.sim.engine import SimSpec

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from rich.console import Console
 from rich.prompt import IntPrompt, Prompt
@@ -12,6 +14,13 @@ from rich.text import Text
 from kumite.core.events import Event
 
 T = TypeVar("T")
+
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
 def event_line(event: Event, *, show_rule: bool = True) -> Text:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
@@ -20,31 +20,9 @@ from rich.text import Text
 from kumite.agents.base import Agent
 from kumite.core.errors import OptionsError
 from kumite.core.game import Decision, Game
-from kumite.core.spec import GameSpec, Labeler
-from kumite.games import get_spec
+from kumite.core.registry import get_spec
+from kumite.core.spec import Labeler
 from kumite.tui.console import pick
-
-
-class TerminalFrontEnd(Protocol):
-    """What the CLI needs to put a game on the terminal."""
-
-    def human(
-        self, console: Console, game: Game[Any], options: Mapping[str, Any], seat: int, label: str
-    ) -> Agent:
-        """An agent that asks the person at the terminal, showing only ``seat``'s view."""
-        ...
-
-    def render(
-        self, game: Game[Any], options: Mapping[str, Any], view: Mapping[str, Any]
-    ) -> RenderableType:
-        """The table as the view's seat (or a spectator) sees it."""
-        ...
-
-    def cards(
-        self, game: Game[Any], pack: Path | None, only: str | None, as_json: bool
-    ) -> RenderableType | dict[str, Any]:
-        """All cards with the provenance of each value (JSON dict, or a renderable)."""
-        ...
 
 
 class GenericHuman:
@@ -78,16 +56,16 @@ def render_view(view: Mapping[str, Any]) -> RenderableType:
     return Pretty(dict(view), expand_all=False)
 
 
-class GenericFrontEnd:
-    """Any game on the terminal, from its views and labelled choices."""
-
-    def __init__(self, spec: GameSpec) -> None:
-        self.spec = spec
+class TerminalFrontEnd:
+    """What the CLI needs to put a game on the terminal. These defaults are the generic
+    front end, from the contract and the spec alone; a game's own (its spec's ``tui``)
+    subclasses it."""
 
     def human(
         self, console: Console, game: Game[Any], options: Mapping[str, Any], seat: int, label: str
     ) -> Agent:
-        labels = self.spec.labels
+        """An agent that asks the person at the terminal, showing only ``seat``'s view."""
+        labels = get_spec(game.info.id).labels
         return GenericHuman(
             console, None if labels is None else labels.load()(game, options), label
         )
@@ -95,18 +73,28 @@ class GenericFrontEnd:
     def render(
         self, game: Game[Any], options: Mapping[str, Any], view: Mapping[str, Any]
     ) -> RenderableType:
+        """The table as the view's seat (or a spectator) sees it."""
         return Group(Text(game.info.name, style="bold cyan"), render_view(view))
 
     def cards(
         self, game: Game[Any], pack: Path | None, only: str | None, as_json: bool
     ) -> RenderableType | dict[str, Any]:
+        """All cards with the provenance of each value (JSON dict, or a renderable)."""
         raise OptionsError(f"{game.info.name} has no card list")
+
+    def seat_names(self, view: Mapping[str, Any]) -> Sequence[str | None]:
+        """The name each seat plays under, from the spectator's ``view`` (a character, a
+        hero: the result names the winner by it); empty or ``None``: none."""
+        return ()
+
+
+GENERIC = TerminalFrontEnd()
 
 
 def front_end(game_id: str) -> TerminalFrontEnd:
     """The game's own terminal front end, else the generic one."""
     spec = get_spec(game_id)
     if spec.tui is None:
-        return GenericFrontEnd(spec)
+        return GENERIC
     found: TerminalFrontEnd = spec.tui.load()
     return found

@@ -15,7 +15,7 @@ from kumite.core.errors import (
     NotPendingError,
 )
 from kumite.core.record import GameRecord, replay
-from kumite.games import get_game
+from kumite.core.registry import get_game
 from tests.games.rivales.helpers import GAME, position
 
 

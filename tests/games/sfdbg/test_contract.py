@@ -13,10 +13,10 @@ from kumite.core.errors import (
     NotPendingError,
 )
 from kumite.core.record import GameRecord, replay
-from kumite.games import get_game
-from kumite.games.sfdbg import GAME
+from kumite.core.registry import get_game
 from kumite.games.sfdbg.attack import Attack
 from kumite.games.sfdbg.engine import Ctx, Engine, Request
+from kumite.games.sfdbg.game import GAME
 from kumite.games.sfdbg.scenario import act, pending, position
 from kumite.games.sfdbg.state import SFDBGState
 

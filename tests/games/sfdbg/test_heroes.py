@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from kumite.games.sfdbg import GAME
+from kumite.games.sfdbg.game import GAME
 from kumite.games.sfdbg.scenario import act, ids, pending, position
 
 

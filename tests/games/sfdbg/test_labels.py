@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from kumite.games.sfdbg import GAME
 from kumite.games.sfdbg.actions import vocabulary
+from kumite.games.sfdbg.game import GAME
 from kumite.games.sfdbg.labels import choice_label, choice_labels
 from kumite.games.sfdbg.scenario import position
 

@@ -17,8 +17,8 @@ import pytest
 from kumite.core.errors import ChoiceError
 from kumite.core.game import State
 from kumite.core.rng import Rng, derive_seed
-from kumite.games.sfdbg import GAME
 from kumite.games.sfdbg.engine import shuffle
+from kumite.games.sfdbg.game import GAME
 from kumite.games.sfdbg.state import SFDBGState
 
 #: An "eager" player: challenges, buys and plays whenever it can (games end by the rules).

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from kumite.core.errors import OptionsError
-from kumite.games.sfdbg import GAME
+from kumite.games.sfdbg.game import GAME
 from kumite.games.sfdbg.scenario import act, ids
 from kumite.games.sfdbg.turn import owned
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from kumite.games.sfdbg import GAME
+from kumite.games.sfdbg.game import GAME
 from kumite.games.sfdbg.rules import RULES
 from kumite.games.sfdbg.scenario import act, ids, pending, position
 from kumite.games.sfdbg.scoring import winners

@@ -170,7 +170,7 @@ def test_rules_value_outside_its_range_is_refused_naming_file_and_field(tmp_path
 def test_rules_at_the_ends_of_their_ranges_play_to_the_end(tmp_path, rules):
     from kumite.agents.base import decide
     from kumite.agents.uniform import RandomAgent
-    from kumite.games.sfrivals import GAME
+    from kumite.games.sfrivals.game import GAME
 
     path = write(tmp_path, OVERLAY_HEAD + f"[rules]\n{rules}\n")
     text = read_overlay(path)

@@ -1,5 +1,1 @@
 """Rivales: Capítulo 1 – Justicia (1vs1 and 2vs2): rules, cards and the state machine."""
-
-from kumite.games.rivales.spec import SPEC
-
-__all__ = ["SPEC"]

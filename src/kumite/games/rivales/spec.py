@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from kumite.core.errors import OptionsError
 from kumite.core.game import Game
-from kumite.core.spec import Bot, GameSpec, Labeler, Ref, Role
+from kumite.core.spec import Bot, GameSpec, Ref, Role
 
 SPEC = GameSpec(
     id="rivales",
@@ -23,7 +23,7 @@ SPEC = GameSpec(
     ),
     flags={"mode": "mode"},
     seats=Ref("kumite.games.rivales.spec:with_seats"),
-    labels=Ref("kumite.games.rivales.spec:labeler"),
+    labels=Ref("kumite.games.rivales.labels:labeler"),
     bots=(
         Bot(
             "greedy",
@@ -60,16 +60,3 @@ def with_seats(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
     if seats != need:
         raise OptionsError(f"Rivales {mode} needs {need} seats (players), got {seats}")
     return {**options, "mode": mode}
-
-
-def labeler(game: Game[Any], options: Mapping[str, Any]) -> Labeler:
-    from kumite.games.rivales.game import Rivales
-    from kumite.games.rivales.labels import choice_labels
-
-    assert isinstance(game, Rivales)
-    catalog = game.catalog(game.parse_options(options))
-
-    def labels(view: Mapping[str, Any], legal: Sequence[str]) -> list[str]:
-        return choice_labels(legal, catalog, view)
-
-    return labels

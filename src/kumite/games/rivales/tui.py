@@ -37,6 +37,7 @@ from kumite.games.rivales.talk import (
     refusal,
 )
 from kumite.tui.console import pick
+from kumite.tui.registry import TerminalFrontEnd
 
 TYPE_STYLE = {"basic": "cyan", "unique": "dark_orange", "ultra": "magenta"}
 TYPE_ICON = {"basic": "◆", "unique": "●", "ultra": "⬢"}
@@ -349,7 +350,7 @@ def _catalog(game: Game[Any], options: Mapping[str, Any]) -> Catalog:
     return game.catalog(game.parse_options(options))
 
 
-class RivalesFrontEnd:
+class RivalesFrontEnd(TerminalFrontEnd):
     """Rivales on the terminal: 1vs1 and 2vs2, any mix of people and bots."""
 
     def human(

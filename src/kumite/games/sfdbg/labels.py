@@ -9,7 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from kumite.core.game import Game
+from kumite.core.spec import Labeler
 from kumite.games.sfdbg.cards import Catalog
+from kumite.games.sfdbg.game import GAME
 
 #: Where a ``<verb>:<zone>:<card>`` choice takes its card from, as seen by the chooser.
 ZONES = {
@@ -117,3 +120,9 @@ def _player(seat: int, view: Mapping[str, Any]) -> str:
 
 def _join(*parts: str) -> str:
     return " ".join(p for p in parts if p)
+
+
+def labeler(game: Game[Any], options: Mapping[str, Any]) -> Labeler:
+    """The spec's ``labels``: the choices of a table with these options, labelled."""
+    catalog = GAME.catalog(options)
+    return lambda view, legal: choice_labels(legal, catalog, view)

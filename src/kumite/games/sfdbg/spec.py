@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from kumite.core.game import Game
-from kumite.core.spec import Bot, GameSpec, Labeler, Ref, Role
+from kumite.core.spec import Bot, GameSpec, Ref, Role
 
 SPEC = GameSpec(
     id="sfdbg",
@@ -24,7 +24,7 @@ SPEC = GameSpec(
     ),
     flags={"variant": "variant"},
     seats=Ref("kumite.games.sfdbg.spec:with_seats"),
-    labels=Ref("kumite.games.sfdbg.spec:labeler"),
+    labels=Ref("kumite.games.sfdbg.labels:labeler"),
     bots=(
         Bot(
             "greedy",
@@ -67,16 +67,3 @@ def hero_names(game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
 def with_seats(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
     """The player count is the number of seats."""
     return {**options, "players": seats}
-
-
-def labeler(game: Game[Any], options: Mapping[str, Any]) -> Labeler:
-    from kumite.games.sfdbg.game import SFDBG
-    from kumite.games.sfdbg.labels import choice_labels
-
-    assert isinstance(game, SFDBG)
-    catalog = game.catalog(game.parse_options(options))
-
-    def labels(view: Mapping[str, Any], legal: Sequence[str]) -> list[str]:
-        return choice_labels(legal, catalog, view)
-
-    return labels

@@ -20,6 +20,7 @@ from kumite.games.sfdbg.cards import Card, Catalog, Hero, load_catalog, read_ove
 from kumite.games.sfdbg.game import SFDBG
 from kumite.games.sfdbg.labels import choice_label
 from kumite.tui.console import pick
+from kumite.tui.registry import TerminalFrontEnd
 
 
 def mark(card: Card | Hero, field: str) -> str:
@@ -219,7 +220,7 @@ def _catalog(game: Game[Any], options: Mapping[str, Any]) -> Catalog:
     return game.catalog(game.parse_options(options))
 
 
-class SFDBGFrontEnd:
+class SFDBGFrontEnd(TerminalFrontEnd):
     """SF DBG on the terminal."""
 
     def human(

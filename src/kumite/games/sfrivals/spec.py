@@ -29,7 +29,7 @@ SPEC = GameSpec(
         Bot(
             "equilibrium",
             "the solver's strategy (guaranteed bound; see kumite solve)",
-            Ref("kumite.games.sfrivals.bots.equilibrium:make"),
+            Ref("kumite.games.sfrivals.solver.equilibrium:make"),
             rated=False,
         ),
     ),

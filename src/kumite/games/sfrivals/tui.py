@@ -18,6 +18,7 @@ from kumite.core.game import Decision, Game
 from kumite.games.sfrivals.cards import Card, Catalog, load_catalog, read_overlay
 from kumite.games.sfrivals.game import SFRivals
 from kumite.tui.console import pick
+from kumite.tui.registry import TerminalFrontEnd
 
 #: The card fields shown at the terminal, each with its provenance mark.
 SHOWN_FIELDS = ("name", "initiative", "damage", "text")
@@ -267,7 +268,7 @@ def _catalog(game: Game[Any], options: Mapping[str, Any]) -> Catalog:
     return game.catalog(game.parse_options(options))
 
 
-class SFRivalsFrontEnd:
+class SFRivalsFrontEnd(TerminalFrontEnd):
     """SF Rivals on the terminal."""
 
     def human(

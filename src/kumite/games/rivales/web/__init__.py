@@ -17,7 +17,7 @@ from kumite.core.spec import GameSpec
 from kumite.games.rivales.cards import load_catalog
 from kumite.games.rivales.game import Rivales
 from kumite.games.rivales.talk import COMMUNICATION, ENFORCED, TABLE_TALK, team_message_refusal
-from kumite.server.adapters import TableAdapter
+from kumite.web.table import TableAdapter
 
 RANDOM = "random"
 

@@ -9,7 +9,7 @@ from typing import Any
 from kumite.cards.provenance import LEGEND
 from kumite.core.game import Game
 from kumite.games.sfdbg.game import SFDBG
-from kumite.server.adapters import TableAdapter
+from kumite.web.table import TableAdapter
 
 
 class SFDBGTable(TableAdapter):

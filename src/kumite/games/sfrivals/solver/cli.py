@@ -10,11 +10,11 @@ from typing import Any
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from kumite.cli.common import console, err_console, print_json, split_list
 from kumite.core.errors import OptionsError
 from kumite.games.sfrivals.game import GAME
 from kumite.games.sfrivals.solver.setup import MatchupSolution, cache_dir, solve_matchup
 from kumite.games.sfrivals.solver.strength import DEFAULT_AGENTS, strength_table
+from kumite.tui.console import console, err_console, print_json
 
 
 def run(
@@ -24,7 +24,7 @@ def run(
     out: Path,
     use_cache: bool,
     strength: bool,
-    agents: str | None,
+    agents: list[str],
     json_out: bool,
 ) -> None:
     if all_matchups:
@@ -35,7 +35,7 @@ def run(
     GAME.parse_options({**options, "characters": chars})  # unknown names fail here
     pair = (chars[0], chars[1])
     if strength:
-        names = tuple(split_list(agents)) or DEFAULT_AGENTS
+        names = tuple(agents) or DEFAULT_AGENTS
         result = strength_table(pair, options, names)
         if json_out:
             print_json(result)

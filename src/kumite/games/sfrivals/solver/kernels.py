@@ -580,17 +580,3 @@ def _uniform_rows(a: Array, rows_first: bool) -> float:
             total += a[i, j]
         best = min(best, total / nr)
     return best
-
-
-def warm_up() -> None:
-    """Compile (or load from the cache) every kernel, on a one-state toy problem."""
-    from kumite.games.sfrivals.game import GAME
-    from kumite.games.sfrivals.solver.fight import FightSolver, Position
-    from kumite.solve.matrix_jit import game_value
-
-    opts = GAME.parse_options({})
-    cat = GAME.catalog(opts)
-    chars = (cat.characters["ryu"], cat.characters["ken"])
-    hands = tuple(tuple(int(c.index == 0) for c in ch.cards) for ch in chars)
-    FightSolver(cat, opts, chars).value(Position((hands[0], hands[1]), round=cat.rules.hand))
-    game_value(np.array([[1.0, -1.0, 0.0], [-1.0, 1.0, 0.0], [0.0, 0.0, -1.0]]))

@@ -7,7 +7,7 @@ from typing import Any
 
 from kumite.core.game import Game
 from kumite.games.sfrivals.game import SFRivals
-from kumite.server.adapters import TableAdapter
+from kumite.web.table import TableAdapter
 
 
 class SFRivalsTable(TableAdapter):
