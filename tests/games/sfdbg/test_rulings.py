@@ -177,3 +177,18 @@ def test_ruling__returns():
     outcome = s.outcome
     assert outcome is not None
     assert sorted(outcome.returns) == [-1.0, -1.0, 1.0] or len(outcome.winners) > 1
+
+
+def test_ruling__never_into_main_deck():
+    """Dhalsim's Counter-Attack may not choose a Kick, Stage or Ultra: with nothing else to
+    choose, it does nothing."""
+    s = position(
+        heroes=["ryu", "dhalsim"],
+        hands={0: ["metsu-hadoken"], 1: ["yoga-catastrophe"]},
+        played={0: ["kick"]},
+        locations={0: ["usa"]},
+        discards={0: ["kick", "shinryuken"]},
+    )
+    main = list(s.main)
+    act(s, "play:metsu-hadoken", "defend:yoga-catastrophe", "no-defense")
+    assert pending(s)[1] == "turn" and s.main == main

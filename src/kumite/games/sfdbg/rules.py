@@ -375,6 +375,11 @@ RULES: dict[str, str] = {
         '"At the end of your turn" effects resolve in step 1, before played cards are '
         "discarded: Tireless Warrior goes on top of your deck and is drawn in your new hand."
     ),
+    "sfdbg.ruling.never-into-main-deck": (
+        "Only cards that started in the main deck can be put into it: an effect that puts a "
+        "card on the bottom of the main deck (Dhalsim's Counter-Attack, or any pack's) cannot "
+        "choose a Stage, Punch, Vulnerability, Kick, Ultra or Weakness."
+    ),
     "sfdbg.ruling.returns": (
         "Game result for analysis: each winner scores +1, every other player -1."
     ),
