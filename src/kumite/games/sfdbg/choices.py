@@ -82,9 +82,11 @@ _WHERE: Final = {
 @primitive(blocking=True)
 def discard(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
     """Discard ``amount`` cards of your choice from your hand (``min_cost``: only such cards;
-    ``else_weakness``: gain a Weakness if you have none)."""
+    ``else_weakness``: gain a Weakness if you can't, an empty hand included)."""
     if st.hand[ctx.me]:
         ask(st, ctx.me, "discard", (ctx, e, e.amount), private=True)
+    elif e.else_weakness:
+        st.gain_weakness(ctx.me, out, rule_of(st, ctx))
 
 
 def _discard_legal(st: Engine, req: Request) -> tuple[str, ...]:
