@@ -131,7 +131,7 @@ def test_card__violent_buffalo():
 
 
 def test_card__violent_buffalo__a_foe_with_an_empty_hand_cant_discard_so_gains_a_weakness():
-    """"Each foe who can't gains a Weakness": with no card in hand, a foe can't discard one."""
+    """ "Each foe who can't gains a Weakness": with no card in hand, a foe can't discard one."""
     s = position(players=3, hands={0: ["violent-buffalo"], 1: [], 2: ["seth"]})
     act(s, "play:violent-buffalo", "no-defense", "no-defense")
     assert ids(s.discard[1]) == ["weakness"]

@@ -192,3 +192,13 @@ def test_ruling__never_into_main_deck():
     main = list(s.main)
     act(s, "play:metsu-hadoken", "defend:yoga-catastrophe", "no-defense")
     assert pending(s)[1] == "turn" and s.main == main
+
+
+def test_ruling__hugo_next_attack():
+    """A Stage Boss's Counter-Attack on the player who played Hugo is the next Attack too."""
+    s = boss_on_top(
+        position(heroes=["ryu", "ken"], hands={0: ["hugo", "gill"], 1: ["sakura"]}, power=5),
+        "guile",
+    )
+    act(s, "play:hugo", "challenge", "no-defense", "play:gill")
+    assert pending(s) == (1, "defend", ("defend:sakura", "no-defense"))

@@ -337,6 +337,10 @@ RULES: dict[str, str] = {
         "cards, so your Counter-Attack has nothing to affect and does not use up your once per "
         "turn."
     ),
+    "sfdbg.ruling.hugo-next-attack": (
+        'Hugo\'s "cannot avoid" applies to the next Attack anyone makes that turn, a '
+        "Counter-Attack included, and is used up by it even when it does not affect that foe."
+    ),
     "sfdbg.ruling.reactions": (
         "Shinku Hadoken and Galactic Tornado are revealed from the hand (they stay there) when a "
         "player's Attack affects you, each at most once per Attack, before you choose a "
