@@ -202,3 +202,10 @@ def test_ruling__hugo_next_attack():
     )
     act(s, "play:hugo", "challenge", "no-defense", "play:gill")
     assert pending(s) == (1, "defend", ("defend:sakura", "no-defense"))
+
+
+def test_ruling__cannot_buy_stage():
+    s = position(hands={0: ["gill"], 1: ["bloody-high-claw"]}, heroes=["ken", "vega"], power=20)
+    act(s, "play:gill", "defend:bloody-high-claw", "no-defense")
+    assert "challenge" not in pending(s)[2] and not s.view(0)["stages"]["can_challenge"]
+    assert s.explain_illegal(0, "challenge").startswith("you can't buy any more cards")

@@ -341,6 +341,10 @@ RULES: dict[str, str] = {
         'Hugo\'s "cannot avoid" applies to the next Attack anyone makes that turn, a '
         "Counter-Attack included, and is used up by it even when it does not affect that foe."
     ),
+    "sfdbg.ruling.cannot-buy-stage": (
+        "A player who can't buy any more cards this turn (Vega's Counter-Attack) can't challenge "
+        "a Stage Boss either: defeating a Stage counts as buying it (FAQ)."
+    ),
     "sfdbg.ruling.reactions": (
         "Shinku Hadoken and Galactic Tornado are revealed from the hand (they stay there) when a "
         "player's Attack affects you, each at most once per Attack, before you choose a "

@@ -197,6 +197,11 @@ def explain(st: SFDBGState, seat: int, choice: str) -> str:
             return "no Kick left" if not st.kicks else f"a Kick costs 3; you have {st.power} Power"
         return "not among the legal choices"
     if verb == "challenge":
+        if st.no_buy:
+            # sfdbg.faq.defeat: "You 'defeat' a Boss/Super Villain/Stage when you buy ... one."
+            return (
+                "you can't buy any more cards this turn, and defeating a Stage counts as buying it"
+            )
         if st.stage_won != EMPTY:
             return "a player may only defeat one Stage per turn"
         if not st.stage_up or not st.stages:
