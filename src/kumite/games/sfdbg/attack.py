@@ -380,7 +380,17 @@ def _defend_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> N
         st.discard[target].append(card.index)
     if not st.quiet:
         out.append(
-            ev.AttackAvoided(rule="sfdbg.attack.defense", seat=target, card=card.id, name=card.name)
+            ev.AttackAvoided(
+                rule="sfdbg.attack.defense",
+                seat=target,
+                card=card.id,
+                name=card.name,
+                where=(
+                    "is discarded (Secret Heroes)"
+                    if ultra and secret
+                    else ("is shuffled into his deck" if ultra else "is discarded")
+                ),
+            )
         )
     st.stack.append(("atk", a.next_target(avoided=True)))
     if ultra:
