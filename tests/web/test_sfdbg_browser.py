@@ -237,6 +237,16 @@ def decision_samples() -> list[dict]:
         if choice != "challenge":
             take(cammy)
     take(position(variant="secret-heroes", hands={0: ["punch"]}, power=9))  # buy:ultra
+    # Dhalsim's Counter-Attack with two main-deck cards to choose from (random games rarely
+    # give it two: only main-deck cards may go into the main deck).
+    dhalsim = position(
+        heroes=["ryu", "dhalsim"],
+        hands={0: ["gill"], 1: ["yoga-catastrophe"]},
+        discards={0: ["sodom", "kick"]},
+    )
+    for choice in ("play:gill", "defend:yoga-catastrophe", "no-defense"):
+        dhalsim.apply({dhalsim.pending()[0].seat: choice})
+    take(dhalsim)
     assert set(per_kind) == {
         "turn",
         "defend",
