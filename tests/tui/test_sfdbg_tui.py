@@ -202,3 +202,14 @@ def test_turn_lines_carry_no_rule_tag_and_your_own_draw_is_printed_once():
         assert ("Seth" in draws[0]) == names
         turn = next(line for line in out.splitlines() if "— Turn 2" in line)
         assert "[" not in turn, turn
+
+
+def test_the_stage_boss_counter_attacking_you_is_on_the_table_with_its_mark():
+    from kumite.games.sfdbg.scenario import act, position
+
+    s = position(heroes=["ryu", "ken"], hands={0: ["sakura"]}, power=7)
+    guile = CATALOG.hero_by_id["guile"].index
+    s.bosses = [b for b in s.bosses if b != guile] + [guile]
+    act(s, "challenge")
+    out = text(tui.render(s.view(0), CATALOG))
+    assert "Stage Boss: Guile — Counter-Attack: The attacker loses 3 Power.†" in out

@@ -205,6 +205,9 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
     )
     if view["main_deck_top"]:
         stacks.append(f" · top of the main deck: {catalog.by_id[view['main_deck_top']].name}")
+    if view["bosses"]["current"]:
+        boss = catalog.hero_by_id[view["bosses"]["current"]]
+        stacks.append(f"\nStage Boss: {boss.name} — {counter_text(boss)}", style="magenta")
     if view["bosses"]["defeated"]:
         defeated = ", ".join(catalog.hero_by_id[h].name for h in view["bosses"]["defeated"])
         stacks.append(f"\nDefeated Bosses: {defeated}")

@@ -424,7 +424,7 @@ def _defend_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> N
 def _defend_prompt(st: Engine, req: Request) -> str:
     a, forced = req.data
     source = f"{st.heroes[a.hero].name}'s Counter-Attack" if a.hero >= 0 else st.name(a.card)
-    by = "the Stage Boss" if a.attacker is None else f"Player {a.attacker + 1}"
+    by = "The Stage Boss" if a.attacker is None else f"Player {a.attacker + 1}"
     if forced:
         return f"{by} attacks you with {source}; you cannot avoid it (you may reveal reactions)"
     return f"{by} attacks you with {source}: play a Defense from your hand, or not"
