@@ -141,6 +141,9 @@ def test_action_ids_round_trip():
         state.apply_action({0: -1})
     with pytest.raises(MalformedChoiceError):
         state.choice_to_action(0, "fly")
+    for bad in (GAME.info.num_actions, -1, "3"):  # a one-line error, not a bare KeyError
+        with pytest.raises(MalformedChoiceError, match="unknown action id"):
+            state.action_to_choice(0, bad)  # type: ignore[arg-type]
 
 
 def test_a_record_replays_to_the_same_outcome():
