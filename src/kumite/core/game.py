@@ -198,13 +198,6 @@ class State(abc.ABC):
             seat, choice = next(iter(choices.items()), (None, None))
             raise GameOverError(seat, choice, "the game is over")
         valid = dict(choices)
-        for pend in pending:
-            got = valid.get(pend.seat)
-            if got is None or type(got) is not str or got not in pend.legal:
-                break
-        else:
-            if len(valid) == len(pending):
-                return valid  # the common case: every pending seat, each legal
         for seat, choice in valid.items():
             if not isinstance(seat, int) or isinstance(seat, bool):
                 raise MalformedChoiceError(None, choice, f"seat {seat!r} is not a seat number")
@@ -215,8 +208,10 @@ class State(abc.ABC):
                 raise MalformedChoiceError(seat, choice, "a choice must be a string")
             if choice not in decision.legal:
                 raise IllegalChoiceError(seat, choice, self.explain_illegal(seat, choice))
-        missing = next(d.seat for d in pending if d.seat not in valid)
-        raise MissingChoiceError(missing, None, "this seat must also choose now")
+        missing = next((d.seat for d in pending if d.seat not in valid), None)
+        if missing is not None:
+            raise MissingChoiceError(missing, None, "this seat must also choose now")
+        return valid
 
     def apply(self, choices: Mapping[int, str]) -> list[Event]:
         """Apply one choice per pending seat and return the events caused.
@@ -225,6 +220,14 @@ class State(abc.ABC):
         untouched, if any choice is missing, out of turn, malformed or illegal. Games never
         override this (nor :meth:`validate`): their fast path is :meth:`apply_trusted`.
         """
+        pending = self.pending()
+        if type(choices) is dict and pending and len(choices) == len(pending):
+            for d in pending:  # the common case, checked here: every pending seat, legal
+                got = choices.get(d.seat)
+                if type(got) is not str or got not in d.legal:  # None is no str either
+                    break
+            else:
+                return self.apply_trusted(choices.copy())
         return self.apply_trusted(self.validate(choices))
 
     def apply_trusted(self, choices: dict[int, str]) -> list[Event]:
