@@ -18,7 +18,7 @@ from kumite.cards.provenance import LEGEND
 from kumite.core.errors import OptionsError
 from kumite.core.game import Decision, Game
 from kumite.games.sfdbg.cards import Card, Catalog, Hero, load_catalog, read_overlay
-from kumite.games.sfdbg.game import SFDBG
+from kumite.games.sfdbg.game import GAME
 from kumite.games.sfdbg.labels import choice_label, stage_name
 from kumite.tui.console import pick
 from kumite.tui.registry import TerminalFrontEnd
@@ -262,23 +262,18 @@ class HumanSFDBG:
         )
 
 
-def _catalog(game: Game[Any], options: Mapping[str, Any]) -> Catalog:
-    assert isinstance(game, SFDBG)
-    return game.catalog(game.parse_options(options))
-
-
 class SFDBGFrontEnd(TerminalFrontEnd):
     """SF DBG on the terminal."""
 
     def human(
         self, console: Console, game: Game[Any], options: Mapping[str, Any], seat: int, label: str
     ) -> Agent:
-        return HumanSFDBG(console, _catalog(game, options), label)
+        return HumanSFDBG(console, GAME.catalog(options), label)
 
     def render(
         self, game: Game[Any], options: Mapping[str, Any], view: Mapping[str, Any]
     ) -> RenderableType:
-        return render(view, _catalog(game, options))
+        return render(view, GAME.catalog(options))
 
     def cards(
         self, game: Game[Any], pack: Path | None, only: str | None, as_json: bool
