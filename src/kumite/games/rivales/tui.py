@@ -25,7 +25,7 @@ from kumite.agents.base import Agent
 from kumite.cards.provenance import LEGEND
 from kumite.core.errors import OptionsError
 from kumite.core.game import Decision, Game
-from kumite.games.rivales.cards import Card, Catalog, Fighter, load_catalog, read_overlay
+from kumite.games.rivales.cards import Card, Catalog, Fighter
 from kumite.games.rivales.game import GAME
 from kumite.games.rivales.labels import choice_labels
 from kumite.games.rivales.rules import RULES
@@ -366,7 +366,7 @@ class RivalesFrontEnd(TerminalFrontEnd):
     def cards(
         self, game: Game[Any], pack: Path | None, only: str | None, as_json: bool
     ) -> RenderableType | dict[str, Any]:
-        catalog = load_catalog(read_overlay(pack), pack.name) if pack else load_catalog()
+        catalog = GAME.pack_catalog(pack)
         fighters = list(catalog.fighters.values())
         if only is not None:
             if only not in catalog.fighters:
@@ -376,17 +376,11 @@ class RivalesFrontEnd(TerminalFrontEnd):
             fighters = [catalog.fighters[only]]
         cards = list(catalog.basics) + [c for f in fighters for c in f.cards[len(catalog.basics) :]]
         if as_json:
-            return {
-                "game": "rivales",
-                "pack": catalog.pack.ref(),
-                "sources": catalog.pack.sources,
-                "rules": {
-                    name: {"value": getattr(catalog.rules, name), **prov.to_json()}
-                    for name, prov in catalog.rule_provenance.items()
-                },
-                "fighters": [f.to_json() for f in fighters],
-                "cards": [c.to_json() for c in cards],
-            }
+            return GAME.catalog_json(
+                catalog,
+                fighters=[f.to_json() for f in fighters],
+                cards=[c.to_json() for c in cards],
+            )
         parts: list[RenderableType] = [cards_table(catalog.basics, "Basic cards (every fighter)")]
         for f in fighters:
             parts.append(

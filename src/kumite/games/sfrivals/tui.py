@@ -15,7 +15,7 @@ from kumite.agents.base import Agent
 from kumite.cards.provenance import LEGEND
 from kumite.core.errors import OptionsError
 from kumite.core.game import Decision, Game
-from kumite.games.sfrivals.cards import Card, Catalog, load_catalog, read_overlay
+from kumite.games.sfrivals.cards import Card, Catalog
 from kumite.games.sfrivals.game import GAME
 from kumite.tui.console import pick
 from kumite.tui.registry import TerminalFrontEnd
@@ -283,24 +283,18 @@ class SFRivalsFrontEnd(TerminalFrontEnd):
     def cards(
         self, game: Game[Any], pack: Path | None, only: str | None, as_json: bool
     ) -> RenderableType | dict[str, Any]:
-        catalog = load_catalog(read_overlay(pack), pack.name) if pack else load_catalog()
+        catalog = GAME.pack_catalog(pack)
         chars = list(catalog.characters.values())
         if only is not None:
             if only not in catalog.characters:
                 raise OptionsError(f"unknown character {only!r}")
             chars = [catalog.characters[only]]
         if as_json:
-            return {
-                "game": "sfrivals",
-                "pack": catalog.pack.ref(),
-                "sources": catalog.pack.sources,
-                "rules": {
-                    name: {"value": getattr(catalog.rules, name), **prov.to_json()}
-                    for name, prov in catalog.rule_provenance.items()
-                },
-                "characters": [{"id": c.id, "name": c.name} for c in chars],
-                "cards": [card.to_json() for c in chars for card in c.cards],
-            }
+            return GAME.catalog_json(
+                catalog,
+                characters=[{"id": c.id, "name": c.name} for c in chars],
+                cards=[card.to_json() for c in chars for card in c.cards],
+            )
         parts: list[RenderableType] = [
             cards_table(list(char.cards), f"{char.name} ({char.id})") for char in chars
         ]
