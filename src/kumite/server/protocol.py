@@ -17,8 +17,8 @@ Server -> client::
 
 from __future__ import annotations
 
-import json
-from typing import Any, Literal
+import re
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -41,7 +41,7 @@ class Hello(msgspec.Struct, forbid_unknown_fields=True, tag="hello", tag_field="
 
 
 class Choose(msgspec.Struct, forbid_unknown_fields=True, tag="choose", tag_field="type"):
-    step: int
+    step: Annotated[int, msgspec.Meta(ge=0, lt=2**31)]
     choice: str
 
 
@@ -56,22 +56,41 @@ class Ping(msgspec.Struct, forbid_unknown_fields=True, tag="ping", tag_field="ty
 Message = Hello | Choose | Chat | Ping
 MAX_MESSAGE = 16_384
 MAX_CHAT = 500
+_DECODER = msgspec.json.Decoder(Message)
+# Characters refused in chat: control characters (NUL cannot even be stored by PostgreSQL),
+# and unpaired surrogates, which cannot be encoded at all.
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def parse(raw: str | bytes) -> Message:
-    """Decode one client message or raise :class:`ProtocolError` (``malformed``)."""
+    """Decode one client message or raise :class:`ProtocolError` (``malformed``).
+
+    The decoder is strict JSON (no ``NaN`` or ``Infinity``) into flat, typed messages, so
+    that any nesting, a number out of range or an unknown field is refused at once.
+    """
+    if isinstance(raw, bytes):
+        raise ProtocolError("malformed", "binary frames are not accepted: send JSON text")
     if len(raw) > MAX_MESSAGE:
-        raise ProtocolError("malformed", f"message too long ({len(raw)} bytes)")
+        raise ProtocolError(
+            "malformed", f"message too long ({len(raw)} > {MAX_MESSAGE} characters)"
+        )
     try:
-        json.loads(raw)
-    except (ValueError, TypeError):
-        raise ProtocolError("malformed", "not valid JSON") from None
-    try:
-        message: Message = msgspec.json.decode(raw, type=Message)
+        message: Message = _DECODER.decode(raw)
     except msgspec.ValidationError as exc:
+        # The typed decoder stops at the first thing out of place: say "not JSON" if the
+        # text is not JSON at all (read untyped only now, on the way out).
+        try:
+            msgspec.json.decode(raw)
+        except (msgspec.DecodeError, RecursionError):
+            raise ProtocolError("malformed", "not valid JSON") from None
         raise ProtocolError("malformed", f"bad message: {exc}") from None
-    if isinstance(message, Chat) and not 0 < len(message.text.strip()) <= MAX_CHAT:
-        raise ProtocolError("malformed", f"chat text must be 1..{MAX_CHAT} characters")
+    except (msgspec.DecodeError, RecursionError):
+        raise ProtocolError("malformed", "not valid JSON") from None
+    if isinstance(message, Chat):
+        if not 0 < len(message.text.strip()) <= MAX_CHAT:
+            raise ProtocolError("malformed", f"chat text must be 1..{MAX_CHAT} characters")
+        if _UNPRINTABLE.search(message.text):
+            raise ProtocolError("malformed", "chat text may not hold control characters")
     return message
 
 
