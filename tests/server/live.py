@@ -151,8 +151,9 @@ class Seat:
                 body.update(seat=seat, token=token)
             self.send(body)
 
-    def send(self, body: dict[str, Any] | str) -> None:
-        self.ws.send(body if isinstance(body, str) else json.dumps(body))
+    def send(self, body: dict[str, Any] | str | bytes) -> None:
+        """Send a message (a dict as JSON); ``str`` and ``bytes`` as text and binary frames."""
+        self.ws.send(body if isinstance(body, str | bytes) else json.dumps(body))
 
     def recv(self, timeout: float = 30.0) -> dict[str, Any]:
         raw = self.ws.recv(timeout=timeout)

@@ -18,6 +18,7 @@ from typing import Any
 import anyio
 import msgspec
 from fastapi import FastAPI, HTTPException, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -113,6 +114,13 @@ def create_app(
     @app.exception_handler(KumiteError)
     async def kumite_error(_request: Any, exc: KumiteError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=400)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_request: Any, exc: RequestValidationError) -> JSONResponse:
+        # FastAPI's own answer echoes the input back, and fails (a 500) on a body that is
+        # not text; what was wrong, and where, is enough.
+        detail = [{"loc": list(e["loc"]), "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
+        return JSONResponse({"detail": detail}, status_code=422)
 
     @app.exception_handler(RateLimitedError)
     async def rate_limited(_request: Any, exc: RateLimitedError) -> JSONResponse:
