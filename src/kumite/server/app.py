@@ -587,8 +587,9 @@ def create_app(
             await websocket.close(code)
 
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
-    # Outermost first: the Host check, then the headers (on its refusals too), the body.
+    # Each added middleware wraps the ones before: the headers go on every answer, the
+    # Host check's refusals too; then the Host check; then the body's.
     app.add_middleware(BodyGuard, max_body=settings.max_body)
-    app.add_middleware(SecurityHeaders)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.hosts(bound_host))
+    app.add_middleware(SecurityHeaders)
     return app
