@@ -68,9 +68,11 @@ def test_an_address_may_have_so_many_unfinished_tables(database_url):
 def test_a_burst_of_hellos_beyond_the_limit_is_refused(database_url):
     with serve(database_url, hello_rate="3/minute") as server:
         made = create_table(server.base, "sfrivals", VS_HUMAN)
-        for _ in range(3):
+        for _ in range(2):
             Seat(server.base, made["id"]).until(lambda m: m["type"] == "welcome")
-        late = Seat(server.base, made["id"])
+        guess = Seat(server.base, made["id"], 1, "a guess")  # refused hellos count too
+        assert guess.error()["code"] == "bad-token"
+        late = Seat(server.base, made["id"], 0, made["links"][0]["token"])
         error = late.error()
         assert error["code"] == "rate-limited"
         assert "too many connections from your address: at most 3 per 1 minute" in error["message"]

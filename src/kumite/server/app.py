@@ -471,6 +471,8 @@ def create_app(
         if raw is None:
             raise RefusedError(ProtocolError("gone", "closed"), 1000)
         try:
+            # Every first message counts, a refused one too: no guessing tokens at speed.
+            limits.hit("hello", address(websocket))
             hello = parse(raw)
             if not isinstance(hello, Hello):
                 raise ProtocolError("hello-first", "the first message must be a hello")
@@ -479,7 +481,6 @@ def create_app(
                 hello.token is not None and runtime.check_token(seat, hello.token)
             ):
                 raise ProtocolError("bad-token", "wrong seat or token for this table")
-            limits.hit("hello", address(websocket))
         except RateLimitedError as exc:
             raise RefusedError(ProtocolError("rate-limited", str(exc)), 4429) from None
         except ProtocolError as exc:
