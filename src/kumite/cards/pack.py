@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import difflib
 import hashlib
 import json
 import re
@@ -36,6 +37,13 @@ T = TypeVar("T")
 
 #: Top-level arrays of tables merged by ``id`` when an overlay is applied.
 KEYED_LISTS = ("cards", "characters", "heroes", "fighters", "stages")
+_SINGULAR = {
+    "cards": "card",
+    "characters": "character",
+    "heroes": "hero",
+    "fighters": "fighter",
+    "stages": "stage",
+}
 
 _PATH_RE = re.compile(r"at `\$\.?([^`]*)`")
 
@@ -119,11 +127,21 @@ def _check_shape(data: dict[str, Any], name: str) -> None:
             seen.add(ident)
 
 
-def merge(base: PackData, overlay: PackData, valued: Collection[str] = ()) -> PackData:
+def merge(
+    base: PackData,
+    overlay: PackData,
+    valued: Collection[str] = (),
+    schemas: Mapping[str, type[Any]] | None = None,
+) -> PackData:
     """Merge ``overlay`` over ``base``: entries of keyed lists by ``id`` (field by field),
     tables recursively, other values replaced. Overlay values of the ``valued`` fields
     without explicit provenance get the overlay's ``[pack.provenance]`` default, else
-    ``source:<overlay id>`` (the user's own cards are their source)."""
+    ``source:<overlay id>`` (the user's own cards are their source).
+
+    The overlay may cite the sources of its own ``[sources]`` and of its base's. An overlay
+    entry whose id is not in the base adds an entry, so it must be complete: with
+    ``schemas`` (keyed list -> the game's msgspec schema of an entry), an incomplete one is
+    taken for a typo and refused, naming the closest ids of the base."""
     if overlay.meta.get("game") != base.meta.get("game"):
         raise PackError(
             overlay.name,
@@ -133,6 +151,11 @@ def merge(base: PackData, overlay: PackData, valued: Collection[str] = ()) -> Pa
     if wanted is not None and wanted != base.id:
         raise PackError(overlay.name, f"overlay is for base pack {wanted!r}, not {base.id!r}")
     out = copy.deepcopy(base.data)
+    # "source:<id>" of an overlay (this one or one merged before it) is the user's own word.
+    known = {*base.sources, *overlay.sources, *base.meta.get("overlays", []), overlay.id}
+    check_sources(overlay, known)
+    for key, schema in (schemas or {}).items():
+        _check_new_entries(base, overlay, key, schema)
     defaults = overlay.meta.get("provenance", {})
     fallback = f"source:{overlay.id}"
     for key, value in overlay.data.items():
@@ -155,6 +178,58 @@ def merge(base: PackData, overlay: PackData, valued: Collection[str] = ()) -> Pa
             out[key] = copy.deepcopy(value)
     out["pack"]["overlays"] = [*out["pack"].get("overlays", []), overlay.id]
     return PackData(f"{base.name}+{overlay.name}", out)
+
+
+def check_sources(pack: PackData, known: Collection[str]) -> None:
+    """Refuse a ``source:KEY`` provenance whose key is not in ``known``: in a
+    ``[pack.provenance]`` default, a ``[rules]`` value or a field of a keyed-list entry."""
+
+    def check(spec: Any, card: str | None, field: str) -> None:
+        label, _, ref = str(spec).partition(":")
+        if label == "source" and ref and ref not in known:
+            listed = ", ".join(sorted(known))
+            raise PackError(
+                pack.name,
+                f"unknown source key {ref!r}: cite one of [sources] ({listed})",
+                card=card,
+                field=field,
+            )
+
+    for field, spec in pack.meta.get("provenance", {}).items():
+        check(spec, None, f"pack.provenance.{field}")
+    for key, value in pack.data.items():
+        if key in ("pack", "sources"):
+            continue
+        tables: list[tuple[str | None, str, Any]] = []
+        if key in KEYED_LISTS:
+            tables = [(e.get("id"), "", e) for e in value if isinstance(e, dict)]
+        elif isinstance(value, dict):
+            tables = [(None, f"{key}.", value)]
+        for card, prefix, table in tables:
+            for field, raw in table.items():
+                if isinstance(raw, dict) and "value" in raw and "from" in raw:
+                    check(raw["from"], card, prefix + field)
+
+
+def _check_new_entries(base: PackData, overlay: PackData, key: str, schema: type[Any]) -> None:
+    base_ids = [str(e.get("id")) for e in base.data.get(key, []) if isinstance(e, dict)]
+    required = [f.name for f in msgspec.structs.fields(schema) if f.required]
+    what = _SINGULAR.get(key, key)
+    for entry in overlay.data.get(key, []):
+        if entry["id"] in base_ids:
+            continue
+        missing = [f for f in required if f not in entry]
+        if not missing:
+            continue
+        close = difflib.get_close_matches(entry["id"], base_ids, n=3, cutoff=0.6)
+        names = [repr(c) for c in close]
+        spelled = " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+        hint = f"; did you mean {spelled}?" if close else ""
+        raise PackError(
+            overlay.name,
+            f"{what} {entry['id']!r} does not exist in base pack {base.id!r}{hint} "
+            f"(a new {what} needs {', '.join(missing)})",
+        )
 
 
 def _with_provenance(value: Any, spec: str) -> Any:

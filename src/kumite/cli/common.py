@@ -11,6 +11,7 @@ from typing import Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from kumite.core.errors import KumiteError
 
@@ -23,7 +24,8 @@ err_console = Console(stderr=True, highlight=False)
 
 def fail(message: str, code: int = 2) -> typer.Exit:
     """Print a one-line error and return the exit to raise."""
-    err_console.print(f"[bold red]error:[/bold red] {message}", soft_wrap=True)
+    # escape: a message may quote a pack's own "[rules]" or "[[cards]]"
+    err_console.print(f"[bold red]error:[/bold red] {escape(message)}", soft_wrap=True)
     return typer.Exit(code)
 
 

@@ -131,11 +131,34 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
     return out
 
 
-def show_result(state: State, outcome: Outcome, names: list[str], viewer: int | None) -> None:
+def result_head(outcome: Outcome, labels: list[str], viewer: int | None) -> str:
+    """ "You win" / "You lose" for the one person at the terminal; else who won, by name."""
     if outcome.draw:
-        head = "Draw"
-    else:
-        head = " & ".join(f"Player {w + 1} ({names[w]})" for w in outcome.winners) + " wins"
+        return "Draw"
+    if viewer is not None:
+        if viewer not in outcome.winners:
+            return "You lose"
+        return "You win" if len(outcome.winners) == 1 else "You share the win"
+    who = " & ".join(labels[w] for w in outcome.winners)
+    return f"{who} {'wins' if len(outcome.winners) == 1 else 'win'}"
+
+
+def seat_labels(state: State, names: list[str]) -> list[str]:
+    """``Player 2 (Ken, greedy)``: the seat, the name the game gives it (a front end's
+    optional ``seat_names``: a character, a hero) and the agent."""
+    fe = front_end(state.game.info.id)
+    seat_names = getattr(fe, "seat_names", None)
+    given = seat_names(state.view(None)) if seat_names is not None else [None] * len(names)
+    return [
+        f"Player {seat + 1} ({given[seat]}, {agent})"
+        if given[seat]
+        else f"Player {seat + 1} ({agent})"
+        for seat, agent in enumerate(names)
+    ]
+
+
+def show_result(state: State, outcome: Outcome, names: list[str], viewer: int | None) -> None:
+    head = result_head(outcome, seat_labels(state, names), viewer)
     detail = ", ".join(f"{k} {v}" for k, v in outcome.detail.items())
     console.print(Panel(f"[bold]{head}[/bold] — {outcome.reason}. {detail}", title="Result"))
     if viewer is None:

@@ -35,17 +35,28 @@ def pick(
     title: str,
     options: Sequence[T],
     label: Callable[[T], str | Text],
+    unavailable: Callable[[T], str | None] | None = None,
 ) -> T:
-    """Numbered menu; returns the chosen option."""
+    """Numbered menu; returns the chosen option. ``unavailable(option)`` gives the reason an
+    option is shown but may not be chosen (greyed, and a pick of it is refused with the
+    reason), or None."""
     console.print(Text(title, style="bold"))
-    for number, option in enumerate(options, start=1):
+    reasons = [unavailable(o) if unavailable is not None else None for o in options]
+    for number, (option, reason) in enumerate(zip(options, reasons, strict=True), start=1):
         line = Text(f"  {number:>2}. ")
         line.append(label(option))
+        if reason is not None:
+            line.append(f"  (not now: {reason})")
+            line.stylize("dim")
         console.print(line)
     while True:
         answer = IntPrompt.ask("Your choice", console=console)
         if 1 <= answer <= len(options):
-            return options[answer - 1]
+            reason = reasons[answer - 1]
+            if reason is None:
+                return options[answer - 1]
+            console.print(Text(f"{answer} cannot be chosen now: {reason}.", style="red"))
+            continue
         console.print(f"[red]Choose a number from 1 to {len(options)}.[/red]")
 
 

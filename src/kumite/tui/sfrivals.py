@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,9 @@ from kumite.games.sfrivals.game import SFRivals
 from kumite.tui.console import pick
 from kumite.tui.registry import PlaySettings
 
+#: The card fields shown at the terminal, each with its provenance mark.
+SHOWN_FIELDS = ("name", "initiative", "damage", "text")
+
 
 def value(card: Card, field: str) -> str:
     """A card value with its provenance mark (``3*`` for an estimate)."""
@@ -27,18 +30,40 @@ def value(card: Card, field: str) -> str:
     return f"{getattr(card, field)}{prov.mark if prov else ''}"
 
 
-def card_label(card: Card) -> Text:
+def marks(cards: Iterable[Card]) -> set[str]:
+    """The provenance marks the shown fields of ``cards`` carry."""
+    return {
+        prov.mark
+        for card in cards
+        for field in SHOWN_FIELDS
+        if (prov := card.provenance.get(field)) is not None and prov.mark
+    }
+
+
+def legend(shown: set[str] | None = None) -> Text:
+    """The meaning of each mark in ``shown`` (None: every mark)."""
+    lines = [line for line in LEGEND.values() if shown is None or line[0] in shown]
+    return Text("\n".join(lines), style="dim")
+
+
+def named(card: Card, copies: int = 1) -> str:
+    """The card's name with its mark and, for several copies, ``×2``."""
+    return value(card, "name") + (f" ×{copies}" if copies > 1 else "")
+
+
+def card_label(card: Card, copies: int = 1) -> Text:
     kind = {"ultra": " [ULTRA]", "super": " [SUPER]"}.get(card.kind, "")
     text = Text()
-    text.append(card.name, style="bold")
+    text.append(named(card, copies), style="bold")
     text.append(kind, style="magenta")
-    text.append(f"  init {card.initiative}  dmg {value(card, 'damage')}")
+    text.append(f"  init {value(card, 'initiative')}  dmg {value(card, 'damage')}")
     if card.text:
-        text.append(f"  — {card.text}", style="italic")
+        text.append(f"  — {value(card, 'text')}", style="italic")
     return text
 
 
-def cards_table(cards: list[Card], title: str) -> Table:
+def cards_table(cards: list[Card], title: str, copies: Mapping[str, int] | None = None) -> Table:
+    """One row per card type; ``copies`` (default: the deck's) shown as ``×2``."""
     table = Table(title=title, show_lines=False, expand=True)
     table.add_column("card")
     table.add_column("init", justify="right")
@@ -46,10 +71,40 @@ def cards_table(cards: list[Card], title: str) -> Table:
     table.add_column("power")
     for card in cards:
         kind = {"ultra": " (Ultra Combo)", "super": " (Super Combo)"}.get(card.kind, "")
+        n = card.copies if copies is None else copies[card.id]
         table.add_row(
-            card.name + kind, str(card.initiative), value(card, "damage"), card.text or "—"
+            named(card, n) + kind,
+            value(card, "initiative"),
+            value(card, "damage"),
+            value(card, "text") if card.text else "—",
         )
     return table
+
+
+def counted(ids: Iterable[str]) -> dict[str, int]:
+    """Card id -> copies, in first-seen order."""
+    out: dict[str, int] = {}
+    for card_id in ids:
+        out[card_id] = out.get(card_id, 0) + 1
+    return out
+
+
+def names(catalog: Catalog, ids: Iterable[str]) -> str:
+    """``Hadouken ×2, Guard``: each card once, with its copies."""
+    return ", ".join(named(catalog.cards[i], n) for i, n in counted(ids).items())
+
+
+def move_lists(catalog: Catalog, mine: str, theirs: str) -> Group:
+    """The matchup's two move lists (one for a mirror match), with the legend of their marks."""
+    own, other = catalog.characters[mine], catalog.characters[theirs]
+    if own is other:
+        tables = [cards_table(list(own.cards), f"{own.name}'s move list (both of you)")]
+    else:
+        tables = [
+            cards_table(list(own.cards), f"Your move list: {own.name}"),
+            cards_table(list(other.cards), f"Your opponent's move list: {other.name}"),
+        ]
+    return Group(*tables, legend(marks([*own.cards, *other.cards])))
 
 
 def life_gauge(life: int, maximum: int) -> Text:
@@ -94,8 +149,7 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
         if p["shown"]:
             parts.append(Text(f"    set aside: {catalog.cards[p['shown']].name}", style="dim"))
         if p["played"]:
-            played = ", ".join(catalog.cards[c].name for c in p["played"])
-            parts.append(Text(f"    played: {played}", style="dim"))
+            parts.append(Text(f"    played: {names(catalog, p['played'])}", style="dim"))
         if p["revealed"]:
             parts.append(
                 Text(
@@ -104,15 +158,25 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
                 )
             )
         if p["seat"] != seat and view["phase"] == "play" and catalog.unseen(p):
-            unseen = ", ".join(c.name for c in catalog.unseen(p))
+            unseen = names(catalog, [c.id for c in catalog.unseen(p)])
             parts.append(Text(f"    unseen (hand + hidden cover): {unseen}", style="dim"))
     me = next((p for p in view["players"] if p["seat"] == seat), None)
     if me is not None and me.get("hand"):
-        hand = [catalog.cards[c] for c in me["hand"]]
-        parts.append(cards_table(hand, "Your hand"))
+        held = counted(me["hand"])
+        hand = [catalog.cards[c] for c in held]
+        parts.append(cards_table(hand, "Your hand", held))
         if me.get("cover"):
             cover = catalog.cards[me["cover"]].name
             parts.append(Text(f"Covering your life gauge (hidden): {cover}", style="dim"))
+    # the marks of the fighters' cards: this view and the events around it show their values
+    decks = [
+        card
+        for p in view["players"]
+        if p["character"] is not None
+        for card in catalog.characters[p["character"]].cards
+    ]
+    if marks(decks):
+        parts.append(legend(marks(decks)))
     return Group(*parts)
 
 
@@ -129,21 +193,50 @@ class HumanSFRivals:
     def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
         c = self.console
         if decision.kind == "character":
+            # names only: the matchup's two move lists follow at the set-up
             chars = [self.catalog.characters[x.partition(":")[2]] for x in decision.legal]
-            for char in chars:
-                c.print(cards_table(list(char.cards), f"{char.name}'s move list"))
             chosen = pick(c, f"{self.label}: choose your character", chars, lambda ch: ch.name)
             return f"character:{chosen.id}"
+        if decision.kind == "setup":
+            mine, theirs = (
+                view["players"][s]["character"] for s in (decision.seat, 1 - decision.seat)
+            )
+            c.print(move_lists(self.catalog, mine, theirs))
         c.print(Panel(render(view, self.catalog), title=self.label))
         if decision.kind == "setup":
             return self._setup(decision)
-        cards = [self.catalog.cards[x[5:]] for x in decision.legal]
+        return self._play(view, decision)
+
+    def _play(self, view: Mapping[str, Any], decision: Decision) -> str:
+        """Every card in hand is listed; an Ultra or Super Combo that may not be played yet
+        is greyed with the reason, and a pick of it is refused."""
+        me = view["players"][decision.seat]
+        held = counted(me.get("hand", []))
+        legal = {x[5:] for x in decision.legal}
+        cards = [self.catalog.cards[i] for i in held]
+        rules = self.catalog.rules
+
+        def unavailable(card: Card) -> str | None:
+            if card.id in legal:
+                return None
+            if card.is_ultra and me["life"] > rules.ultra_life_at_most:
+                return f"life ≤ {rules.ultra_life_at_most}"
+            if card.is_super and view["round"] < rules.super_round_at_least:
+                return f"from round {rules.super_round_at_least}"
+            return "not playable now"
+
+        def label(card: Card) -> Text:
+            text = card_label(card, held[card.id])
+            if card.is_ultra and card.id in legal and me["life"] > rules.ultra_life_at_most:
+                text.append(f"  (its power needs life ≤ {rules.ultra_life_at_most})", style="dim")
+            return text
+
         title = (
             "Play a card — it is shown to your opponent before they choose"
             if decision.kind == "play-first"
             else "Play a card face down"
         )
-        played = pick(c, f"{self.label}: {title}", cards, card_label)
+        played = pick(self.console, f"{self.label}: {title}", cards, label, unavailable)
         return played.choice
 
     def _setup(self, decision: Decision) -> str:
@@ -158,7 +251,7 @@ class HumanSFRivals:
             c,
             "Card to put face down on your life gauge",
             covers,
-            lambda x: card_label(self.catalog.cards[x]),
+            lambda x: card_label(self.catalog.cards[x], self.catalog.cards[x].copies),
         )
         shows = [p[1] for p in pairs if p[0] == cover]
         shown = pick(
@@ -168,10 +261,6 @@ class HumanSFRivals:
             lambda x: card_label(self.catalog.cards[x]),
         )
         return f"setup:{cover}:{shown}"
-
-
-def legend() -> Text:
-    return Text("\n".join(LEGEND.values()), style="dim")
 
 
 def _catalog(game: Game[Any], options: Mapping[str, Any]) -> Catalog:
@@ -196,6 +285,10 @@ class SFRivalsFrontEnd:
         self, console: Console, game: Game[Any], options: Mapping[str, Any], seat: int, label: str
     ) -> Agent:
         return HumanSFRivals(console, _catalog(game, options), label)
+
+    def seat_names(self, view: Mapping[str, Any]) -> list[str | None]:
+        """Each seat's character (``kumite play`` names the winner by it)."""
+        return [p["character_name"] for p in view["players"]]
 
     def render(
         self, game: Game[Any], options: Mapping[str, Any], view: Mapping[str, Any]

@@ -582,7 +582,9 @@ def load_catalog(overlay_text: str | None = None, name: str = "overlay") -> Cata
 def _load_catalog(overlay_text: str | None, name: str) -> Catalog:
     pack = base_pack()
     if overlay_text is not None:
-        pack = merge(pack, parse_toml(overlay_text, name), (*CARD_VALUED, *FIGHTER_VALUED))
+        overlay = parse_toml(overlay_text, name)
+        schemas = {"cards": CardSpec, "fighters": FighterSpec}  # a typo'd id is named
+        pack = merge(pack, overlay, (*CARD_VALUED, *FIGHTER_VALUED), schemas)
     return _compile(pack)
 
 

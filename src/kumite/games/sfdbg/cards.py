@@ -470,7 +470,9 @@ def load_catalog(overlay_text: str | None = None, name: str = "overlay") -> Cata
     """The base catalog, or the base merged with a user's overlay pack given as TOML text."""
     pack = base_pack()
     if overlay_text is not None:
-        pack = merge(pack, parse_toml(overlay_text, name), VALUED_FIELDS + HERO_VALUED)
+        overlay = parse_toml(overlay_text, name)
+        schemas = {"cards": CardSpec, "heroes": HeroSpec}  # a typo'd id is named
+        pack = merge(pack, overlay, VALUED_FIELDS + HERO_VALUED, schemas)
     return _compile(pack)
 
 

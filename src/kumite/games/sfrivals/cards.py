@@ -50,6 +50,11 @@ AMOUNT_OPS = frozenset(
     }
 )
 CARDS_PER_CHARACTER = 10
+#: Cards in hand: the ten less the one covering the life gauge and the one shown
+#: (``sfr.setup.keep-eight``), so at most that many rounds (``[rules] hand``).
+HAND = CARDS_PER_CHARACTER - 2
+#: The highest starting life: the solver packs a life into 5 bits (``kumite.solve.sfrivals``).
+MAX_LIFE = 31
 VALUED_FIELDS = ("name", "initiative", "damage", "kind", "copies", "text")
 
 
@@ -79,10 +84,20 @@ class CharacterSpec(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class RuleValues(msgspec.Struct, forbid_unknown_fields=True):
+    """The ``[rules]`` table; ranges checked by :func:`_check_rules`."""
+
     life: int = 10
+    """Starting life, 1..31."""
     hand: int = 8
+    """Rounds of the fight, 1..8 (each player holds 8 cards; fewer rounds is a short fight)."""
     ultra_life_at_most: int = 5
+    """An Ultra Combo needs its owner's life at most this, 1..31 (at or above life: always)."""
     super_round_at_least: int = 5
+    """A Super Combo may be played from this round on, 1..8."""
+
+
+#: Schemas of an overlay's new entries (an incomplete one is taken for a typo of an id).
+SCHEMAS: Mapping[str, type[Any]] = {"cards": CardSpec, "characters": CharacterSpec}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -222,16 +237,27 @@ def _compile(pack: PackData) -> Catalog:
     raw_rules = pack.data.get("rules", {})
     if not isinstance(raw_rules, dict):
         raise PackError(name, "[rules] must be a table")
-    rule_values, rule_prov = split_values(
-        raw_rules,
-        pack=name,
-        card=None,
-        valued=raw_rules.keys(),
-        defaults=dict.fromkeys(raw_rules, "rulebook"),
-    )
-    rules = convert(rule_values, RuleValues, pack=name, card=None)
+    try:
+        rule_values, rule_prov = split_values(
+            raw_rules,
+            pack=name,
+            card=None,
+            valued=raw_rules.keys(),
+            defaults=dict.fromkeys(raw_rules, "rulebook"),
+        )
+        rules = convert(rule_values, RuleValues, pack=name, card=None)
+    except PackError as exc:  # name the field as it is written: rules.<field>
+        field = "rules" if exc.field is None else f"rules.{exc.field}"
+        raise PackError(name, exc.message, field=field) from None
+    _check_rules(rules, name)
     chars_raw = pack.data.get("characters", [])
-    specs_c = [convert(c, CharacterSpec, pack=name, card=c.get("id")) for c in chars_raw]
+    specs_c = []
+    for c in chars_raw:
+        # an overlay's merge gives the name a provenance, as for a card's name
+        values, _ = split_values(
+            c, pack=name, card=c.get("id"), valued=("name",), defaults={"name": "rulebook"}
+        )
+        specs_c.append(convert(values, CharacterSpec, pack=name, card=c.get("id")))
     if not specs_c:
         raise PackError(name, "no [[characters]]")
     by_char: dict[str, list[Card]] = {c.id: [] for c in specs_c}
@@ -275,6 +301,20 @@ def _compile(pack: PackData) -> Catalog:
     return Catalog(pack, characters, cards, rules, rule_prov)
 
 
+def _check_rules(rules: RuleValues, name: str) -> None:
+    """Each ``[rules]`` value within what the rulebook and the engine allow (docs/packs.md)."""
+
+    def check(field: str, high: int, why: str) -> None:
+        value = getattr(rules, field)
+        if not 1 <= value <= high:
+            raise PackError(name, f"{value} is outside 1..{high}: {why}", field=f"rules.{field}")
+
+    check("life", MAX_LIFE, f"life 0 is a KO; the solver holds at most {MAX_LIFE}")
+    check("hand", HAND, f"the number of rounds: a player keeps {HAND} of their 10 cards")
+    check("ultra_life_at_most", MAX_LIFE, "at life 0 the fight is over: the Ultra would be dead")
+    check("super_round_at_least", HAND, f"a fight has at most {HAND} rounds")
+
+
 def _check_card(spec: CardSpec, name: str, by_char: Mapping[str, list[Card]]) -> None:
     def bad(field: str, message: str) -> PackError:
         return PackError(name, message, card=spec.id, field=field)
@@ -308,7 +348,8 @@ def load_catalog(overlay_text: str | None = None, name: str = "overlay") -> Cata
     """The base catalog, or the base merged with a user's overlay pack given as TOML text."""
     pack = base_pack()
     if overlay_text is not None:
-        pack = merge(pack, parse_toml(overlay_text, name), VALUED_FIELDS)
+        overlay = parse_toml(overlay_text, name)
+        pack = merge(pack, overlay, VALUED_FIELDS, SCHEMAS)
     return _compile(pack)
 
 

@@ -35,6 +35,8 @@ CHARACTER, SETUP, PLAY, OVER = "character", "setup", "play", "over"
 
 #: Decisions are immutable, so the engine reuses them: (seat, kind, legal) -> decision.
 _DECISIONS: dict[tuple[int, str, tuple[str, ...]], Decision] = {}
+#: Events about rounds after this one, dropped when the fight ends with this round.
+_LATER_ROUNDS = (ev.NextRoundBonus, ev.RevealFirstNext, ev.RevealFirstVoided, ev.LastingEffect)
 _PROMPTS = {
     "play": "Play a card face down",
     "play-first": "Play a card: it is revealed before your opponent chooses",
@@ -299,6 +301,7 @@ class SFRState(State):
                         )
                     )
         lives = self.lives
+        start = len(out)
         result = resolve_round(
             (a, b),
             (self.carry[0], self.carry[1]),
@@ -316,6 +319,9 @@ class SFRState(State):
         self.early = [None, None]
         self.round += 1
         self._check_end(out)
+        if self.phase == OVER and not quiet:
+            # no next round: its announcements ("+2 initiative next round") would be false
+            out[start:] = [e for e in out[start:] if not isinstance(e, _LATER_ROUNDS)]
 
     def _powerless(self, seat: int, card: Card) -> tuple[str, str] | None:
         return powerless_reason(card, self.lives[seat], self.catalog.rules, self.opts)

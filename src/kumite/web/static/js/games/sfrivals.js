@@ -1,5 +1,5 @@
 // Street Fighter Rivals at the web table: life gauges, the clash, your hand, set-up.
-import { h, clear, mark, provenanceTitle } from "../api.js";
+import { h, clear, mark, provenanceTitle, MARKS } from "../api.js";
 
 export function chatRules() {
   return "Table talk between the two players. Your hand and your cover card stay hidden.";
@@ -17,11 +17,62 @@ function card(cards, id, { small = false, onclick, disabled = false, selected = 
     title: [c.name, c.aka, c.power, provenanceTitle(c, "damage")].filter(Boolean).join("\n"),
   },
     h("span.init", { title: "initiative" }, c.initiative),
-    h("div.name", {}, c.name),
+    h("div.name", {}, c.name, mark(c, "name")),
     kind,
-    small ? null : h("div.power", {}, c.power || "No special power."),
+    small ? null : h("div.power", {}, c.power ? `${c.power}${mark(c, "text")}` : "No special power."),
     h("span.dmg", { title: provenanceTitle(c, "damage") }, c.damage, h("span.mark", {}, mark(c, "damage"))),
     extra || null);
+}
+
+// The card values a player reads, each with its provenance mark ("text" is the power).
+const SHOWN_FIELDS = ["name", "initiative", "damage", "text"];
+// What each mark means (the same words as `kumite cards`).
+const LEGEND = {
+  [MARKS.estimate]: "* estimate — no public source gives this value; chosen by the pack's model",
+  [MARKS.reconstructed]: "† reconstructed — written by kumite in the game's style; no source has it",
+};
+
+// "Hadouken ×2": a card type once, with its copies.
+function named(c, copies) {
+  return `${c.name}${mark(c, "name")}${copies > 1 ? ` ×${copies}` : ""}`;
+}
+
+// id -> copies, in first-seen order.
+function counted(ids) {
+  const out = new Map();
+  for (const id of ids) out.set(id, (out.get(id) || 0) + 1);
+  return out;
+}
+
+function deckOf(cards, charId) {
+  return Object.values(cards.cards).filter((c) => c.character === charId);
+}
+
+// The legend of the marks the fighters' cards carry (nothing when no value is marked).
+function legend(cards, players) {
+  const marks = new Set();
+  for (const p of players) {
+    if (!p.character) continue;
+    for (const c of deckOf(cards, p.character)) {
+      for (const field of SHOWN_FIELDS) if (mark(c, field)) marks.add(mark(c, field));
+    }
+  }
+  if (!marks.size) return null;
+  return h("p.legend", { id: "legend" }, [...marks].map((m) => LEGEND[m]).join(" · "));
+}
+
+// A character's move list: one row per card type, copies as ×2, every value with its mark.
+function moveList(cards, charId, title) {
+  const rows = deckOf(cards, charId).map((c) => h("tr", { dataset: { card: c.id } },
+    h("td", {}, named(c, c.copies),
+      c.kind === "ultra" ? " (Ultra Combo)" : c.kind === "super" ? " (Super Combo)" : ""),
+    h("td.num", {}, `${c.initiative}${mark(c, "initiative")}`),
+    h("td.num", { title: provenanceTitle(c, "damage") }, `${c.damage}${mark(c, "damage")}`),
+    h("td", {}, c.power ? `${c.power}${mark(c, "text")}` : "—")));
+  return h("details.panel.move-list", { dataset: { character: charId } },
+    h("summary", {}, title),
+    h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "card"), h("th", {}, "init"),
+      h("th", {}, "dmg"), h("th", {}, "power"))), h("tbody", {}, rows)));
 }
 
 // Cards of this player nobody else has seen yet: the deck minus the shown and played cards.
@@ -68,7 +119,7 @@ function playerArea(ctx, p, isMe) {
   const unseen = isMe ? [] : unseenCards(cards, p);
   if (unseen.length) {
     area.append(h("p.dim", {}, "Unseen (their hand and hidden cover): ",
-      unseen.map((id) => cards.cards[id].name).join(", ")));
+      [...counted(unseen)].map(([id, n]) => named(cards.cards[id], n)).join(", ")));
   }
   return area;
 }
@@ -98,8 +149,7 @@ function characterChoice(ctx) {
   const grid = h("div.character-grid");
   for (const choice of state.decision.legal) {
     const id = choice.split(":")[1];
-    const moves = Object.values(cards.cards).filter((c) => c.character === id)
-      .map((c) => `${c.initiative} ${c.name}`).join("\n");
+    const moves = deckOf(cards, id).map((c) => `${c.initiative} ${named(c, c.copies)}`).join("\n");
     grid.append(h("button", { type: "button", title: moves, dataset: { choice }, onclick: () => choose(choice) },
       cards.characters[id].name));
   }
@@ -147,10 +197,11 @@ function handArea(ctx, me) {
       ? "Play a card — it is shown to your opponent before they choose" : "Play a card face down")
       : "Your hand"));
   const row = h("div.cards");
-  for (const id of me.hand || []) {
+  for (const [id, copies] of counted(me.hand || [])) {
     row.append(card(cards, id, {
       onclick: playing ? () => choose(`play:${id}`) : undefined,
       disabled: playing && !legal.has(id),
+      extra: copies > 1 ? h("div.dim.copies", {}, `×${copies}`) : null,
     }));
   }
   box.append(row);
@@ -178,7 +229,14 @@ export function renderView(container, ctx) {
     else if (me.hand && me.hand.length) container.append(handArea(ctx, me));
     if (!state.decision && state.submitted) container.append(h("p.waiting", { id: "waiting" }, "Waiting for your opponent…"));
   }
-  container.append(h("p.legend", {}, "* estimate: no public source gives this damage value; kumite's documented model chose it."));
+  // the matchup's two move lists (one in a mirror match): each player has the other's card
+  const chars = [...new Set(players.map((p) => p.character).filter(Boolean))];
+  for (const id of chars) {
+    const whose = players.filter((p) => p.character === id).map((p) => ctx.seatName(p.seat)).join(" and ");
+    container.append(moveList(ctx.cards, id, `${ctx.cards.characters[id].name}'s move list (${whose})`));
+  }
+  const key = legend(ctx.cards, players);
+  if (key) container.append(key);
 }
 
 export function render(container, ctx) {
