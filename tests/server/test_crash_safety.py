@@ -17,12 +17,14 @@ import dataclasses
 import hashlib
 from typing import Any
 
+import httpx
 import pytest
 from sqlalchemy import event, insert
 
 from kumite.games import get_game
 from kumite.server.runtime import Hub, TableRuntime
 from kumite.server.storage import PartialRow, Store
+from tests.server.live import Seat
 
 SEATS2 = [{"kind": "human", "claimed": True}, {"kind": "human", "claimed": True}]
 # (game, options, seed): short games, chosen so that a whole sweep stays quick.
@@ -292,3 +294,24 @@ def test_a_failing_storage_write_is_refused_cleanly_and_the_table_stays_as_store
         hub.bots.shutdown()
 
     asyncio.run(scenario())
+
+
+def test_a_table_that_cannot_be_loaded_is_refused_as_unavailable(server) -> None:
+    """The database failing (here: every read) is the server's fault, said in one line: a
+    503 and an ``unavailable`` error; the server serves again once it is back."""
+    store = server.hub.store
+    real = store.load
+
+    def down(table_id: str) -> Any:
+        raise OSError("database unreachable\nwith more lines")
+
+    store.load = down
+    try:
+        answer = httpx.get(f"{server.base}/api/tables/abc123")
+        assert answer.status_code == 503
+        assert answer.json()["detail"] == "the table could not be loaded; try again"
+        seat = Seat(server.base, "abc123", hello=False)
+        assert seat.error()["code"] == "unavailable"
+    finally:
+        store.load = real
+    assert httpx.get(f"{server.base}/api/tables/abc123").status_code == 404

@@ -450,7 +450,11 @@ def create_app(
             await websocket.close(4403)
             return
         await websocket.accept()
-        runtime = hub.get(table_id)
+        try:
+            runtime = hub.get(table_id)
+        except ProtocolError as exc:
+            await refuse(websocket, exc, 1011)
+            return
         if runtime is None:
             await refuse(websocket, ProtocolError("not-found", f"no table {table_id[:40]!r}"), 4404)
             return

@@ -418,8 +418,14 @@ async def _stored(write: Awaitable[None]) -> None:
     try:
         await write
     except Exception as exc:
-        log.error("storage write failed: %s", str(exc).splitlines()[0] if str(exc) else exc)
+        log.error("storage write failed: %s", _first_line(exc))
         raise ProtocolError("unavailable", "the server could not save that; try again") from None
+
+
+def _first_line(exc: Exception) -> str:
+    """An error in one line (a database driver's message goes on with its SQL)."""
+    lines = str(exc).splitlines()
+    return f"{type(exc).__name__}: {lines[0] if lines else ''}"
 
 
 IDLE_EVICT = 300.0
@@ -454,11 +460,17 @@ class Hub:
         if runtime is None:
             if not TABLE_ID.fullmatch(table_id):
                 return None
-            stored = self.store.load(table_id)
-            if stored is None:
-                return None
-            runtime = TableRuntime(self, stored)
-            runtime.recover()
+            try:
+                stored = self.store.load(table_id)
+                if stored is None:
+                    return None
+                runtime = TableRuntime(self, stored)
+                runtime.recover()
+            except Exception as exc:  # the database is down, say: the server's fault
+                log.error("table %s could not be loaded: %s", table_id, _first_line(exc))
+                raise ProtocolError(
+                    "unavailable", "the table could not be loaded; try again"
+                ) from None
             self.tables[table_id] = runtime
         runtime.last_used = time.monotonic()
         return runtime
