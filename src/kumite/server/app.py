@@ -28,7 +28,7 @@ from kumite.agents.registry import DESCRIPTIONS, agent_names, make_agent
 from kumite.core.errors import KumiteError
 from kumite.games import game_ids, get_game
 from kumite.server.adapters import ADAPTERS, adapter, option_fields
-from kumite.server.protocol import Chat, Choose, Hello, Ping, ProtocolError, parse
+from kumite.server.protocol import Chat, Choose, Hello, Ping, ProtocolError, one_line, parse
 from kumite.server.ratelimits import RateLimitedError, RateLimits
 from kumite.server.runtime import LEFT_CODE, Client, Hub, TableRuntime
 from kumite.server.security import BodyGuard, SecurityHeaders, origin_allowed
@@ -113,7 +113,7 @@ def create_app(
 
     @app.exception_handler(KumiteError)
     async def kumite_error(_request: Any, exc: KumiteError) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=400)
+        return JSONResponse({"detail": one_line(str(exc))}, status_code=400)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Any, exc: RequestValidationError) -> JSONResponse:
@@ -236,7 +236,7 @@ def create_app(
             # did not expect: the request's fault, said in one line.
             if isinstance(exc, KumiteError):
                 raise
-            raise HTTPException(400, f"bad table options: {exc}") from None
+            raise HTTPException(400, one_line(f"bad table options: {exc}")) from None
 
     def make_table(spec: TableSpec, rematch_of: str | None) -> dict[str, Any]:
         game = get_game(spec.game)

@@ -22,11 +22,16 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+MAX_ERROR = 300
+"""The longest error message sent (a message may quote what the client sent)."""
+
 
 class ProtocolError(Exception):
-    """A client message that is refused; nothing changed."""
+    """A client message that is refused; nothing changed. The message is one line of at
+    most :data:`MAX_ERROR` characters whatever the client sent (it may be quoted in it)."""
 
     def __init__(self, code: str, message: str) -> None:
+        message = one_line(message)
         super().__init__(message)
         self.code = code
         self.message = message
@@ -51,6 +56,13 @@ class Chat(msgspec.Struct, forbid_unknown_fields=True, tag="chat", tag_field="ty
 
 class Ping(msgspec.Struct, forbid_unknown_fields=True, tag="ping", tag_field="type"):
     pass
+
+
+def one_line(text: str, limit: int = MAX_ERROR) -> str:
+    """``text`` with every character that is not printable escaped, cut to ``limit``."""
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 Message = Hello | Choose | Chat | Ping
