@@ -30,8 +30,8 @@ SEATS2 = [{"kind": "human", "claimed": True}, {"kind": "human", "claimed": True}
 # (game, options, seed): short games, chosen so that a whole sweep stays quick.
 GAMES = {
     "sfrivals": ("sfrivals", {"characters": ["ryu", "ken"]}, 4),
-    "sfdbg": ("sfdbg", {"players": 2, "round_limit": 4, "first_player": 0}, 3),
-    "rivales": ("rivales", {"mode": "1v1", "fighters": ["sombrerero", "curie"]}, 0),
+    "sfdbg": ("sfdbg", {"players": 2, "round_limit": 3, "first_player": 0}, 3),
+    "rivales": ("rivales", {"mode": "1v1", "fighters": ["curie", "darwin"]}, 2),
 }
 
 
