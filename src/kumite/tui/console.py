@@ -15,10 +15,11 @@ T = TypeVar("T")
 
 
 def event_line(event: Event, *, show_rule: bool = True) -> Text:
-    """One explained step: the event's sentence and, dimmed, the rule it applies."""
+    """One explained step: the event's sentence and, dimmed, the rule it applies (not for a
+    heading)."""
     line = Text("  • ")
     line.append(event.describe())
-    if show_rule:
+    if show_rule and not event.heading:
         line.append(f"  [{event.rule}]", style="dim")
     return line
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console, Group, RenderableType
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -18,7 +19,7 @@ from kumite.core.errors import OptionsError
 from kumite.core.game import Decision, Game
 from kumite.games.sfdbg.cards import Card, Catalog, Hero, load_catalog, read_overlay
 from kumite.games.sfdbg.game import SFDBG
-from kumite.games.sfdbg.labels import choice_label
+from kumite.games.sfdbg.labels import choice_label, stage_name
 from kumite.tui.console import pick
 from kumite.tui.registry import PlaySettings
 
@@ -31,6 +32,15 @@ VARIANTS = {
 INT_RULES = ("round_limit", "first_player")
 
 
+#: Printed instead of a number on cards whose VP depend on the deck at the end of the game.
+VARIABLE_VP = "★"
+#: What the marks mean, shown under every table and menu that shows one.
+MARKS_LEGEND = (
+    *LEGEND.values(),
+    f"{VARIABLE_VP} VP — printed on the card: its VP depend on your deck at the end of the game",
+)
+
+
 def mark(card: Card | Hero, field: str) -> str:
     prov = card.provenance.get(field)
     return prov.mark if prov is not None else ""
@@ -39,12 +49,28 @@ def mark(card: Card | Hero, field: str) -> str:
 def value(card: Card, field: str) -> str:
     """A card value with its provenance mark (``6*`` for an estimate)."""
     if field == "vp" and card.vp_rule is not None:
-        return "*" + mark(card, "vp_rule")
+        return VARIABLE_VP + mark(card, "vp_rule")
     return f"{getattr(card, field)}{mark(card, field)}"
 
 
 def text_of(card: Card) -> str:
     return f"{card.text}{mark(card, 'text')}"
+
+
+def type_of(card: Card) -> str:
+    """The card type with its mark (the Kick's is an estimate); a Stage's number too."""
+    kind = f"{card.type}{mark(card, 'type')}" if card.type else "no type"
+    if card.stage is not None:
+        kind += f", Stage {card.stage}{mark(card, 'stage')}"
+    return kind
+
+
+def counter_text(hero: Hero) -> str:
+    return f"{hero.counter_text}{mark(hero, 'counter_attack')}"
+
+
+def legend() -> Text:
+    return Text("\n".join(MARKS_LEGEND), style="dim")
 
 
 def card_line(card: Card, *, cost: bool = True) -> Text:
@@ -54,7 +80,7 @@ def card_line(card: Card, *, cost: bool = True) -> Text:
 def card_details(card: Card, *, cost: bool = True) -> Text:
     """`` (type, cost, VP) — text`` of a card, with provenance marks."""
     line = Text()
-    tags = [card.type or "no type"]
+    tags = [type_of(card)]
     if cost:
         tags.append(f"cost {value(card, 'cost')}")
     tags.append(f"{value(card, 'vp')} VP")
@@ -70,19 +96,31 @@ def cards_table(cards: Sequence[Card], title: str, *, copies: bool = False) -> T
     table.add_column("cost", justify="right")
     table.add_column("VP", justify="right")
     if copies:
-        table.add_column("#", justify="right")
+        table.add_column("copies", justify="right")
     table.add_column("text")
     for card in cards:
         row = [
             card.name + mark(card, "name"),
-            card.type or "—",
+            type_of(card) if card.type else "—",
             value(card, "cost"),
             value(card, "vp"),
         ]
         if copies:
-            row.append(value(card, "copies"))
+            row.append(f"×{value(card, 'copies')}")
         row.append(text_of(card))
         table.add_row(*row)
+    return table
+
+
+def hand_table(catalog: Catalog, hand: Sequence[str]) -> Table:
+    """Your hand, each card once with its copies (``Punch ×3``)."""
+    table = Table(title=f"Your hand ({len(hand)})", expand=True, show_lines=False)
+    for column in ("card", "type", "cost", "VP", "text"):
+        table.add_column(column, justify="right" if column in ("cost", "VP") else "left")
+    for card_id, n in sorted(Counter(hand).items(), key=lambda kv: catalog.by_id[kv[0]].index):
+        card = catalog.by_id[card_id]
+        name = card.name + mark(card, "name") + (f" ×{n}" if n > 1 else "")
+        table.add_row(name, type_of(card), value(card, "cost"), value(card, "vp"), text_of(card))
     return table
 
 
@@ -94,8 +132,9 @@ def _names(catalog: Catalog, ids: Sequence[str]) -> str:
     )
 
 
-def player_line(p: Mapping[str, Any], view: Mapping[str, Any], catalog: Catalog) -> Text:
-    """One player's public state: Super Hero, hand and deck sizes, piles, cards in play."""
+def player_line(p: Mapping[str, Any], view: Mapping[str, Any], catalog: Catalog) -> Group:
+    """One player's public state: Super Hero and its Counter-Attack, hand and deck sizes,
+    piles, cards in play."""
     seat = view["seat"]
     who = "You" if p["seat"] == seat else f"Player {p['seat'] + 1}"
     playing = p["seat"] == view["active"] and view["phase"] == "turn"
@@ -104,13 +143,17 @@ def player_line(p: Mapping[str, Any], view: Mapping[str, Any], catalog: Catalog)
     if p["counter_attack_used"]:
         line.append(" (has Counter-Attacked this turn)", style="dim")
     line.append(f" — hand {p['hand_size']}, deck {p['deck_size']}, discard {len(p['discard'])}")
-    if p["discard"]:
-        line.append(f" (top: {catalog.by_id[p['discard'][-1]].name})")
     if "vp" in p:
         line.append(
             f" — {p['vp']} VP, {p['stages']} Stages, {p['cards']} cards", style="bold yellow"
         )
+    below: list[RenderableType] = []
+    if p["hero"] is not None and p["hero"] in catalog.hero_by_id:
+        # Every face-up Super Hero's Counter-Attack: what attacking that player risks.
+        below.append(Text(counter_text(catalog.hero_by_id[p["hero"]]), style="magenta"))
     details = []
+    if p["discard"]:
+        details.append(f"discard pile: {_names(catalog, p['discard'])}")
     if p["in_play"]:
         details.append(f"in play: {_names(catalog, p['in_play'])}")
     if p["locations"]:
@@ -123,8 +166,8 @@ def player_line(p: Mapping[str, Any], view: Mapping[str, Any], catalog: Catalog)
     if p["cannot_avoid"]:
         details.append("cannot avoid the next Attack")
     if details:
-        line.append("\n      " + "; ".join(details), style="dim")
-    return line
+        below.append(Text("; ".join(details), style="dim"))
+    return Group(line, *(Padding(part, (0, 0, 0, 6)) for part in below))
 
 
 def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
@@ -146,20 +189,25 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
         )
     parts.append(line_up)
     stages = view["stages"]
-    stage = (
-        f"{catalog.by_id[stages['top']].name} (cost {catalog.by_id[stages['top']].cost}, "
-        f"{catalog.by_id[stages['top']].vp} VP) — {text_of(catalog.by_id[stages['top']])}"
-        if stages["top"]
-        else ("face down" if stages["remaining"] else "none left")
-    )
+    top = catalog.by_id[stages["top"]] if stages["top"] else None
+    left = f"{stages['remaining']} Stage{'s' if stages['remaining'] != 1 else ''} left"
     stacks = Text()
-    stacks.append(f"Stage ({stages['remaining']} left): {stage}\n")
+    if top is not None:
+        stacks.append(
+            f"{stage_name(top)} (cost {value(top, 'cost')}, {value(top, 'vp')} VP; {left}) — "
+            f"{text_of(top)}\n"
+        )
+    else:
+        stacks.append(f"Stage: {'face down' if stages['remaining'] else 'none'} ({left})\n")
     stacks.append(
         f"Kicks {view['kicks']} · Weaknesses {view['weaknesses']} · main deck {view['main_deck']}"
         f" · Super Hero stack {view['bosses']['remaining']}"
     )
     if view["main_deck_top"]:
         stacks.append(f" · top of the main deck: {catalog.by_id[view['main_deck_top']].name}")
+    if view["bosses"]["current"]:
+        boss = catalog.hero_by_id[view["bosses"]["current"]]
+        stacks.append(f"\nStage Boss: {boss.name} — {counter_text(boss)}", style="magenta")
     if view["bosses"]["defeated"]:
         defeated = ", ".join(catalog.hero_by_id[h].name for h in view["bosses"]["defeated"])
         stacks.append(f"\nDefeated Bosses: {defeated}")
@@ -169,11 +217,9 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
     for p in view["players"]:
         parts.append(player_line(p, view, catalog))
     me = next((p for p in view["players"] if p["seat"] == seat), None)
-    if me is not None:
-        if me["counter_attack"]:
-            parts.append(Text(f"Your {me['counter_attack']}", style="magenta"))
-        if "hand" in me:
-            parts.append(cards_table([catalog.by_id[c] for c in me["hand"]], "Your hand"))
+    if me is not None and "hand" in me:
+        parts.append(hand_table(catalog, me["hand"]))
+    parts.append(legend())
     return Group(*parts)
 
 
@@ -203,7 +249,9 @@ class HumanSFDBG:
         self.label = label
 
     def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
-        if decision.kind == "turn":
+        if decision.kind in ("turn", "defend"):
+            # The whole table for a turn, and to decide a Defense: who attacks, with what,
+            # and the Counter-Attack an Ultra would answer with.
             self.console.print(Panel(render(view, self.catalog), title=self.label))
         if len(decision.legal) == 1:
             # Asked for the sake of hidden information (sfdbg.ruling.defense-asked); there is
@@ -314,10 +362,10 @@ class SFDBGFrontEnd:
                 table.add_row(
                     h.name,
                     catalog.by_id[h.ultra].name + mark(h, "ultra"),
-                    h.counter_text + mark(h, "counter_attack"),
+                    counter_text(h),
                 )
             parts.append(table)
-        parts.append(Text("\n".join(LEGEND.values()), style="dim"))
+        parts.append(legend())
         sources = "; ".join(f"[{k}] {v}" for k, v in catalog.pack.sources.items())
         parts.append(
             Text(f"Pack {catalog.pack.id} {catalog.pack.version}. Sources: {sources}", style="dim")

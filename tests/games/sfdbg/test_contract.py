@@ -141,6 +141,9 @@ def test_action_ids_round_trip():
         state.apply_action({0: -1})
     with pytest.raises(MalformedChoiceError):
         state.choice_to_action(0, "fly")
+    for bad in (GAME.info.num_actions, -1, "3"):  # a one-line error, not a bare KeyError
+        with pytest.raises(MalformedChoiceError, match="unknown action id"):
+            state.action_to_choice(0, bad)  # type: ignore[arg-type]
 
 
 def test_a_record_replays_to_the_same_outcome():
@@ -194,12 +197,12 @@ def test_engine_records_make_changed_copies_and_stay_unchanged():
     assert repr(Ctx(1, 5)) == (
         "Ctx(me=1, card=5, other=None, hero=-1, named=None, gift=-1, trigger=-1)"
     )
-    attack = Attack(attacker=1, card=12, hero=-1, effects=(), targets=(2, 3), asked=True)
+    attack = Attack(attacker=1, card=12, hero=-1, effects=(), targets=(2, 3), unavoidable=(3,))
     seen = attack.revealing(30).revealing(31)
     assert seen.revealed == (30, 31) and attack.revealed == ()
-    assert (seen.attacker, seen.card, seen.targets, seen.k, seen.asked) == (1, 12, (2, 3), 0, True)
+    assert (seen.attacker, seen.card, seen.targets, seen.k) == (1, 12, (2, 3), 0)
     moved = seen.next_target(avoided=True)
-    assert (moved.k, moved.avoided, moved.revealed, moved.asked) == (1, (2,), (), False)
+    assert (moved.k, moved.avoided, moved.revealed, moved.unavoidable) == (1, (2,), (), (3,))
     assert "revealed=(30, 31)" in repr(seen)
     request = Request(0, "foe", (ctx,), True)
     assert (request.seat, request.kind, request.data, request.private) == (0, "foe", (ctx,), True)

@@ -204,10 +204,10 @@ BENCHMARK: list[tuple[int, dict[str, Any]]] = [
     (
         1,
         {
-            "steps": 1023,
-            "digest": "b0a08d0129d99d75",
+            "steps": 989,
+            "digest": "60597271056a75d3",
             "winners": [2],
-            "vp": [37, 16, 60, 10],
+            "vp": [46, 17, 52, 13],
             "rule": "sfdbg.ruling.round-limit",
             "turns": 240,
         },
@@ -216,7 +216,7 @@ BENCHMARK: list[tuple[int, dict[str, Any]]] = [
         2,
         {
             "steps": 961,
-            "digest": "f5f5e30c7e9d07ec",
+            "digest": "cb1be90274bb3e28",
             "winners": [1],
             "vp": [25, 34, 28, 24],
             "rule": "sfdbg.ruling.round-limit",

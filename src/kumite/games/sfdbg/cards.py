@@ -428,16 +428,37 @@ def _heroes(pack: PackData, defaults: Mapping[str, str], ids: set[str]) -> list[
     return heroes
 
 
+#: The basic cards and the pile each must start in (``sfdbg.setup.main-deck``: none of them
+#: is ever in the main deck); no other card may start in these piles.
+BASIC_PILES = {
+    "punch": "starter",
+    "vulnerability": "starter",
+    "kick": "kick",
+    "weakness": "weakness",
+}
+
+
 def _check_totals(name: str, cards: list[Card], heroes: list[Hero], rules: RuleValues) -> None:
+    for required in BASIC_PILES:
+        if not any(c.id == required for c in cards):
+            raise PackError(name, f"missing the {required!r} card")
+    for card in cards:
+        basic = BASIC_PILES.get(card.id)
+        if basic is not None and card.pile != basic:
+            raise PackError(name, f"must be in the {basic!r} pile", card=card.id, field="pile")
+        if basic is None and card.pile in BASIC_PILES.values():
+            raise PackError(
+                name,
+                f"only the basic cards start in the {card.pile!r} pile",
+                card=card.id,
+                field="pile",
+            )
     total = sum(c.copies for c in cards)
     if total != rules.total_cards:
         raise PackError(name, f"the pack has {total} cards; the game has {rules.total_cards}")
     main = sum(c.copies for c in cards if c.pile == "main")
     if main != rules.main_deck:
         raise PackError(name, f"the main deck has {main} cards; it needs {rules.main_deck}")
-    for required in ("punch", "vulnerability", "kick", "weakness"):
-        if not any(c.id == required for c in cards):
-            raise PackError(name, f"missing the {required!r} card")
     for pile, count in PILE_COUNTS.items():
         got = sum(c.copies for c in cards if c.pile == pile)
         if got != count:

@@ -224,6 +224,8 @@ class SFDBGState(Machine, State):
 
     def action_to_choice(self, seat: int, action: int) -> str:
         choices = self.vocabulary.choices
-        if not 0 <= action < len(choices):
-            raise KeyError(action)
+        if type(action) is not int or not 0 <= action < len(choices):
+            raise MalformedChoiceError(
+                seat, action, f"unknown action id (SF DBG's are 0 to {len(choices) - 1})"
+            )
         return choices[action]

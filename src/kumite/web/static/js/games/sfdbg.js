@@ -75,7 +75,7 @@ function decisionMap(decision) {
 function hoverText(c) {
   const lines = [`${c.name}${c.aka ? ` (${c.aka})` : ""}`,
     `${c.type || "no type"} · cost ${c.cost} · ${c.vp_rule ? "variable" : c.vp} VP`, c.text];
-  for (const field of ["name", "type", "cost", "vp", "text", "copies"]) {
+  for (const field of ["name", "type", "cost", "vp", "text", "copies", "stage"]) {
     const prov = c.provenance && c.provenance[field];
     if (prov && !prov.from.startsWith("rulebook") && !prov.from.startsWith("source")) {
       lines.push(provenanceTitle(c, field));
@@ -104,10 +104,12 @@ function tile(ctx, id, { choice, label, note, small = false, count } = {}) {
       c.pile === "weakness" || c.pile === "starter" ? null
         : h("span.dbg-cost", { title: provenanceTitle(c, "cost") || "cost" }, c.cost,
           h("span.mark", {}, mark(c, "cost")))),
-    h("div.dbg-type", {}, c.type || "Weakness",
+    h("div.dbg-type", { title: provenanceTitle(c, "type") }, c.type || "Weakness",
+      h("span.mark", {}, c.type ? mark(c, "type") : ""),
       c.attack ? h("span.chip.atk", {}, "Attack") : null,
       c.defense ? h("span.chip.def", {}, "Defense") : null,
-      c.stage ? h("span.chip", {}, `Stage ${c.stage}`) : null),
+      c.stage ? h("span.chip.dbg-stage-no", { title: provenanceTitle(c, "stage") },
+        `Stage ${c.stage}`, h("span.mark", {}, mark(c, "stage"))) : null),
     small ? null : h("div.dbg-text", { title: provenanceTitle(c, "text") }, c.text,
       h("span.mark", {}, mark(c, "text"))),
     h("div.dbg-foot", {},
@@ -232,8 +234,12 @@ function stacks(ctx, map) {
       label: map.labels.get(map.byTarget.get(`main_top|${view.main_deck_top}`)) }) : null,
     h("div.dbg-back", {}, `${view.main_deck} cards`)));
   const bosses = view.bosses;
+  const boss = bosses.current ? cards.heroes[bosses.current] : null;
   row.append(h("div.dbg-stack", { id: "dbg-bosses" }, h("h3", {}, "Super Hero stack"),
     h("div.dbg-back", { title: "The Stage Bosses, face down" }, `${bosses.remaining} face down`),
+    boss ? h("div.dbg-hero.dbg-boss", { title: provenanceTitle(boss, "counter_attack") },
+      h("strong", {}, `Stage Boss: ${boss.name}`),
+      h("div.dbg-ca", {}, boss.counter_attack, h("span.mark", {}, mark(boss, "counter_attack")))) : null,
     bosses.defeated.length ? h("div.dim", {}, "Defeated: ",
       bosses.defeated.map((id) => (cards.heroes[id] || { name: id }).name).join(", ")) : null));
   const ultra = map.byTarget.get("ultra");
@@ -317,7 +323,7 @@ function decisionPanel(ctx, map) {
 function myArea(ctx, me, map) {
   const area = playerPanel(ctx, me, map, true);
   const hand = h("div.dbg-zone.dbg-hand", { id: "dbg-hand" }, h("h3", {}, `Your hand (${me.hand.length})`),
-    pile(ctx, "hand", me.hand, map, { group: false, empty: "empty" }));
+    pile(ctx, "hand", me.hand, map, { empty: "empty" }));
   area.insertBefore(hand, area.children[2] || null);
   return area;
 }
