@@ -12,6 +12,7 @@ the protocol, :func:`acceptable`, says which.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
@@ -60,21 +61,25 @@ class Problems(logging.Handler):
         self.records: list[logging.LogRecord] = []
 
     def emit(self, record: logging.LogRecord) -> None:
-        if record.levelno >= logging.ERROR or record.exc_info:
+        if (record.levelno >= logging.ERROR or record.exc_info) and record not in self.records:
             self.records.append(record)
 
 
 LOGGERS = ["", "uvicorn", "uvicorn.error", "uvicorn.asgi", "asyncio", "kumite", "starlette"]
 
 
-@pytest.fixture
-def problems() -> Iterator[Problems]:
+@contextlib.contextmanager
+def watching_logs() -> Iterator[Problems]:
+    """Keep every problem logged meanwhile. (Entered once the server is configured:
+    uvicorn's logging configuration replaces the handlers of its loggers.)"""
     handler = Problems()
     for name in LOGGERS:
         logging.getLogger(name).addHandler(handler)
-    yield handler
-    for name in LOGGERS:
-        logging.getLogger(name).removeHandler(handler)
+    try:
+        yield handler
+    finally:
+        for name in LOGGERS:
+            logging.getLogger(name).removeHandler(handler)
 
 
 class Tables:
@@ -156,8 +161,12 @@ class Tables:
 
 
 @pytest.fixture
-def tables(database_url: str, problems: Problems) -> Iterator[Tables]:
-    with ThreadServer(database_url, settings=SETTINGS) as server:
+def tables(database_url: str) -> Iterator[Tables]:
+    server = ThreadServer(database_url, settings=SETTINGS)
+    with watching_logs() as problems, server:
+        logging.getLogger("uvicorn.error").error("the check sees uvicorn's errors")
+        assert problems.records
+        problems.records.clear()
         yield Tables(server)
     # After the server stopped: nothing it logged was an error or a traceback.
     assert not problems.records, [r.getMessage() for r in problems.records[:5]]
