@@ -443,11 +443,6 @@ class Store:
                 return None
             return self._stored(s, row)
 
-    def unfinished(self) -> list[StoredTable]:
-        with self.session() as s:
-            rows = s.scalars(select(TableRow).where(TableRow.status == "playing")).all()
-            return [self._stored(s, row) for row in rows]
-
     def idle(self, since: datetime.datetime, limit: int = 500) -> list[str]:
         """Unfinished tables with no step since ``since`` (at most ``limit``, oldest first)."""
         with self.session() as s:
