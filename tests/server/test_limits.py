@@ -269,3 +269,22 @@ def test_unfinished_tables_idle_too_long_are_closed(database_url):
         hub.shutdown()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize(
+    ("flags", "words"),
+    [
+        (["--create-rate", "lots"], "--create-rate 'lots': not a rate such as '30/minute'"),
+        (["--chat-rate", "5 per fortnight"], "--chat-rate"),
+        (["--bot-threads", "0"], "--bot-threads must be at least 1"),
+        (["--max-open-tables", "0"], "--max-open-tables must be at least 1"),
+    ],
+)
+def test_kumite_serve_refuses_a_bad_limit_in_one_line(flags, words):
+    from typer.testing import CliRunner
+
+    from kumite.cli.main import app
+
+    result = CliRunner().invoke(app, ["serve", *flags])
+    assert result.exit_code == 2
+    assert words in " ".join(result.output.split())
