@@ -24,28 +24,7 @@ class PackGame(Game[OptionsT], Generic[OptionsT, CatalogT]):
     cards compiled from its packs. Subclasses set :attr:`options_type` and :attr:`packs`
     and add their own checks in :meth:`check`."""
 
-    options_type: type[OptionsT]
     packs: PackLoader[CatalogT]
-
-    def __init__(self) -> None:
-        self.default_options = self.options_type()
-
-    def parse_options(self, raw: Mapping[str, Any] | None) -> OptionsT:
-        if not raw:
-            return self.default_options
-        options: OptionsT
-        if isinstance(raw, self.options_type):
-            options = raw
-        else:
-            try:
-                options = msgspec.convert(dict(raw), self.options_type)
-            except msgspec.ValidationError as exc:
-                raise OptionsError(f"{self.info.id} options: {exc}") from None
-        self.check(options)
-        return options
-
-    def check(self, options: OptionsT) -> None:
-        """Raise :class:`~kumite.core.errors.OptionsError` if ``options`` do not fit."""
 
     def catalog(self, options: OptionsT | Mapping[str, Any] | None = None) -> CatalogT:
         """The cards in use: the base pack, or the base merged with the options' overlay

@@ -172,10 +172,6 @@ class SFDBGState(Machine, State):
     def outcome(self) -> Outcome | None:
         return self.result
 
-    @property
-    def options_json(self) -> dict[str, Any]:
-        return self.game.options_to_json(self.opts)
-
     def _apply(self, choices: dict[int, str]) -> list[Event]:
         req = self.request
         assert req is not None
