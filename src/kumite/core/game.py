@@ -171,13 +171,20 @@ class State(abc.ABC):
         """Dense action ids of ``seat``'s legal choices (empty if none pending)."""
         return [self.choice_to_action(seat, c) for c in self.legal(seat)]
 
-    @abc.abstractmethod
+    actions: tuple[str, ...] = ()
+    """Every choice of the game, if it has a fixed vocabulary: the action ids index it."""
+
     def action_to_choice(self, seat: int, action: int) -> str:
         """The choice string for a dense action id."""
+        if type(action) is not int or not 0 <= action < len(self.actions):
+            raise MalformedChoiceError(seat, action, "unknown action id")
+        return self.actions[action]
 
-    @abc.abstractmethod
     def choice_to_action(self, seat: int, choice: str) -> int:
         """The dense action id of a choice string."""
+        if choice not in self.actions:
+            raise MalformedChoiceError(seat, choice, "unknown choice")
+        return self.actions.index(choice)
 
     def determinize(self, seat: int, rng: random.Random) -> Self:
         """A copy in which everything ``seat`` cannot see (other hands, deck orders, hidden

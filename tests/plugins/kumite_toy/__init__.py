@@ -34,7 +34,7 @@ class Toy(Game[Options]):
 
 
 class ToyState(State):
-    players, outcome = (0, 1), None
+    players, actions, outcome = (0, 1), ACTIONS, None
 
     def __init__(self, game: Toy, seed: int, opts: Options) -> None:
         self.game, self.seed, self.opts, self.history, self.rng = game, seed, opts, [], Rng(seed)
@@ -78,12 +78,6 @@ class ToyState(State):
         show = self.stage == "showdown"
         hands = [h if show or s == seat else None for s, h in enumerate(self.hands)]
         return {"seat": seat, "stage": self.stage, "stakes": self.stakes, "hands": hands}
-
-    def action_to_choice(self, seat: int, action: int) -> str:
-        return ACTIONS[action]
-
-    def choice_to_action(self, seat: int, choice: str) -> int:
-        return ACTIONS.index(choice)
 
 
 GAME = Toy()
