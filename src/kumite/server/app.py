@@ -34,7 +34,7 @@ from kumite.server.runtime import LEFT_CODE, Client, Hub, TableRuntime
 from kumite.server.security import BodyGuard, SecurityHeaders, origin_allowed
 from kumite.server.seeds import MAX_SEED, new_seed
 from kumite.server.settings import ServerSettings
-from kumite.server.storage import Store
+from kumite.server.storage import Seat, Store
 from kumite.web.table import adapter
 
 STATIC = resources.files("kumite.web") / "static"
@@ -274,28 +274,16 @@ def create_app(
         options = adapter(gspec).table_options(gspec, spec.options, len(spec.seats))
         state = game.new_state(seed, options)  # validates the options
         options = state.options_json
-        seats: list[dict[str, Any]] = []
+        seats: list[Seat] = []
         tokens: dict[int, str] = {}
         for index, s in enumerate(spec.seats):
             if s.kind == "bot":
-                make_agent(s.agent or "random", game, options, index, 0)  # validates the name
-                seats.append(
-                    {
-                        "kind": "bot",
-                        "agent": s.agent or "random",
-                        "name": s.name or f"{s.agent or 'random'} bot",
-                        "claimed": True,
-                    }
-                )
+                agent = s.agent or "random"
+                make_agent(agent, game, options, index, 0)  # validates the name
+                seats.append(Seat("bot", s.name or f"{agent} bot", agent, claimed=True))
             else:
-                seats.append(
-                    {
-                        "kind": "human" if s.kind == "you" else s.kind,
-                        "agent": None,
-                        "name": s.name or f"Player {index + 1}",
-                        "claimed": s.kind == "you",
-                    }
-                )
+                kind = "human" if s.kind == "you" else s.kind
+                seats.append(Seat(kind, s.name or f"Player {index + 1}", claimed=s.kind == "you"))
                 tokens[index] = secrets.token_urlsafe(18)
         table_id = secrets.token_hex(6)
         store.create_table(table_id, game.info.id, seed, options, seats, tokens, rematch_of)
@@ -355,12 +343,11 @@ def create_app(
             if runtime.over:
                 raise HTTPException(409, "the game is over")
             seat = runtime.seats[body.seat]
-            if seat["kind"] != "open" or seat.get("claimed"):
+            if seat.kind != "open" or seat.claimed:
                 raise HTTPException(409, "that seat is not open")
             token = secrets.token_urlsafe(18)
             await runtime.set_token(body.seat, token)
-            seat["claimed"] = True
-            seat["kind"] = "human"
+            seat.claimed, seat.kind = True, "human"
             await store.set_seats(table_id, runtime.seats)
         await runtime.broadcast()
         return {
@@ -396,9 +383,9 @@ def create_app(
                 raise HTTPException(409, f"a rematch exists: table {runtime.next_table}")
             limits.hit("create", address(request))
             seats = [
-                SeatSpec(kind="bot", agent=s["agent"], name=s.get("name"))
-                if s["kind"] == "bot"
-                else SeatSpec(kind="you" if i == body.seat else "human", name=s.get("name"))
+                SeatSpec(kind="bot", agent=s.agent, name=s.name)
+                if s.kind == "bot"
+                else SeatSpec(kind="you" if i == body.seat else "human", name=s.name)
                 for i, s in enumerate(runtime.seats)
             ]
             spec = TableSpec(game=runtime.game.info.id, options=runtime.options, seats=seats)
@@ -425,7 +412,7 @@ def create_app(
         runtime = runtime_or_404(table_id)
         if not runtime.finished:
             raise HTTPException(403, "the record is available when the game is over")
-        players = [s.get("agent") or "human" for s in runtime.seats]
+        players = [s.agent or "human" for s in runtime.seats]
         rec = runtime.state.to_record(players=players, table=table_id)
         data: dict[str, Any] = msgspec.to_builtins(rec)
         return data
