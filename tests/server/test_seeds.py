@@ -97,9 +97,7 @@ def reproduces_the_bot(game_id: str, runtime: Any, seat: int, seed: int, made: l
     for state, decision, _ in made:
         decide(real, state, decision)
     state, decision, _ = next((s, d, c) for s, d, c in made if len(d.legal) > 1)
-    return all(
-        decide(agent, state, decision) == decide(real, state, decision) for _ in range(48)
-    )
+    return all(decide(agent, state, decision) == decide(real, state, decision) for _ in range(48))
 
 
 @pytest.mark.parametrize("game_id", list(TABLES))
