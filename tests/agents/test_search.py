@@ -203,3 +203,37 @@ def test_sfdbg_evaluation_favours_the_player_ahead() -> None:
     st.discard[0] += [stage] * 3  # three defeated Stages: VP for seat 0
     a, b = hooks.evaluate(st)
     assert a > 0 > b and a == -b
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_sfdbg_rollouts_are_counted_in_rounds(players: int) -> None:
+    """A rollout plays ``horizon`` rounds — every seat's turn that many times — so with more
+    seats each player still gets as many turns of its own (issue 19: the old horizon of 10
+    turns across all seats left a player of 5 two turns)."""
+    game = get_game("sfdbg")
+    hooks = search_hooks(game, {"players": players})
+    assert isinstance(hooks, SFDBGHooks)
+    state = game.new_state(7, {"players": players})
+    state.quiet = True
+    world = state.determinize(0, random.Random(0))
+    world.quiet = True
+    st: Any = world
+    start = st.turn
+    hooks.rollout(world, random.Random(1))
+    assert st.over or st.turn == start + hooks.horizon * players
+
+
+def test_sfdbg_evaluation_with_more_seats_is_each_seat_s_share() -> None:
+    """With more than two seats a seat's value grows with its share of all scores: equal
+    scores are worth 0 to everyone, the leader's value is the highest and positive."""
+    game = get_game("sfdbg")
+    hooks = search_hooks(game, {"players": 3})
+    assert isinstance(hooks, SFDBGHooks)
+    state = game.new_state(4, {"players": 3})
+    state.quiet = True
+    st: Any = state
+    even = hooks.evaluate(st)
+    assert max(abs(v) for v in even) < 1e-9
+    st.discard[1] += [st.catalog.stages[0].index] * 3  # three defeated Stages: VP for seat 1
+    values = hooks.evaluate(st)
+    assert values[1] > 0 > values[0] and values[0] == pytest.approx(values[2])

@@ -24,10 +24,16 @@ root sweeps: each determinisation (and random stream) is played once with every 
 candidate, and the best mean value is played (unless it beats the first candidate, the
 game's own preference, by fewer than ``confidence`` standard errors of the paired
 difference) — common random numbers, so that the comparison of candidates is not drowned
-in the luck of the draw (SF DBG's buys). The budget
-is an iteration count and/or a time limit; named difficulty levels set both. Search
-randomness is seeded from the agent's seed and the view, so the agent is a fixed
-(reproducible) policy of its view when its level has no time limit.
+in the luck of the draw (SF DBG's buys).
+
+The search is *anytime*: its budget is an iteration cap and a time limit a move, whichever
+comes first (each named level sets both), and a caller may add a deadline of its own
+(:attr:`ISMCTSAgent.deadline`, e.g. when the move was asked for). When time is up it plays
+the best move found so far — the time is checked before every iteration and, in paired
+sweeps, before every candidate (a sweep cut short is dropped: its candidates were not all
+played on that world). Search randomness is seeded from the agent's seed and the view, so
+the agent is a fixed (reproducible) policy of its view whenever the iteration cap comes
+first (always, :func:`untimed`).
 """
 
 from __future__ import annotations
@@ -53,7 +59,7 @@ from kumite.agents.search import (
 )
 from kumite.core.game import Decision, Game, State
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "ISMCTSAgent", "Level"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "ISMCTSAgent", "Level", "untimed"]
 
 NodeKey = tuple[int, str]
 
@@ -101,12 +107,20 @@ class ISMCTSAgent:
         self.hooks = hooks
         self.level = hooks.levels[level]
         self.last_iterations = 0
+        self.deadline: float | None = None
+        """A ``time.monotonic()`` by which the next move must be answered (on top of the
+        level's own limit); used once, then cleared."""
 
     def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
         raise RuntimeError("ismcts needs a determinisation sampler: call it through decide()")
 
     def choose_with(self, view: Mapping[str, Any], decision: Decision, sample: Sampler) -> str:
         self.last_iterations = 0
+        budget = self.level
+        deadline = _earliest(
+            None if budget.seconds is None else time.monotonic() + budget.seconds, self.deadline
+        )
+        self.deadline = None
         if len(decision.legal) == 1:
             return decision.legal[0]
         candidates = self.hooks.candidates(view, decision)
@@ -115,11 +129,13 @@ class ISMCTSAgent:
         rng = random.Random(_digest(self.seed, view))
         tree: dict[NodeKey, _Node] = {}
         root_key = (decision.seat, _digest(0, view))
-        budget = self.level
-        deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+
+        def time_left() -> bool:
+            return deadline is None or time.monotonic() < deadline
+
         n = 0
         sweeps: list[list[float]] = []  # paired: each sweep's value of every candidate
-        while n < budget.iterations and (deadline is None or time.perf_counter() < deadline):
+        while n < budget.iterations and time_left():
             world = sample(rng)
             if not budget.paired:
                 self._iterate(world, tree, root_key, candidates, decision.seat, rng)
@@ -127,8 +143,11 @@ class ISMCTSAgent:
                 continue
             # One sweep: every candidate on the same world and the same random stream.
             stream = rng.getrandbits(64)
-            sweeps.append(
-                [
+            sweep: list[float] = []
+            for action in candidates:
+                if sweep and not time_left():
+                    break
+                sweep.append(
                     self._iterate(
                         world.clone(),
                         tree,
@@ -138,10 +157,10 @@ class ISMCTSAgent:
                         random.Random(stream),
                         action,
                     )
-                    for action in candidates
-                ]
-            )
-            n += len(candidates)
+                )
+            n += len(sweep)
+            if len(sweep) == len(candidates):
+                sweeps.append(sweep)
         self.last_iterations = n
         if budget.paired:
             return _paired_choice(candidates, sweeps, budget.confidence)
@@ -209,6 +228,18 @@ class ISMCTSAgent:
         for node, seat, action in path:
             node.update(action, returns[seat])
         return returns[me]
+
+
+def _earliest(*times: float | None) -> float | None:
+    known = [t for t in times if t is not None]
+    return min(known) if known else None
+
+
+def untimed(agent: ISMCTSAgent) -> ISMCTSAgent:
+    """``agent`` with its level's time limit lifted (its iteration cap alone), so that it
+    replays exactly whatever the machine's load: for the lab's measurements of strength."""
+    agent.level = dataclasses.replace(agent.level, seconds=None)
+    return agent
 
 
 def _paired_choice(

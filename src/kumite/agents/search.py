@@ -33,7 +33,8 @@ from kumite.core.registry import specs
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Level:
-    """A difficulty level's budget: an iteration count and/or a time limit a move."""
+    """A difficulty level's budget: an iteration cap and a time limit a move, whichever
+    comes first (``seconds=None``: iterations only)."""
 
     iterations: int
     seconds: float | None
@@ -44,11 +45,18 @@ class Level:
     """Paired: leave the first candidate only for one better by this many standard errors."""
 
 
+#: The time a move of every level but ``expert`` may take at most: a person at the web table
+#: has an answer within a second even when other tables' bots share the machine (the rest
+#: of the second is the server's). On an idle machine the iteration cap comes first, so the
+#: agent is a fixed, reproducible policy of its view; the lab can lift the limit
+#: (:func:`kumite.agents.ismcts.untimed`) to replay exactly whatever the load.
+MOVE_SECONDS = 0.8
+
 #: The generic levels; a game's hooks may set their own budgets.
 LEVELS: dict[str, Level] = {
-    "easy": Level(iterations=60, seconds=None),
-    "medium": Level(iterations=600, seconds=None),
-    "hard": Level(iterations=1200, seconds=None),
+    "easy": Level(iterations=60, seconds=MOVE_SECONDS),
+    "medium": Level(iterations=600, seconds=MOVE_SECONDS),
+    "hard": Level(iterations=1200, seconds=MOVE_SECONDS),
     "expert": Level(iterations=100_000, seconds=3.0),
 }
 DEFAULT_LEVEL = "medium"

@@ -9,10 +9,13 @@ play first, which Power card next. What decides games is what a player gains. So
   decision (defend, discard, destroy, ...) is greedy's answer, without a search;
 * **rollouts** — both players go on with a fast version of that policy which reads the
   determinised state's choice strings instead of building views (a view is built only for
-  the rare forced decisions), for :attr:`SFDBGHooks.horizon` turns; then the position is
-  valued from each player's VP and the worth of its deck for the rest of the game (a
-  finished game from the final VP): ``tanh`` of the VP lead, so a rollout says by how much,
-  not only who, is ahead;
+  the rare forced decisions), for :attr:`SFDBGHooks.horizon` *rounds* (every seat's turn
+  once: a horizon counted in turns across all seats would give each player fewer of its own
+  turns the more players there are); then the position is valued from each player's VP and
+  the worth of its deck for the rest of the game (a finished game from the final VP):
+  ``tanh`` of its lead over the best other seat with two players (by how much, not only
+  who, is ahead), and of its share of all seats' scores with more (:meth:`SFDBGHooks.
+  evaluate`);
 * **budgets** — levels use fewer iterations than the generic ones (an iteration here plays
   several turns) and *paired* root sweeps: the buys are compared on the same deals, which
   matters in a game where the luck of the draw dwarfs the difference between two buys.
@@ -27,7 +30,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from kumite.agents.search import Level, SearchHooks
+from kumite.agents.search import MOVE_SECONDS, Level, SearchHooks
 from kumite.core.game import Decision, Game, State
 from kumite.games.sfdbg.bots.greedy import BUY_THRESHOLD, GreedySFDBG
 from kumite.games.sfdbg.bots.policy import GROUPS, CardValues, Policy, card_of, group
@@ -37,12 +40,15 @@ from kumite.games.sfdbg.turn import PLAY_POWER, owned
 
 #: How many buys (by greedy's worth) a turn's search considers, besides ending the turn.
 BUY_CANDIDATES = 3
-#: Rollouts stop after this many more turns (both players' turns counted).
-HORIZON = 10
+#: Rollouts stop after this many more rounds (each seat's turn once; 10 turns with two).
+HORIZON = 5
 #: VP a point of deck economy is worth per remaining turn of its owner, in the evaluation.
 ECON_VP = 0.15
 #: VP difference that makes a position worth tanh(1) ~ 0.76 of a win.
 VP_SCALE = 8.0
+#: With more than two seats: how sharply a seat's share of the scores above an equal share
+#: makes its value (``tanh(SHARE_SCALE × (n × share - 1))``).
+SHARE_SCALE = 2.0
 #: Stages and main deck at the start of a game (for how late it is; see ``lateness``).
 STAGES, MAIN_DECK = 8.0, 106.0
 #: Turns a 2-player game lasts, roughly (greedy against greedy: ~40).
@@ -51,9 +57,15 @@ GAME_TURNS = 40
 POWER_GROUP = GROUPS.index("power")
 
 LEVELS: dict[str, Level] = {
-    "easy": Level(iterations=20, seconds=None, exploration=0.5, paired=True, confidence=1.0),
-    "medium": Level(iterations=100, seconds=None, exploration=0.5, paired=True, confidence=1.0),
-    "hard": Level(iterations=250, seconds=None, exploration=0.5, paired=True, confidence=1.0),
+    "easy": Level(
+        iterations=20, seconds=MOVE_SECONDS, exploration=0.5, paired=True, confidence=1.0
+    ),
+    "medium": Level(
+        iterations=100, seconds=MOVE_SECONDS, exploration=0.5, paired=True, confidence=1.0
+    ),
+    "hard": Level(
+        iterations=250, seconds=MOVE_SECONDS, exploration=0.5, paired=True, confidence=1.0
+    ),
     "expert": Level(iterations=100_000, seconds=6.0, exploration=0.5, paired=True, confidence=1.0),
 }
 
@@ -117,7 +129,7 @@ class SFDBGHooks(SearchHooks):
     # -- rollouts --------------------------------------------------------------------------
     def rollout(self, state: State, rng: random.Random) -> tuple[float, ...]:
         st: Any = state
-        stop = st.turn + self.horizon
+        stop = st.turn + self.horizon * st.n
         while True:
             pending = state.pending()
             if not pending:
@@ -159,19 +171,23 @@ class SFDBGHooks(SearchHooks):
         return "end"
 
     def evaluate(self, st: Any) -> tuple[float, ...]:
-        """Each seat's value of an unfinished game: VP now, plus its deck's economy per card
-        times the turns it has left, against the best other seat's."""
+        """Each seat's value of an unfinished game from its score — VP now, plus its deck's
+        economy per card times the turns it has left: with two seats, ``tanh`` of its lead;
+        with more, of its share of the scores above an equal share (``n × share - 1``, so
+        that a leader's value does not hang on which rival happens to come second)."""
         left = 0.0 if st.over else max(0.0, (1.0 - _lateness(st)) * GAME_TURNS / st.n)
         scores = []
         for s in range(st.n):
             deck = owned(st, s)
             econ = sum(self.econ[c] for c in deck) / max(1, len(deck))
             scores.append(deck_vp(st.catalog, deck) + self.econ_vp * econ * 5 * left)
-        out = []
-        for s in range(st.n):
-            rival = max(scores[t] for t in range(st.n) if t != s)
-            out.append(math.tanh((scores[s] - rival) / VP_SCALE))
-        return tuple(out)
+        if st.n == 2:
+            lead = (scores[0] - scores[1]) / VP_SCALE
+            return (math.tanh(lead), math.tanh(-lead))
+        total = sum(scores)
+        if total <= 0:
+            return tuple(0.0 for _ in scores)
+        return tuple(math.tanh(SHARE_SCALE * (st.n * x / total - 1)) for x in scores)
 
 
 def _lateness(st: Any) -> float:
