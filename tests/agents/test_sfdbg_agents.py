@@ -125,3 +125,71 @@ def test_a_bot_holds_a_defense_while_attacking_a_foe_who_may_counter_attack():
     act(s, "play:gill", "no-defense")
     (d,) = s.pending()
     assert bot.choose(s.view(0), d) == "play:sakura"
+
+
+def test_greedy_builds_its_view_only_when_it_reads_it():
+    """``needs_view = LAZY``: most of greedy's turn is decided from the legal choices alone,
+    and the view it reads is exactly its seat's view (issue 19, fast bots)."""
+    from kumite.agents.base import LAZY, LazyView
+
+    state = GAME.new_state(3, {"players": 3})
+    state.quiet = True
+    agents = [make_agent("greedy", GAME, state.options_json, s, s) for s in range(3)]
+    assert all(a.needs_view == LAZY for a in agents)
+    built = decisions = 0
+    while pending := state.pending():
+        (d,) = pending
+        lazy = LazyView(state, d.seat)
+        choice = agents[d.seat].choose(lazy, d)
+        if lazy.built:
+            assert dict(lazy) == state.view(d.seat)
+        built += lazy.built
+        decisions += 1
+        lazy.close()
+        state.apply({d.seat: choice})
+    assert built < decisions / 3, (built, decisions)
+
+
+def test_a_lazy_view_cannot_be_read_after_its_decision():
+    from kumite.agents.base import LazyView, decide
+
+    class Keeper:
+        name = "keeper"
+        needs_view = "lazy"
+        kept = None
+
+        def choose(self, view, decision):
+            Keeper.kept = view
+            return decision.legal[0]
+
+    state = GAME.new_state(1, {"players": 2})
+    decide(Keeper(), state, state.pending()[0])
+    assert isinstance(Keeper.kept, LazyView)
+    with pytest.raises(RuntimeError, match="only valid during its own decision"):
+        Keeper.kept["turn"]
+
+
+def test_greedy_s_buy_shortcut_agrees_with_reading_how_late_it_is():
+    """``best_buy`` skips the view when one buy is clearly best early and late alike; its
+    answer is the one the lateness read from the view gives, in every position of a few games."""
+    from kumite.games.sfdbg.bots.greedy import BUY_THRESHOLD
+    from kumite.games.sfdbg.bots.policy import lateness
+
+    checked = 0
+    for seed in range(4):
+        state = GAME.new_state(seed, {"players": 3})
+        state.quiet = True
+        agents = [make_agent("greedy", GAME, state.options_json, s, s) for s in range(3)]
+        while pending := state.pending():
+            (d,) = pending
+            view = state.view(d.seat)
+            if d.kind == "turn" and any(c.startswith("buy:") for c in d.legal):
+                bot = agents[d.seat]
+                late = lateness(view)
+                buys = [c for c in d.legal if c.startswith("buy:")]
+                best = max(buys, key=lambda c: (bot.worth(c, late), c))
+                expected = best if bot.worth(best, late) >= BUY_THRESHOLD else None
+                assert bot.best_buy(view, d.legal) == expected
+                checked += 1
+            state.apply({d.seat: agents[d.seat].choose(view, d)})
+    assert checked > 100

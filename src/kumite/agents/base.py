@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
 
@@ -34,13 +34,60 @@ everything that seat cannot see resampled (:meth:`~kumite.core.game.State.determ
 #: The view given to agents that declare ``needs_view = False`` (read-only: shared).
 NO_VIEW: Mapping[str, Any] = MappingProxyType({})
 
+#: ``needs_view = LAZY``: the agent often decides from the legal choices alone, so its seat's
+#: view is built only if it reads it (:class:`LazyView`).
+LAZY = "lazy"
+
+
+class LazyView(Mapping[str, Any]):
+    """A seat's view, built on first read — the very view the agent would otherwise be
+    given, so nothing else can be seen through it. Valid only while its decision is being
+    made: :func:`decide` closes it when the agent answers (a view never built then cannot
+    be built later, from a state that has moved on)."""
+
+    __slots__ = ("_seat", "_state", "_view")
+
+    def __init__(self, state: State, seat: int) -> None:
+        self._state: State | None = state
+        self._seat = seat
+        self._view: Mapping[str, Any] | None = None
+
+    def _built(self) -> Mapping[str, Any]:
+        if self._view is None:
+            if self._state is None:
+                raise RuntimeError("a lazy view is only valid during its own decision")
+            self._view = self._state.view(self._seat)
+        return self._view
+
+    def __getitem__(self, key: str) -> Any:
+        return self._built()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._built())
+
+    def __len__(self) -> int:
+        return len(self._built())
+
+    @property
+    def built(self) -> bool:
+        """Whether the agent read the view (for tests and measurements)."""
+        return self._view is not None
+
+    def close(self) -> None:
+        self._state = None
+
 
 def decide(agent: Agent, state: State, decision: Decision) -> str:
     """Ask ``agent`` for ``decision``. Search agents (with a ``choose_with`` method) also get
     a sampler of determinisations for their seat — never the state itself."""
-    view: Mapping[str, Any] = (
-        state.view(decision.seat) if getattr(agent, "needs_view", True) else NO_VIEW
-    )
+    needs = getattr(agent, "needs_view", True)
+    if needs == LAZY:
+        lazy = LazyView(state, decision.seat)
+        try:
+            return agent.choose(lazy, decision)
+        finally:
+            lazy.close()
+    view: Mapping[str, Any] = state.view(decision.seat) if needs else NO_VIEW
     choose_with = getattr(agent, "choose_with", None)
     if choose_with is not None:
 

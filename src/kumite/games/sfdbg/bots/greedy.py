@@ -15,6 +15,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from kumite.agents.base import LAZY
 from kumite.core.game import Decision, Game
 from kumite.games.sfdbg.bots.policy import CardValues, Policy, card_of, lateness, next_play
 from kumite.games.sfdbg.game import GAME
@@ -25,11 +26,16 @@ BUY_THRESHOLD = 1.2
 
 class GreedySFDBG:
     name = "greedy"
+    needs_view = LAZY
+    """Most of a turn is decided from the legal choices alone (a Stage to take, Locations,
+    the challenge, the play order): the view is built only to buy, to hold a Defense and
+    for forced decisions."""
 
     def __init__(self, values: CardValues, seed: int) -> None:
         self.values = values
         self.policy = Policy(values)
         self.rng = random.Random(seed)
+        self.locations = frozenset(f"play:{c.id}" for c in values.catalog.cards if c.is_location)
 
     def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
         if decision.kind != "turn":
@@ -37,14 +43,14 @@ class GreedySFDBG:
         return self.turn(view, decision.legal)
 
     def turn(self, view: Mapping[str, Any], legal: tuple[str, ...]) -> str:
-        takes = [c for c in legal if c.startswith("take:")]
-        if takes:
-            return takes[0]
-        locations = [
-            c for c in legal if c.startswith("play:") and self.values.card(c[5:]).is_location
-        ]
-        if locations:
-            return locations[0]
+        location = None
+        for c in legal:
+            if c[:5] == "take:":
+                return c
+            if location is None and c in self.locations:
+                location = c
+        if location is not None:
+            return location
         if "challenge" in legal:
             return "challenge"
         play = next_play(view, legal, self.values)
@@ -54,22 +60,46 @@ class GreedySFDBG:
         return buy if buy is not None else "end"
 
     def best_buy(self, view: Mapping[str, Any], legal: tuple[str, ...]) -> str | None:
-        late = lateness(view)
+        """The buy worth most now, if it is worth :data:`BUY_THRESHOLD`. A buy's worth is
+        linear in how late the game is (0 to 1), so when one buy is clearly best both at the
+        start and at the end it is best all along, and the view (how late it is) is read only
+        when the answer hangs on it."""
         buys = [c for c in legal if c.startswith("buy:")]
         if not buys:
             return None
+        start = [self.worth(c, 0.0) for c in buys]
+        end = [self.worth(c, 1.0) for c in buys]
+        first = _clear_best(start)
+        if first is not None and first == _clear_best(end):
+            low, high = min(start[first], end[first]), max(start[first], end[first])
+            if low >= BUY_THRESHOLD + _MARGIN:
+                return buys[first]
+            if high < BUY_THRESHOLD - _MARGIN:
+                return None
+        late = lateness(view)
+        best = max(buys, key=lambda c: (self.worth(c, late), c))
+        return best if self.worth(best, late) >= BUY_THRESHOLD else None
 
-        def worth(choice: str) -> float:
-            if choice == "buy:ultra":
-                return self.values.buy("metsu-hadoken", late)
-            card_id = card_of(choice)
-            value = self.values.buy(card_id, late)
-            if choice.startswith("buy:under:") and self.values.card(card_id).type == "Ultra":
-                value += 0.5  # only we can buy it, but it is our Counter-Attack's key
-            return value
+    def worth(self, choice: str, late: float) -> float:
+        if choice == "buy:ultra":
+            return self.values.buy("metsu-hadoken", late)
+        card_id = card_of(choice)
+        value = self.values.buy(card_id, late)
+        if choice.startswith("buy:under:") and self.values.card(card_id).type == "Ultra":
+            value += 0.5  # only we can buy it, but it is our Counter-Attack's key
+        return value
 
-        best = max(buys, key=lambda c: (worth(c), c))
-        return best if worth(best) >= BUY_THRESHOLD else None
+
+#: Worths this close are taken as equal by the shortcut of ``best_buy`` (rounding).
+_MARGIN = 1e-9
+
+
+def _clear_best(worths: list[float]) -> int | None:
+    """The index of the largest worth if it beats every other by more than the margin."""
+    best = max(range(len(worths)), key=worths.__getitem__)
+    if any(w > worths[best] - _MARGIN for i, w in enumerate(worths) if i != best):
+        return None
+    return best
 
 
 def make(game: Game[Any], options: Mapping[str, Any], seat: int, seed: int) -> GreedySFDBG:

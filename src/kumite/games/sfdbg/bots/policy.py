@@ -45,6 +45,8 @@ class CardValues:
     catalog: Catalog
     econ: Mapping[str, float]
     vp: Mapping[str, float]
+    groups: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """Each card's play group (:func:`group`)."""
 
     @classmethod
     def of(cls, catalog: Catalog) -> CardValues:
@@ -65,7 +67,7 @@ class CardValues:
                 vp[card.id] = card.vp_rule.amount / 2
             else:
                 vp[card.id] = VARIABLE_VP.get(card.vp_rule.kind, 1.0)
-        return cls(catalog, econ, vp)
+        return cls(catalog, econ, vp, {card.id: group(card) for card in catalog.cards})
 
     def card(self, card_id: str) -> Card:
         return self.catalog.by_id[card_id]
@@ -267,19 +269,38 @@ def next_play(
     plays = [c for c in legal if c.startswith("play:")]
     if not plays:
         return None
-    cards = [values.card(c[5:]) for c in plays]
-    rank = {g: k for k, g in enumerate(order)}
-    cards.sort(key=lambda c: (rank.get(group(c), len(order)), -values.econ[c.id], c.id))
-    hand = view["players"][my_seat(view)].get("hand", [])
-    attacks_left = any(group(values.card(c)) == "attack" for c in hand)
-    defenses = [c for c in cards if group(c) == "defense"]
+    keys = _play_keys(values, tuple(order))
+    plays.sort(key=keys.__getitem__)
+    kinds = values.groups
+    defenses = [c for c in plays if kinds[c[5:]] == "defense"]
     hold = None
-    if hold_defense and defenses and attacks_left and threatened(view):
-        hold = min(defenses, key=lambda c: values.econ[c.id])
-        if sum(1 for c in hand if c == hold.id) > 1:
-            hold = None  # a second copy can still be held
-    for card in cards:
-        if hold is not None and card is hold:
-            continue
-        return f"play:{card.id}"
+    # Every distinct card in hand is a legal play (``turn_legal``), so the plays say whether
+    # an Attack is left; the view (maybe built lazily) is read only when a Defense might be
+    # held, for the foes' cards and the copies in hand.
+    if hold_defense and defenses and any(kinds[c[5:]] == "attack" for c in plays):
+        hand = view["players"][my_seat(view)].get("hand", [])
+        if threatened(view):
+            hold = min(defenses, key=lambda c: values.econ[c[5:]])
+            if sum(1 for c in hand if c == hold[5:]) > 1:
+                hold = None  # a second copy can still be held
+    for play in plays:
+        if play != hold:
+            return play
     return None
+
+
+_PLAY_KEYS: dict[tuple[int, tuple[str, ...]], dict[str, tuple[int, float, str]]] = {}
+
+
+def _play_keys(values: CardValues, order: tuple[str, ...]) -> dict[str, tuple[int, float, str]]:
+    """``play:<id>`` -> its place in the play order (group, then economy first), per catalog
+    and order: computed once, not at every decision."""
+    key = (id(values), order)
+    found = _PLAY_KEYS.get(key)
+    if found is None:
+        rank = {g: k for k, g in enumerate(order)}
+        found = _PLAY_KEYS[key] = {
+            f"play:{c.id}": (rank.get(values.groups[c.id], len(order)), -values.econ[c.id], c.id)
+            for c in values.catalog.cards
+        }
+    return found
