@@ -50,7 +50,7 @@ class Level:
 #: of the second is the server's). On an idle machine the iteration cap comes first, so the
 #: agent is a fixed, reproducible policy of its view; the lab can lift the limit
 #: (:func:`kumite.agents.ismcts.untimed`) to replay exactly whatever the load.
-MOVE_SECONDS = 0.8
+MOVE_SECONDS = 0.6
 
 #: The generic levels; a game's hooks may set their own budgets.
 LEVELS: dict[str, Level] = {
