@@ -30,7 +30,7 @@ from typing import Any
 
 from kumite.agents import make_agent
 from kumite.agents.base import decide
-from kumite.agents.ismcts import ISMCTSAgent, untimed
+from kumite.agents.ismcts import untimed
 from kumite.core.registry import get_game
 from kumite.core.rng import derive_seed
 from kumite.sim.stats import proportion
@@ -49,7 +49,7 @@ def play(game_id: str, agent: str, against: str, players: int, seed: int) -> dic
         for s in range(players)
     ]
     # The iteration cap alone (no time limit a move): every game replays exactly.
-    agents = [untimed(a) if isinstance(a, ISMCTSAgent) else a for a in agents]
+    agents = [untimed(a) for a in agents]
     moves: list[float] = []
     searched: list[float] = []
     iterations = 0

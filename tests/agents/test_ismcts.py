@@ -90,7 +90,7 @@ def test_default_level_beats_greedy_in_sfrivals_with_95_percent_confidence() -> 
         me = seed % 2
         # Untimed: the iteration cap alone, whatever the load of the machine running the tests.
         agents = [
-            untimed(make_agent("ismcts", GAME, {}, s, 1000 + seed))  # type: ignore[arg-type]
+            untimed(make_agent("ismcts", GAME, {}, s, 1000 + seed))
             if s == me
             else make_agent("greedy", GAME, {}, s, 1000 + seed)
             for s in (0, 1)
@@ -185,3 +185,8 @@ def test_untimed_replays_the_iteration_cap_whatever_the_load() -> None:
     agent = untimed(ISMCTSAgent(0, 1, "slow", _hooks(Level(iterations=6, seconds=0.001))))
     decide(agent, state, state.pending()[0])
     assert agent.last_iterations == 6
+
+
+def test_untimed_leaves_other_agents_as_they_are() -> None:
+    greedy = make_agent("greedy", GAME, {}, 0, 1)
+    assert untimed(greedy) is greedy and not hasattr(greedy, "level")

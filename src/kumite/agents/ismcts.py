@@ -44,7 +44,7 @@ import math
 import random
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -62,6 +62,7 @@ from kumite.core.game import Decision, Game, State
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "ISMCTSAgent", "Level", "untimed"]
 
 NodeKey = tuple[int, str]
+A = TypeVar("A")
 
 
 @dataclasses.dataclass(slots=True)
@@ -235,10 +236,13 @@ def _earliest(*times: float | None) -> float | None:
     return min(known) if known else None
 
 
-def untimed(agent: ISMCTSAgent) -> ISMCTSAgent:
-    """``agent`` with its level's time limit lifted (its iteration cap alone), so that it
-    replays exactly whatever the machine's load: for the lab's measurements of strength."""
-    agent.level = dataclasses.replace(agent.level, seconds=None)
+def untimed(agent: A) -> A:
+    """``agent`` — if it searches by :class:`Level` — with its level's time limit lifted (its
+    iteration cap alone), so that it replays exactly whatever the machine's load: for the
+    lab, whose results are seeded. Any other agent is returned as it is."""
+    level = getattr(agent, "level", None)
+    if isinstance(level, Level) and level.seconds is not None:
+        agent.level = dataclasses.replace(level, seconds=None)  # type: ignore[attr-defined]
     return agent
 
 
