@@ -116,3 +116,16 @@ def test_every_event_keeps_its_kind_and_its_text_in_json(mode):
             assert (data["type"], data["text"]) == (event.kind, event.describe())
             kinds.add(event.kind)
     assert "CardRevealed" in kinds
+
+
+def test_clone__a_fighter_chosen_in_a_copy_leaves_the_live_tables_names():
+    """Issue 14: a copy shared its list of player names, so a bot's search wrote fighter
+    names into the live table before anyone had chosen."""
+    for mode in ("1v1", "2v2"):
+        state = GAME.new_state(3, {"mode": mode})
+        before = [p["who"] for p in state.view(None)["players"]]
+        copy = state.clone()
+        copy.apply({d.seat: d.legal[-1] for d in copy.pending()})
+        assert [p["who"] for p in state.view(None)["players"]] == before
+        assert state.who == [f"P{s + 1}" for s in state.seats]
+        assert copy.who != state.who

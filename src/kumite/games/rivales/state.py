@@ -70,7 +70,7 @@ __all__ = [
 MARKER_PROMPT = "Choose the card that becomes your life marker (the other 4 are your hand)"
 
 
-_SHARED = (
+_SHARED = (  # never a list, dict or set: a copy shares these (tests/core/test_clone.py)
     "game",
     "seed",
     "opts",
@@ -83,7 +83,6 @@ _SHARED = (
     "zones",
     "clashes_per_round",
     "rng",
-    "who",
     "round",
     "final",
     "finals",
@@ -98,7 +97,6 @@ _SHARED = (
     "boost_costs",
     "boost_key",
     "boost_by_choice",
-    "boost_legal",
     "phase",
     "_outcome",
     "_pending",
@@ -108,6 +106,7 @@ or tables never changed after the set-up)."""
 _COPIED = (
     "history",
     "fighters",
+    "who",
     "deck",
     "hand",
     "marker",
@@ -206,9 +205,7 @@ class RivalesState(State):
         self.persona_decisions: tuple[Decision, ...] = ()
         """The decisions of the seats whose fighter chooses HANSEL or GRETEL every clash
         (the same every clash of the round: made at its set-up)."""
-        self.boost_costs, self.boost_key, self.boost_by_choice, self.boost_legal = rd.boost_tables(
-            self
-        )
+        self.boost_costs, self.boost_key, self.boost_by_choice = rd.boost_tables(self)
         self.phase = FIGHTER
         self._forced: dict[int, str] = {}
         self._outcome: Outcome | None = None
@@ -251,8 +248,9 @@ class RivalesState(State):
         other.__dict__.update(self.__dict__)
         for name, value in zip(_SHARED, _read_shared(self), strict=True):
             setattr(other, name, value)
-        other.history = list(self.history)
+        other.history = [dict(step) for step in self.history]
         other.fighters = list(self.fighters)
+        other.who = list(self.who)
         other.deck = [list(d) for d in self.deck]
         other.hand = [list(h) for h in self.hand]
         other.marker = list(self.marker)
