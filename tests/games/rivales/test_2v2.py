@@ -411,6 +411,25 @@ def test_2v2_adjust_curie__passive_counts_the_partners_energy_cards():
     assert state.lines[0][0][2].side == UP
 
 
+def test_2v2_adjust_curie__passive_never_flips_up_the_card_of_this_clash():
+    """Radiactividad in 2vs2: the card Damage flipped this clash stays face down; the most
+    recent energy card of an earlier clash, the partner's here, is flipped instead."""
+    state = four(
+        fighters=["curie", "zorro", "mulan", "darwin"],
+        lines={(0, 0): ["p2:v:golpe", "v:patada", "p2:v:bloqueo"]},
+        hands=[
+            ["golpe", "salto"],
+            ["patada", "latigazo"],
+            ["espada", "golpe"],
+            ["golpe", "patada"],
+        ],
+    )
+    events = clash(state, {0: "golpe", 1: "patada", 2: "espada", 3: "golpe"})
+    assert [e.seat for e in of_kind(events, "DamageTaken")][:1] == [0]
+    assert [e.card for e in of_kind(events, "CardFlipped") if e.up] == ["basic.bloqueo"]
+    assert sides(state, 0) == ["golpe/down", "patada/down", "bloqueo/up", "golpe/down"]
+
+
 def test_2v2_adjust_curie__onda_radiactiva_counts_the_partners_face_up_cards():
     state = four(
         fighters=["curie", "zorro", "mulan", "darwin"],

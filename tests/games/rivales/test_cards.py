@@ -280,6 +280,63 @@ def test_passive_curie__three_energy_cards_one_must_be_flipped_face_up():
     assert not [e for e in of_kind(events, "CardFlipped") if e.up]
 
 
+def _curie_flips_up(events):
+    return [e.card for e in of_kind(events, "CardFlipped") if e.up]
+
+
+def test_passive_curie__never_flips_up_the_card_of_this_clash_flipped_by_damage():
+    """Radiactividad flips the most recent energy card of an earlier clash: the card
+    Damage flipped this clash stays face down (rv.damage.flip, rv.ruling.curie-energy)."""
+    state = position(
+        ["curie", "mulan"],
+        lines=[["v:golpe", "v:patada", "v:bloqueo"], []],
+        hands=[["salto"], ["espada"]],
+    )
+    clash(state, {0: "salto", 1: "espada"})
+    assert sides(state, 0) == ["golpe/down", "patada/down", "bloqueo/up", "salto/down"]
+
+
+def test_passive_curie__never_flips_up_the_card_of_this_clash_flipped_by_an_exchange():
+    """rv.speed.exchange flips both cards: Radiactividad leaves Curie's face down."""
+    state = position(
+        ["curie", "darwin"],
+        lines=[["v:patada", "v:bloqueo", "v:esquiva"], []],
+        hands=[["golpe"], ["golpe"]],
+    )
+    events = clash(state, {0: "golpe", 1: "golpe"})
+    assert of_kind(events, "SpeedCompared")[0].attacker is None  # the exchange
+    assert _curie_flips_up(events) == ["basic.esquiva"]
+    assert sides(state, 0)[-2:] == ["esquiva/up", "golpe/down"]
+
+
+def test_passive_curie__never_undoes_the_cut_of_her_maximum_combo():
+    """rv.combo.maximum cuts the last card of the maximum combo: Radiactividad flips an
+    older energy card instead, and the cut stands."""
+    top = CATALOG.fighters["curie"].max_combo
+    links = ["isotopos", "salto", "onda", "fisica"][:top]
+    state = position(
+        ["curie", "darwin"],
+        lines=[["v:golpe", "v:patada", "v:bloqueo", *links], []],
+        hands=[["polonio"], ["bloqueo"]],
+        ultra_taken=[0],
+    )
+    events = clash(state, {0: "polonio", 1: "bloqueo"})
+    assert of_kind(events, "ComboFormed")[0].maximum
+    assert _curie_flips_up(events) == ["basic.bloqueo"]
+    assert sides(state, 0)[-1] == "polonio/down"
+
+
+def test_passive_curie__counts_the_energy_cards_of_earlier_clashes_only():
+    """rv.ruling.counts: the card Damage flipped this clash is not one of the three."""
+    state = position(
+        ["curie", "mulan"], lines=[["v:golpe", "v:patada"], []], hands=[["salto"], ["espada"]]
+    )
+    events = clash(state, {0: "salto", 1: "espada"})
+    assert sides(state, 0)[-1] == "salto/down"
+    assert not _curie_flips_up(events)
+    assert state.carry[0] == [0, 0, 0]
+
+
 # ---------------------------------------------------------------------------- Mulan
 @covers("mulan.pinzas")
 def test_card_mulan_pinzas_de_mantis__the_rival_may_not_play_basic_cards_next_clash():

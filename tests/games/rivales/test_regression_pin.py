@@ -393,9 +393,9 @@ PINNED: list[tuple[int, dict[str, Any], PinRow]] = [
             [2, 2],
             [8, 7, 9, 11],
             ["zorro", "sombrerero", "mulan", "curie"],
-            "687c77324bd3b8c9",
+            "3a18b73799117ab3",
             "05fb5ed2e55b6a22",
-            "8bec258acc5c224e",
+            "98cc4799dae1fdff",
         ),
     ),
 ]
@@ -460,7 +460,7 @@ def _aggregate(n: int, quiet: bool) -> str:
 
 def test_hundreds_of_random_fights_replay_as_pinned() -> None:
     """300 quiet fights (every fifth 2vs2) and 40 with events give the pinned digests."""
-    assert _aggregate(300, quiet=True) == "dab9288460f55eb6"
+    assert _aggregate(300, quiet=True) == "a7555d0ba90d8bf0"
     assert _aggregate(40, quiet=False) == "f40e4fceb0379ef1"
 
 
@@ -484,4 +484,4 @@ def _benchmark_digest(n: int) -> str:
 def test_benchmark_fights_replay_as_pinned() -> None:
     """200 quiet 1vs1 fights of the speed benchmark (the path its optimisations take)
     make the same choices, outcomes, views and random draws as before them."""
-    assert _benchmark_digest(200) == "b272a6a0f11084bf"
+    assert _benchmark_digest(200) == "fb5f43c4db1c66d2"

@@ -8,7 +8,7 @@ import pytest
 from kumite.core.errors import OptionsError
 from kumite.games.rivales.state import BOOST, MARKER, PERSONA, PLAY
 from kumite.games.rivales.table import DOWN, SPENT
-from tests.games.rivales.helpers import GAME, card, clash, of_kind, position, sides
+from tests.games.rivales.helpers import CATALOG, GAME, card, clash, of_kind, position, sides
 
 
 def test_every_ruling_has_an_entry_in_the_rule_index():
@@ -259,18 +259,36 @@ def test_ruling_persona_order__hansel_or_gretel_after_the_cards_before_the_boost
 
 
 def test_ruling_end_order__card_effects_then_maximum_combo_then_passives():
-    """rv.ruling.end-order: Radio's end effect makes a third energy card, then Curie's
-    passive (3 energy cards) flips the most recent one face up."""
+    """rv.ruling.end-order. Mulan's Pinzas de Mantis closes her maximum combo: its end effect
+    still acts, then the combo is cut; Curie's Radio turns an exhausted card into a third
+    energy card, and only then does Curie's passive count three and flip one face up."""
+    top = CATALOG.fighters["mulan"].max_combo
+    chain = ["golpe", "patada", "abanico", "grillo", "montana"][:top]
     state = position(
-        ["curie", "darwin"],
-        lines=[["v:golpe", "v:patada", "x:bloqueo"], []],
-        hands=[["radio"], ["pinzon"]],
+        ["curie", "mulan"],
+        lines=[["v:golpe", "v:patada", "x:bloqueo"], chain],
+        hands=[["radio", "salto"], ["pinzas", "espada"]],
     )
-    events = clash(state, {0: "radio", 1: "pinzon"})
+    events = clash(state, {0: "radio", 1: "pinzas"})
+    assert of_kind(events, "ComboFormed")[0].maximum
+    assert of_kind(events, "AttackResolved")[0].dealt == 0  # both cards stay face up
+    where = {
+        "pinzas": next(i for i, e in enumerate(events) if e.kind == "NoBasicNextClash"),
+        "radio": next(
+            i for i, e in enumerate(events) if e.kind == "EffectApplied" and e.source == "Radio"
+        ),
+        "cut": next(
+            i
+            for i, e in enumerate(events)
+            if e.kind == "CardFlipped" and e.rule == "rv.combo.maximum"
+        ),
+        "passive": next(i for i, e in enumerate(events) if e.kind == "CardFlipped" and e.up),
+    }
+    assert where["pinzas"] < where["cut"] and where["radio"] < where["cut"] < where["passive"]
+    assert sides(state, 1)[-1] == "pinzas/down"  # cut after its effect acted
+    assert state.restricted == {0}  # Pinzas de Mantis binds Curie this clash
     assert sides(state, 0) == ["golpe/down", "patada/down", "bloqueo/up", "radio/up"]
-    sources = [e.source for e in of_kind(events, "EffectApplied")]
-    assert sources.index("Radio") < len(sources)
-    assert [e.card for e in of_kind(events, "CardFlipped") if e.up] == ["basic.bloqueo"]
+    assert state.carry[0] == [1, 0, 0]  # the passive's +1 Speed for Curie's next card
 
 
 def test_ruling_mirror__two_players_may_fight_with_the_same_fighter_in_1vs1():

@@ -270,6 +270,10 @@ RULES: dict[str, str] = {
         "Effects that count cards 'in play' count the cards of the line other than the cards of "
         "this clash; face-down cards include exhausted ones."
     ),
+    "rv.ruling.curie-energy": (
+        "Curie's Radiactividad counts and flips the energy cards of earlier clashes: the card of "
+        "this clash, flipped by Damage or an exchange or cut by a maximum combo, stays face down."
+    ),
     "rv.ruling.flip-cancels": (
         "A flipped card loses its effects still to come (end of clash); immediate effects it "
         "already resolved stand."
