@@ -42,13 +42,14 @@ from kumite.games.rivales.phases import (
     ZONES,
     decision,
 )
-from kumite.games.rivales.table import HIDDEN, UP, Line, Slot
+from kumite.games.rivales.table import HIDDEN, UP, Line, Slot, energy
 from kumite.games.rivales.view import build_view
 
 if TYPE_CHECKING:
     from kumite.games.rivales.game import Rivales
 
 ZONE_CHOICES = ("zone:1", "zone:2")
+BOOST_WORDS = {"none": "no", "damage": "Damage", "speed": "Speed", "both": "Speed and Damage"}
 __all__ = [
     "BOOST",
     "END",
@@ -748,20 +749,41 @@ class RivalesState(State):
         return other
 
     def explain_illegal(self, seat: int, choice: str) -> str:
-        verb = choice.partition(":")[0]
-        expected = {d.kind for d in self.pending() if d.seat == seat}
-        if self.phase == PLAY and verb == "play":
-            card_id = choice[5:]
-            fighter = self.fighters[seat]
-            if fighter is None or card_id not in fighter.by_id:
+        """Why ``choice`` is not legal for ``seat`` now, in one line, from what the seat
+        may know (its own cards, the public table)."""
+        verb, _, rest = choice.partition(":")
+        mine = [d for d in self.pending() if d.seat == seat]
+        kinds = {d.kind for d in mine}
+        fighter = self.fighters[seat] if 0 <= seat < self.n else None
+        if verb in ("play", "marker") and verb in kinds:
+            if fighter is None or rest not in fighter.by_id:
                 return "no such card for your fighter"
-            card = fighter.by_id[card_id]
+            card = fighter.by_id[rest]
+            if verb == "marker":
+                drawn = len(mine[0].legal)
+                return (
+                    f"{card.name} is not among the {drawn} cards you drew "
+                    "(the life marker is one of them)"
+                )
             if card not in self.hand[seat]:
                 return f"{card.name} is not in your hand"
             if card.is_basic and seat in self.restricted:
                 return "you may not play basic cards this clash (Pinzas de Mantis)"
-        if expected:
-            return f"a {'/'.join(sorted(expected))} decision is pending"
+        if verb == "boost" and "boost" in kinds:
+            if rest not in self.boost_costs:
+                return f"no boost level {rest!r} (none, damage, speed or both)"
+            cost = self.boost_costs[rest][0]
+            have = sum(
+                energy(self.lines[f.zone][f.seats.index(seat)])
+                for f in self.fights
+                if seat in f.seats
+            )
+            return f"a {BOOST_WORDS[rest]} boost costs {cost} energy; you have {have}"
+        if verb == "guard" and "guard" in kinds:
+            most = len(mine[0].legal) - 1
+            return f"you have {most} energy to exhaust for Guard (guard:0 to guard:{most})"
+        if kinds:
+            return f"a {'/'.join(sorted(kinds))} decision is pending: {mine[0].prompt}"
         return "not among the legal choices"
 
     # -- actions ------------------------------------------------------------------------
