@@ -88,6 +88,7 @@ def setup_round(state: RivalesState, out: list[Event] | None) -> None:
         state.ready[s] = None
         state.carry[s] = [0, 0, 0]
     state.known = {}
+    state.seen = [set() for _ in state.seats]
     state.no_basic_zone = set()
     state.no_basic_facing = set()
     state.restricted = set()

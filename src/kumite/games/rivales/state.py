@@ -119,6 +119,7 @@ _COPIED = (
     "ready_zone",
     "carry",
     "known",
+    "seen",
     "no_basic_zone",
     "no_basic_facing",
     "restricted",
@@ -186,7 +187,12 @@ class RivalesState(State):
         self.carry = [[0, 0, 0] for _ in range(n)]
         """Bonuses (Speed, Damage, Guard) for the seat's next card."""
         self.known: dict[tuple[int, int], set[str]] = {}
-        """(viewer, owner) -> ids of cards the viewer has seen in the owner's hand."""
+        """(viewer, owner) -> ids of cards the viewer has seen in the owner's hand (Lluvia de
+        Sombreros), until they are revealed or left face up."""
+        self.seen: list[set[str]] = [set() for _ in range(n)]
+        """Per seat, ids of cards everyone saw go into its hand (a dodge's card sent back by
+        Pinzas de Mantis), until they are revealed; its ultra, once taken, is too (see
+        :meth:`public_held`)."""
         self.no_basic_zone: set[tuple[int, int]] = set()
         self.no_basic_facing: set[tuple[int, int]] = set()
         self.restricted: set[int] = set()
@@ -263,6 +269,7 @@ class RivalesState(State):
         other.ready_zone = list(self.ready_zone)
         other.carry = [list(c) for c in self.carry]
         other.known = {k: set(v) for k, v in self.known.items()}
+        other.seen = [set(x) for x in self.seen]
         other.no_basic_zone = set(self.no_basic_zone)
         other.no_basic_facing = set(self.no_basic_facing)
         other.restricted = set(self.restricted)
@@ -352,7 +359,7 @@ class RivalesState(State):
     ) -> None:
         """A dodge leaves ``card`` from ``seat``'s hand face up for the next clash."""
         self.hand[seat].remove(card)
-        self._forget(seat, card)
+        self.forget(seat, card)
         self.ready[seat] = card
         self.ready_zone[seat] = zone
         if out is not None:
@@ -400,10 +407,29 @@ class RivalesState(State):
         if out is not None:
             out.append(ev.NoBasicNextClash(rule=rule, seat=seat, who=self.who[seat], target=target))
 
-    def _forget(self, seat: int, card: Card) -> None:
+    def forget(self, seat: int, card: Card) -> None:
+        """``card`` left ``seat``'s hand in sight (revealed, or left face up by a dodge)."""
         for (_, owner), ids in self.known.items():
             if owner == seat:
                 ids.discard(card.id)
+        self.seen[seat].discard(card.id)
+
+    def public_held(self, seat: int) -> set[str]:
+        """Ids of cards everyone knows ``seat`` holds, in hand or played face down this clash:
+        cards seen going into the hand, and the ultra once taken (rv.end.ultra: it is picked
+        up face up, and only the reveal or a dodge shows it leave)."""
+        out = set(self.seen[seat])
+        fighter = self.fighters[seat]
+        if fighter is not None and self.ultra[seat] is None and self.round:
+            ultra = fighter.ultra
+            if ultra in self.hand[seat] or any(
+                slot.card is ultra and slot.owner == seat and slot.side == HIDDEN
+                for zone in self.lines
+                for line in zone
+                for slot in line
+            ):
+                out.add(ultra.id)
+        return out
 
     def damage(self, seat: int, amount: int, out: list[Event] | None, rule: str) -> None:
         """``seat`` receives ``amount`` Damage: the life marker moves, maybe uncovering the
@@ -608,9 +634,7 @@ class RivalesState(State):
                 else:
                     card = fighters[s].by_play[choices[s]]  # type: ignore[union-attr]  # chosen by now
                     hands[s].remove(card)
-                    if self.known:
-                        self._forget(s, card)
-                    side = HIDDEN
+                    side = HIDDEN  # still known to be held by whoever saw it: until the reveal
                 zone[t].append(Slot(card, s, side))
                 if out is not None:
                     up = side == UP
@@ -715,15 +739,18 @@ class RivalesState(State):
 
     def determinize(self, seat: int, rng: random.Random) -> Self:
         """Resample what ``seat`` cannot see: the other seats' hands, decks, life markers and
-        cards played face down this clash (keeping cards ``seat`` was shown), the order of
-        ``seat``'s own deck, and future shuffles."""
+        cards played face down this clash, the order of ``seat``'s own deck, and future
+        shuffles. Cards the table saw stay where it saw them: a hand shown to ``seat``, an
+        ultra taken face up and a card seen going back to the hand stay among the cards held
+        (the hand or this clash's face-down card), and a seat bound by Pinzas de Mantis
+        played a non-basic card if it held one."""
         other = self.clone()
         other.rng = Rng(rng.getrandbits(63))
         rng.shuffle(other.deck[seat])
         for o in self.seats:
             if o == seat or self.fighters[o] is None:
                 continue
-            kept = self.known.get((seat, o), set())
+            kept = self.known.get((seat, o), set()) | self.public_held(o)
             hidden = [
                 slot
                 for zone in other.lines
@@ -731,19 +758,24 @@ class RivalesState(State):
                 for slot in line
                 if slot.owner == o and slot.side == HIDDEN
             ]
-            fixed = [c for c in other.hand[o] if c.id in kept]
-            pool = [c for c in other.hand[o] if c.id not in kept] + other.deck[o]
-            if other.marker[o] is not None:
-                pool.append(other.marker[o])  # type: ignore[arg-type]
-            pool += [slot.card for slot in hidden]
+            held = other.hand[o] + [slot.card for slot in hidden]
+            fixed = [c for c in held if c.id in kept]
+            pool = [c for c in held if c.id not in kept] + other.deck[o]
+            marker = other.marker[o]
+            if marker is not None:
+                pool.append(marker)
             rng.shuffle(pool)
+            free = len(held) - len(fixed)
+            cards, pool = fixed + pool[:free], pool[free:]
+            rng.shuffle(cards)
+            bound = o in self.restricted and any(not c.is_basic for c in cards)
             for slot in hidden:
-                slot.card = pool.pop()
-            if other.marker[o] is not None:
+                pick = next(i for i, c in enumerate(cards) if not c.is_basic) if bound else -1
+                slot.card = cards.pop(pick)
+            other.hand[o] = cards
+            if marker is not None:
                 other.marker[o] = pool.pop()
-            free = len(other.hand[o]) - len(fixed)
-            other.hand[o] = fixed + pool[:free]
-            other.deck[o] = pool[free:]
+            other.deck[o] = pool
         other._pending = None
         other._advance(None)  # decisions are recomputed from the resampled position
         return other
