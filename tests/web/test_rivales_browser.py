@@ -18,6 +18,7 @@ WHERE = {
     "play": "#rv-hand button[data-choice]",
     "dodge": "#rv-hand button[data-choice]",
     "zones": ".rv-zonehead button[data-choice]",
+    "zone-order": ".rv-zonehead button[data-choice]",
     "flip-own-down": ".rv-slots button[data-choice], #rv-choices button[data-choice]",
     "exchange-with-basic": ".rv-slots button[data-choice], #rv-choices button[data-choice]",
 }
@@ -137,7 +138,7 @@ def test_rivales_2v2_full_fight_with_a_bot_partner_by_clicking(browser, web, sho
     assert hand not in page.inner_text("#chat-log")
     clicks = play_to_the_end(page, shots, random.Random(2))
     kinds = {kind for kind, _ in clicks}
-    assert {"marker", "play", "zones"} <= kinds
+    assert {"marker", "play", "zones", "zone-order"} <= kinds
     assert len(page.query_selector_all(".rv-zone")) == 2
     assert "Curie" in page.inner_text("#rv-fighter-0") and "Zorro" in page.inner_text(
         "#rv-fighter-1"
@@ -261,6 +262,7 @@ def decision_samples() -> list[dict]:
         "fighter",
         "marker",
         "zones",
+        "zone-order",
         "play",
         "persona",
         "boost",

@@ -175,9 +175,15 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
         if extras:
             line.append("  [" + "; ".join(extras) + "]", style="yellow")
         parts.append(line)
+    order = view.get("zone_order") or []
     for zone in view["zones"]:
         if two:
-            parts.append(Text(f"Zone {zone['zone'] + 1}", style="bold underline"))
+            rank = (
+                f" (resolved {('first', 'second')[order.index(zone['zone'])]})"
+                if zone["zone"] in order
+                else ""
+            )
+            parts.append(Text(f"Zone {zone['zone'] + 1}{rank}", style="bold underline"))
         for t, line in enumerate(zone["lines"]):
             row = Text(f"  {names[t]:<12} ")
             for slot in line:
@@ -292,7 +298,7 @@ class HumanRivales:
                 title=f"{self.label} — {view['players'][self.seat]['who']}",
             )
         )
-        if self.chat is not None and kind in ("zones", "play"):
+        if self.chat is not None and kind in ("zones", "zone-order", "play"):
             self._talk(view)
         if kind == "marker":
             drawn = [self.catalog.cards[x.partition(":")[2]] for x in decision.legal]
@@ -307,7 +313,7 @@ class HumanRivales:
         if kind == "play":
             cards = [self.catalog.cards[x[5:]] for x in decision.legal]
             return pick(c, f"{self.label}: play a card face down", cards, card_label).play
-        # zones, persona, boost, guard and effect choices: the labels the web table shows too
+        # zones, zone order, persona, boost, guard and effect choices: the web table's labels
         labels = dict(
             zip(decision.legal, choice_labels(decision.legal, self.catalog, view), strict=True)
         )

@@ -133,12 +133,15 @@ def test_2v2_boosting__energy_of_both_teammates_but_only_of_the_zone():
             3: "play:basic.golpe",
         }
     )
-    by_seat = {d.seat: d.legal for d in state.pending()}
-    assert by_seat == {
-        0: ("boost:none", "boost:damage"),  # Zone 1 holds Curie's face-down Golpe
-        1: ("boost:none", "boost:damage", "boost:speed"),
+    state.apply({0: "order:1"})  # Zone 1 first (rv.ruling.zone-order)
+    assert {d.seat: d.legal for d in state.pending()} == {
+        0: ("boost:none", "boost:damage")  # Zone 1 holds Curie's face-down Golpe
     }
-    events = state.apply({0: "boost:damage", 1: "boost:none"})
+    events = state.apply({0: "boost:damage"})
+    assert {d.seat: d.legal for d in state.pending()} == {
+        1: ("boost:none", "boost:damage", "boost:speed")  # then Zone 2, separately
+    }
+    events += state.apply({1: "boost:none"})
     assert state.lines[0][0][0].side == 2  # Curie's card, moved down by Zorro
     assert of_kind(events, "BoostChosen")[0].rule == "rv.2v2.boosting"
 
@@ -366,6 +369,7 @@ def test_2v2_adjust_zorro__presion_may_flip_a_card_of_the_partner():
             3: "play:basic.golpe",
         }
     )
+    state.apply({0: "order:1"})
     (d,) = state.pending()
     assert d.legal == ("pick:1:basic.golpe", "pass")
     state.apply({0: "pick:1:basic.golpe"})
@@ -390,6 +394,7 @@ def test_2v2_adjust_zorro__amague_only_exchanges_with_his_own_basic_cards():
             3: "play:basic.golpe",
         }
     )
+    state.apply({0: "order:1"})
     (d,) = state.pending()
     assert d.legal == ("pick:0:basic.patada", "pass")
 
@@ -598,6 +603,7 @@ def test_2v2_adjust_hansel_gretel__guardia_galleta_flips_partners_energy_in_its_
         }
     )
     state.apply({0: "persona:hansel"})
+    state.apply({0: "order:1"})
     while state.pending()[0].kind == "boost":
         state.apply({d.seat: "boost:none" for d in state.pending()})
     (d,) = state.pending()

@@ -239,12 +239,97 @@ def test_ruling_zones_before_cards__players_know_whom_they_face_when_they_play()
     assert state.view(0)["fights"][0]["seats"] == [0, 3]
 
 
-def test_ruling_zone_order__zone_1_resolves_before_zone_2():
-    """rv.ruling.zone-order."""
-    state = position(["zorro", "curie", "mulan", "darwin"], hands=[["golpe", "patada"]] * 4)
-    events = clash(state, dict.fromkeys(range(4), "golpe"))
+def _isotopos_against_presion(first_zone):
+    """Zone 1: Mulan (Team B) hits Darwin. Zone 2: Curie's Isótopos Cargados against Zorro's
+    Presión, of the same type and Speed at the reveal (Presión's combo with Golpe): the most
+    recent clash winner's effect goes first."""
+    state = position(
+        ["darwin", "curie", "mulan", "zorro"],
+        lines={(1, 1): ["p4:golpe"]},
+        hands=[
+            ["golpe", "patada"],
+            ["isotopos", "golpe"],
+            ["espada", "golpe"],
+            ["presion", "golpe"],
+        ],
+    )
+    combo = CATALOG.fighters["zorro"].combo[0].speed
+    assert card("curie.isotopos").speed == card("zorro.presion").speed + combo
+    events = clash(
+        state,
+        {0: "golpe", 1: "isotopos", 2: "espada", 3: "presion"},
+        picks={3: ["golpe"]},
+        first_zone=first_zone,
+    )
+    isotopos = [e.what for e in of_kind(events, "EffectApplied") if e.source == "Isótopos Cargados"]
+    return state, events, isotopos
+
+
+def test_ruling_zone_order__the_order_of_the_zones_changes_the_clash():
+    """rv.2v2.boosting: "Each zone is resolved separately and in the order the players decide".
+    Zone 1 first: Mulan's win makes Team B the most recent winner, Presión resolves first
+    and flips Zorro's Golpe: Isótopos +0. Zone 2 first: nobody has won yet, Isótopos (the
+    lower seat) resolves first: +1."""
+    _, events, first_1 = _isotopos_against_presion(1)
+    assert first_1 == ["+0 Damage"]
+    (chosen,) = of_kind(events, "ZoneOrderChosen")
+    assert (chosen.first, chosen.rule) == (0, "rv.ruling.zone-order")
+    _, events, first_2 = _isotopos_against_presion(2)
+    assert first_2 == ["+1 Damage"]
     reveals = [e.seat for e in of_kind(events, "CardRevealed")]
-    assert reveals == [0, 2, 1, 3]
+    assert reveals == [1, 3, 0, 2]  # Zone 2, then Zone 1
+
+
+def test_ruling_zone_order__the_zone_resolved_last_gives_the_most_recent_winner():
+    """rv.energy.boost-order: the most recent clash winner is the winner of the zone
+    resolved last."""
+    state, _, _ = _isotopos_against_presion(2)
+    assert state.last_winner == 1  # Mulan's zone was resolved last
+    state, events, _ = _isotopos_against_presion(1)
+    attacks = of_kind(events, "AttackResolved")
+    assert attacks[-1].attacker == 1 and attacks[-1].dealt  # Curie, in Zone 2, resolved last
+    assert state.last_winner == 0
+
+
+def test_ruling_zone_order__boosts_go_zone_by_zone_in_the_order_chosen():
+    """rv.2v2.boosting: both zones are boosted separately, the first zone completely first."""
+    state = position(
+        ["darwin", "curie", "mulan", "zorro"],
+        lines={(0, 0): ["v:patada"], (1, 0): ["p2:v:patada"], (1, 1): ["p4:v:patada"]},
+        hands=[["golpe"], ["golpe"], ["golpe"], ["golpe"]],
+    )
+    state.apply(dict.fromkeys(range(4), "play:basic.golpe"))
+    assert [(d.seat, d.kind) for d in state.pending()] == [(0, "zone-order")]
+    state.apply({0: "order:2"})
+    assert {d.seat for d in state.pending()} == {1, 3}  # Zone 2: both, at once (no winner)
+    state.apply({1: "boost:none", 3: "boost:damage"})
+    assert {d.seat for d in state.pending()} == {0}  # then Zone 1
+    assert state.view(0)["fights"][0]["zone"] == 1  # the views list the zones in order
+
+
+@pytest.mark.parametrize(
+    ("option", "last_winner", "clash", "seat"),
+    [
+        ("winner", None, 1, 0),  # nobody has won: Team A on odd clashes (its first seat)
+        ("winner", None, 2, 3),  # Team B on even ones (its caller: the second seat)
+        ("winner", 1, 1, 2),  # Team B won most recently: its caller decides
+        ("winner", 0, 2, 1),
+        ("alternate", 1, 1, 0),  # the teams in turn, whoever won
+        ("alternate", 0, 2, 3),
+    ],
+)
+def test_ruling_zone_order__who_chooses(option, last_winner, clash, seat):
+    """rv.ruling.zone-order (option zone_order): the team that won a clash most recently
+    (its zone caller, rv.ruling.zone-caller) chooses; else the teams take turns."""
+    state = position(
+        ["darwin", "curie", "mulan", "zorro"],
+        hands=[["golpe"]] * 4,
+        last_winner=last_winner,
+        clash=clash,
+        options={"zone_order": option},
+    )
+    state.apply(dict.fromkeys(range(4), "play:basic.golpe"))
+    assert [(d.seat, d.kind) for d in state.pending()] == [(seat, "zone-order")]
 
 
 def test_ruling_persona_order__hansel_or_gretel_after_the_cards_before_the_boosts():

@@ -13,6 +13,7 @@ range          choice                                     size
 60-99          ``pick:<seat>:<card>`` (seat x position)   40
 100            ``pass``                                   1
 101-104        ``count:<n>``                              4
+105-106        ``order:1``, ``order:2`` (the zone first)  2
 =============  =========================================  ======
 """
 
@@ -27,8 +28,8 @@ if TYPE_CHECKING:
     from kumite.games.rivales.state import RivalesState
 
 A_FIGHTER, A_MARKER, A_PLAY, A_ZONE, A_PERSONA = 0, 16, 26, 36, 38
-A_BOOST, A_GUARD, A_PICK, A_PASS, A_COUNT = 40, 44, 60, 100, 101
-NUM_ACTIONS = 105
+A_BOOST, A_GUARD, A_PICK, A_PASS, A_COUNT, A_ORDER = 40, 44, 60, 100, 101, 105
+NUM_ACTIONS = 107
 MAX_GUARD = A_PICK - A_GUARD - 1
 PERSONA_NAMES = ("hansel", "gretel")
 BOOST_NAMES = ("none", "damage", "speed", "both")
@@ -59,6 +60,8 @@ def choice_to_action(state: RivalesState, seat: int, choice: str) -> int:
             return A_PASS
         if verb == "count" and 0 <= int(rest) <= 3:
             return A_COUNT + int(rest)
+        if verb == "order" and rest in ("1", "2"):
+            return A_ORDER + int(rest) - 1
     except (KeyError, ValueError, AssertionError):
         pass
     raise MalformedChoiceError(seat, choice, "unknown choice")
@@ -106,4 +109,6 @@ def action_to_choice(state: RivalesState, seat: int, action: int) -> str:
         return f"pick:{who}:{_cards(state, who, action)[index].id}"
     if action == A_PASS:
         return "pass"
-    return f"count:{action - A_COUNT}"
+    if A_COUNT <= action < A_ORDER:
+        return f"count:{action - A_COUNT}"
+    return f"order:{action - A_ORDER + 1}"

@@ -101,6 +101,21 @@ class ZonesTaken(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ZoneOrderChosen(Event):
+    seat: int
+    who: str
+    team: str
+    first: int
+    """The zone boosted and resolved first (0 or 1)."""
+
+    def describe(self) -> str:
+        return (
+            f"{self.team} ({self.who}) chooses the order: Zone {self.first + 1} is boosted and "
+            f"resolved first, then Zone {2 - self.first}."
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CardPlayed(Event):
     seat: int
     who: str

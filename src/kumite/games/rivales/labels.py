@@ -63,6 +63,8 @@ def choice_label(
         return f"Play {cards[rest].name} face down ({stats(cards[rest])})"
     if verb == "zone" and rest in ("1", "2"):
         return f"Play in Zone {rest} (your partner takes Zone {3 - int(rest)})"
+    if verb == "order" and rest in ("1", "2"):
+        return _order(int(rest) - 1, view)
     if choice in PERSONAS:
         return PERSONAS[choice]
     if verb == "boost":
@@ -114,6 +116,22 @@ def _my_card(catalog: Catalog, view: Mapping[str, Any]) -> Card | None:
             if line and line[-1]["owner"] == seat and line[-1]["card"] in catalog.cards:
                 return catalog.cards[line[-1]["card"]]
     return None
+
+
+def _order(first: int, view: Mapping[str, Any]) -> str:
+    """``Zone 2 first (P2 Curie vs P4 Darwin), then Zone 1 (...)``."""
+    players = view.get("players", [])
+
+    def who(zone: int) -> str:
+        fight = next((f for f in view.get("fights", ()) if f["zone"] == zone), None)
+        if fight is None or any(s >= len(players) for s in fight["seats"]):
+            return ""
+        return " (" + " vs ".join(players[s]["who"] for s in fight["seats"]) + ")"
+
+    return (
+        f"Zone {first + 1} first{who(first)}: boosted and resolved before "
+        f"Zone {2 - first}{who(1 - first)}"
+    )
 
 
 def _count(n: int, catalog: Catalog, view: Mapping[str, Any]) -> str:

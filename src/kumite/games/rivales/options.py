@@ -21,6 +21,10 @@ class Options(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=T
     pinzas: Literal["zone", "facing"] = "zone"
     """2vs2 Pinzas de Mantis binds the rival in its zone next clash (default) or the rival
     facing Mulan next clash (``rv.ruling.pinzas-2v2``)."""
+    zone_order: Literal["winner", "alternate"] = "winner"
+    """2vs2: who chooses which zone is boosted and resolved first: the team that won a clash
+    most recently (default; while nobody has, the teams take turns), or the teams in turn,
+    Team A on odd clashes (``rv.ruling.zone-order``)."""
     final_round_limit: int = 3
     """Final (sudden-death) rounds played before the fight is declared a draw."""
     pack: str | None = None

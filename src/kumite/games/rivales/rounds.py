@@ -340,14 +340,13 @@ def boost_decisions(state: RivalesState) -> tuple[Decision, ...] | None:
         if plan is None:
             plan = fight.boost_plan = _boost_plan(state, fight)
         return plan[fight.boost_pos][1] if fight.boost_pos < len(plan) else None
-    waiting: list[Decision] = []
-    for fight in fights:
+    for fight in fights:  # 2vs2: zone by zone, in the order chosen (rv.2v2.boosting)
         plan = fight.boost_plan
         if plan is None:
             plan = fight.boost_plan = _boost_plan(state, fight)
         if fight.boost_pos < len(plan):
-            waiting.extend(plan[fight.boost_pos][1])
-    return tuple(waiting) or None
+            return plan[fight.boost_pos][1]
+    return None
 
 
 def apply_boosts(state: RivalesState, choices: dict[int, str], out: list[Event] | None) -> None:

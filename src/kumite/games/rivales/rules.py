@@ -324,8 +324,12 @@ RULES: dict[str, str] = {
         "card plays in its zone."
     ),
     "rv.ruling.zone-order": (
-        "2vs2: zones are resolved one at a time, Zone 1 then Zone 2; since every effect acts "
-        "only in its zone, the order changes nothing. K.O. is checked at the end of the clash."
+        "2vs2: once the cards are down, the team that won a clash most recently (option "
+        "zone_order=winner; while nobody has, Team A on odd clashes and Team B on even ones) or "
+        "the teams in turn (zone_order=alternate) choose the zone resolved first, through their "
+        "zone caller. The first zone is boosted, then the second; the first is resolved, then "
+        "the second; the end of the clash goes in the same order. K.O. is checked at the end of "
+        "the clash."
     ),
     "rv.ruling.team-life": (
         "2vs2: after the seventh clash the team with more life in total wins the round; equal "

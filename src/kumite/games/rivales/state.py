@@ -32,6 +32,7 @@ from kumite.games.rivales.phases import (
     END,
     FIGHTER,
     MARKER,
+    ORDER,
     OVER,
     PERSONA,
     PLAY,
@@ -49,12 +50,15 @@ if TYPE_CHECKING:
     from kumite.games.rivales.game import Rivales
 
 ZONE_CHOICES = ("zone:1", "zone:2")
+ORDER_CHOICES = ("order:1", "order:2")
+ORDER_PROMPT = "Choose the zone resolved first: its boosts, then its clash; the other zone follows"
 BOOST_WORDS = {"none": "no", "damage": "Damage", "speed": "Speed", "both": "Speed and Damage"}
 __all__ = [
     "BOOST",
     "END",
     "FIGHTER",
     "MARKER",
+    "ORDER",
     "OVER",
     "PERSONA",
     "PLAY",
@@ -650,13 +654,13 @@ class RivalesState(State):
                             name=card.name if up else None,
                         )
                     )
-        self.phase = PERSONA if self.persona_decisions else BOOST
+        self.phase = PERSONA if self.persona_decisions else self._after_cards
 
     def _enter_persona(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
         waiting = self.persona_decisions
         if waiting:
             return waiting
-        self.phase = BOOST
+        self.phase = self._after_cards
         return None
 
     def _on_persona(self, choices: dict[int, str], out: list[Event] | None) -> None:
@@ -675,6 +679,42 @@ class RivalesState(State):
                                 persona=persona,
                             )
                         )
+        self.phase = self._after_cards
+
+    @property
+    def _after_cards(self) -> str:
+        """The phase once the cards are down (and HANSEL or GRETEL called): 2vs2 first
+        chooses the order of the zones."""
+        return ORDER if self.two else BOOST
+
+    def zone_order_seat(self) -> int:
+        """Who chooses which zone goes first (rv.ruling.zone-order): the caller of the team
+        that won a clash most recently (option zone_order=winner), or of Team A on odd
+        clashes and Team B on even ones (zone_order=alternate, and while nobody has won)."""
+        turn = (self.clash - 1) % 2
+        team = turn
+        if self.opts.zone_order == "winner" and self.last_winner is not None:
+            team = self.last_winner
+        return self.teams[team][turn]
+
+    def _enter_order(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
+        return (decision(self.zone_order_seat(), "zone-order", ORDER_CHOICES, ORDER_PROMPT),)
+
+    def _on_order(self, choices: dict[int, str], out: list[Event] | None) -> None:
+        ((seat, choice),) = choices.items()
+        first = int(choice[-1]) - 1
+        if self.fights[0].zone != first:
+            self.fights.reverse()  # boosts, resolution and the end of the clash go in order
+        if out is not None:
+            out.append(
+                ev.ZoneOrderChosen(
+                    rule="rv.ruling.zone-order",
+                    seat=seat,
+                    who=self.who[seat],
+                    team=("Team A", "Team B")[self.team_of[seat]],
+                    first=first,
+                )
+            )
         self.phase = BOOST
 
     def _enter_boost(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
@@ -714,6 +754,7 @@ class RivalesState(State):
         ZONES: _enter_zones,
         PLAY: _enter_play,
         PERSONA: _enter_persona,
+        ORDER: _enter_order,
         BOOST: _enter_boost,
         RESOLVE: _enter_resolve,
         END: _enter_end,
@@ -724,6 +765,7 @@ class RivalesState(State):
         ZONES: _on_zones,
         PLAY: _on_play,
         PERSONA: _on_persona,
+        ORDER: _on_order,
         BOOST: _on_boost,
         RESOLVE: _on_resolve,
     }

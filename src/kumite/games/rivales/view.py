@@ -118,6 +118,9 @@ def build_view(state: RivalesState, seat: int | None) -> dict[str, Any]:
         "players": players,
         "zones": zones,
         "fights": fights,
+        "zone_order": [f.zone for f in state.fights]
+        if state.two and state.phase in ("boost", "resolve")
+        else None,
         "pending": pending,
         "outcome": None if outcome is None else outcome.to_json(),
     }
