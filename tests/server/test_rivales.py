@@ -48,6 +48,8 @@ def test_the_lobby_offers_1vs1_and_2vs2_a_fighter_per_seat_and_the_rule_options(
         "clash_winner",
         "max_combo_card",
         "pinzas",
+        "pinzas_dodge",
+        "exchanged_card",
         "zone_order",
         "final_round_limit",
     }
@@ -80,6 +82,8 @@ def test_a_table_takes_its_mode_from_its_seats_and_draws_random_fighters(server)
         "clash_winner": "damage",
         "max_combo_card": "energy",
         "pinzas": "zone",
+        "pinzas_dodge": "stands",
+        "exchanged_card": "values",
         "zone_order": "winner",
         "final_round_limit": 3,
     }

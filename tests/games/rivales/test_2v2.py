@@ -435,6 +435,64 @@ def test_2v2_adjust_curie__passive_never_flips_up_the_card_of_this_clash():
     assert sides(state, 0) == ["golpe/down", "patada/down", "bloqueo/up", "golpe/down"]
 
 
+def _ruled_2v2(card_id):
+    text = card(card_id).text
+    assert "2vs2" in text and "partner" in text, text  # the text says what the card counts
+
+
+def test_2v2_your_cards__polonio_counts_the_partners_energy_cards():
+    """rv.ruling.your-cards-2v2: "you have 2 or more energy cards" counts the team's line."""
+    _ruled_2v2("curie.polonio")
+    state = four(
+        fighters=["curie", "zorro", "mulan", "darwin"],
+        lines={(0, 0): ["p2:v:golpe", "v:patada"]},
+        hands=[["polonio", "golpe"], ["bloqueo", "golpe"], ["bloqueo", "golpe"], ["golpe"] * 1],
+    )
+    events = clash(state, {0: "polonio", 1: "bloqueo", 2: "bloqueo", 3: "golpe"})
+    assert [e.what for e in of_kind(events, "EffectApplied") if e.source == "Polonio"] == [
+        "+1 Damage"
+    ]
+
+
+def test_2v2_your_cards__radio_refreshes_the_partners_exhausted_card():
+    """rv.ruling.your-cards-2v2: Radio's "one of your exhausted cards" may be the partner's."""
+    _ruled_2v2("curie.radio")
+    state = four(
+        fighters=["curie", "zorro", "mulan", "darwin"],
+        lines={(0, 0): ["p2:x:golpe"]},
+        hands=[["radio", "golpe"], ["bloqueo", "golpe"], ["bloqueo", "golpe"], ["golpe"]],
+    )
+    clash(state, {0: "radio", 1: "bloqueo", 2: "bloqueo", 3: "golpe"})
+    assert sides(state, 0)[0] == "golpe/down"  # Zorro's, energy again
+
+
+def test_2v2_your_cards__fiesta_refreshes_the_partners_exhausted_cards():
+    """rv.ruling.your-cards-2v2: Fiesta de No-Cumpleaños refreshes the team's line."""
+    _ruled_2v2("sombrerero.fiesta")
+    state = four(
+        fighters=["sombrerero", "zorro", "mulan", "darwin"],
+        lines={(0, 0): ["p2:x:golpe", "x:patada"]},
+        hands=[["fiesta", "golpe"], ["bloqueo", "golpe"], ["bloqueo", "golpe"], ["golpe"]],
+        ultra_taken=[0],
+    )
+    clash(state, {0: "fiesta", 1: "bloqueo", 2: "bloqueo", 3: "golpe"})
+    assert sides(state, 0)[:2] == ["golpe/down", "patada/down"]
+
+
+def test_2v2_your_cards__supervivencia_counts_the_partners_face_down_cards():
+    """rv.ruling.your-cards-2v2: Supervivencia del Más Apto counts the team's line."""
+    _ruled_2v2("darwin.supervivencia")
+    state = four(
+        fighters=["darwin", "zorro", "mulan", "curie"],
+        lines={(0, 0): ["p2:v:golpe", "p2:x:patada"]},
+        hands=[["supervivencia", "golpe"], ["bloqueo", "golpe"], ["espada", "golpe"], ["golpe"]],
+    )
+    events = clash(state, {0: "supervivencia", 1: "bloqueo", 2: "espada", 3: "golpe"})
+    assert [
+        e.what for e in of_kind(events, "EffectApplied") if e.source == "Supervivencia del Más Apto"
+    ] == ["+1 Guard"]
+
+
 def test_2v2_adjust_curie__onda_radiactiva_counts_the_partners_face_up_cards():
     state = four(
         fighters=["curie", "zorro", "mulan", "darwin"],

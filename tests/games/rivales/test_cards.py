@@ -171,10 +171,12 @@ def test_card_zorro_la_marca__plus_one_damage_per_face_down_card_at_most_three()
 
 
 @covers_passive("zorro")
-def test_passive_zorro__two_exhausted_cards_give_plus_one_speed():
-    """Maestro espadachín: with enough exhausted cards (the pack says how many), your cards
-    get +1 Speed."""
-    need = CATALOG.fighters["zorro"].static[0].requires.min_exhausted
+def test_passive_zorro__three_exhausted_cards_give_plus_one_speed_two_do_not():
+    """Maestro espadachín: while there are 3 or more exhausted cards in your line, your cards
+    get +1 Speed (the number is the pack's, and its text says it)."""
+    zorro = CATALOG.fighters["zorro"]
+    need = zorro.static[0].requires.min_exhausted
+    assert need == 3 and f"{need} or more exhausted cards" in zorro.passive
     tokens = ["golpe", "patada", "bloqueo", "esquiva"][:need]
     state = position(
         ["zorro", "darwin"],
@@ -191,18 +193,25 @@ def test_passive_zorro__two_exhausted_cards_give_plus_one_speed():
 
 # ---------------------------------------------------------------------------- Curie
 @covers("curie.isotopos")
-def test_card_curie_isotopos__plus_one_damage_per_two_rival_face_up_cards():
-    """Isótopos Cargados: +1 Damage per face-up card of your rival (at most +2; the count
-    step and cap come from the pack)."""
+def test_card_curie_isotopos__plus_one_damage_per_rival_face_up_card_at_most_two():
+    """Isótopos Cargados: +1 Damage for each face-up card of your rival in play (at most +2;
+    the count step and cap come from the pack, and its text says them)."""
+    e = card("curie.isotopos").effects[0]
+    assert (e.amount, e.every, e.max) == (1, 1, 2) and "at most +2" in card("curie.isotopos").text
+    state = position(
+        ["curie", "darwin"],
+        lines=[[], ["golpe", "v:patada"]],
+        hands=[["isotopos"], ["pinzon"]],
+    )
+    events = clash(state, {0: "isotopos", 1: "pinzon"})
+    assert effect_lines(events, "Isótopos Cargados") == ["+1 Damage"]  # one face-up card
     state = position(
         ["curie", "darwin"],
         lines=[[], ["golpe", "patada", "v:bloqueo", "esquiva"]],
         hands=[["isotopos"], ["pinzon"]],
     )
     events = clash(state, {0: "isotopos", 1: "pinzon"})
-    e = card("curie.isotopos").effects[0]
-    expected = min(e.max, e.amount * (3 // e.every))  # three face-up rival cards
-    assert effect_lines(events, "Isótopos Cargados") == [f"+{expected} Damage"]
+    assert effect_lines(events, "Isótopos Cargados") == ["+2 Damage"]  # three, at most +2
 
 
 @covers("curie.fisica")
@@ -363,8 +372,13 @@ def test_card_mulan_grillo__plus_one_damage_per_link_of_its_combo():
 
 
 @covers_passive("mulan")
-def test_passive_mulan__less_life_than_the_rival_plus_one_damage():
-    """Valor: while you have less life than the rival you face, +1 Damage."""
+def test_passive_mulan__more_damage_received_than_the_rival_plus_one_damage():
+    """Valor: while you have received more Damage than the rival you face, +1 Damage; less
+    life alone (a shorter life bar) is not enough."""
+    assert CATALOG.fighters["mulan"].life < CATALOG.fighters["darwin"].life
+    state = position(["mulan", "darwin"], hands=[["espada"], ["bloqueo"]], taken=[0, 0])
+    events = clash(state, {0: "espada", 1: "bloqueo"})
+    assert of_kind(events, "AttackResolved")[0].damage == card("mulan.espada").damage
     state = position(["mulan", "darwin"], hands=[["espada"], ["bloqueo"]], taken=[3, 0])
     events = clash(state, {0: "espada", 1: "bloqueo"})
     assert of_kind(events, "AttackResolved")[0].damage == card("mulan.espada").damage + 1

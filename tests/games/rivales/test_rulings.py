@@ -3,12 +3,18 @@ per option."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from kumite.core.errors import OptionsError
 from kumite.games.rivales.state import BOOST, MARKER, PERSONA, PLAY
 from kumite.games.rivales.table import DOWN, SPENT
 from tests.games.rivales.helpers import CATALOG, GAME, card, clash, of_kind, position, sides
+
+
+def speeds(events):
+    return of_kind(events, "SpeedCompared")[0].speeds
 
 
 def test_every_ruling_has_an_entry_in_the_rule_index():
@@ -215,6 +221,90 @@ def test_ruling_no_basic_only_basics__a_hand_of_basics_may_still_be_played():
     clash(state, {0: "pinzas", 1: "bloqueo"})
     assert state.restricted == {1}
     assert state.legal(1) == ("play:basic.golpe",)
+
+
+def _pinzas_against_a_dodge(option=None):
+    """Darwin dodges Mulan's Pinzas de Mantis (faster in combo with Golpe) with Esquiva and
+    leaves Golpe face up; Pinzas, still face up, forbids basic cards next clash."""
+    state = position(
+        ["mulan", "darwin"],
+        lines=[["golpe"], []],
+        hands=[["pinzas", "espada"], ["esquiva", "golpe", "pinzon"]],
+        decks=[[], []],
+        options=None if option is None else {"pinzas_dodge": option},
+    )
+    events = clash(state, {0: "pinzas", 1: "esquiva"}, picks={1: ["golpe"]})
+    assert of_kind(events, "NoBasicNextClash")
+    assert [e.card for e in of_kind(events, "DodgeCardLeft")] == ["basic.golpe"]
+    return state
+
+
+def test_ruling_pinzas_dodge__a_basic_card_left_face_up_by_a_dodge_is_still_played():
+    """rv.ruling.pinzas-dodge (default pinzas_dodge=stands): the dodge's card is already in
+    play; Pinzas de Mantis forbids playing basic cards from the hand."""
+    state = _pinzas_against_a_dodge()
+    assert state.restricted == {1}
+    assert [d.seat for d in state.pending()] == [0]  # Darwin's card is the face-up Golpe
+    events = clash(state, {0: "espada"})
+    played = [e for e in of_kind(events, "CardPlayed") if e.seat == 1]
+    assert played[0].card == "basic.golpe" and played[0].rule == "rv.dodge"
+
+
+def test_ruling_pinzas_dodge__back_the_basic_card_returns_to_the_hand_in_sight():
+    """rv.ruling.pinzas-dodge (pinzas_dodge=back): the basic card goes back to the hand,
+    seen by everyone, and its owner plays a non-basic card."""
+    state = _pinzas_against_a_dodge("back")
+    assert state.ready[1] is None and card("basic.golpe") in state.hand[1]
+    assert state.legal(1) == ("play:darwin.pinzon",)
+    assert state.view(0)["players"][1]["seen_in_hand"] == ["basic.golpe"]
+    rng = random.Random(4)
+    for _ in range(20):  # the table saw it go back: resampling keeps it there
+        assert card("basic.golpe") in state.determinize(0, rng).hand[1]
+    events = clash(state, {0: "espada", 1: "pinzon"})
+    assert state.view(0)["players"][1]["seen_in_hand"] == ["basic.golpe"]
+    assert [e.card for e in of_kind(events, "CardRevealed") if e.seat == 1] == ["darwin.pinzon"]
+
+
+def test_ruling_pinzas_dodge__back_event_says_why():
+    state = position(
+        ["mulan", "darwin"],
+        lines=[["golpe"], []],
+        hands=[["pinzas", "espada"], ["esquiva", "golpe", "pinzon"]],
+        options={"pinzas_dodge": "back"},
+    )
+    events = clash(state, {0: "pinzas", 1: "esquiva"}, picks={1: ["golpe"]})
+    (back,) = of_kind(events, "ReadyCardReturned")
+    assert back.rule == "rv.ruling.pinzas-dodge" and "Pinzas de Mantis" in back.describe()
+
+
+def _amague_with_esquiva(option=None):
+    state = position(
+        ["zorro", "mulan"],
+        lines=[["esquiva"], []],
+        hands=[["amague", "golpe"], ["espada", "golpe"]],
+        options=None if option is None else {"exchanged_card": option},
+    )
+    events = clash(state, {0: "amague", 1: "espada"}, picks={0: ["esquiva", "golpe"]})
+    assert sides(state, 0) == ["amague/up", "esquiva/" + ("up" if option == "effects" else "down")]
+    return state, events
+
+
+def test_ruling_exchanged_card__the_card_swapped_in_brings_its_values_not_its_effect():
+    """rv.ruling.exchanged-card (default exchanged_card=values): Esquiva, swapped in by
+    Amague, was revealed in an earlier clash: its immediate effect does not act again, so
+    Zorro does not dodge; its printed values are those of the clash."""
+    state, events = _amague_with_esquiva()
+    assert not of_kind(events, "DodgeCardLeft")
+    assert speeds(events)[0] == card("basic.esquiva").speed
+    assert state.taken[0] == card("mulan.espada").damage
+
+
+def test_ruling_exchanged_card__effects_the_card_swapped_in_acts_as_if_revealed():
+    """rv.ruling.exchanged-card (exchanged_card=effects): Esquiva's dodge acts right after
+    Amague's exchange: no Damage, and a card left face up for the next clash."""
+    state, events = _amague_with_esquiva("effects")
+    assert of_kind(events, "AttackResolved")[0].dodged
+    assert state.taken[0] == 0 and state.ready[0] is card("basic.golpe")
 
 
 def test_ruling_flipped_cards_known__flipped_cards_stay_known_hidden_cards_do_not():

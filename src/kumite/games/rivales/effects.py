@@ -360,6 +360,15 @@ def execute(c: Ctx, e: Effect, card: Card, choice: str | None, out: list[Event] 
             active = c.line[-1]
             slot.card, active.card = active.card, slot.card
             slot.owner, active.owner = active.owner, slot.owner
+            if state.opts.exchanged_card == "effects" and active.card.immediate:
+                # its immediate effects act next, as if it had been revealed now
+                # (rv.ruling.exchanged-card); by default it brings only its values
+                swapped = tuple(
+                    (t, x, active.card, None if x.requires is NO_REQUIREMENT else check_of(x))
+                    for x in active.card.immediate
+                )
+                at = fight.qpos + 1
+                fight.queue = fight.queue[:at] + swapped + fight.queue[at:]
             if out is not None:
                 _say(
                     out,

@@ -101,6 +101,20 @@ class ZonesTaken(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ReadyCardReturned(Event):
+    seat: int
+    who: str
+    card: str
+    name: str
+
+    def describe(self) -> str:
+        return (
+            f"{self.who}'s {self.name}, left face up by a dodge, goes back to the hand in sight: "
+            "Pinzas de Mantis forbids basic cards this clash."
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ZoneOrderChosen(Event):
     seat: int
     who: str

@@ -21,6 +21,12 @@ class Options(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=T
     pinzas: Literal["zone", "facing"] = "zone"
     """2vs2 Pinzas de Mantis binds the rival in its zone next clash (default) or the rival
     facing Mulan next clash (``rv.ruling.pinzas-2v2``)."""
+    pinzas_dodge: Literal["stands", "back"] = "stands"
+    """A basic card left face up by a dodge when Pinzas de Mantis forbids basic cards: it is
+    played all the same (default), or goes back to the hand (``rv.ruling.pinzas-dodge``)."""
+    exchanged_card: Literal["values", "effects"] = "values"
+    """A card swapped in by an exchange (Amague) brings its values but not its immediate
+    effect (default), or its immediate effects act too (``rv.ruling.exchanged-card``)."""
     zone_order: Literal["winner", "alternate"] = "winner"
     """2vs2: who chooses which zone is boosted and resolved first: the team that won a clash
     most recently (default; while nobody has, the teams take turns), or the teams in turn,

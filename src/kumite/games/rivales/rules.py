@@ -305,6 +305,23 @@ RULES: dict[str, str] = {
         "left face up leaves the hand and is its owner's card of the next clash, played face "
         "up before the others choose; on the last clash of a round no card is left."
     ),
+    "rv.ruling.pinzas-dodge": (
+        "A card left face up by a dodge is already in play: Pinzas de Mantis, which forbids "
+        "playing basic cards, does not forbid it (option pinzas_dodge=stands); or a basic card "
+        "so left goes back to the hand in sight of everyone and its owner plays from the hand "
+        "(pinzas_dodge=back)."
+    ),
+    "rv.ruling.exchanged-card": (
+        "A card swapped in by an exchange (Amague) is the card of this clash for its printed "
+        "values, type, link and end-of-clash effects, but its immediate effect does not act: it "
+        "was revealed in an earlier clash (option exchanged_card=values); or its immediate "
+        "effects act right after the exchange (exchanged_card=effects)."
+    ),
+    "rv.ruling.your-cards-2v2": (
+        "2vs2: a card that counts or acts on 'your' cards in play (energy, exhausted, face-down "
+        "cards) means your team's line in your zone, yours and your partner's, unless its text "
+        "says only your own."
+    ),
     "rv.ruling.no-basic-only-basics": (
         "A player forbidden to play basic cards who holds only basic cards may play one."
     ),

@@ -596,6 +596,8 @@ class RivalesState(State):
     def _enter_play(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
         if self.restricted or self.no_basic_zone or self.no_basic_facing:
             rd.compute_restrictions(self)
+            if self.opts.pinzas_dodge == "back":
+                self._return_ready_basics(out)
         ready = self.ready
         restricted = self.restricted
         hands = self.hand
@@ -615,6 +617,27 @@ class RivalesState(State):
             return tuple(waiting)
         self._on_play({}, out)  # every card was left face up by a dodge
         return None
+
+    def _return_ready_basics(self, out: list[Event] | None) -> None:
+        """Option pinzas_dodge=back: a basic card left face up by a dodge goes back to the
+        hand of a seat Pinzas de Mantis binds, in sight of everyone (rv.ruling.pinzas-dodge)."""
+        for s in sorted(self.restricted):
+            card = self.ready[s]
+            if card is None or not card.is_basic:
+                continue
+            self.ready[s] = None
+            self.hand[s].append(card)
+            self.seen[s].add(card.id)
+            if out is not None:
+                out.append(
+                    ev.ReadyCardReturned(
+                        rule="rv.ruling.pinzas-dodge",
+                        seat=s,
+                        who=self.who[s],
+                        card=card.id,
+                        name=card.name,
+                    )
+                )
 
     def playable(self, seat: int) -> tuple[str, ...]:
         """``play:<card>`` choices of ``seat`` this clash."""
