@@ -168,6 +168,12 @@ function richText(text) {
   return out;
 }
 
+// "×1": copies of a card in a fighter's deck (rv.components.deck: one of each card).
+function copiesNote(f, id) {
+  const n = f.cards.filter((c) => c === id).length || 1;
+  return h("span.rv-copies", { title: `${n} ${n === 1 ? "copy" : "copies"} in the deck` }, `×${n}`);
+}
+
 function hoverText(c) {
   const lines = [`${c.name} — ${TYPES[c.type].name}`,
     `Speed ${c.speed} · Damage ${c.damage}${c.guard ? ` · Guard ${c.guard}` : ""}${c.link ? " · link ∞" : ""}`];
@@ -325,7 +331,7 @@ function slotTile(ctx, slot, { inChain, active, map, zone }) {
       onclick: attrs.onclick,
     },
       h("span.rv-side", {}, slot.side === "hidden" ? "?" : slot.side === "down" ? "⚡ energy" : "spent"),
-      c ? h("span.rv-backname", {}, c.name) : null));
+      c ? h("span.rv-backname", {}, c.name, provMark(c, "name")) : null));
 }
 
 function lineRow(ctx, zone, t, map) {
@@ -503,9 +509,9 @@ function fighterChoice(ctx, map) {
       h("div.rv-facts", {}, h("span.badge", {}, `♥ life ${f.life}`, provMark(f, "life")),
         h("span.badge", {}, `⬢ ultra after ${f.ultra_at} Damage`, provMark(f, "ultra_at"))),
       h("div.rv-passive", {}, h("strong", {}, f.passive_name, ": "), ...richText(f.passive), provMark(f, "passive")),
-      h("div.rv-combo", {}, "∞ ", comboText(f)),
-      h("details", {}, h("summary", {}, "Unique and ultra cards"),
-        h("div.rv-row", {}, own.map((c) => cardTile(ctx, c, { small: false }))))));
+      h("div.rv-combo", {}, "∞ ", comboText(f), provMark(f, "combo")),
+      h("details", {}, h("summary", {}, `Unique and ultra cards (the deck: ${f.cards.length} cards, one of each)`),
+        h("div.rv-row", {}, own.map((c) => cardTile(ctx, c, { small: false, note: copiesNote(f, c) }))))));
   }
   return grid;
 }
@@ -530,9 +536,10 @@ function handArea(ctx, me, map) {
     h("h2", {}, `Your hand (${me.hand.length})`, me.no_basic ? h("span.chip.bad", {}, "no basic cards this clash") : null));
   const row = h("div.rv-row.rv-hand", { id: "rv-hand" });
   if (!me.hand.length) row.append(h("span.dim", {}, "empty"));
+  const f = me.fighter && ctx.cards.fighters[me.fighter];
   for (const id of me.hand) {
     const attrs = pickAttrs(ctx, map, `hand|${id}`);
-    row.append(cardTile(ctx, id, attrs));
+    row.append(cardTile(ctx, id, { ...attrs, note: f ? copiesNote(f, id) : undefined }));
   }
   box.append(row);
   return box;
