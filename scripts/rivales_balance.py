@@ -11,7 +11,7 @@ Wilson interval. The last lines check the balance targets: every pairing within
 [0.35, 0.65] and every fighter's interval containing 1/2.
 
     python scripts/rivales_balance.py [--agent greedy] [--fights 200] [--seed 2026]
-                                      [--jobs 2] [--pack FILE] [--json]
+                                      [--jobs 2] [--pack FILE] [--fighters a,b,...] [--json]
 """
 
 from __future__ import annotations
@@ -68,9 +68,11 @@ def fights(job: Job) -> tuple[str, str, float, int]:
 
 
 def measure(
-    agent: str, per_pair: int, seed: int, jobs: int, pack: str | None
+    agent: str, per_pair: int, seed: int, jobs: int, pack: str | None, only: list[str] | None = None
 ) -> tuple[list[str], dict[tuple[str, str], tuple[float, int]]]:
     fighters = list(GAME.catalog(GAME.parse_options({"pack": pack} if pack else {})).fighters)
+    if only:
+        fighters = [f for f in fighters if f in only]
     work: list[Job] = [
         (a, b, start, min(start + CHUNK, per_pair), agent, seed, pack)
         for a, b in itertools.combinations(fighters, 2)
@@ -122,10 +124,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", "-j", type=int, default=2)
     parser.add_argument("--pack", type=Path, default=None)
+    parser.add_argument("--fighters", default=None, help="only these (comma-separated): a part")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     pack = read_overlay(args.pack) if args.pack else None
-    fighters, pairs = measure(args.agent, args.fights, args.seed, args.jobs, pack)
+    only = args.fighters.split(",") if args.fighters else None
+    fighters, pairs = measure(args.agent, args.fights, args.seed, args.jobs, pack, only)
     out = report(args.agent, args.fights, args.seed, fighters, pairs)
     if args.json:
         print(json.dumps(out))
