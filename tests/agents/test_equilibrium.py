@@ -47,7 +47,7 @@ def test_same_seed_same_game(shared_cache: Path) -> None:
 def test_advice_depends_only_on_the_view(shared_cache: Path) -> None:
     """Two fights that differ only in seat 1's hidden cover look the same to seat 0, and
     the agent's advice must be the same."""
-    from kumite.solve.sfrivals.strategy import advice, matchup_for_view
+    from kumite.games.sfrivals.solver.strategy import advice, matchup_for_view
 
     options = OPTIONS
     views = []

@@ -27,6 +27,8 @@ class Event:
 
     #: Short human template; subclasses override :meth:`describe` when it is not enough.
     template: ClassVar[str] = ""
+    #: A heading (a new turn or round), not a rule applied: logs print it without its rule.
+    heading: ClassVar[bool] = False
 
     @property
     def kind(self) -> str:

@@ -9,7 +9,7 @@ import pytest
 
 from kumite.agents import RandomAgent, make_agent, run_game
 from kumite.agents.base import decide
-from kumite.agents.rivales_greedy import card_value
+from kumite.games.rivales.bots.greedy import card_value
 from tests.games.rivales.helpers import CATALOG, GAME, position
 
 

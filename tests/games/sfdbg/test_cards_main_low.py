@@ -126,7 +126,8 @@ def test_card__balrog():
 
 
 def test_card__hugo():
-    """+2 Power. Choose a foe. That foe cannot avoid the next Attack that affects him this turn."""
+    """+2 Power. Choose a foe. That foe cannot avoid the next Attack this turn, whoever it
+    affects."""
     s = position(hands={0: ["hugo", "gill"], 1: ["sakura"]})
     act(s, "play:hugo", "play:gill")
     assert s.power == 4

@@ -130,6 +130,15 @@ def test_card__violent_buffalo():
     assert ids(s.discard[2]) == ["weakness"] and ids(s.hand[2]) == ["punch"]
 
 
+def test_card__violent_buffalo__a_foe_with_an_empty_hand_cant_discard_so_gains_a_weakness():
+    """ "Each foe who can't gains a Weakness": with no card in hand, a foe can't discard one."""
+    s = position(players=3, hands={0: ["violent-buffalo"], 1: [], 2: ["seth"]})
+    act(s, "play:violent-buffalo", "no-defense", "no-defense")
+    assert ids(s.discard[1]) == ["weakness"]
+    act(s, "discard:seth")
+    assert ids(s.discard[2]) == ["seth"] and s.weak == 19
+
+
 def test_card__tiger_destruction():
     """+3 Power. Attack: Each foe destroys a card with cost 1 or greater in his hand."""
     s = position(hands={0: ["tiger-destruction"], 1: ["punch", "seth"]})

@@ -104,6 +104,20 @@ def test_faq__you_defeat_a_stage_when_you_buy_it():
     assert "challenge" not in legal and "buy:kick" not in legal
 
 
+def test_faq__after_cant_buy_the_view_and_the_refusal_say_the_stage_cannot_be_challenged():
+    """sfdbg.faq.defeat (sfdbg.ruling.cannot-buy-stage): after Vega's Counter-Attack the table
+    does not offer the Stage, and a challenge is refused for that reason, not for its cost."""
+    s = position(hands={0: ["gill"], 1: ["bloody-high-claw"]}, heroes=["ken", "vega"], power=20)
+    assert s.view(0)["stages"]["can_challenge"] is True
+    act(s, "play:gill", "defend:bloody-high-claw", "no-defense")
+    assert s.view(0)["stages"]["can_challenge"] is False
+    assert s.view(1)["this_turn"]["cannot_buy"] is True
+    with pytest.raises(IllegalChoiceError, match=r"can.t buy.*defeating a Stage counts as buying"):
+        act(s, "challenge")
+    with pytest.raises(IllegalChoiceError, match="can't buy any more cards this turn"):
+        act(s, "buy:kick")
+
+
 # -- Stage Cards in Your Deck ------------------------------------------------------------------
 
 

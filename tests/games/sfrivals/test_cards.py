@@ -330,6 +330,19 @@ def test_card_juri_feng_shui_engine__no_damage_then_plus_1_initiative_and_damage
     assert of_kind(events, "InitiativeCompared")[0].initiatives == (2 + 2 + 1, 2 + 3)
 
 
+def test_card_juri_feng_shui_engine__announces_its_bonus_once():
+    """One line says what the card gives from the next round on: +1 initiative and +1 damage
+    (not one line per bonus, each with a "+0")."""
+    _, events = fight("juri.feng-shui-engine", "dudley.rocket-upper", lives=(5, 10), round=5)
+    lasting = of_kind(events, "LastingEffect")
+    assert len(lasting) == 1
+    assert (lasting[0].initiative, lasting[0].damage) == (1, 1)
+    assert lasting[0].describe() == (
+        "Feng Shui Engine: from the next round on, every card of Player 1 gets "
+        "+1 initiative and +1 damage."
+    )
+
+
 def test_card_juri_feng_shui_engine__cancelled_power_gives_nothing():
     state, _ = fight("juri.feng-shui-engine", "ken.jigokusha", lives=(5, 10))
     assert state.carry[0] == (0, 0, 0)

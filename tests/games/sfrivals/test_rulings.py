@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kumite.core.errors import OptionsError
-from kumite.games.sfrivals import GAME
+from kumite.games.sfrivals.game import GAME
 from kumite.games.sfrivals.scenario import clash, position
 from tests.games.sfrivals.helpers import dmg, fight, of_kind
 

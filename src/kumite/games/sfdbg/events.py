@@ -7,6 +7,7 @@ player draws) go to their owner only, with a redacted public twin.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from kumite.core.events import Event
 
@@ -35,6 +36,8 @@ class GameSetUp(Event):
 class TurnStarted(Event):
     seat: int
     turn: int
+
+    heading: ClassVar[bool] = True
 
     def describe(self) -> str:
         return f"— Turn {self.turn}: {who(self.seat)} —"
@@ -76,6 +79,12 @@ class CardsDrawn(Event):
     seat: int
     count: int
     names: tuple[str, ...] = ()
+
+    def visible_to(self, seat: int | None) -> bool:
+        """The public twin goes to everyone but the drawer, who has the private one."""
+        if self.to is None:
+            return seat != self.seat
+        return seat is not None and seat in self.to
 
     def describe(self) -> str:
         what = f": {'; '.join(self.names)}" if self.names else ""
@@ -142,9 +151,12 @@ class AttackAvoided(Event):
     seat: int
     card: str
     name: str
+    where: str = ""
+    """Where the Defense went: ``is shuffled into his deck`` (an Ultra), ``is discarded``."""
 
     def describe(self) -> str:
-        return f"{who(self.seat)} plays {self.name} as a Defense and avoids the Attack."
+        went = f" ({self.name} {self.where})" if self.where else ""
+        return f"{who(self.seat)} plays {self.name} as a Defense and avoids the Attack{went}."
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

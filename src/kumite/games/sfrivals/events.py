@@ -178,9 +178,12 @@ class LastingEffect(Event):
     card: str
 
     def describe(self) -> str:
+        gains = [f"+{self.initiative} initiative"] if self.initiative else []
+        if self.damage:
+            gains.append(f"+{self.damage} damage")
         return (
-            f"{self.card}: from now on {_who(self.seat)}'s cards get +{self.initiative} "
-            f"initiative and deal +{self.damage} damage."
+            f"{self.card}: from the next round on, every card of {_who(self.seat)} gets "
+            f"{' and '.join(gains)}."
         )
 
 

@@ -1,0 +1,275 @@
+"""The whole SF Rivals matchup: set-up choices, hidden covers, and the fight.
+
+The real game is not one of perfect information: each player's *cover* (the set-up card
+laid face down on their life gauge) stays hidden for the whole fight, so each player knows
+the opponent's hand only up to which of the opponent's unseen cards is the cover. An exact
+solution would need information sets over whole play histories (beliefs about the cover
+depend on the order in which cards were played), far beyond what fits here. Instead this
+module computes **sound bounds** and the strategies that achieve them:
+
+* ``lower``: seat 0 commits to a set-up (cover, shown) and then plays the maximin strategy
+  of the perfect-information fight against an **adaptive** seat 1 — one that holds all nine
+  unseen cards and picks its cover only at the end (:mod:`.fight`). Every real seat-1
+  strategy, whatever it knows, is a strategy of that adaptive player, and seat 0's strategy
+  only uses what seat 0 sees (its own hand, seat 1's unseen cards, the table). So seat 0's
+  strategy is guaranteed at least ``L(set-up 0, shown 1)`` whatever seat 1 does; the set-up
+  stage is then the matrix game ``max_x min_shown1 x @ L``, solved exactly by LP.
+* ``upper``: the same from seat 1's side, against an adaptive seat 0.
+
+The true value of the matchup lies in ``[lower, upper]``; the strategy pair found is
+certified to be at most ``(upper - lower) / 2`` exploitable (NashConv / 2, in win/draw/loss
+units). Everything in the bounds is exact; what is approximate is only how close the bound
+strategies are to an equilibrium of the hidden-cover game.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import platformdirs
+
+from kumite.games.sfrivals.cards import Catalog, Character
+from kumite.games.sfrivals.game import GAME
+from kumite.games.sfrivals.options import Options
+from kumite.games.sfrivals.solver.fight import FightSolver, Position, setup_hand
+from kumite.solve.matrix import solve_matrix
+
+SOLVER_VERSION = "sfr-bounds-1"
+Progress = Callable[[str], None]
+
+
+def setup_cards(char: Character, choice: str) -> tuple[str, str]:
+    """``setup:<cover>:<shown>`` -> (cover id, shown id)."""
+    _, cover, shown = choice.split(":")
+    return cover, shown
+
+
+@dataclasses.dataclass
+class MatchupSolution:
+    """Bounds, set-up strategies and the fight tables of one ordered pairing."""
+
+    characters: tuple[str, str]
+    options: Options
+    lower: float
+    """Seat 0's guaranteed value with its strategy (a lower bound on the game value)."""
+    upper: float
+    """What seat 1's strategy concedes at most (an upper bound on the game value)."""
+    setup: tuple[dict[str, float], dict[str, float]]
+    """Set-up strategy per seat: choice -> probability."""
+    lower_matrix: np.ndarray[Any, np.dtype[np.float64]]
+    """L[setup choice of seat 0, shown card of seat 1]."""
+    upper_matrix: np.ndarray[Any, np.dtype[np.float64]]
+    """U[shown card of seat 0, setup choice of seat 1]."""
+    rows: tuple[tuple[str, ...], tuple[str, ...]]
+    """Seat 0's set-up choices and shown cards (the rows of L and U)."""
+    cols: tuple[tuple[str, ...], tuple[str, ...]]
+    """Seat 1's shown cards and set-up choices (the columns of L and U)."""
+    seconds: float
+    states: int
+    solver: FightSolver
+    from_cache: bool = False
+
+    @property
+    def value(self) -> float:
+        """Midpoint of the bounds: the value to within :attr:`exploitability`."""
+        return (self.lower + self.upper) / 2.0
+
+    @property
+    def exploitability(self) -> float:
+        """Certified upper bound on the strategy pair's NashConv / 2."""
+        return (self.upper - self.lower) / 2.0
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "characters": list(self.characters),
+            "options": GAME.options_to_json(self.options),
+            "value": self.value,
+            "lower": self.lower,
+            "upper": self.upper,
+            "exploitability": self.exploitability,
+            "seconds": self.seconds,
+            "states": self.states,
+            "setup": [
+                {k: v for k, v in sorted(s.items(), key=lambda kv: -kv[1]) if v > 1e-9}
+                for s in self.setup
+            ],
+            "solver_version": SOLVER_VERSION,
+            "from_cache": self.from_cache,
+        }
+
+
+def solve_matchup(
+    characters: tuple[str, str],
+    options: Options | dict[str, Any] | None = None,
+    *,
+    cache: bool = True,
+    progress: Progress | None = None,
+) -> MatchupSolution:
+    """Solve (or load from the cache) the matchup of ``characters`` under ``options``."""
+    opts = GAME.parse_options({**_as_dict(options), "characters": list(characters)})
+    path = cache_path(characters, opts) if cache else None
+    if path is not None and path.with_suffix(".npz").exists():
+        try:
+            return _load(path, characters, opts)
+        except (OSError, ValueError, KeyError):
+            pass  # a damaged cache entry is solved again
+    sol = _solve(characters, opts, progress)
+    if path is not None:
+        _save(path, sol)
+    return sol
+
+
+def _as_dict(options: Options | dict[str, Any] | None) -> dict[str, Any]:
+    if options is None:
+        return {}
+    if isinstance(options, Options):
+        return GAME.options_to_json(options)
+    return dict(options)
+
+
+def _solve(
+    characters: tuple[str, str], opts: Options, progress: Progress | None
+) -> MatchupSolution:
+    t0 = time.perf_counter()
+    cat = GAME.catalog(opts)
+    a, b = cat.characters[characters[0]], cat.characters[characters[1]]
+    solver = FightSolver(cat, opts, (a, b))
+    rows0 = a.setup_choices
+    shown0 = tuple(c.id for c in a.cards)
+    cols1 = b.setup_choices
+    shown1 = tuple(c.id for c in b.cards)
+    if progress:
+        progress("lower bound: seat 0 committed, seat 1 adaptive")
+    full = (cat.rules.life, cat.rules.life)
+    low_pos = [
+        Position((_hand(a, r), setup_hand(b, None, b.card(s))), full, adaptive=(False, True))
+        for r in rows0
+        for s in shown1
+    ]
+    lower_m = solver.values(low_pos).reshape(len(rows0), len(shown1))
+    if progress:
+        progress("upper bound: seat 0 adaptive, seat 1 committed")
+    up_pos = [
+        Position((setup_hand(a, None, a.card(s)), _hand(b, c)), full, adaptive=(True, False))
+        for s in shown0
+        for c in cols1
+    ]
+    upper_m = solver.values(up_pos).reshape(len(shown0), len(cols1))
+    low = solve_matrix(lower_m)
+    up = solve_matrix(upper_m)
+    return MatchupSolution(
+        characters=characters,
+        options=opts,
+        lower=low.value,
+        upper=up.value,
+        setup=(
+            {r: float(p) for r, p in zip(rows0, low.row, strict=True)},
+            {c: float(p) for c, p in zip(cols1, up.col, strict=True)},
+        ),
+        lower_matrix=lower_m,
+        upper_matrix=upper_m,
+        rows=(rows0, shown0),
+        cols=(shown1, cols1),
+        seconds=time.perf_counter() - t0,
+        states=solver.states_solved,
+        solver=solver,
+    )
+
+
+def _hand(char: Character, choice: str) -> tuple[int, ...]:
+    cover, shown = setup_cards(char, choice)
+    return setup_hand(char, char.card(cover), char.card(shown))
+
+
+# -- cache ------------------------------------------------------------------------------------
+def cache_dir() -> Path:
+    """``$KUMITE_CACHE_DIR`` or the platform's user cache directory for kumite."""
+    root = os.environ.get("KUMITE_CACHE_DIR") or platformdirs.user_cache_dir("kumite")
+    return Path(root) / "sfrivals-solutions"
+
+
+def cache_key(characters: tuple[str, str], opts: Options) -> str:
+    """Pack sha256 + rule options + characters + solver version."""
+    pack = GAME.pack_ref(opts)
+    rules = {k: v for k, v in GAME.options_to_json(opts).items() if k not in ("pack", "characters")}
+    blob = json.dumps(
+        {
+            "pack": pack.get("sha256"),
+            "rules": rules,
+            "chars": list(characters),
+            "v": SOLVER_VERSION,
+        },
+        sort_keys=True,
+    )
+    return hashlib.sha256(blob.encode()).hexdigest()[:32]
+
+
+def cache_path(characters: tuple[str, str], opts: Options) -> Path:
+    return cache_dir() / f"{characters[0]}-{characters[1]}-{cache_key(characters, opts)}"
+
+
+def _save(path: Path, sol: MatchupSolution) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    summary = sol.summary()
+    summary["setup_full"] = [sol.setup[0], sol.setup[1]]
+    summary["rows"] = [list(sol.rows[0]), list(sol.rows[1])]
+    summary["cols"] = [list(sol.cols[0]), list(sol.cols[1])]
+    summary["pairs"] = [
+        [
+            [c0.bonus, c0.lasting_initiative, c0.lasting_damage],
+            [c1.bonus, c1.lasting_initiative, c1.lasting_damage],
+        ]
+        for c0, c1 in sol.solver._pair_list
+    ]
+    arrays: dict[str, Any] = {"lower_matrix": sol.lower_matrix, "upper_matrix": sol.upper_matrix}
+    for r, (keys, vals) in sol.solver.levels.items():
+        arrays[f"keys_{r}"] = keys
+        arrays[f"vals_{r}"] = vals
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez_compressed(tmp, **arrays)
+    path.with_suffix(".json").write_text(json.dumps(summary, indent=1))
+    os.replace(tmp, path.with_suffix(".npz"))
+
+
+def _load(path: Path, characters: tuple[str, str], opts: Options) -> MatchupSolution:
+    from kumite.games.sfrivals.resolve import Carry
+
+    summary = json.loads(path.with_suffix(".json").read_text())
+    if summary.get("solver_version") != SOLVER_VERSION:
+        raise ValueError("stale cache entry")
+    cat: Catalog = GAME.catalog(opts)
+    a, b = cat.characters[characters[0]], cat.characters[characters[1]]
+    solver = FightSolver(cat, opts, (a, b))
+    for p0, p1 in summary["pairs"]:
+        solver._pair_code((Carry(*p0), Carry(*p1)))
+    with np.load(path.with_suffix(".npz")) as data:
+        lower_m = data["lower_matrix"]
+        upper_m = data["upper_matrix"]
+        for name in data.files:
+            if name.startswith("keys_"):
+                r = int(name[5:])
+                solver.levels[r] = (data[name], data[f"vals_{r}"])
+    solver.states_solved = int(summary["states"])
+    return MatchupSolution(
+        characters=characters,
+        options=opts,
+        lower=float(summary["lower"]),
+        upper=float(summary["upper"]),
+        setup=(summary["setup_full"][0], summary["setup_full"][1]),
+        lower_matrix=lower_m,
+        upper_matrix=upper_m,
+        rows=(tuple(summary["rows"][0]), tuple(summary["rows"][1])),
+        cols=(tuple(summary["cols"][0]), tuple(summary["cols"][1])),
+        seconds=float(summary["seconds"]),
+        states=int(summary["states"]),
+        solver=solver,
+        from_cache=True,
+    )
