@@ -263,14 +263,6 @@ class Catalog:
         return {}
 
     @functools.cached_property
-    def punch(self) -> int:
-        return self.by_id["punch"].index
-
-    @functools.cached_property
-    def vulnerability(self) -> int:
-        return self.by_id["vulnerability"].index
-
-    @functools.cached_property
     def kick(self) -> int:
         return self.by_id["kick"].index
 
