@@ -72,6 +72,11 @@ class PackData:
         return str(self.meta.get("version", "?"))
 
     @property
+    def defaults(self) -> dict[str, str]:
+        """``[pack.provenance]``: the default provenance of each card field."""
+        return {str(k): str(v) for k, v in self.meta.get("provenance", {}).items()}
+
+    @property
     def sources(self) -> dict[str, str]:
         src = self.data.get("sources", {})
         return {str(k): str(v) for k, v in src.items()} if isinstance(src, dict) else {}
@@ -308,6 +313,22 @@ def convert(values: Mapping[str, Any], schema: type[T], *, pack: str, card: str 
             field = found.group(1) if found else None
         message = _PATH_RE.sub("", message).strip(" -")
         raise PackError(pack, message, card=card, field=field or None) from None
+
+
+def read_rules(pack: PackData, schema: type[T]) -> tuple[T, dict[str, Provenance]]:
+    """The pack's ``[rules]`` (each value from the rulebook unless marked) and their
+    provenance; an error names the field as written, ``rules.<field>``."""
+    raw = pack.data.get("rules", {})
+    if not isinstance(raw, dict):
+        raise PackError(pack.name, "[rules] must be a table")
+    try:
+        values, prov = split_values(
+            raw, pack=pack.name, card=None, valued=raw, defaults=dict.fromkeys(raw, "rulebook")
+        )
+        return convert(values, schema, pack=pack.name, card=None), prov
+    except PackError as exc:
+        field = "rules" if exc.field is None else f"rules.{exc.field}"
+        raise PackError(pack.name, exc.message, field=field) from None
 
 
 C = TypeVar("C")

@@ -22,7 +22,7 @@ def describe(spec: GameSpec) -> dict[str, Any]:
         "players": [info.min_players, info.max_players],
         "role": None
         if role is None
-        else {"option": role.option, "label": role.label, "flag": f"--{role.flag}"},
+        else {"option": role.option, "label": role.label, "flag": f"--{role.option}"},
         "options": [f.to_json() for f in spec.option_fields()],
         "flags": {f"--{k}": v for k, v in spec.flags.items()},
         "agents": agent_names(spec.id),

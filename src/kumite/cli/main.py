@@ -35,7 +35,7 @@ PickOpt = Annotated[
         "--pick",
         help="Each seat's character, fighter or hero, e.g. ryu,ken (- leaves one unset). "
         "Each game's own name works too: "
-        + ", ".join(f"--{s.role.flag} ({s.id})" for s in specs().values() if s.role is not None)
+        + ", ".join(f"--{s.role.option} ({s.id})" for s in specs().values() if s.role is not None)
         + ".",
     ),
 ]

@@ -65,11 +65,10 @@ class Role:
     """What each seat plays as (a character, fighter, hero), fixed through one option."""
 
     option: str
-    """The option holding one id per seat (``None``: chosen at the table or dealt)."""
+    """The option holding one id per seat (``None``: chosen at the table or dealt); also
+    the command line's flag (``--characters``), an alias of ``--pick``."""
     label: str
     """Its name for people: ``Character``."""
-    flag: str
-    """The command line's name for it (``--characters``), an alias of ``--pick``."""
     names: Ref[Names]
     distinct: bool = False
     """Seats must play different ones."""

@@ -50,6 +50,18 @@ class GameSummary:
     """:class:`CardPlay` records (plain ``(seat, card, when, verb)`` tuples are accepted:
     a fast path builds thousands per second)."""
 
+    @classmethod
+    def of(
+        cls,
+        outcome: Outcome,
+        length: int,
+        entities: Sequence[str | None],
+        plays: Sequence[tuple[int, str, int, str]] = (),
+    ) -> GameSummary:
+        """The summary of a game played through the engine to ``outcome``."""
+        winners = tuple(outcome.winners)
+        return cls(winners, outcome.draw, outcome.reason, length, tuple(entities), plays)
+
 
 class Adapter:
     """The lab's view of a game. Entities come from the spec's seat role (``spec``); a
@@ -107,13 +119,7 @@ class Adapter:
 
     def summarize(self, state: State, outcome: Outcome) -> GameSummary:
         """What the lab keeps of a game played through the engine."""
-        return GameSummary(
-            winners=tuple(outcome.winners),
-            draw=outcome.draw,
-            reason=outcome.reason,
-            length=len(state.history),
-            entities=(None,) * state.num_players,
-        )
+        return GameSummary.of(outcome, len(state.history), (None,) * state.num_players)
 
     def prepare(self, game: Game[Any], options: Mapping[str, Any]) -> Any:
         """Parsed options (and anything else) for :meth:`fast_random`, made once per set of

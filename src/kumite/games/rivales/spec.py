@@ -18,7 +18,6 @@ SPEC = GameSpec(
     role=Role(
         option="fighters",
         label="Fighter",
-        flag="fighters",
         names=Ref("kumite.games.rivales.spec:fighter_names"),
     ),
     flags={"mode": "mode"},

@@ -17,7 +17,6 @@ SPEC = GameSpec(
     role=Role(
         option="heroes",
         label="Super Hero",
-        flag="heroes",
         names=Ref("kumite.games.sfdbg.spec:hero_names"),
         distinct=True,
         unset="dealt at random",

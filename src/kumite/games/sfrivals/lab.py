@@ -36,15 +36,9 @@ class SFRivalsAdapter(Adapter):
             for seat in (0, 1)
             for rnd, card in enumerate(state.played[seat], start=1)
         )
-        chars = state.chars
-        return GameSummary(
-            winners=tuple(outcome.winners),
-            draw=outcome.draw,
-            reason=outcome.reason,
-            length=int(outcome.detail.get("rounds", state.round - 1)),
-            entities=tuple(c.id if c is not None else None for c in chars),
-            plays=plays,
-        )
+        length = int(outcome.detail.get("rounds", state.round - 1))
+        entities = [c.id if c is not None else None for c in state.chars]
+        return GameSummary.of(outcome, length, entities, plays)
 
     def prepare(self, game: Game[Any], options: Mapping[str, Any]) -> tuple[Options, Catalog]:
         opts = GAME.parse_options(options)

@@ -17,7 +17,6 @@ SPEC = GameSpec(
     role=Role(
         option="characters",
         label="Character",
-        flag="characters",
         names=Ref("kumite.games.sfrivals.spec:character_names"),
     ),
     bots=(
