@@ -22,6 +22,7 @@ from typing import Any
 
 import msgspec
 
+from kumite.core.decision import Decision
 from kumite.core.game import Game
 
 _LEAVES = (
@@ -41,6 +42,8 @@ _LEAVES = (
     types.ModuleType,
     frozenset,
     Game,
+    # Final fields, but compiled by mypyc (the fast build) it shows neither slots nor notes
+    Decision,
 )
 _MUTABLE_CONTAINERS = (list, dict, set, bytearray, deque)
 
@@ -54,7 +57,7 @@ def frozen(obj: object) -> bool:
         return True
     if isinstance(obj, msgspec.Struct):
         return bool(cls.__struct_config__.frozen)
-    return _final_record(cls)
+    return _final_record(cls) or _compiled_read_only(obj)
 
 
 @functools.cache
@@ -68,6 +71,25 @@ def _final_record(cls: type) -> bool:
     for klass in reversed(cls.__mro__):
         notes.update(inspect.get_annotations(klass))
     return all(str(notes.get(n, "")).startswith(("Final", "typing.Final")) for n in slots)
+
+
+def _compiled_read_only(obj: object) -> bool:
+    """A mypyc-compiled record (the fast build keeps neither slots nor notes): every
+    attribute refuses a write. The probe writes each value back onto itself, so a writable
+    object is left as it was."""
+    names = type(obj).__dict__.get("__mypyc_attrs__", ())
+    if not names:
+        return False
+    for name in names:
+        value = _get(obj, name)
+        if value is _MISSING:
+            continue
+        try:
+            setattr(obj, name, value)
+        except (AttributeError, TypeError):
+            continue
+        return False
+    return True
 
 
 class _Missing:
