@@ -18,6 +18,7 @@ import dataclasses
 import datetime
 import hashlib
 import json
+import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -42,6 +43,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.sql import Executable
 
@@ -128,6 +130,15 @@ class ChatRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text)
     created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class ClusterRow(Base):
+    """Settings shared by the server processes of one database (docs/deploy.md)."""
+
+    __tablename__ = "kumite_cluster"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
 
 
 @dataclasses.dataclass(slots=True)
@@ -454,6 +465,27 @@ class Store:
                 )
             ]
         )
+
+    def cluster_secret(self) -> str:
+        """The secret the server processes of this database sign forwarded requests with
+        (made by the first one to ask)."""
+        with self.engine.begin() as conn:
+            found = conn.execute(
+                select(ClusterRow.value).where(ClusterRow.name == "secret")
+            ).scalar()
+            if found is not None:
+                return str(found)
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(ClusterRow).values(name="secret", value=secrets.token_hex(32)))
+        except IntegrityError:
+            pass  # another process made it first
+        with self.engine.begin() as conn:
+            return str(
+                conn.execute(
+                    select(ClusterRow.value).where(ClusterRow.name == "secret")
+                ).scalar_one()
+            )
 
     # -- reads ---------------------------------------------------------------------------
 
