@@ -167,7 +167,10 @@ class TableRuntime:
         return True
 
     # -- what a seat sees ---------------------------------------------------------------
-    def snapshot(self, seat: int | None) -> dict[str, Any]:
+    def snapshot(
+        self, seat: int | None, seats: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
+        """What ``seat`` sees now (``seats``: :meth:`public_seats`, if made already)."""
         pending = self.state.pending()
         mine = next((d for d in pending if d.seat == seat), None)
         outcome = self.state.outcome
@@ -187,7 +190,7 @@ class TableRuntime:
             "decision": decision,
             "submitted": seat is not None and seat in self.partial,
             "waiting": [d.seat for d in pending if d.seat not in self.partial],
-            "seats": self.public_seats(),
+            "seats": self.public_seats() if seats is None else seats,
             "outcome": None if outcome is None else outcome.to_json(),
             "closed": self.closed,
             "next_table": self.next_table,
@@ -208,19 +211,20 @@ class TableRuntime:
         client.sent = len(self.log)
         return out
 
-    async def update(self, client: Client) -> None:
+    async def update(self, client: Client, seats: list[dict[str, Any]] | None = None) -> None:
         await client.send(
             {
                 "type": "update",
                 "events": self.events_for(client),
-                "state": self.snapshot(client.seat),
+                "state": self.snapshot(client.seat, seats),
             }
         )
 
     async def broadcast(self) -> None:
+        seats = self.public_seats()  # the same for everyone: made once
         for client in list(self.clients):
             try:
-                await self.update(client)
+                await self.update(client, seats)
             except Exception:  # a dead socket is dropped; the game goes on
                 self.clients.discard(client)
 
