@@ -383,7 +383,7 @@ class Store:
     ) -> None:
         """Store a new table (``bot_seed``: a fresh secret unless given)."""
         bot_seed = new_seed() if bot_seed is None else bot_seed
-        seats = [Seat.of(seat) for seat in seats]
+        made = [Seat.of(seat) for seat in seats]
         with self.session() as s:
             row = TableRow(
                 id=table_id,
@@ -391,7 +391,7 @@ class Store:
                 seed=str(seed),
                 bot_seed=str(bot_seed),
                 options=options,
-                seats=[seat.to_json() for seat in seats],
+                seats=[seat.to_json() for seat in made],
                 status="playing",
                 rematch_of=rematch_of,
             )
@@ -406,7 +406,7 @@ class Store:
             seed=seed,
             bot_seed=bot_seed,
             options=dict(options),
-            seats=[dataclasses.replace(seat) for seat in seats],
+            seats=[dataclasses.replace(seat) for seat in made],
             status="playing",
             outcome=None,
             rematch_of=rematch_of,
