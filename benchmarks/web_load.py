@@ -8,7 +8,8 @@ owner; docs/deploy.md), SQLite in a temporary directory unless ``--database-url`
 and SF DBG for 4 (two players and two greedy bots each; greedy is the lobby's default bot),
 and plays them from this one process: each player answers a uniform ``--think MIN MAX``
 seconds after its decision arrives (default 0.5-1.5 s), with a random legal choice, for
-``--duration`` seconds or until every game is over.
+``--duration`` seconds or until every game is over. Players arrive at random over the first
+``--ramp`` seconds (10), as people do, not all in one instant.
 
 It prints, each beside its target (issue 15):
 
@@ -124,9 +125,11 @@ async def play_seat(
     rng: random.Random,
     think: tuple[float, float],
     stop_at: float,
+    arrive: float,
 ) -> None:
+    await asyncio.sleep(arrive)  # players arrive over the ramp, not all in one instant
     try:
-        async with websockets.connect(url, max_size=2**22, compression=None) as ws:
+        async with websockets.connect(url, max_size=2**22, compression=None, open_timeout=30) as ws:
             await ws.send(ENCODE({"type": "hello", "seat": seat, "token": token}))
             acted = -1
             sent = [0.0]  # when the latest choice was sent
@@ -191,7 +194,7 @@ async def answer(
 
 
 async def run(
-    bases: list[str], games: int, think: tuple[float, float], duration: float
+    bases: list[str], games: int, think: tuple[float, float], duration: float, ramp: float
 ) -> dict[str, Any]:
     figures = Figures()
     jobs = []
@@ -214,7 +217,9 @@ async def run(
     stop_at = started + duration
     await asyncio.gather(
         *(
-            play_seat(url, table, seat, token, figures, seat_rng, think, stop_at)
+            play_seat(
+                url, table, seat, token, figures, seat_rng, think, stop_at, rng.uniform(0, ramp)
+            )
             for url, table, seat, token, seat_rng in jobs
         )
     )
@@ -315,7 +320,7 @@ def load(args: argparse.Namespace, url: str) -> dict[str, Any]:
         before = {p.pid: cpu_seconds(p.pid) for p in procs}
         me = cpu_seconds(os.getpid())
         load_before = loadavg()
-        result = asyncio.run(run(bases, args.games, tuple(args.think), args.duration))
+        result = asyncio.run(run(bases, args.games, tuple(args.think), args.duration, args.ramp))
         result["server_cpu_seconds"] = round(
             sum(cpu_seconds(p.pid) - before[p.pid] for p in procs), 1
         )
@@ -397,6 +402,9 @@ def main() -> None:
         default=(0.5, 1.5),
         metavar=("MIN", "MAX"),
         help="each player waits a uniform MIN..MAX seconds before answering (0 0: at once)",
+    )
+    parser.add_argument(
+        "--ramp", type=float, default=10.0, help="players arrive over the first S seconds"
     )
     parser.add_argument("--churn", type=int, default=0, help="measure memory over N tables")
     parser.add_argument("--evict-after", type=float, default=5.0)

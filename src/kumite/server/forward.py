@@ -49,6 +49,9 @@ ATTEMPTS = 15
 RETRY_AFTER = 0.2
 """A dead owner's lock is freed when PostgreSQL notices its session is gone: usually at
 once; a request is tried again for up to 3 s (the next process may take it over)."""
+MOVED = "x-kumite-moved"
+"""Header of a peer's 503: it does not own that table (any more)."""
+MAX_OWNERS_KNOWN = 100_000
 RESTART = 1012
 """WebSocket close code when a forwarded table's owner went away: reconnect."""
 _HOP = {
@@ -82,6 +85,9 @@ class Peers:
         self.max_frame = max_frame
         self.allowed_origins = allowed_origins
         self.http: httpx.AsyncClient | None = None
+        self.owners: dict[str, str] = {}
+        """table -> the address of its owner when last asked: a table's requests go there
+        without asking PostgreSQL again, until the owner does not take them."""
 
     async def aclose(self) -> None:
         if self.http is not None:
@@ -112,12 +118,19 @@ class Forwarder:
             await self.app(scope, receive, send)
             return
         opening: Message | None = None  # a socket's first message, or a request's body
+        owners = self.peers.owners
         for _ in range(ATTEMPTS):
-            try:
-                owner = await self.locate(table)
-            except Exception as exc:  # the database is down, say
-                log.error("table %s: no owner found: %s", table, exc)
-                break
+            owner = None if forwarded else owners.get(table)
+            if owner is None:
+                try:
+                    owner = await self.locate(table)
+                except Exception as exc:  # the database is down, say
+                    log.error("table %s: no owner found: %s", table, exc)
+                    break
+                if owner is not None and not forwarded:
+                    if len(owners) >= MAX_OWNERS_KNOWN:
+                        owners.clear()
+                    owners[table] = owner
             if owner is None:
                 if opening is not None:
                     receive = _replay(opening, receive)
@@ -134,11 +147,13 @@ class Forwarder:
                     return
             elif await self._socket_to(owner, scope, receive, send):
                 return
-            # The owner did not answer: it may have just died, its lock about to be free.
-            await asyncio.sleep(RETRY_AFTER)
+            # The owner did not take it: it may have just died (its lock about to be free),
+            # or let go of the table. Ask PostgreSQL again.
+            if owners.pop(table, None) is None:
+                await asyncio.sleep(RETRY_AFTER)
         if scope["type"] == "websocket" and opening is None:
             await receive()  # its connect message, before refusing it
-        await _unavailable(scope, send)
+        await _unavailable(scope, send, moved=forwarded)
 
     async def _opening(self, scope: Scope, receive: Receive, send: Send) -> Message | None:
         """A socket's connect message (its ``Origin`` checked), or a request's whole body."""
@@ -199,6 +214,8 @@ class Forwarder:
         except httpx.HTTPError as exc:
             log.warning("forwarding to %s failed: %s", owner, exc)
             return False
+        if answer.headers.get(MOVED):
+            return False  # it no longer owns the table
         headers = [
             (k.encode("latin-1"), v.encode("latin-1"))
             for k, v in answer.headers.multi_items()
@@ -283,17 +300,15 @@ def _replay(first: Message, receive: Receive) -> Receive:
     return again
 
 
-async def _unavailable(scope: Scope, send: Send) -> None:
-    """Nothing done: try again (HTTP 503, or a socket refused with 1012)."""
+async def _unavailable(scope: Scope, send: Send, *, moved: bool = False) -> None:
+    """Nothing done: try again (HTTP 503, or a socket refused with 1012). ``moved``: to a
+    peer, whose request this process no longer owns."""
     if scope["type"] == "websocket":
         await send({"type": "websocket.close", "code": RESTART})
         return
     body = b'{"detail":"the table\'s server is unavailable; try again"}'
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 503,
-            "headers": [(b"content-type", b"application/json"), (b"retry-after", b"1")],
-        }
-    )
+    headers = [(b"content-type", b"application/json"), (b"retry-after", b"1")]
+    if moved:
+        headers.append((MOVED.encode(), b"1"))
+    await send({"type": "http.response.start", "status": 503, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -61,6 +61,10 @@ class Solo:
         """Whether this process still holds the table (it may have lost its lock)."""
         return True
 
+    def check(self) -> None:
+        """Find out whether the locks are still held (they are lost with the connection)."""
+        return None
+
     def close(self) -> None:
         return None
 
@@ -148,6 +152,16 @@ class Leases(Solo):
         if conn is not None:
             with contextlib.suppress(Exception):
                 conn.invalidate()
+
+    def check(self) -> None:
+        with self._mutex:
+            if self._conn is None:
+                return
+            try:
+                self._conn.execute(text("SELECT 1"))
+            except Exception as exc:
+                log.error("lost the connection holding this server's tables: %s", exc)
+                self._drop_connection()
 
     def close(self) -> None:
         with self._mutex:

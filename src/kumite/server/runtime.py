@@ -606,6 +606,8 @@ class Hub:
             await asyncio.sleep(self.sweep_every)
             with contextlib.suppress(ProtocolError):  # storage unavailable: logged; next time
                 await self.close_idle()
+            # Its tables' locks lost with their connection: let go of them (in sweep).
+            await anyio.to_thread.run_sync(self.ownership.check)
             self.sweep()
 
     def shutdown(self) -> None:
