@@ -63,7 +63,7 @@ class Solo:
 
     def check(self) -> None:
         """Find out whether the locks are still held (they are lost with the connection)."""
-        return None
+        return
 
     def close(self) -> None:
         return None
