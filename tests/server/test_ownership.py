@@ -90,3 +90,27 @@ def test_a_peer_s_client_address_is_believed_only_when_signed_with_the_cluster_s
     }
     assert not ours._forwarded_by_peer(forged)
     assert forged["client"] == ("198.51.100.1", 5000)  # a client's own header: ignored
+
+
+def test_no_owner_found_for_want_of_the_database_is_a_one_line_503(tmp_path):
+    import asyncio
+
+    async def locate(table: str) -> str | None:
+        raise OSError("connection refused\nwith more lines")
+
+    async def app(scope: object, receive: object, send: object) -> None:
+        raise AssertionError("not served here")
+
+    forwarder = Forwarder(app, Peers(locate, "s", 65536, frozenset()))
+    sent: list[dict[str, object]] = []
+
+    async def receive() -> dict[str, object]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, object]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "path": "/api/tables/abc123", "headers": [], "method": "GET"}
+    asyncio.run(forwarder(scope, receive, send))
+    assert sent[0]["status"] == 503
+    assert sent[1]["body"] == b'{"detail": "the table could not be loaded; try again"}'

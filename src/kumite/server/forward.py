@@ -125,8 +125,11 @@ class Forwarder:
                 try:
                     owner = await self.locate(table)
                 except Exception as exc:  # the database is down, say
-                    log.error("table %s: no owner found: %s", table, exc)
-                    break
+                    log.error("table %s: no owner found: %s", table, _first_line(exc))
+                    if scope["type"] == "websocket" and opening is None:
+                        await receive()
+                    await _unavailable(scope, send, NOT_LOADED, code=1011)
+                    return
                 if owner is not None and not forwarded:
                     if len(owners) >= MAX_OWNERS_KNOWN:
                         owners.clear()
@@ -153,7 +156,7 @@ class Forwarder:
                 await asyncio.sleep(RETRY_AFTER)
         if scope["type"] == "websocket" and opening is None:
             await receive()  # its connect message, before refusing it
-        await _unavailable(scope, send, moved=forwarded)
+        await _unavailable(scope, send, OWNER_GONE, moved=forwarded)
 
     async def _opening(self, scope: Scope, receive: Receive, send: Send) -> Message | None:
         """A socket's connect message (its ``Origin`` checked), or a request's whole body."""
@@ -300,13 +303,30 @@ def _replay(first: Message, receive: Receive) -> Receive:
     return again
 
 
-async def _unavailable(scope: Scope, send: Send, *, moved: bool = False) -> None:
-    """Nothing done: try again (HTTP 503, or a socket refused with 1012). ``moved``: to a
-    peer, whose request this process no longer owns."""
+def _first_line(exc: Exception) -> str:
+    lines = str(exc).splitlines()
+    return f"{type(exc).__name__}: {lines[0] if lines else ''}"
+
+
+NOT_LOADED = "the table could not be loaded; try again"
+OWNER_GONE = "the table's server is unavailable; try again"
+
+
+async def _unavailable(
+    scope: Scope, send: Send, detail: str, *, moved: bool = False, code: int = RESTART
+) -> None:
+    """Nothing done, try again: HTTP 503, or an ``unavailable`` error on a socket closed
+    with ``code``. ``moved``: this process no longer owns the table a peer sent it."""
     if scope["type"] == "websocket":
-        await send({"type": "websocket.close", "code": RESTART})
+        if moved:  # refused before it opens: the peer asks PostgreSQL again
+            await send({"type": "websocket.close", "code": RESTART})
+            return
+        await send({"type": "websocket.accept"})
+        error = {"type": "error", "code": "unavailable", "message": detail}
+        await send({"type": "websocket.send", "text": json.dumps(error)})
+        await send({"type": "websocket.close", "code": code})
         return
-    body = b'{"detail":"the table\'s server is unavailable; try again"}'
+    body = json.dumps({"detail": detail}).encode()
     headers = [(b"content-type", b"application/json"), (b"retry-after", b"1")]
     if moved:
         headers.append((MOVED.encode(), b"1"))
