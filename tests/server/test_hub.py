@@ -138,3 +138,33 @@ def test_a_table_whose_lock_was_lost_is_let_go_of_and_its_sockets_told(tmp_path)
         await store.aclose()
 
     asyncio.run(scenario())
+
+
+def test_housekeeping_goes_on_after_a_failure(tmp_path):
+    """A failing look-up of idle tables (the database busy, say) must not stop the sweeps
+    for good: else no table would ever be let go of again, and memory would grow with every
+    table served (found by web_load.py --churn)."""
+
+    async def scenario() -> None:
+        store = Store(f"sqlite:///{tmp_path}/k.sqlite3")
+        hub = Hub(store, settings=ServerSettings(evict_after=0.5))
+        store.create_table("t1", "sfrivals", 5, OPTIONS, SEATS, {})
+        assert hub.get("t1") is not None
+        failures = []
+
+        def busy(since: object, limit: int = 500) -> list[str]:
+            failures.append(since)
+            raise OSError("database is locked")
+
+        store.idle = busy  # type: ignore[method-assign]
+        maintenance = asyncio.create_task(hub.maintain())
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            if "t1" not in hub.tables and len(failures) >= 2:
+                break
+        maintenance.cancel()
+        assert len(failures) >= 2  # it went on after the first failure
+        assert "t1" not in hub.tables  # and let go of the unused table
+        await store.aclose()
+
+    asyncio.run(scenario())

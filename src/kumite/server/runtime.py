@@ -604,11 +604,20 @@ class Hub:
         """Forever: close idle tables and let go of unused ones, every :attr:`sweep_every`."""
         while True:
             await asyncio.sleep(self.sweep_every)
-            with contextlib.suppress(ProtocolError):  # storage unavailable: logged; next time
+            # Any failure is logged and tried again next time: were this loop to end, no
+            # table would be let go of again and memory would grow with every table served.
+            try:
                 await self.close_idle()
-            # Its tables' locks lost with their connection: let go of them (in sweep).
-            await anyio.to_thread.run_sync(self.ownership.check)
-            self.sweep()
+            except ProtocolError:
+                pass  # storage unavailable: logged already
+            except Exception as exc:
+                log.error("closing idle tables failed: %s", _first_line(exc))
+            try:
+                # Its tables' locks lost with their connection: let go of them (in sweep).
+                await anyio.to_thread.run_sync(self.ownership.check)
+                self.sweep()
+            except Exception as exc:
+                log.error("letting go of unused tables failed: %s", _first_line(exc))
 
     def shutdown(self) -> None:
         for runtime in self.tables.values():
