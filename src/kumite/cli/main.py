@@ -341,6 +341,19 @@ def serve(
             help="Hours after its last move that an unfinished table is closed (0: never)."
         ),
     ] = ServerSettings.idle_close / 3600,
+    evict_after: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a table nobody uses stays in memory (loaded again when asked for)."
+        ),
+    ] = ServerSettings.evict_after,
+    advertise: Annotated[
+        str,
+        typer.Option(
+            help="With several servers on one PostgreSQL database: the address the others "
+            "reach this one at, http://HOST:PORT (default: --host and --port; docs/deploy.md)."
+        ),
+    ] = ServerSettings.advertise,
 ) -> None:
     """Serve the web table: play in the browser, against bots or online with friends."""
     from kumite.cli import serve as serve_cmd
@@ -357,6 +370,8 @@ def serve(
         bot_threads=bot_threads,
         bot_budget=bot_budget,
         idle_close=idle_close * 3600,
+        evict_after=evict_after,
+        advertise=advertise,
     )
     serve_cmd.run(host, port, database_url, bot_delay, settings)
 

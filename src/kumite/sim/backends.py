@@ -146,7 +146,8 @@ def _run_ray(
                     log_to_driver=False,
                     configure_logging=False,
                 )
-        except (ConnectionError, RuntimeError, ValueError) as exc:
+        # Ray raises a bare Exception when its node times out starting (an overloaded host).
+        except Exception as exc:
             raise BackendError(f"cannot start or reach Ray ({address or 'local'}): {exc}") from None
         started = True
     try:
