@@ -3,7 +3,11 @@ of the agent's own policy, and its place between the adaptive bounds."""
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -89,3 +93,36 @@ def test_certificate_is_between_the_adaptive_bounds(shared_cache: Path) -> None:
     assert cert.uncertified == 0
     pure = tuple(max(sol.setup[seat].values()) == 1.0 for seat in (0, 1))
     assert cert.exact == pure
+
+
+_CERTIFY_SCRIPT = """
+import json, sys
+from kumite.solve.sfrivals.certify import certify
+from kumite.solve.sfrivals.setup import solve_matchup
+sol = solve_matchup(("juri", "guile"), {"pack": sys.argv[1]})
+cert = certify(sol)
+print(json.dumps([sol.from_cache, cert.lower, cert.upper, cert.uncertified]))
+"""
+
+
+def test_certify_a_solution_loaded_from_the_cache(tmp_path: Path) -> None:
+    """Issue 13: ``certify()`` on a solution loaded from the disk cache crashed the
+    interpreter (the loaded solver had filled none of the rule tables the compiled best
+    response reads, and it indexed with garbage). Run in subprocesses, so that a crash fails
+    this test instead of killing pytest: a fresh solve, then a fresh process that loads it
+    from the cache; both certificates must be the same."""
+    env = {**os.environ, "KUMITE_CACHE_DIR": str(tmp_path)}
+    results = []
+    for _ in range(2):
+        done = subprocess.run(
+            [sys.executable, "-c", _CERTIFY_SCRIPT, PACK3],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        results.append(json.loads(done.stdout.splitlines()[-1]))
+    (fresh, *first), (loaded, *again) = results
+    assert not fresh and loaded
+    assert again == pytest.approx(first, abs=1e-12)

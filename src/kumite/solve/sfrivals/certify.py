@@ -138,7 +138,10 @@ def _best_response(solver: FightSolver, roots: I64, me: int) -> tuple[FloatArray
     r = r0
     while len(states) and r <= solver.rounds:
         levels[r] = states
+        # the kernel reads the rule tables of both the states and their twins: a solution
+        # loaded from the cache has filled none of them
         solver._prepare(r, states)
+        solver._prepare(r, certify_kernels.twin_keys(states, solver.tables, me))
         while True:
             kids, _, _, wanted = kernels.expand(states, solver.tables, numba.get_num_threads())
             if not wanted:
