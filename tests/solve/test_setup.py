@@ -125,3 +125,20 @@ def test_mirror_match_is_symmetric(cache_dir: Path) -> None:
     assert sol.value == pytest.approx(0.0, abs=1e-12)
     # and seat 1's bound game is seat 0's, transposed and negated
     np.testing.assert_allclose(sol.upper_matrix, -sol.lower_matrix.T, atol=1e-12)
+
+
+def test_a_looked_up_position_does_not_rebuild_the_stored_levels(shared_cache: Path) -> None:
+    """Issue 13: every hint re-sorted a whole level of stored states (about 110 ms, seconds
+    on a big matchup) although it solved nothing new. Advising at positions already solved
+    must leave the stored levels as they are (the same arrays)."""
+    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK})
+    state = GAME.new_state(1, {"characters": ["juri", "guile"], "pack": SHORT_PACK})
+    state.apply({0: sol.rows[0][0], 1: sol.cols[1][0]})
+    advice(state.view(0), sol)  # solves this position if the matchup solve did not
+    before = {r: (keys, vals) for r, (keys, vals) in sol.solver.levels.items()}
+    solved = sol.solver.states_solved
+    for seat in (0, 1):
+        advice(state.view(seat), sol)
+    assert sol.solver.states_solved == solved
+    for r, (keys, vals) in sol.solver.levels.items():
+        assert keys is before[r][0] and vals is before[r][1]
