@@ -231,7 +231,13 @@ def _compile(pack: PackData) -> Catalog:
     )
     rules = convert(rule_values, RuleValues, pack=name, card=None)
     chars_raw = pack.data.get("characters", [])
-    specs_c = [convert(c, CharacterSpec, pack=name, card=c.get("id")) for c in chars_raw]
+    specs_c = []
+    for c in chars_raw:
+        # an overlay's merge gives the name a provenance, as for a card's name
+        values, _ = split_values(
+            c, pack=name, card=c.get("id"), valued=("name",), defaults={"name": "rulebook"}
+        )
+        specs_c.append(convert(values, CharacterSpec, pack=name, card=c.get("id")))
     if not specs_c:
         raise PackError(name, "no [[characters]]")
     by_char: dict[str, list[Card]] = {c.id: [] for c in specs_c}

@@ -40,7 +40,8 @@ def twin_key(k: int, t: Tables, me: int) -> int:
         twin += t.radix0[cover] << _H0
     else:
         twin += t.radix1[cover] << _H1
-    return twin | (np.int64(1 << opp) << _AD)
+    out: int = twin | (np.int64(1 << opp) << _AD)
+    return out
 
 
 @_jit
