@@ -23,7 +23,7 @@ from kumite.games.sfrivals.cards import Card, Catalog, Character
 from kumite.games.sfrivals.legal import fight_end, is_stuck, playable_cards, powerless_reason
 from kumite.games.sfrivals.options import Options
 from kumite.games.sfrivals.resolve import NO_CARRY, Carry, resolve_round
-from kumite.solve.matrix import solve_matrix
+from kumite.solve.matrix_jit import _first_maximin_row, game_solution
 from tests.solve.reference_fight import _minus, setup_hand
 
 Hand = tuple[int, ...]
@@ -196,10 +196,16 @@ class ReferenceBounds:
                         default=np.inf,
                     )
                 )
-            return float(np.mean(out))
+            return _avg(out)
 
         game = self._node(rows, child, u1, lives, round, reveal, revealed)
-        v = game if _worst(game) >= _worst(switch) else switch
+        v = (
+            switch
+            if _better(
+                _worst(switch), _avg(list(switch.values())), _worst(game), _avg(list(game.values()))
+            )
+            else game
+        )
         self.memo[key] = v
         return v
 
@@ -276,35 +282,55 @@ class ReferenceBounds:
                 vec = {}
                 for k in classes:
                     cards = [b for kk, b in cols if kk == k]
-                    vec[k] = (
-                        revealed(r, k, cards)
-                        if revealed is not None and r[0] == "s"
-                        else (
-                            min(m[i, j] for j in range(len(cols)) if cols[j][0] == k)
-                            if cards
-                            else np.inf
+                    if revealed is not None and r[0] == "s":
+                        v = revealed(r, k, cards)
+                    else:
+                        v = min(
+                            (m[i, j] for j in range(len(cols)) if cols[j][0] == k), default=np.inf
                         )
-                    )
+                    stop = stops[k]
+                    vec[k] = v if stop is None else min(v, stop)
                 per_row.append(vec)
-            best = max(range(len(rows)), key=lambda i: (_worst(per_row[i]), -i))
+            best = 0
+            for i in range(1, len(rows)):
+                if _better(
+                    _worst(per_row[i]),
+                    _avg(list(per_row[i].values())),
+                    _worst(per_row[best]),
+                    _avg(list(per_row[best].values())),
+                ):
+                    best = i
             out = dict(per_row[best])
         elif reveal[1]:
-            answer: dict[int, int] = {}
-            for b_index in sorted({b.index for _, b in cols if b is not None}):
-                js = [j for j, (_, b) in enumerate(cols) if b is not None and b.index == b_index]
-                answer[b_index] = max(
-                    range(len(rows)), key=lambda i: (min(m[i, j] for j in js), -i)
-                )
             for k in classes:
-                js = [j for j in range(len(cols)) if cols[j][0] == k]
-                out[k] = min((m[answer[cols[j][1].index], j] for j in js), default=np.inf)  # type: ignore[union-attr]
+                out[k] = np.inf
+            for j, (k, b) in enumerate(cols):
+                assert b is not None
+                js = [q for q, (_, bb) in enumerate(cols) if bb is not None and bb.index == b.index]
+                arg = 0
+                for i in range(1, len(rows)):
+                    if _better(
+                        min(m[i, q] for q in js),
+                        _avg([m[i, q] for q in js]),
+                        min(m[arg, q] for q in js),
+                        _avg([m[arg, q] for q in js]),
+                    ):
+                        arg = i
+                out[k] = min(out[k], float(m[arg, j]))
         else:
-            sigma = solve_matrix(m).row
-            pay = sigma @ m
+            found = game_solution(m)
+            if found is None:
+                sigma = np.zeros(len(rows))
+                sigma[_first_maximin_row(m)] = 1.0
+            else:
+                sigma = found[1]
             for k in classes:
-                out[k] = min(
-                    (float(pay[j]) for j in range(len(cols)) if cols[j][0] == k), default=np.inf
-                )
+                out[k] = np.inf
+            for j, (k, _) in enumerate(cols):
+                pay = 0.0
+                for i in range(len(rows)):
+                    pay += sigma[i] * m[i, j]
+                out[k] = min(out[k], pay)
         for k in classes:
             stop = stops[k]
             if stop is not None:
@@ -313,9 +339,35 @@ class ReferenceBounds:
 
 
 def _mean(parts: Sequence[Vec]) -> Vec:
-    """The average of value vectors, over the classes all of them hold."""
+    """The average of value vectors, over the classes all of them hold (summed in order,
+    as the compiled code does, so that the floats are the same)."""
     common = set(parts[0]).intersection(*parts[1:])
-    return {k: float(np.mean([p[k] for p in parts])) for k in sorted(common)}
+    share = 1.0 / len(parts)
+    out: Vec = {}
+    for k in sorted(common):
+        acc = 0.0
+        for p in parts:
+            acc += share * p[k]
+        out[k] = acc
+    return out
+
+
+_TIE = 1e-9
+
+
+def _better(worst: float, mean: float, best_worst: float, best_mean: float) -> bool:
+    """The compiled code's choice rule: the larger worst case, ties (within 1e-9) broken
+    by the larger mean over the classes."""
+    if worst > best_worst + _TIE:
+        return True
+    return worst >= best_worst - _TIE and mean > best_mean + _TIE
+
+
+def _avg(values: Sequence[float]) -> float:
+    acc = 0.0
+    for v in values:
+        acc += v
+    return acc / len(values)
 
 
 def _worst(v: Vec) -> float:

@@ -85,7 +85,7 @@ def test_committed_best_response_equals_the_search_against_the_agent(
 def test_certificate_is_between_the_adaptive_bounds(shared_cache: Path) -> None:
     """The committed opponent is weaker than the adaptive one: lower <= lower_committed <=
     upper_committed <= upper (a short fight: all four meet)."""
-    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK})
+    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK}, method="adaptive")
     cert = certify(sol)
     assert sol.lower - 1e-9 <= cert.lower <= cert.upper + 1e-9
     assert cert.upper <= sol.upper + 1e-9
@@ -99,7 +99,7 @@ _CERTIFY_SCRIPT = """
 import json, sys
 from kumite.solve.sfrivals.certify import certify
 from kumite.solve.sfrivals.setup import solve_matchup
-sol = solve_matchup(("juri", "guile"), {"pack": sys.argv[1]})
+sol = solve_matchup(("juri", "guile"), {"pack": sys.argv[1]}, method="adaptive")
 cert = certify(sol)
 print(json.dumps([sol.from_cache, cert.lower, cert.upper, cert.uncertified]))
 """

@@ -95,28 +95,31 @@ def _policy(sol: MatchupSolution) -> Any:
 
 
 @pytest.mark.slow
-def test_certificate_is_reproduced_by_an_independent_best_response() -> None:
-    """Six rounds of the mini pack (bounds [0, 1/14], not tight). The bound strategies,
-    asked at several nodes of every information set, answer the same (playable from a
-    seat's view alone). An exact best response in the hidden-cover game — over the real
-    information sets, sharing no code with the fight solver — gives each bound strategy
+def test_bounds_are_reproduced_by_an_independent_best_response() -> None:
+    """Six rounds of the mini pack. Both methods' bound strategies, asked at two nodes of
+    every information set, answer the same (playable from a seat's view alone). An exact
+    best response in the hidden-cover game — over the real information sets, sharing no
+    code with the fight solver — then gives: for method adaptive, each bound strategy
     exactly its committed-opponent certificate (both set-up mixes are pure, so the
-    certificate is exact), never less than its bound; and the exact value (LP, and CFR+ to
-    1e-3) lies between the bounds."""
+    certificate is exact) and never less than its bound; for method tight (which keeps a
+    cover secret by mixing set-ups, and plays through Bayes' rule over its own plans),
+    never less than its bound. The exact value (LP, and CFR+ to 1e-3) lies within both."""
     opts = _pack(6)
-    sol = solve_matchup(PAIR, opts, cache=False)
-    assert sol.upper - sol.lower > 0.05
-    cert = certify(sol)
     tree = build_tree(PAIR, opts)
-    sigma = strategy_profile(tree, _policy(sol), check=2)
-    guaranteed0 = -best_response(tree, sigma, 1)[0]
-    conceded1 = best_response(tree, sigma, 0)[0]
-    assert guaranteed0 >= sol.lower - 1e-9 and conceded1 <= sol.upper + 1e-9
-    assert all(cert.exact)
-    assert guaranteed0 == pytest.approx(cert.lower, abs=1e-9)
-    assert conceded1 == pytest.approx(cert.upper, abs=1e-9)
     ex = solve_exact(PAIR, opts)
-    assert sol.lower - 1e-9 <= ex.value <= sol.upper + 1e-9
+    for method in ("adaptive", "tight"):
+        sol = solve_matchup(PAIR, opts, cache=False, method=method)
+        sigma = strategy_profile(tree, _policy(sol), check=1)
+        guaranteed0 = -best_response(tree, sigma, 1)[0]
+        conceded1 = best_response(tree, sigma, 0)[0]
+        assert guaranteed0 >= sol.lower - 1e-9 and conceded1 <= sol.upper + 1e-9
+        assert sol.lower - 1e-9 <= ex.value <= sol.upper + 1e-9
+        if method == "adaptive":
+            assert sol.upper - sol.lower > 0.05
+            cert = certify(sol)
+            assert all(cert.exact)
+            assert guaranteed0 == pytest.approx(cert.lower, abs=1e-9)
+            assert conceded1 == pytest.approx(cert.upper, abs=1e-9)
     run = solve_cfr(tree, target=1e-3)
     assert run.exploitability <= 1e-3
     assert run.value == pytest.approx(ex.value, abs=2e-3)

@@ -282,10 +282,13 @@ def solve(
         str | None, typer.Option(help="The matchup, e.g. ryu,ken (seat 0, seat 1).")
     ] = None,
     all_matchups: Annotated[
-        bool, typer.Option("--all", help="Every matchup: the 8x8 value table.")
+        bool, typer.Option("--all", help="Every matchup: the 8x8 table of certified intervals.")
     ] = False,
     out: Annotated[Path, typer.Option(help="--all: where to write CSV, JSON and PNG.")] = Path("."),
-    pack: Annotated[Path | None, typer.Option(help="Your own pack over the shipped one.")] = None,
+    pack: Annotated[
+        Path | None,
+        typer.Option(help="Your own pack over the shipped one, or a shipped variant: mini."),
+    ] = None,
     rule: Annotated[
         list[str] | None, typer.Option(help="Rule option KEY=VALUE (see docs/rulings.md).")
     ] = None,
@@ -297,14 +300,25 @@ def solve(
         str | None, typer.Option(help="--strength: agents to rate, e.g. random,greedy.")
     ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    method: Annotated[
+        str, typer.Option(help="tight (secret covers; default) or adaptive (see docs/solver.md).")
+    ] = "tight",
+    exact: Annotated[
+        bool, typer.Option(help="A small variant (--pack mini): the exact value, by LP.")
+    ] = False,
 ) -> None:
-    """Solve SF Rivals: matchup value, exploitability, set-up strategy (see docs/solver.md)."""
+    """Solve SF Rivals: certified value interval, exploitability, set-up strategy (see
+    docs/solver.md)."""
     options: dict[str, Any] = dict(play_cmd.parse_rules(rule or []))
     if pack is not None:
         from kumite.games.sfrivals.cards import read_overlay
 
-        options["pack"] = read_overlay(pack)
-    solve_cmd.run(game, characters, all_matchups, options, out, cache, strength, agents, json_out)
+        shipped = None if pack.exists() else solve_cmd.shipped_pack(str(pack))
+        options["pack"] = shipped if shipped is not None else read_overlay(pack)
+    solve_cmd.run(
+        game, characters, all_matchups, options, out, cache, strength, agents, json_out,
+        method, exact,
+    )  # fmt: skip
 
 
 def main() -> None:

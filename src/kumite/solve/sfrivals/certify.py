@@ -77,7 +77,10 @@ class Certificate:
 
 
 def certify(sol: MatchupSolution, progress: Progress | None = None) -> Certificate:
-    """The committed best responses to both bound strategies of ``sol``."""
+    """The committed best responses to both bound strategies of ``sol`` (method
+    ``adaptive``; a ``tight`` solution's bounds are already guarantees of its strategies)."""
+    if sol.method != "adaptive":
+        raise ValueError("certify() covers method adaptive's strategies")
     t0 = time.perf_counter()
     solver = sol.solver
     states = 0
