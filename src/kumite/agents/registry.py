@@ -31,6 +31,8 @@ AGENTS: dict[str, dict[str, str]] = {
     "ismcts-easy": {"*": "kumite.agents.ismcts:make_easy"},
     "ismcts-hard": {"*": "kumite.agents.ismcts:make_hard"},
     "ismcts-expert": {"*": "kumite.agents.ismcts:make_expert"},
+    "bounded": {"sfrivals": "kumite.agents.equilibrium:make_bounded"},
+    "belief": {"sfrivals": "kumite.agents.belief:make"},
     "equilibrium": {"sfrivals": "kumite.agents.equilibrium:make"},
 }
 
@@ -45,12 +47,36 @@ DESCRIPTIONS: dict[str, str] = {
     "ismcts-easy": "information-set MCTS, 60 iterations a move (SF DBG 20)",
     "ismcts-hard": "information-set MCTS, 1200 iterations a move (SF DBG 250)",
     "ismcts-expert": "information-set MCTS, 3 seconds a move (SF DBG 6)",
-    "equilibrium": "SF Rivals: the solver's strategy (guaranteed bound; see kumite solve)",
+    "bounded": "SF Rivals: the solver's bound strategy, certified to give up at most its "
+    "matchup's exploitability (kumite solve prints it)",
+    "belief": "SF Rivals: tracks the odds of the opponent's hidden cover from its plays and "
+    "answers with exact fight values",
+    "equilibrium": "SF Rivals: a strategy certified within 0.05 of an equilibrium — only where "
+    "one is (e.g. the mini pack, solved exactly); else play bounded",
+}
+
+#: Agent name -> "module:function" giving, for a game's options, what a listing should show
+#: beside the description (e.g. a certified exploitability); see :func:`agent_info`.
+INFO: dict[str, str] = {
+    "bounded": "kumite.agents.equilibrium:info",
+    "equilibrium": "kumite.agents.equilibrium:info",
 }
 
 
 def _random(game: Game[Any], options: Mapping[str, Any], seat: int, seed: int) -> Agent:
     return RandomAgent(seed)
+
+
+def agent_info(name: str, game_id: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """A listing's entry for agent ``name`` in a game with ``options`` (the lobby, ``kumite
+    play``): its description and, where the agent has one, what it is certified to do —
+    computed from solutions already at hand, never by solving."""
+    out: dict[str, Any] = {"name": name, "about": DESCRIPTIONS.get(name, "")}
+    target = INFO.get(name)
+    if target is not None and game_id in AGENTS.get(name, {}):
+        module, _, attr = target.partition(":")
+        out.update(getattr(importlib.import_module(module), attr)(options))
+    return out
 
 
 def agent_names(game_id: str) -> list[str]:

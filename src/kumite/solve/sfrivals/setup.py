@@ -164,6 +164,10 @@ def solve_matchup(
             return _load(path, characters, opts)
         except (OSError, ValueError, KeyError, TypeError):
             pass  # a damaged cache entry is solved again
+    if cache:
+        shipped = shipped_solution(characters, opts, method)
+        if shipped is not None:
+            return shipped
     if method == "tight":
         sol = _solve_tight(characters, opts, progress)
     else:
@@ -171,6 +175,57 @@ def solve_matchup(
     if path is not None:
         _save(path, sol)
     return sol
+
+
+_MEMO: dict[str, MatchupSolution] = {}
+
+
+def shared_solution(
+    characters: tuple[str, str], options: Options | dict[str, Any] | None = None
+) -> MatchupSolution:
+    """:func:`solve_matchup` (method tight, cached), one object per process and matchup:
+    the agents of many games share it and the positions it has solved since."""
+    opts = GAME.parse_options({**_as_dict(options), "characters": list(characters)})
+    key = cache_key(characters, opts)
+    found = _MEMO.get(key)
+    if found is None:
+        found = _MEMO[key] = solve_matchup(characters, opts)
+    return found
+
+
+SHIPPED = "solved-base.json.gz"
+"""Solved matchups shipped with kumite (method tight, the base pack and default rules;
+``scripts/solve-sfrivals-cache.sh`` writes it): ``kumite.solve.sfrivals/<this>``."""
+
+
+def shipped_solution(
+    characters: tuple[str, str], opts: Options, method: str = "tight"
+) -> MatchupSolution | None:
+    """The shipped solution of the matchup, if this pack, rules and method are the ones
+    shipped, else None."""
+    import gzip
+    from importlib import resources
+
+    res = resources.files("kumite.solve.sfrivals") / SHIPPED
+    if not res.is_file():
+        return None
+    wanted = cache_key(characters, opts, method)
+    table = _shipped_table(gzip.decompress(res.read_bytes()).decode("utf-8"))
+    summary = table.get(wanted)
+    if summary is None:
+        return None
+    return from_summary(summary, characters, opts)
+
+
+_SHIPPED_TABLES: dict[int, dict[str, dict[str, Any]]] = {}
+
+
+def _shipped_table(text: str) -> dict[str, dict[str, Any]]:
+    key = hash(text)
+    found = _SHIPPED_TABLES.get(key)
+    if found is None:
+        found = _SHIPPED_TABLES[key] = dict(json.loads(text)["matchups"])
+    return found
 
 
 def _as_dict(options: Options | dict[str, Any] | None) -> dict[str, Any]:
@@ -330,6 +385,14 @@ def _save(path: Path, sol: MatchupSolution) -> None:
     not kept: agents and hints solve the positions they meet on demand (exactly the values
     the matchup solve computed), so a load reads kilobytes, not tens of megabytes."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    summary = full_summary(sol)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(summary))
+    os.replace(tmp, path.with_suffix(".json"))
+
+
+def full_summary(sol: MatchupSolution) -> dict[str, Any]:
+    """:meth:`MatchupSolution.summary` with everything :func:`from_summary` needs."""
     summary = sol.summary()
     summary["setup_full"] = [sol.setup[0], sol.setup[1]]
     summary["plans_full"] = None if sol.plans is None else [sol.plans[0], sol.plans[1]]
@@ -338,9 +401,7 @@ def _save(path: Path, sol: MatchupSolution) -> None:
     summary["cols"] = [list(sol.cols[0]), list(sol.cols[1])]
     summary["lower_matrix"] = sol.lower_matrix.tolist()
     summary["upper_matrix"] = sol.upper_matrix.tolist()
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(summary))
-    os.replace(tmp, path.with_suffix(".json"))
+    return summary
 
 
 def _load(path: Path, characters: tuple[str, str], opts: Options) -> MatchupSolution:
