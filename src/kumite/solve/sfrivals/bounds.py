@@ -226,51 +226,108 @@ class BoundSolver:
         return out
 
     def _known(self, r: int, states: I64) -> I64:
+        """Those of ``states`` round ``r`` has not solved yet."""
+        out: I64 = states[~self._known_mask(r, states)]
+        return out
+
+    def _known_mask(self, r: int, states: I64) -> NDArray[np.bool_]:
         level = self.levels.get(r)
-        if level is None or len(states) == 0:
-            return states
+        if level is None or len(states) == 0 or len(level[0]) == 0:
+            return np.zeros(len(states), dtype=bool)
         pos = np.minimum(np.searchsorted(level[0], states), len(level[0]) - 1)
-        out: I64 = states[level[0][pos] != states]
+        known: NDArray[np.bool_] = level[0][pos] == states
+        return known
+
+    def _lookup(self, r: int, keys: I64) -> FloatArray:
+        level = self.levels[r]
+        out: FloatArray = level[1][np.searchsorted(level[0], keys)]
         return out
 
     def _solve(self, r0: int, roots: I64) -> None:
+        """Forward, round by round: the committed states are expanded by the fight solver's
+        kernel (their children's positions recorded as cells: no look-up later), the secret
+        ones by :func:`.bounds_kernels.children`; each round's array starts with the last
+        round's committed children, in the cells' order. Backward: committed states from
+        their cells, then secret ones, which look their children and their committed
+        same-round states up by key."""
+        from kumite.solve.sfrivals.fight import _num_threads, _threads
+
         f = self.fight
-        plan: dict[int, I64] = {}
-        states = roots
+        m = self.num_classes
+        plan: dict[int, _Step] = {}
+        head = np.zeros(0, dtype=np.int64)  # the last round's committed children
+        rest = np.unique(roots)
         r = r0
-        while r <= f.rounds:
-            states = self._known(r, states)
-            if len(states) == 0:
-                break
-            secret = states[(states >> bk._MASK) != 0]
-            if len(secret):  # the committed states they may switch to, of this round
-                extra = self._known(r, np.unique(bk.switch_keys(secret, f.tables)))
-                states = np.union1d(states, extra)
-            plan[r] = states
-            self._prepare(r, states)
+        while r <= f.rounds and (len(head) or len(rest)):
+            if len(head):
+                rest = rest[~np.isin(rest, head)]
+            secret_all = rest[(rest >> bk._MASK) != 0]
+            committed_rest = rest[(rest >> bk._MASK) == 0]
+            todo_s = self._known(r, secret_all)
+            if len(todo_s):  # the committed states they may switch to, of this round
+                sw = np.unique(bk.switch_keys(todo_s, f.tables))
+                sw = sw[~np.isin(sw, head)]
+                committed_rest = np.union1d(committed_rest, sw)
+            committed = np.concatenate([head, committed_rest])
+            known_c = self._known_mask(r, committed)
+            todo_c = committed[~known_c]
+            self._prepare(r, np.concatenate([todo_c, todo_s]))
+            threads = _threads(len(todo_c))
             while True:
-                kids, wanted = bk.children(states, f.tables, self.bt, True)
+                with _num_threads(threads):
+                    kids, cells, starts, wanted = kernels.expand(todo_c, f.tables, threads)
                 if not wanted:
                     break
                 f._fill_stuck(r + 1)
-            states = kids
+            order = np.argsort(kids)
+            kids = kids[order]
+            rank = np.empty(len(order), dtype=np.int32)
+            rank[order] = np.arange(len(order), dtype=np.int32)
+            kernels.renumber(cells, rank)
+            while True:
+                skids, wanted = bk.children(todo_s, f.tables, self.bt, True)
+                if not wanted:
+                    break
+                f._fill_stuck(r + 1)
+            plan[r] = _Step(committed, known_c, todo_c, cells, starts, secret_all, todo_s)
+            head, rest = kids, skids
             r += 1
-        empty = (np.zeros(0, dtype=np.int64), np.zeros((0, self.num_classes)))
+        empty_keys = np.zeros(0, dtype=np.int64)
+        empty_vals = np.zeros((0, m))
+        no_cells = np.zeros(0, dtype=np.int32)
+        no_starts = np.zeros(0, dtype=np.int64)
+        done: dict[int, tuple[I64, FloatArray]] = {}
         for r in sorted(plan, reverse=True):
-            todo = plan[r]
-            nxt_keys, nxt_vals = self.levels.get(r + 1, empty)
-            secret = (todo >> bk._MASK) != 0
-            for part in (todo[~secret], todo[secret]):
-                if not len(part):
-                    continue
-                same_keys, same_vals = self.levels.get(r, empty)
-                with kernels_threads(len(part)):
-                    vals, fb = bk.evaluate(
-                        part, f.tables, self.bt, nxt_keys, nxt_vals, same_keys, same_vals
-                    )
+            step = plan.pop(r)
+            nxt_keys, nxt_vals = done.pop(r + 1, (empty_keys, empty_vals))
+            vals_c = np.empty((len(step.committed), m))
+            if step.known_c.any():
+                vals_c[step.known_c] = self._lookup(r, step.committed[step.known_c])
+            if len(step.todo_c):
+                with kernels_threads(len(step.todo_c)):
+                    got, fb = bk.evaluate(
+                        step.todo_c, f.tables, self.bt, nxt_keys, nxt_vals, empty_keys,
+                        empty_vals, step.cells, step.starts,
+                    )  # fmt: skip
                 self.fallbacks += fb
-                self._store(r, part, vals)
-                self.states_solved += len(part)
+                vals_c[~step.known_c] = got
+                self._store(r, step.todo_c, got)
+                self.states_solved += len(step.todo_c)
+            if len(step.todo_s):
+                same_keys, same_vals = self.levels[r]
+                with kernels_threads(len(step.todo_s)):
+                    got, fb = bk.evaluate(
+                        step.todo_s, f.tables, self.bt, nxt_keys, nxt_vals, same_keys,
+                        same_vals, no_cells, no_starts,
+                    )  # fmt: skip
+                self.fallbacks += fb
+                self._store(r, step.todo_s, got)
+                self.states_solved += len(step.todo_s)
+            vals_s = self._lookup(r, step.secret_all) if len(step.secret_all) else empty_vals
+            done[r] = (
+                np.concatenate([step.committed, step.secret_all]),
+                np.concatenate([vals_c, vals_s]),
+            )
 
     def _store(self, r: int, states: I64, vals: FloatArray) -> None:
         order = np.argsort(states, kind="stable")
@@ -303,6 +360,21 @@ class BoundSolver:
             self.slots(r),
         )  # fmt: skip
         return BoundNode(vec, a, row_cards, bool(smove), cls, cards, sigma, bool(switched))
+
+
+@dataclasses.dataclass(frozen=True)
+class _Step:
+    """One round between the forward and backward passes."""
+
+    committed: I64
+    """The round's committed states: the last round's committed children (in the order its
+    cells use), then the others."""
+    known_c: NDArray[np.bool_]
+    todo_c: I64
+    cells: NDArray[np.int32]
+    starts: I64
+    secret_all: I64
+    todo_s: I64
 
 
 @dataclasses.dataclass(frozen=True)

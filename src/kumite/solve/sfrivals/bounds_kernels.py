@@ -200,6 +200,7 @@ def _visit(
     next_slots: Array,
     vec: Array,
     mark: bool,
+    ends: Array,
 ) -> tuple[int, int]:
     """Seat 0 plays type ``x`` at state ``k`` (``after``: its secret mask then), seat 1 type
     ``b``. With ``collect``, the live children are appended to ``keys`` from ``n_keys`` on;
@@ -208,7 +209,6 @@ def _visit(
     wanted if ``mark``)."""
     m = len(bt.classes)
     mask = (k >> _MASK) & 0x3FF
-    ends = t.end_table.reshape(t.end_table.size)
     wanted = 0
     if not collect:
         for c in range(m):
@@ -341,6 +341,7 @@ def children(states: Array, t: Tables, bt: BTables, mark: bool) -> tuple[Array, 
     dummy_k = np.empty(0, dtype=np.int64)
     dummy_v = np.empty((0, len(bt.classes)))
     vec = np.empty(len(bt.classes))
+    ends = t.end_table.reshape(t.end_table.size)
     wanted = 0
     for n in range(len(states)):
         k = states[n]
@@ -354,7 +355,7 @@ def children(states: Array, t: Tables, bt: BTables, mark: bool) -> tuple[Array, 
             for p in range(nr):
                 got, miss = _visit(
                     k, rows[p], j, mask, t, bt, True, scratch, got,
-                    dummy_k, dummy_v, dummy_k, vec, mark,
+                    dummy_k, dummy_v, dummy_k, vec, mark, ends,
                 )  # fmt: skip
                 wanted += miss
             if smove:
@@ -362,7 +363,7 @@ def children(states: Array, t: Tables, bt: BTables, mark: bool) -> tuple[Array, 
                     if (mask >> x) & 1:
                         got, miss = _visit(
                             k, x, j, mask & ~(1 << x), t, bt, True, scratch, got,
-                            dummy_k, dummy_v, dummy_k, vec, mark,
+                            dummy_k, dummy_v, dummy_k, vec, mark, ends,
                         )  # fmt: skip
                         wanted += miss
         for q in range(got):
@@ -420,8 +421,16 @@ def _state(
     sigma: Array,
     col_strategy: Array,
     ws: Any,
+    cv: Array,
+    stop: Array,
+    live: Array,
+    swv: Array,
+    cells: Array,
+    start: int,
 ) -> tuple[int, int, int, int]:
-    """Value vector of state ``k`` into ``out``; the matrix game (``a``, columns
+    """Value vector of state ``k`` into ``out``; for a committed state with ``start >= 0``,
+    its children are read from ``cells[start:]`` (:func:`.kernels.expand`'s, positions in
+    ``next_vals``) instead of being looked up by key; the matrix game (``a``, columns
     ``cols_class``/``cols_card``, row types ``rows`` then the S-move) and seat 0's strategy
     (``sigma``) stay in the scratch arrays. Returns (rows, columns, how seat 0 plays: 0 the
     game, 1 it switches to committed play, fallbacks: 1 if the simplex's check failed and
@@ -434,12 +443,14 @@ def _state(
     rf = (k >> _RF) & 3
     mask = (k >> _MASK) & 0x3FF
     t0 = len(t.radix0)
+    ends = t.end_table.reshape(t.end_table.size)
     nr, smove = _rows(k, t, bt, rows)
     total_rows = nr + (1 if smove else 0)
     # columns: (class, card) pairs
     nc = 0
-    stop = np.zeros(m, dtype=np.bool_)
-    live = np.zeros(m, dtype=np.bool_)
+    for c in range(m):
+        stop[c] = False
+        live[c] = False
     for c in range(m):
         if not _consistent(u1, bt.classes[c], t):
             continue
@@ -456,7 +467,8 @@ def _state(
     for c in range(m):
         out[c] = np.nan
     switch_worst = np.inf
-    swv = np.zeros(m)
+    for c in range(m):
+        swv[c] = 0.0
     if mask != 0:
         # switching: the committed states of each possible cover, averaged
         share = 1.0 / _count_bits(mask)
@@ -475,37 +487,53 @@ def _state(
                 if live[c]:
                     out[c] = swv[c]
             return 0, nc, 1, 0
-    # the matrix: public rows, then the S-move (its entries the mean over the mask's types)
-    done_b = np.zeros(len(t.radix1), dtype=np.bool_)
+    # the matrix: public rows, then the S-move (its entries the mean over the mask's types);
+    # each (row, card) child's vector once, then every (class, card) column reads it
+    t1 = len(t.radix1)
+    bs = 0
     for q in range(nc):
-        j = cols_card[q]
-        if done_b[j]:
+        bs |= 1 << cols_card[q]
+    share = 1.0 / _count_bits(mask) if mask != 0 else 1.0
+    if start >= 0:
+        m1 = t.legal1[r, u1, l1, 1] & LEGAL_CARDS
+        cell = start
+        for p in range(nr):
+            for j in range(t1):
+                if (m1 >> j) & 1:
+                    x = cells[cell]
+                    cell += 1
+                    if x >= 0:
+                        for c in range(m):
+                            cv[p, j, c] = next_vals[x, c]
+                    else:
+                        for c in range(m):
+                            cv[p, j, c] = ends[-1 - x]
+        bs = 0  # every entry read
+    for j in range(t1):
+        if not (bs >> j) & 1:
             continue
-        done_b[j] = True
         for p in range(nr):
             _visit(
                 k, rows[p], j, mask, t, bt, False, next_keys, 0,
-                next_keys, next_vals, next_slots, vec, False,
+                next_keys, next_vals, next_slots, vec, False, ends,
             )  # fmt: skip
-            for q2 in range(nc):
-                if cols_card[q2] == j:
-                    a[p, q2] = vec[cols_class[q2]]
+            for c in range(m):
+                cv[p, j, c] = vec[c]
         if smove:
-            share = 1.0 / _count_bits(mask)
-            for q2 in range(nc):
-                if cols_card[q2] == j:
-                    a[nr, q2] = 0.0
+            for c in range(m):
+                cv[nr, j, c] = 0.0
             for x in range(t0):
                 if (mask >> x) & 1:
                     _visit(
                         k, x, j, mask & ~(1 << x), t, bt, False, next_keys, 0,
-                        next_keys, next_vals, next_slots, vec, False,
+                        next_keys, next_vals, next_slots, vec, False, ends,
                     )  # fmt: skip
                     for c in range(m):
                         sm[x, j, c] = vec[c]
-                    for q2 in range(nc):
-                        if cols_card[q2] == j:
-                            a[nr, q2] += share * vec[cols_class[q2]]
+                        cv[nr, j, c] += share * vec[c]
+    for p in range(total_rows):
+        for q in range(nc):
+            a[p, q] = cv[p, cols_card[q], cols_class[q]]
     g = a[:total_rows, :nc]
     fallback = 0
     for p in range(total_rows):
@@ -629,14 +657,19 @@ def evaluate(
     next_vals: Array,
     same_keys: Array,
     same_vals: Array,
+    cells: Array,
+    starts: Array,
 ) -> tuple[Array, int]:
     """Value vectors of ``states`` (one round), from the next round's values and, for
     secret states, the same round's committed ones (``same_*``); with the number of games
-    whose simplex check failed (their first maximin row stood in: still sound)."""
+    whose simplex check failed (their first maximin row stood in: still sound). Committed
+    states read their children from ``cells``/``starts`` (:func:`.kernels.expand`) when
+    ``starts`` is not empty, else every child is looked up by key."""
     m = len(bt.classes)
     n_states = len(states)
     out = np.empty((n_states, m))
-    next_slots = _index(next_keys)
+    use_cells = len(starts) > 0
+    next_slots = _index(next_keys) if not use_cells else np.full(1, -1, dtype=np.int64)
     same_slots = _index(same_keys)
     t0 = len(t.radix0)
     t1 = len(t.radix1)
@@ -652,11 +685,15 @@ def evaluate(
         sigma = np.empty(t0 + 1)
         col_strategy = np.empty(m * t1)
         ws = _workspace(t0 + 1, m * t1)
+        cv = np.empty((t0 + 1, t1, m))
+        stop = np.empty(m, dtype=np.bool_)
+        live = np.empty(m, dtype=np.bool_)
+        swv = np.empty(m)
         for n in range(blk * _BLOCK, min(n_states, (blk + 1) * _BLOCK)):
             _, _, _, fb = _state(
                 states[n], t, bt, next_keys, next_vals, next_slots, same_keys, same_vals,
                 same_slots, out[n], a, cols_class, cols_card, rows, sm, vec, sigma,
-                col_strategy, ws,
+                col_strategy, ws, cv, stop, live, swv, cells, starts[n] if use_cells else -1,
             )  # fmt: skip
             fallbacks[blk] += fb
     return out, int(fallbacks.sum())
@@ -705,9 +742,14 @@ def node(
     sigma = np.empty(t0 + 1)
     col_strategy = np.empty(m * t1)
     ws = _workspace(t0 + 1, m * t1)
+    cv = np.empty((t0 + 1, t1, m))
+    stop = np.empty(m, dtype=np.bool_)
+    live = np.empty(m, dtype=np.bool_)
+    swv = np.empty(m)
     nrows, ncols, switched, _ = _state(
         k, t, bt, next_keys, next_vals, next_slots, same_keys, same_vals, same_slots, out,
-        a, cols_class, cols_card, rows, sm, vec, sigma, col_strategy, ws,
+        a, cols_class, cols_card, rows, sm, vec, sigma, col_strategy, ws, cv, stop, live, swv,
+        np.empty(0, dtype=np.int32), -1,
     )  # fmt: skip
     nr, smove = _rows(k, t, bt, rows)
     return (

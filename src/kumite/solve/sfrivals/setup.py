@@ -296,6 +296,9 @@ def _solve_tight(
     sides = []
     states = 0
     for seat, pair in ((0, (a, b)), (1, (b, a))):
+        if seat == 1 and a is b:  # a mirror match: seat 1's side is seat 0's
+            sides.append(sides[0])
+            break
         if progress:
             progress(f"seat {seat}'s bound: {pair[0].id} keeping its cover secret")
         side = side_bound(FightSolver(cat, opts, pair), progress=progress)
