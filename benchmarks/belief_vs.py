@@ -30,8 +30,8 @@ from typing import Any
 
 from kumite.agents import make_agent
 from kumite.agents.base import decide
+from kumite.core.registry import get_game
 from kumite.core.rng import derive_seed
-from kumite.games import get_game
 from kumite.sim.stats import proportion
 
 
@@ -107,11 +107,7 @@ def main() -> None:
     args = parser.parse_args()
     pack = None
     if args.pack is not None:
-        from pathlib import Path
-
-        from kumite.cli.solve import shipped_pack
-
-        pack = shipped_pack(args.pack) or Path(args.pack).read_text("utf-8")
+        pack = get_game("sfrivals").read_overlay(args.pack)  # type: ignore[attr-defined]
     totals = {"wins": 0, "draws": 0, "losses": 0}
     everything: list[float] = []
     for matchup in args.matchups:

@@ -20,8 +20,8 @@ import time
 
 from kumite.agents import make_agent
 from kumite.agents.base import decide
+from kumite.core.registry import get_game
 from kumite.core.rng import derive_seed
-from kumite.games import get_game
 from kumite.sim.stats import proportion
 
 

@@ -58,7 +58,8 @@ import time
 
 from kumite.agents import RandomAgent, run_game
 from kumite.core.rng import derive_seed
-from kumite.games.sfdbg import GAME, engine
+from kumite.games.sfdbg import engine
+from kumite.games.sfdbg.game import GAME
 
 BUILD = "pure Python" if engine.__file__.endswith(".py") else "compiled (mypyc)"
 """Which build runs: ``make fast`` builds the compiled one (docs/speed.md)."""

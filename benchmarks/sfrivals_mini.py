@@ -22,10 +22,10 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from kumite.games.sfrivals.solver.hidden import mini_pack, solve_cfr, solve_exact, strategy_profile
+from kumite.games.sfrivals.solver.setup import METHODS, MatchupSolution, solve_matchup
+from kumite.games.sfrivals.solver.strategy import advice
 from kumite.solve.best_response import best_response
-from kumite.solve.sfrivals.hidden import mini_pack, solve_cfr, solve_exact, strategy_profile
-from kumite.solve.sfrivals.setup import METHODS, MatchupSolution, solve_matchup
-from kumite.solve.sfrivals.strategy import advice
 
 
 def policy(sol: MatchupSolution) -> Any:

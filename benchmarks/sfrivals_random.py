@@ -16,7 +16,7 @@ import random
 import statistics
 import time
 
-from kumite.games.sfrivals import GAME
+from kumite.games.sfrivals.game import GAME
 
 TARGET = 5000
 

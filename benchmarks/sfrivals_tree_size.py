@@ -23,7 +23,7 @@ import math
 import random
 import statistics
 
-from kumite.games.sfrivals import GAME
+from kumite.games.sfrivals.game import GAME
 
 MATCHUPS = ("zangief,juri", "ryu,ken", "poison,dudley")
 

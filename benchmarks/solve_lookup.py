@@ -24,11 +24,11 @@ import statistics
 import time
 
 import numpy as np
+from solve_sfrivals import warm_up  # the same warm-up, beside this script
 
 from kumite.games.sfrivals.game import GAME
-from kumite.solve.sfrivals.kernels import warm_up
-from kumite.solve.sfrivals.setup import cache_path, shared_solution, solve_matchup
-from kumite.solve.sfrivals.strategy import advice
+from kumite.games.sfrivals.solver.setup import cache_path, shared_solution, solve_matchup
+from kumite.games.sfrivals.solver.strategy import advice
 
 
 def games(sol: object, pair: tuple[str, str], n: int, seed: int) -> list[float]:

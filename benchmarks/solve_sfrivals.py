@@ -12,7 +12,7 @@
    a loaded machine it is the better guide to the time on an idle one.
 2. With ``--full X,Y``: the whole matchup (set-up stage, certified bounds) — value, bounds,
    certified exploitability, time (no cache); with ``--certify`` also the certificate against
-   a committed, fully informed opponent (:mod:`kumite.solve.sfrivals.certify`).
+   a committed, fully informed opponent (:mod:`kumite.games.sfrivals.solver.certify`).
 
 Same seed, same positions, same values: only the times vary with the machine's load.
 """
@@ -24,13 +24,25 @@ import random
 import statistics
 import time
 
+import numpy as np
+
 from kumite.games.sfrivals.game import GAME
-from kumite.solve.sfrivals.certify import certify
-from kumite.solve.sfrivals.fight import FightSolver, Position, setup_hand
-from kumite.solve.sfrivals.kernels import warm_up
-from kumite.solve.sfrivals.setup import setup_cards, solve_matchup
+from kumite.games.sfrivals.solver.certify import certify
+from kumite.games.sfrivals.solver.fight import FightSolver, Position, setup_hand
+from kumite.games.sfrivals.solver.setup import setup_cards, solve_matchup
+from kumite.solve.matrix_jit import game_value
 
 MATCHUPS = ("zangief,juri", "ryu,ken", "poison,dudley")
+
+
+def warm_up() -> None:
+    """Compile (or load from the cache) every kernel, on a one-state toy problem."""
+    opts = GAME.parse_options({})
+    cat = GAME.catalog(opts)
+    chars = (cat.characters["ryu"], cat.characters["ken"])
+    hands = tuple(tuple(int(c.index == 0) for c in ch.cards) for ch in chars)
+    FightSolver(cat, opts, chars).value(Position((hands[0], hands[1]), round=cat.rules.hand))
+    game_value(np.array([[1.0, -1.0, 0.0], [-1.0, 1.0, 0.0], [0.0, 0.0, -1.0]]))
 
 
 def main() -> None:

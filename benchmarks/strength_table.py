@@ -13,7 +13,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from kumite.sim.strength import DEFAULT_AGENTS, format_row, strength_table
+from kumite.sim.strength import default_agents, format_row, strength_table
 
 
 def main() -> None:
@@ -28,8 +28,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    ids = args.game or list(DEFAULT_AGENTS)
-    table = {g: tuple(args.agents.split(",")) if args.agents else DEFAULT_AGENTS[g] for g in ids}
+    defaults = default_agents()
+    ids = args.game or list(defaults)
+    table = {g: tuple(args.agents.split(",")) if args.agents else defaults[g] for g in ids}
 
     def progress(game: str, a: str, b: str, row: Mapping[str, Any]) -> None:
         if not args.json:

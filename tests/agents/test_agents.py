@@ -7,7 +7,7 @@ import math
 import pytest
 
 from kumite.agents import RandomAgent, UnknownAgentError, make_agent, run_game
-from kumite.games.sfrivals import GAME
+from kumite.games.sfrivals.game import GAME
 
 
 def wilson_lower(wins: float, n: int, z: float = 1.96) -> float:

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from kumite.agents import make_agent, run_game
-from kumite.agents.belief import BeliefAgent
 from kumite.games.sfrivals.game import GAME
-from kumite.solve.sfrivals.hidden import mini_pack
-from kumite.solve.sfrivals.setup import shared_solution
+from kumite.games.sfrivals.solver.belief import BeliefAgent
+from kumite.games.sfrivals.solver.hidden import mini_pack
+from kumite.games.sfrivals.solver.setup import shared_solution
 from tests.solve.conftest import shared_cache
 
 __all__ = ["shared_cache"]
@@ -51,8 +51,8 @@ def test_prior_follows_the_solved_set_up_mix(shared_cache: Path) -> None:
     """Before any card is played the posterior is the prior: the solved set-up mix's covers
     with the card shown (its secret set-ups split between two types), mixed with epsilon of
     the uniform draw of one of the unseen cards."""
-    from kumite.agents.belief import EPSILON
-    from kumite.solve.sfrivals.fight import setup_hand
+    from kumite.games.sfrivals.solver.belief import EPSILON
+    from kumite.games.sfrivals.solver.fight import setup_hand
 
     sol = shared_solution(("ryu-mini", "ken-mini"), {"pack": PACK})
     choice = max(sol.setup[1], key=sol.setup[1].__getitem__)

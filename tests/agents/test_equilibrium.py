@@ -9,16 +9,16 @@ from pathlib import Path
 import pytest
 
 from kumite.agents import make_agent, run_game
-from kumite.agents.equilibrium import (
+from kumite.agents.registry import agent_info, agent_names
+from kumite.games.sfrivals.game import GAME
+from kumite.games.sfrivals.solver.equilibrium import (
     EQUILIBRIUM_AT_MOST,
     CertifiedBoundedAgent,
     ExactEquilibriumAgent,
     NoCertifiedEquilibriumError,
 )
-from kumite.agents.registry import agent_info, agent_names
-from kumite.games.sfrivals.game import GAME
-from kumite.solve.sfrivals.hidden import mini_pack
-from kumite.solve.sfrivals.setup import solve_matchup
+from kumite.games.sfrivals.solver.hidden import mini_pack
+from kumite.games.sfrivals.solver.setup import solve_matchup
 from tests.solve.conftest import SHORT_PACK, shared_cache
 
 __all__ = ["shared_cache"]  # the fixture: one cache for the session
@@ -60,7 +60,7 @@ def test_same_seed_same_game(shared_cache: Path) -> None:
 def test_advice_depends_only_on_the_view(shared_cache: Path) -> None:
     """Two fights that differ only in seat 1's hidden cover look the same to seat 0, and
     the agent's advice must be the same."""
-    from kumite.solve.sfrivals.strategy import advice, matchup_for_view
+    from kumite.games.sfrivals.solver.strategy import advice, matchup_for_view
 
     views = []
     for cover in ("guile.guard", "guile.dragon-suplex"):

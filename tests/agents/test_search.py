@@ -13,12 +13,12 @@ import pytest
 from kumite.agents import make_agent, run_game
 from kumite.agents.base import decide
 from kumite.agents.ismcts import ISMCTSAgent
-from kumite.agents.rivales_search import RivalesHooks, match_value
 from kumite.agents.search import DEFAULT_HOOKS, DEFAULT_LEVEL, SearchHooks, search_hooks
-from kumite.agents.sfdbg_search import SFDBGHooks
 from kumite.agents.uniform import RandomAgent
 from kumite.core.game import Decision, Game, State
-from kumite.games import get_game
+from kumite.core.registry import get_game
+from kumite.games.rivales.bots.search import RivalesHooks, match_value
+from kumite.games.sfdbg.bots.search import SFDBGHooks
 
 HOOKED = ("rivales", "sfdbg")
 TINY = "tiny"

@@ -8,10 +8,10 @@ import pytest
 
 from kumite.agents import make_agent, run_game
 from kumite.agents.registry import agent_names
-from kumite.agents.sfdbg_policy import CardValues, Policy
-from kumite.agents.sfdbg_priority import STRATEGIES, StrategyError, load_strategy
-from kumite.games.sfdbg import GAME
-from kumite.games.sfdbg.scenario import act, position
+from kumite.games.sfdbg.bots.policy import CardValues, Policy
+from kumite.games.sfdbg.bots.priority import STRATEGIES, StrategyError, load_strategy
+from kumite.games.sfdbg.game import GAME
+from tests.games.sfdbg.scenario import act, position
 
 BOTS = ["greedy", "priority", "priority-power", "priority-attack", "random"]
 
@@ -67,7 +67,7 @@ def test_a_strategy_is_data():
 
 
 def test_a_priority_bot_follows_its_buy_rules():
-    from kumite.agents.sfdbg_priority import PriorityBot
+    from kumite.games.sfdbg.bots.priority import PriorityBot
 
     values = CardValues.of(GAME.catalog())
     bot = PriorityBot(
@@ -109,7 +109,7 @@ def test_the_policy_discards_and_destroys_its_worst_cards():
 def test_a_bot_holds_a_defense_while_attacking_a_foe_who_may_counter_attack():
     """ "you may want to hold a Defense card in your hand if you wish to avoid a potential
     Counter-Attack" (sfdbg.counter.is-attack)."""
-    from kumite.agents.sfdbg_priority import PriorityBot
+    from kumite.games.sfdbg.bots.priority import PriorityBot
 
     values = CardValues.of(GAME.catalog())
     strategy = load_strategy('name = "d"\nplay_order = ["defense", "attack"]\n')

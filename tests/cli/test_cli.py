@@ -240,3 +240,69 @@ def test_bad_input_is_a_one_line_error(args, words):
     result = runner.invoke(app, args)
     assert result.exit_code == 2
     assert words in result.output
+
+
+HAND_12 = '[pack]\nid="m"\ngame="sfrivals"\nbase="sfrivals-base"\n[rules]\nhand = 12\n'
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "sfrivals", "--players", "random,random", "--seed", "6", "--quiet"],
+        ["solve", "sfrivals", "--characters", "ryu,ken", "--no-cache"],
+        ["sim", "sfrivals", "--games", "4"],
+        ["cards", "sfrivals"],
+    ],
+    ids=lambda a: a[0],
+)
+def test_pack_with_hand_12_is_one_line_naming_file_and_field_in_every_command(tmp_path, args):
+    path = tmp_path / "mine.toml"
+    path.write_text(HAND_12)
+    result = runner.invoke(app, [*args, "--pack", str(path)])
+    assert not isinstance(result.exception, Exception) or isinstance(
+        result.exception, SystemExit
+    ), result.output  # no traceback
+    assert result.exit_code == 2
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert lines == [
+        "error: sfrivals/packs/base.toml+mine.toml: field 'rules.hand': 12 is outside 1..8: "
+        "the number of rounds: a player keeps 8 of their 10 cards"
+    ]
+
+
+def test_replay_of_a_record_whose_pack_has_hand_12_is_one_line(tmp_path):
+    pack = tmp_path / "mine.toml"
+    pack.write_text(HAND_12.replace("hand = 12", "hand = 8"))
+    record = tmp_path / "g.json"
+    kumite(
+        "play",
+        "--players",
+        "random,random",
+        "--seed",
+        "6",
+        "--pack",
+        str(pack),
+        "--record",
+        str(record),
+        "--quiet",
+    )
+    data = json.loads(record.read_text())
+    data["options"]["pack"] = data["options"]["pack"].replace("hand = 8", "hand = 12")
+    record.write_text(json.dumps(data))
+    result = runner.invoke(app, ["replay", str(record)])
+    assert result.exit_code == 2
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1
+    assert "g.json: options: " in lines[0] and "field 'rules.hand': 12 is outside 1..8" in lines[0]
+
+
+def test_error_quoting_a_pack_table_keeps_its_brackets(tmp_path):
+    # the message cites "[sources]": a rich markup tag would swallow it
+    path = tmp_path / "mine.toml"
+    path.write_text(
+        '[pack]\nid="m"\ngame="sfrivals"\n[[cards]]\nid="ryu.jab"\n'
+        'damage = { value = 3, from = "source:NOPE" }\n'
+    )
+    result = runner.invoke(app, ["cards", "sfrivals", "--pack", str(path)])
+    assert result.exit_code == 2
+    assert "unknown source key 'NOPE': cite one of [sources] (" in result.output

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from kumite.cli import solve as solve_cmd
 from kumite.cli.main import app
+from kumite.games.sfrivals.solver import cli as solve_cmd
 from tests.solve.conftest import SHORT_PACK
 
 runner = CliRunner()

@@ -114,9 +114,9 @@ def test_no_event_field_shadows_a_key_of_the_json_form():
     import importlib
 
     from kumite.core.events import RESERVED, Event
-    from kumite.games import game_ids
+    from kumite.core.registry import game_ids
 
-    for game_id in game_ids():
+    for game_id in [g for g in game_ids() if g != "toy"]:  # kumite's own games
         importlib.import_module(f"kumite.games.{game_id}.events")
     seen, todo = set(), list(Event.__subclasses__())
     while todo:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from kumite.games.sfrivals import GAME
+from kumite.games.sfrivals.game import GAME
 from tests.server.live import ProcessServer, Seat, create_table, drive
 
 

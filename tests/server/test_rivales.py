@@ -121,11 +121,11 @@ def test_the_cards_endpoint_lists_every_card_and_fighter_with_provenance(server)
 
 
 def test_the_rivales_renderer_and_its_styles_are_served(server):
-    script = httpx.get(server.base + "/static/js/games/rivales.js")
+    script = httpx.get(server.base + "/static/games/rivales/table.js")
     assert script.status_code == 200
     assert "export function render(" in script.text
     assert "export function renderView(" in script.text
-    assert httpx.get(server.base + "/static/css/rivales.css").status_code == 200
+    assert httpx.get(server.base + "/static/games/rivales/rivales.css").status_code == 200
 
 
 # -- whole games over WebSockets ---------------------------------------------------------------

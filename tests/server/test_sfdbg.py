@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from kumite.games.sfdbg import GAME
+from kumite.games.sfdbg.game import GAME
 from kumite.games.sfdbg.labels import choice_labels
 from tests.server.live import ProcessServer, Seat, create_table, drive
 
@@ -288,7 +288,9 @@ def test_every_decision_carries_a_label_per_legal_choice(server):
     assert len(decision["labels"]) == len(decision["legal"])
     labels = dict(zip(decision["legal"], decision["labels"], strict=True))
     assert labels["end"] == "End your turn"
-    assert labels["play:punch"] == "Play Punch"
+    me = next(p for p in state["view"]["players"] if "hand" in p)
+    punches = me["hand"].count("punch")  # move lists show the copies held
+    assert labels["play:punch"] == ("Play Punch" if punches == 1 else f"Play Punch (×{punches})")
     assert labels["play-power"] == "Play every card in your hand that only gives Power"
     second.until(lambda m: m["type"] == "update")
     assert second.state["decision"] is None
@@ -303,12 +305,13 @@ def test_sfrivals_decisions_carry_no_labels(server):
 
 
 def test_the_sfdbg_renderer_and_its_styles_are_served(server):
-    for path in ("/static/js/games/sfdbg.js", "/static/css/sfdbg.css"):
+    for path in ("/static/games/sfdbg/table.js", "/static/games/sfdbg/sfdbg.css"):
         response = httpx.get(server.base + path)
         assert response.status_code == 200, path
-    assert "export function render(" in httpx.get(server.base + "/static/js/games/sfdbg.js").text
+    assert "export function render(" in httpx.get(server.base + "/static/games/sfdbg/table.js").text
     assert (
-        "export function renderView(" in httpx.get(server.base + "/static/js/games/sfdbg.js").text
+        "export function renderView("
+        in httpx.get(server.base + "/static/games/sfdbg/table.js").text
     )
 
 

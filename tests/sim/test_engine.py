@@ -12,9 +12,10 @@ import pytest
 from kumite.agents.runner import run_game
 from kumite.agents.uniform import RandomAgent
 from kumite.core.errors import OptionsError
+from kumite.core.registry import specs
 from kumite.core.rng import derive_seed
-from kumite.games import REGISTRY
-from kumite.games.sfrivals import GAME
+from kumite.core.spec import GameSpec, Ref
+from kumite.games.sfrivals.game import GAME
 from kumite.games.sfrivals.rollout import random_rollout
 from kumite.sim.backends import simulate
 from kumite.sim.engine import Runner, SimSpec, Tally, chunks
@@ -154,7 +155,8 @@ def test_tally_json_round_trip_and_merge_is_order_free():
 
 def test_a_game_without_adapter_still_simulates(monkeypatch):
     """The lab only needs the core contract: the toy game of the core tests."""
-    monkeypatch.setitem(REGISTRY, "toy", "tests.core.toy:GAME")
+    toy = GameSpec(id="toy", name="Toy", game=Ref("tests.core.toy:GAME"))
+    monkeypatch.setitem(specs(), "toy", toy)
     tally = simulate(SimSpec("toy", RANDOM2, 300, seed=1)).tally
     assert tally.games == 300
     assert not tally.entities and not tally.cards

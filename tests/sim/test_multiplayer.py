@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kumite.games import REGISTRY
-from kumite.sim.adapters import ADAPTERS
+from kumite.core.registry import specs
+from kumite.core.spec import GameSpec, Ref
 from kumite.sim.analysis import analyze
 from kumite.sim.backends import simulate
 from kumite.sim.engine import Runner, SimSpec
@@ -15,8 +15,13 @@ from kumite.sim.results import document
 
 @pytest.fixture(autouse=True)
 def heroes(monkeypatch):
-    monkeypatch.setitem(REGISTRY, "heroes", "tests.sim.heroes:GAME")
-    monkeypatch.setitem(ADAPTERS, "heroes", "tests.sim.heroes:ADAPTER")
+    spec = GameSpec(
+        id="heroes",
+        name="Heroes",
+        game=Ref("tests.sim.heroes:GAME"),
+        lab=Ref("tests.sim.heroes:ADAPTER"),
+    )
+    monkeypatch.setitem(specs(), "heroes", spec)
 
 
 LINEUPS = (("random",) * 2, ("random",) * 3)

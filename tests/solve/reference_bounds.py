@@ -1,5 +1,5 @@
 """Reference (slow, recursive) of the tighter SF Rivals bounds: the test oracle of the
-compiled :mod:`kumite.solve.sfrivals.bounds`, written as directly as possible from the
+compiled :mod:`kumite.games.sfrivals.solver.bounds`, written as directly as possible from the
 engine's pure functions (the proof is in docs/solver.md, "Tighter bounds").
 
 Seat 0's guarantee against every seat-1 strategy, for a *secret set-up* ``(shown, S)``: the

@@ -1,5 +1,5 @@
 """Reference (slow, recursive) solver of SF Rivals fights: the test oracle of the vectorised
-:mod:`kumite.solve.sfrivals.fight`, written as directly as possible from the engine.
+:mod:`kumite.games.sfrivals.solver.fight`, written as directly as possible from the engine.
 
 Exact values of SF Rivals fights once both set-ups are known.
 
@@ -15,7 +15,7 @@ A seat may also be **adaptive**: it holds all its *unseen* cards (hand and life-
 together) and decides only at the end which one was the cover. Any committed player is one
 strategy of the adaptive player, so an adaptive opponent is at least as strong as the real,
 committed one: a value against an adaptive opponent is a *guarantee* for the other seat in
-the real game, where it knows less. :mod:`kumite.solve.sfrivals.setup` builds the set-up
+the real game, where it knows less. :mod:`kumite.games.sfrivals.solver.setup` builds the set-up
 stage and its sound bounds from these values.
 
 Every rule comes from the engine: :func:`~kumite.games.sfrivals.resolve.resolve_round`

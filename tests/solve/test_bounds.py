@@ -1,4 +1,4 @@
-"""The tighter bounds (method tight, :mod:`kumite.solve.sfrivals.bounds`): the compiled
+"""The tighter bounds (method tight, :mod:`kumite.games.sfrivals.solver.bounds`): the compiled
 induction against the recursive reference, and against method adaptive, which it contains."""
 
 from __future__ import annotations
@@ -7,16 +7,16 @@ import numpy as np
 import pytest
 
 from kumite.games.sfrivals.game import GAME
-from kumite.solve.matrix import solve_matrix
-from kumite.solve.sfrivals.bounds import (
+from kumite.games.sfrivals.solver.bounds import (
     SecretSetup,
     committed_setups,
     restricted_classes,
     side_bound,
 )
-from kumite.solve.sfrivals.fight import FightSolver
-from kumite.solve.sfrivals.hidden import mini_pack
-from kumite.solve.sfrivals.setup import solve_matchup
+from kumite.games.sfrivals.solver.fight import FightSolver
+from kumite.games.sfrivals.solver.hidden import mini_pack
+from kumite.games.sfrivals.solver.setup import solve_matchup
+from kumite.solve.matrix import solve_matrix
 from tests.solve.reference_bounds import ReferenceBounds, lower_matrix
 
 PACK3 = '[pack]\nid = "three"\ngame = "sfrivals"\n[rules]\nhand = 3\nlife = 4\n'

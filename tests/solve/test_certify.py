@@ -15,12 +15,12 @@ import pytest
 
 from kumite.core.game import Decision
 from kumite.games.sfrivals.game import GAME
+from kumite.games.sfrivals.solver.certify import certify, committed_values
+from kumite.games.sfrivals.solver.fight import FightSolver
+from kumite.games.sfrivals.solver.setup import MatchupSolution, solve_matchup
+from kumite.games.sfrivals.solver.strategy import advice
+from kumite.games.sfrivals.solver.strength import best_response_value
 from kumite.games.sfrivals.state import SFRState
-from kumite.solve.sfrivals.certify import certify, committed_values
-from kumite.solve.sfrivals.fight import FightSolver
-from kumite.solve.sfrivals.setup import MatchupSolution, solve_matchup
-from kumite.solve.sfrivals.strategy import advice
-from kumite.solve.sfrivals.strength import best_response_value
 from tests.solve.conftest import SHORT_PACK
 
 PACK3 = '[pack]\nid = "three"\ngame = "sfrivals"\n[rules]\nhand = 3\nlife = 4\n'
@@ -97,8 +97,8 @@ def test_certificate_is_between_the_adaptive_bounds(shared_cache: Path) -> None:
 
 _CERTIFY_SCRIPT = """
 import json, sys
-from kumite.solve.sfrivals.certify import certify
-from kumite.solve.sfrivals.setup import solve_matchup
+from kumite.games.sfrivals.solver.certify import certify
+from kumite.games.sfrivals.solver.setup import solve_matchup
 sol = solve_matchup(("juri", "guile"), {"pack": sys.argv[1]}, method="adaptive")
 cert = certify(sol)
 print(json.dumps([sol.from_cache, cert.lower, cert.upper, cert.uncertified]))

@@ -10,10 +10,8 @@ import numpy as np
 import pytest
 
 from kumite.games.sfrivals.game import GAME
-from kumite.solve.best_response import best_response
-from kumite.solve.sequence_form import sequence_form
-from kumite.solve.sfrivals.certify import certify
-from kumite.solve.sfrivals.hidden import (
+from kumite.games.sfrivals.solver.certify import certify
+from kumite.games.sfrivals.solver.hidden import (
     MINI_CHARACTERS,
     build_tree,
     histories,
@@ -23,8 +21,10 @@ from kumite.solve.sfrivals.hidden import (
     solve_exact,
     strategy_profile,
 )
-from kumite.solve.sfrivals.setup import MatchupSolution, solve_matchup
-from kumite.solve.sfrivals.strategy import advice
+from kumite.games.sfrivals.solver.setup import MatchupSolution, solve_matchup
+from kumite.games.sfrivals.solver.strategy import advice
+from kumite.solve.best_response import best_response
+from kumite.solve.sequence_form import sequence_form
 
 PAIR = ("ryu-mini", "ken-mini")
 

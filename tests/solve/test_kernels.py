@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kumite.games.sfrivals.game import GAME
+from kumite.games.sfrivals.solver import fight
+from kumite.games.sfrivals.solver.fight import FightSolver, Position, setup_hand
 from kumite.solve import matrix_jit
 from kumite.solve.matrix import solve_lp
-from kumite.solve.sfrivals import fight
-from kumite.solve.sfrivals.fight import FightSolver, Position, setup_hand
 
 
 @settings(max_examples=25, deadline=None)

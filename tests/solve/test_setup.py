@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from kumite.games.sfrivals.game import GAME
+from kumite.games.sfrivals.solver.setup import METHODS, cache_key, cache_path, solve_matchup
+from kumite.games.sfrivals.solver.strategy import advice, hints
 from kumite.solve.matrix import solve_matrix
-from kumite.solve.sfrivals.setup import METHODS, cache_key, cache_path, solve_matchup
-from kumite.solve.sfrivals.strategy import advice, hints
 from tests.solve.conftest import SHORT_PACK, TINY_PACK
 
 
@@ -45,7 +45,7 @@ def test_lower_bound_is_below_the_perfect_information_values(shared_cache: Path)
     """Seat 0's guarantee against an adaptive seat 1 is at most its value against any
     committed seat-1 set-up with the same shown card."""
     sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK}, method="adaptive")
-    from kumite.solve.sfrivals.fight import Position, setup_hand
+    from kumite.games.sfrivals.solver.fight import Position, setup_hand
 
     a, b = sol.solver.chars
     life = GAME.catalog(sol.options).rules.life

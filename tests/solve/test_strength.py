@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kumite.games.sfrivals.game import GAME
-from kumite.solve.sfrivals.strength import best_response_value, greedy_setups, strength_table
+from kumite.games.sfrivals.solver.strength import best_response_value, greedy_setups, strength_table
 from tests.solve.conftest import SHORT_PACK
 
 OPTS = {"pack": SHORT_PACK}

@@ -9,7 +9,7 @@ import random
 
 import httpx
 
-from tests.web.test_browser import open_page
+from tests.web.test_browser import open_page, wait_for_step
 
 TIMEOUT = 15000
 WHERE = {
@@ -24,7 +24,7 @@ WHERE = {
 
 
 def wait_for_change(page, step: int) -> None:
-    page.wait_for_function(f"Number(document.body.dataset.step) > {step}", timeout=TIMEOUT)
+    wait_for_step(page, step, TIMEOUT)
 
 
 def click_a_choice(page, kind: str, rng: random.Random) -> str:
@@ -274,7 +274,7 @@ def decision_samples() -> list[dict]:
 
 
 REACH = """async ([samples, cards]) => {
-  const mod = await import("/static/js/games/rivales.js");
+  const mod = await import("/static/games/rivales/table.js");
   const problems = [];
   for (const state of samples) {
     const box = document.createElement("div");
@@ -306,7 +306,7 @@ REACH = """async ([samples, cards]) => {
 
 def test_every_legal_choice_of_every_rivales_decision_kind_is_a_labelled_button(browser, web):
     from kumite.games.rivales.game import GAME
-    from kumite.server.adapters import RIVALES
+    from kumite.games.rivales.web import ADAPTER as RIVALES
 
     samples = decision_samples()
     cards = RIVALES.cards(GAME, {})

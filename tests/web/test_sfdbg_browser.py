@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import httpx
 
-from tests.web.test_browser import open_page
+from tests.web.test_browser import open_page, wait_for_step
 
 TIMEOUT = 15000
 
 
 def wait_for_change(page, step: int) -> None:
-    page.wait_for_function(f"Number(document.body.dataset.step) > {step}", timeout=TIMEOUT)
+    wait_for_step(page, step, TIMEOUT)
 
 
 def first(page, *selectors: str):
@@ -175,9 +175,9 @@ def decision_samples() -> list[dict]:
     and, for the rarest kinds, from scenario positions."""
     import random
 
-    from kumite.games.sfdbg import GAME
+    from kumite.games.sfdbg.game import GAME
     from kumite.games.sfdbg.labels import choice_labels
-    from kumite.games.sfdbg.scenario import position
+    from tests.games.sfdbg.scenario import position
 
     catalog = GAME.catalog()
     samples: list[dict] = []
@@ -237,6 +237,16 @@ def decision_samples() -> list[dict]:
         if choice != "challenge":
             take(cammy)
     take(position(variant="secret-heroes", hands={0: ["punch"]}, power=9))  # buy:ultra
+    # Dhalsim's Counter-Attack with two main-deck cards to choose from (random games rarely
+    # give it two: only main-deck cards may go into the main deck).
+    dhalsim = position(
+        heroes=["ryu", "dhalsim"],
+        hands={0: ["gill"], 1: ["yoga-catastrophe"]},
+        discards={0: ["sodom", "kick"]},
+    )
+    for choice in ("play:gill", "defend:yoga-catastrophe", "no-defense"):
+        dhalsim.apply({dhalsim.pending()[0].seat: choice})
+    take(dhalsim)
     assert set(per_kind) == {
         "turn",
         "defend",
@@ -256,7 +266,7 @@ def decision_samples() -> list[dict]:
 
 
 REACH = """async ([samples, cards]) => {
-  const mod = await import("/static/js/games/sfdbg.js");
+  const mod = await import("/static/games/sfdbg/table.js");
   const problems = [];
   for (const state of samples) {
     const box = document.createElement("div");
@@ -287,8 +297,8 @@ REACH = """async ([samples, cards]) => {
 
 
 def test_every_legal_choice_of_every_decision_kind_is_a_labelled_button(browser, web):
-    from kumite.games.sfdbg import GAME
-    from kumite.server.adapters import SFDBG_ADAPTER
+    from kumite.games.sfdbg.game import GAME
+    from kumite.games.sfdbg.web import ADAPTER as SFDBG_ADAPTER
 
     samples = decision_samples()
     offered = {c for s in samples for c in s["decision"]["legal"]}
@@ -323,4 +333,61 @@ def test_every_legal_choice_of_every_decision_kind_is_a_labelled_button(browser,
     problems = page.evaluate(REACH, [samples, cards])
     assert problems == []
     assert len(samples) > 20
+    assert not errors, errors
+
+
+MARKS = """async ([state, cards]) => {
+  const mod = await import("/static/games/sfdbg/table.js");
+  const box = document.createElement("div");
+  document.body.append(box);
+  mod.render(box, { state, cards, seat: state.seat, choose: () => {},
+    seatName: (i) => `Player ${i + 1}`, lastEvents: [], selection: {} });
+  const text = (sel) => [...box.querySelectorAll(sel)].map((el) => el.textContent);
+  const out = {
+    hand: text("#dbg-hand .dbg-card"), kick: text("#dbg-kicks .dbg-type"),
+    stage: text("#dbg-stage .dbg-type"), boss: text("#dbg-bosses .dbg-boss"),
+    heroes: text(".dbg-player .dbg-ca"), legend: text(".legend"),
+    choices: text("#dbg-choices button"),
+  };
+  box.remove();
+  return out;
+}"""
+
+
+def test_the_sfdbg_table_shows_marks_copies_stage_numbers_and_the_bosss_counter_attack(
+    browser, web
+):
+    """Kick's estimated type (Super Power*), a Stage's number with its mark (Stage 2*), the
+    hand's copies (×3), every Counter-Attack with † (the Stage Boss's too) and the legend."""
+    from kumite.games.sfdbg.game import GAME
+    from kumite.games.sfdbg.labels import choice_labels
+    from kumite.games.sfdbg.web import ADAPTER as SFDBG_ADAPTER
+    from tests.games.sfdbg.scenario import position
+
+    s = position(
+        heroes=["ryu", "ken"],
+        hands={0: ["punch", "punch", "punch", "sakura"]},
+        stages=["hong-kong", "japan"],
+        power=8,
+    )
+    guile = s.catalog.hero_by_id["guile"].index
+    s.bosses = [b for b in s.bosses if b != guile] + [guile]
+    s.apply({0: "challenge"})
+    (d,) = s.pending()
+    view = s.view(0)
+    state = {
+        "step": 1, "seat": 0, "view": view, "submitted": False, "waiting": [0], "seats": [],
+        "outcome": None, "next_table": None,
+        "decision": {"kind": d.kind, "prompt": d.prompt, "legal": list(d.legal),
+                     "labels": choice_labels(d.legal, s.catalog, view)},
+    }  # fmt: skip
+    page, errors = open_page(browser, web.base + "/")
+    shown = page.evaluate(MARKS, [state, SFDBG_ADAPTER.cards(GAME, {})])
+    assert any("Punch" in t and "×3" in t for t in shown["hand"]), shown["hand"]
+    assert len(shown["hand"]) == 2  # Punch ×3 and Sakura
+    assert shown["kick"] and shown["kick"][0].startswith("Super Power*")
+    assert "Stage 2*" in shown["stage"][0]
+    assert shown["boss"] and "Guile" in shown["boss"][0] and shown["boss"][0].endswith("Power.†")
+    assert len(shown["heroes"]) == 2 and all(t.endswith("†") for t in shown["heroes"])
+    assert "† reconstructed" in shown["legend"][0] and "★ VP" in shown["legend"][0]
     assert not errors, errors

@@ -202,7 +202,7 @@ class ISMCTSAgent:
                 path.append((node, d.seat, action))
                 choices[d.seat] = action
             first = False
-            state.apply(choices)
+            state.apply_trusted(choices)
             if added:
                 returns = hooks.rollout(state, rng)
                 break

@@ -15,19 +15,25 @@ def run_game(state: State, agents: Sequence[Agent], on_step: StepHook | None = N
     """Play ``state`` to the end. Each agent sees only its own seat's view."""
     deciders = [decider(agent, state) for agent in agents]
     pending = state.pending
-    apply = state.apply
+    apply, trusted = state.apply, state.apply_trusted
     while True:
         found = pending()
         if not found:
             break
+        legal = True  # every choice among its decision's legal ones: no need to validate
         if len(found) == 1:
             decision = found[0]
-            choices = {decision.seat: deciders[decision.seat](decision)}
+            choice = deciders[decision.seat](decision)
+            legal = choice in decision.legal
+            choices = {decision.seat: choice}
         else:
             choices = {}
             for decision in found:
-                choices[decision.seat] = deciders[decision.seat](decision)
-        events = apply(choices)
+                choice = deciders[decision.seat](decision)
+                legal = legal and choice in decision.legal
+                choices[decision.seat] = choice
+        # Anything else goes through the validation, and its precise error.
+        events = trusted(choices) if legal else apply(choices)
         if on_step is not None:
             on_step(state, choices, events)
     outcome = state.outcome

@@ -16,19 +16,19 @@ Hooks see only what the agent hands them: the view of the seat deciding (``candi
 a determinisation — a sampled world consistent with the searching seat's view, never the
 true state (``rollout``).
 
-Games register a factory in :data:`SEARCH_HOOKS` (``"game-id": "module:attribute"``), called
-as ``factory(game, options)`` with the game's public options.
+A game declares a factory in its spec (``GameSpec.search``), called as
+``factory(game, options)`` with the game's public options.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from kumite.core.game import Decision, Game, State
+from kumite.core.registry import specs
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -76,7 +76,7 @@ class SearchHooks:
             pending = state.pending()
             if not pending:
                 break
-            state.apply({d.seat: rng.choice(d.legal) for d in pending})
+            state.apply_trusted({d.seat: rng.choice(d.legal) for d in pending})
         outcome = state.outcome
         assert outcome is not None
         return outcome.returns
@@ -86,18 +86,11 @@ DEFAULT_HOOKS = SearchHooks()
 
 HooksFactory = Callable[[Game[Any], Mapping[str, Any]], SearchHooks]
 
-#: Game id -> "module:factory" of its search hooks (games without use :data:`DEFAULT_HOOKS`).
-SEARCH_HOOKS: dict[str, str] = {
-    "rivales": "kumite.agents.rivales_search:make",
-    "sfdbg": "kumite.agents.sfdbg_search:make",
-}
-
 
 def search_hooks(game: Game[Any], options: Mapping[str, Any]) -> SearchHooks:
-    """The hooks registered for ``game`` (with these options), else the defaults."""
-    target = SEARCH_HOOKS.get(game.info.id)
-    if target is None:
+    """The hooks ``game``'s spec declares (with these options), else the defaults."""
+    spec = specs().get(game.info.id)
+    if spec is None or spec.search is None:
         return DEFAULT_HOOKS
-    module, _, attr = target.partition(":")
-    factory: HooksFactory = getattr(importlib.import_module(module), attr)
+    factory: HooksFactory = spec.search.load()
     return factory(game, options)

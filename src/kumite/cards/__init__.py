@@ -1,6 +1,14 @@
 """Card-pack schema, loader and provenance (game-agnostic)."""
 
-from kumite.cards.pack import PackData, convert, merge, parse_toml, read_pack, split_values
+from kumite.cards.pack import (
+    PackData,
+    check_sources,
+    convert,
+    merge,
+    parse_toml,
+    read_pack,
+    split_values,
+)
 from kumite.cards.provenance import LABELS, LEGEND, MARKS, Provenance
 
 __all__ = [
@@ -9,6 +17,7 @@ __all__ = [
     "MARKS",
     "PackData",
     "Provenance",
+    "check_sources",
     "convert",
     "merge",
     "parse_toml",

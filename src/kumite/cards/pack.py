@@ -19,13 +19,16 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import difflib
+import functools
 import hashlib
 import json
 import re
 import tomllib
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
+from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import msgspec
 
@@ -36,6 +39,13 @@ T = TypeVar("T")
 
 #: Top-level arrays of tables merged by ``id`` when an overlay is applied.
 KEYED_LISTS = ("cards", "characters", "heroes", "fighters", "stages")
+_SINGULAR = {
+    "cards": "card",
+    "characters": "character",
+    "heroes": "hero",
+    "fighters": "fighter",
+    "stages": "stage",
+}
 
 _PATH_RE = re.compile(r"at `\$\.?([^`]*)`")
 
@@ -60,6 +70,11 @@ class PackData:
     @property
     def version(self) -> str:
         return str(self.meta.get("version", "?"))
+
+    @property
+    def defaults(self) -> dict[str, str]:
+        """``[pack.provenance]``: the default provenance of each card field."""
+        return {str(k): str(v) for k, v in self.meta.get("provenance", {}).items()}
 
     @property
     def sources(self) -> dict[str, str]:
@@ -119,11 +134,21 @@ def _check_shape(data: dict[str, Any], name: str) -> None:
             seen.add(ident)
 
 
-def merge(base: PackData, overlay: PackData, valued: Collection[str] = ()) -> PackData:
+def merge(
+    base: PackData,
+    overlay: PackData,
+    valued: Collection[str] = (),
+    schemas: Mapping[str, type[Any]] | None = None,
+) -> PackData:
     """Merge ``overlay`` over ``base``: entries of keyed lists by ``id`` (field by field),
     tables recursively, other values replaced. Overlay values of the ``valued`` fields
     without explicit provenance get the overlay's ``[pack.provenance]`` default, else
-    ``source:<overlay id>`` (the user's own cards are their source)."""
+    ``source:<overlay id>`` (the user's own cards are their source).
+
+    The overlay may cite the sources of its own ``[sources]`` and of its base's. An overlay
+    entry whose id is not in the base adds an entry, so it must be complete: with
+    ``schemas`` (keyed list -> the game's msgspec schema of an entry), an incomplete one is
+    taken for a typo and refused, naming the closest ids of the base."""
     if overlay.meta.get("game") != base.meta.get("game"):
         raise PackError(
             overlay.name,
@@ -133,6 +158,11 @@ def merge(base: PackData, overlay: PackData, valued: Collection[str] = ()) -> Pa
     if wanted is not None and wanted != base.id:
         raise PackError(overlay.name, f"overlay is for base pack {wanted!r}, not {base.id!r}")
     out = copy.deepcopy(base.data)
+    # "source:<id>" of an overlay (this one or one merged before it) is the user's own word.
+    known = {*base.sources, *overlay.sources, *base.meta.get("overlays", []), overlay.id}
+    check_sources(overlay, known)
+    for key, schema in (schemas or {}).items():
+        _check_new_entries(base, overlay, key, schema)
     defaults = overlay.meta.get("provenance", {})
     fallback = f"source:{overlay.id}"
     for key, value in overlay.data.items():
@@ -155,6 +185,58 @@ def merge(base: PackData, overlay: PackData, valued: Collection[str] = ()) -> Pa
             out[key] = copy.deepcopy(value)
     out["pack"]["overlays"] = [*out["pack"].get("overlays", []), overlay.id]
     return PackData(f"{base.name}+{overlay.name}", out)
+
+
+def check_sources(pack: PackData, known: Collection[str]) -> None:
+    """Refuse a ``source:KEY`` provenance whose key is not in ``known``: in a
+    ``[pack.provenance]`` default, a ``[rules]`` value or a field of a keyed-list entry."""
+
+    def check(spec: Any, card: str | None, field: str) -> None:
+        label, _, ref = str(spec).partition(":")
+        if label == "source" and ref and ref not in known:
+            listed = ", ".join(sorted(known))
+            raise PackError(
+                pack.name,
+                f"unknown source key {ref!r}: cite one of [sources] ({listed})",
+                card=card,
+                field=field,
+            )
+
+    for field, spec in pack.meta.get("provenance", {}).items():
+        check(spec, None, f"pack.provenance.{field}")
+    for key, value in pack.data.items():
+        if key in ("pack", "sources"):
+            continue
+        tables: list[tuple[str | None, str, Any]] = []
+        if key in KEYED_LISTS:
+            tables = [(e.get("id"), "", e) for e in value if isinstance(e, dict)]
+        elif isinstance(value, dict):
+            tables = [(None, f"{key}.", value)]
+        for card, prefix, table in tables:
+            for field, raw in table.items():
+                if isinstance(raw, dict) and "value" in raw and "from" in raw:
+                    check(raw["from"], card, prefix + field)
+
+
+def _check_new_entries(base: PackData, overlay: PackData, key: str, schema: type[Any]) -> None:
+    base_ids = [str(e.get("id")) for e in base.data.get(key, []) if isinstance(e, dict)]
+    required = [f.name for f in msgspec.structs.fields(schema) if f.required]
+    what = _SINGULAR.get(key, key)
+    for entry in overlay.data.get(key, []):
+        if entry["id"] in base_ids:
+            continue
+        missing = [f for f in required if f not in entry]
+        if not missing:
+            continue
+        close = difflib.get_close_matches(entry["id"], base_ids, n=3, cutoff=0.6)
+        names = [repr(c) for c in close]
+        spelled = " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+        hint = f"; did you mean {spelled}?" if close else ""
+        raise PackError(
+            overlay.name,
+            f"{what} {entry['id']!r} does not exist in base pack {base.id!r}{hint} "
+            f"(a new {what} needs {', '.join(missing)})",
+        )
 
 
 def _with_provenance(value: Any, spec: str) -> Any:
@@ -231,3 +313,74 @@ def convert(values: Mapping[str, Any], schema: type[T], *, pack: str, card: str 
             field = found.group(1) if found else None
         message = _PATH_RE.sub("", message).strip(" -")
         raise PackError(pack, message, card=card, field=field or None) from None
+
+
+def read_rules(pack: PackData, schema: type[T]) -> tuple[T, dict[str, Provenance]]:
+    """The pack's ``[rules]`` (each value from the rulebook unless marked) and their
+    provenance; an error names the field as written, ``rules.<field>``."""
+    raw = pack.data.get("rules", {})
+    if not isinstance(raw, dict):
+        raise PackError(pack.name, "[rules] must be a table")
+    try:
+        values, prov = split_values(
+            raw, pack=pack.name, card=None, valued=raw, defaults=dict.fromkeys(raw, "rulebook")
+        )
+        return convert(values, schema, pack=pack.name, card=None), prov
+    except PackError as exc:
+        field = "rules" if exc.field is None else f"rules.{exc.field}"
+        raise PackError(pack.name, exc.message, field=field) from None
+
+
+C = TypeVar("C")
+
+
+class PackLoader(Generic[C]):
+    """One game's card data: its shipped ``packs/base.toml``, a user's overlay merged over
+    it, compiled by the game into its catalog. Cached: the same pack text always gives the
+    same (immutable) catalog."""
+
+    def __init__(
+        self,
+        package: str,
+        compile: Callable[[PackData], C],
+        valued: Collection[str],
+        schemas: Mapping[str, type[Any]] | None = None,
+    ) -> None:
+        self.package = package
+        self.compile = compile
+        self.valued = tuple(valued)
+        self.schemas = dict(schemas or {})
+        """Keyed list -> the msgspec schema of an entry: an overlay's new entry missing a
+        required field is taken for a misspelt id (see :func:`merge`)."""
+        self.base = functools.cache(self._base)
+        self._cached = functools.lru_cache(maxsize=32)(self._load)
+
+    def load(self, overlay_text: str | None = None, name: str = "overlay") -> C:
+        """The base catalog, or the base merged with an overlay pack given as TOML text;
+        however called, the same pack gives the same catalog object."""
+        return self._cached(overlay_text, name)
+
+    def _base(self) -> PackData:
+        text = (resources.files(self.package) / "packs" / "base.toml").read_text("utf-8")
+        return parse_toml(text, f"{self.package.rpartition('.')[2]}/packs/base.toml")
+
+    def _load(self, overlay_text: str | None, name: str) -> C:
+        pack = self.base()
+        if overlay_text is not None:
+            pack = merge(pack, parse_toml(overlay_text, name), self.valued, self.schemas)
+        return self.compile(pack)
+
+    def read_overlay(self, path: str | Path) -> str:
+        """Read and validate an overlay pack file — or, where no such file exists, an overlay
+        the game ships, by name (``mini``: its ``packs/mini.toml``); return its text (stored
+        in game options)."""
+        p = Path(path)
+        shipped = resources.files(self.package) / "packs" / f"{p.name}.toml"
+        if str(path) == p.name != "base" and not p.exists() and shipped.is_file():
+            text = shipped.read_text("utf-8")
+            self.load(text, f"{p.name}.toml")
+            return text
+        read_pack(p)  # unreadable file or bad TOML: an error naming the file
+        text = p.read_text(encoding="utf-8")
+        self.load(text, p.name)  # bad card: an error naming file, card and field
+        return text

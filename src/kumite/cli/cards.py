@@ -7,7 +7,7 @@ from pathlib import Path
 from rich.table import Table
 
 from kumite.cli.common import console, print_json
-from kumite.games import get_game
+from kumite.core.registry import get_game
 from kumite.tui.registry import front_end
 
 

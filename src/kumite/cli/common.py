@@ -2,28 +2,35 @@
 
 from __future__ import annotations
 
-import json
 import secrets
-import sys
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, ParamSpec, TypeVar
+from typing import ParamSpec, TypeVar
 
 import typer
-from rich.console import Console
+from rich.markup import escape
 
 from kumite.core.errors import KumiteError
+from kumite.tui.console import console, err_console, print_json
+
+__all__ = [
+    "console",
+    "err_console",
+    "fail",
+    "friendly_errors",
+    "new_seed",
+    "print_json",
+    "split_list",
+]
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
-
 
 def fail(message: str, code: int = 2) -> typer.Exit:
     """Print a one-line error and return the exit to raise."""
-    err_console.print(f"[bold red]error:[/bold red] {message}", soft_wrap=True)
+    # escape: a message may quote a pack's own "[rules]" or "[[cards]]"
+    err_console.print(f"[bold red]error:[/bold red] {escape(message)}", soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -42,10 +49,6 @@ def friendly_errors(fn: Callable[P, R]) -> Callable[P, R]:
 
 def new_seed() -> int:
     return secrets.randbelow(2**31)
-
-
-def print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
 def split_list(value: str | None) -> list[str]:

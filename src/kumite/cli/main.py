@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -11,10 +12,11 @@ from kumite.cli import cards as cards_cmd
 from kumite.cli import match as match_cmd
 from kumite.cli import play as play_cmd
 from kumite.cli import replay as replay_cmd
-from kumite.cli import solve as solve_cmd
 from kumite.cli.common import friendly_errors, split_list
-from kumite.games import game_ids
-from kumite.tui.registry import PlaySettings
+from kumite.cli.options import game_options, settings_from
+from kumite.core.errors import OptionsError
+from kumite.core.registry import default_game, game_ids, get_spec, specs
+from kumite.server.settings import ServerSettings
 
 app = typer.Typer(
     name="kumite",
@@ -25,48 +27,84 @@ app = typer.Typer(
 )
 
 GAME_IDS = ", ".join(game_ids())
+DEFAULT_GAME = default_game()
 GameArg = Annotated[str, typer.Argument(help="Game id: " + GAME_IDS + ".")]
+PickOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--pick",
+        help="Each seat's character, fighter or hero, e.g. ryu,ken (- leaves one unset). "
+        "Each game's own name works too: "
+        + ", ".join(f"--{s.role.flag} ({s.id})" for s in specs().values() if s.role is not None)
+        + ".",
+    ),
+]
+OptionOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        "--rule",
+        "-o",
+        help="Game option KEY=VALUE, e.g. ultra_rule=power (kumite games --json lists them; "
+        "see docs/rulings.md). Shorthands: "
+        + ", ".join(f"--{flag} V ({s.id})" for s in specs().values() for flag in s.flags)
+        + ".",
+    ),
+]
+#: The game's own flags (``--characters``, ``--mode``) reach the commands as extra arguments.
+GAME_FLAGS = {"allow_extra_args": True, "ignore_unknown_options": True}
+
+
+def game_and_flags(game: str, extra: list[str]) -> tuple[str, list[str]]:
+    """The game id and the game's own flags: an unknown flag first on the line lands in the
+    GAME argument (click fills it first), so it is taken back, and a bare word is the game."""
+    if not game.startswith("-"):
+        return game, extra
+    tokens, chosen, flags = [game, *extra], DEFAULT_GAME, []
+    while tokens:
+        token = tokens.pop(0)
+        if not token.startswith("-"):
+            chosen = token
+            continue
+        flags.append(token)
+        if "=" not in token and tokens:
+            flags.append(tokens.pop(0))
+    return chosen, flags
 
 
 @app.command()
 @friendly_errors
+def games(
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """List the installed games, with their seats, role, options, bots and faces."""
+    from kumite.cli import games as games_cmd
+
+    games_cmd.run(json_out)
+
+
+@app.command(context_settings=GAME_FLAGS)
+@friendly_errors
 def play(
-    game: Annotated[str, typer.Argument(help="Game id: " + GAME_IDS + ".")] = "sfrivals",
+    ctx: typer.Context,
+    game: GameArg = DEFAULT_GAME,
     players: Annotated[
         str | None,
         typer.Option("--players", "-p", help="Agent per seat, e.g. human,greedy or random,greedy."),
     ] = None,
-    characters: Annotated[
-        str | None, typer.Option(help="SF Rivals: character per seat, e.g. ryu,ken.")
-    ] = None,
-    fighters: Annotated[str | None, typer.Option(help="Rivales: fighter per seat.")] = None,
-    heroes: Annotated[str | None, typer.Option(help="SF DBG: Super Hero per seat.")] = None,
-    mode: Annotated[str | None, typer.Option(help="Rivales: 1v1 or 2v2.")] = None,
-    variant: Annotated[
-        str | None, typer.Option(help="SF DBG: high-powered or secret-heroes.")
-    ] = None,
+    pick: PickOpt = None,
     seed: Annotated[int | None, typer.Option(help="Seed (random if omitted).")] = None,
     record: Annotated[Path | None, typer.Option(help="Write the game record here.")] = None,
     pack: Annotated[
         Path | None, typer.Option(help="Your own card pack, loaded over the shipped one.")
     ] = None,
-    rule: Annotated[
-        list[str] | None,
-        typer.Option(help="Rule option KEY=VALUE, e.g. ultra_rule=power (see docs/rulings.md)."),
-    ] = None,
+    option: OptionOpt = None,
     quiet: Annotated[bool, typer.Option(help="Bots only: print just the result.")] = False,
     json_out: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
 ) -> None:
     """Play a game in the terminal against bots or people (hot-seat)."""
-    settings = PlaySettings(
-        characters=split_list(characters),
-        fighters=split_list(fighters),
-        heroes=split_list(heroes),
-        mode=mode,
-        variant=variant,
-        pack=pack,
-        rules=play_cmd.parse_rules(rule or []),
-    )
+    game, extra = game_and_flags(game, ctx.args)
+    settings = settings_from(get_spec(game), pick, option or [], pack, extra)
     play_cmd.run(game, players, settings, seed, record, quiet, json_out)
 
 
@@ -85,7 +123,7 @@ def replay(
 @app.command()
 @friendly_errors
 def cards(
-    game: GameArg = "sfrivals",
+    game: GameArg = DEFAULT_GAME,
     only: Annotated[
         str | None, typer.Option("--only", "--character", help="Only this character/fighter/hero.")
     ] = None,
@@ -98,7 +136,7 @@ def cards(
 
 @app.command()
 @friendly_errors
-def rules(game: GameArg = "sfrivals") -> None:
+def rules(game: GameArg = DEFAULT_GAME) -> None:
     """List the rule references events cite, with the clause or ruling each names."""
     cards_cmd.rules(game)
 
@@ -106,9 +144,9 @@ def rules(game: GameArg = "sfrivals") -> None:
 @app.command()
 @friendly_errors
 def match(
-    game: GameArg = "sfrivals",
+    game: GameArg = DEFAULT_GAME,
     players: Annotated[
-        str | None, typer.Option("--players", "-p", help="Two entrants AGENT[:CHARACTER].")
+        str | None, typer.Option("--players", "-p", help="Two entrants AGENT[:ROLE].")
     ] = None,
     team_a: Annotated[str | None, typer.Option(help="Team match: entrants of team A.")] = None,
     team_b: Annotated[str | None, typer.Option(help="Team match: entrants of team B.")] = None,
@@ -123,14 +161,15 @@ def match(
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Bot matches of several fights, team matches and tournaments, scored per fight
-    (two-player games: SF Rivals, Rivales 1vs1)."""
+    (two-player games; AGENT:ROLE fixes the entrant's character, fighter or hero)."""
     match_cmd.run(game, players, team_a, team_b, entrants, fights, scoring, seed, json_out)
 
 
-@app.command()
+@app.command(context_settings=GAME_FLAGS)
 @friendly_errors
 def sim(
-    game: GameArg = "sfrivals",
+    ctx: typer.Context,
+    game: GameArg = DEFAULT_GAME,
     players: Annotated[
         list[str] | None,
         typer.Option(
@@ -149,14 +188,8 @@ def sim(
         Path | None,
         typer.Option(help="What-if: also simulate with this pack and compare before/after."),
     ] = None,
-    characters: Annotated[str | None, typer.Option(help="SF Rivals: character per seat.")] = None,
-    fighters: Annotated[str | None, typer.Option(help="Rivales: fighter per seat.")] = None,
-    heroes: Annotated[str | None, typer.Option(help="SF DBG: Super Hero per seat.")] = None,
-    mode: Annotated[str | None, typer.Option(help="Rivales: 1v1 or 2v2.")] = None,
-    variant: Annotated[str | None, typer.Option(help="SF DBG: a variant.")] = None,
-    rule: Annotated[
-        list[str] | None, typer.Option(help="Rule option KEY=VALUE (see docs/rulings.md).")
-    ] = None,
+    pick: PickOpt = None,
+    option: OptionOpt = None,
     design: Annotated[
         str,
         typer.Option(
@@ -184,15 +217,8 @@ def sim(
     # The balance lab's modules (numpy, scipy, matplotlib) load only when used.
     from kumite.cli import sim as sim_cmd
 
-    settings = PlaySettings(
-        characters=split_list(characters),
-        fighters=split_list(fighters),
-        heroes=split_list(heroes),
-        mode=mode,
-        variant=variant,
-        pack=pack,
-        rules=play_cmd.parse_rules(rule or []),
-    )
+    game, extra = game_and_flags(game, ctx.args)
+    settings = settings_from(get_spec(game), pick, option or [], pack, extra)
     sim_cmd.run(
         sim_cmd.SimArgs(
             game=game,
@@ -267,31 +293,91 @@ def serve(
     bot_delay: Annotated[
         float, typer.Option(help="Seconds a bot waits before moving (easier to follow).")
     ] = 0.4,
+    dev_seeds: Annotated[
+        bool,
+        typer.Option(
+            help="Development only: accept a seed of the client's choosing when it makes a "
+            "table (whoever knows a seed can work out every hidden card)."
+        ),
+    ] = False,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A Host name to serve besides the loopback names and --host (repeatable; "
+            "'*.example.org' for subdomains, '*' for any), e.g. the name people type."
+        ),
+    ] = None,
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A web page origin (scheme://host[:port]) whose pages may open this "
+            "server's WebSockets besides its own (repeatable)."
+        ),
+    ] = None,
+    create_rate: Annotated[
+        str, typer.Option(help="New tables per client address, e.g. '30/minute'.")
+    ] = ServerSettings.create_rate,
+    hello_rate: Annotated[
+        str, typer.Option(help="WebSocket hellos per client address.")
+    ] = ServerSettings.hello_rate,
+    chat_rate: Annotated[
+        str, typer.Option(help="Chat messages per client address.")
+    ] = ServerSettings.chat_rate,
+    max_open_tables: Annotated[
+        int, typer.Option(help="Unfinished tables one client address may have made.")
+    ] = ServerSettings.open_tables_per_client,
+    max_spectators: Annotated[
+        int, typer.Option(help="Spectators per table.")
+    ] = ServerSettings.spectators_per_table,
+    bot_threads: Annotated[
+        int, typer.Option(help="Threads in which the bots of all tables think.")
+    ] = ServerSettings.bot_threads,
+    bot_budget: Annotated[
+        float, typer.Option(help="Seconds a bot may think about one move.")
+    ] = ServerSettings.bot_budget,
+    idle_close: Annotated[
+        float,
+        typer.Option(
+            help="Hours after its last move that an unfinished table is closed (0: never)."
+        ),
+    ] = ServerSettings.idle_close / 3600,
 ) -> None:
     """Serve the web table: play in the browser, against bots or online with friends."""
     from kumite.cli import serve as serve_cmd
 
-    serve_cmd.run(host, port, database_url, bot_delay)
+    settings = serve_cmd.settings(
+        dev_seeds=dev_seeds,
+        allowed_hosts=tuple(allow_host or ()),
+        allowed_origins=tuple(allow_origin or ()),
+        create_rate=create_rate,
+        hello_rate=hello_rate,
+        chat_rate=chat_rate,
+        open_tables_per_client=max_open_tables,
+        spectators_per_table=max_spectators,
+        bot_threads=bot_threads,
+        bot_budget=bot_budget,
+        idle_close=idle_close * 3600,
+    )
+    serve_cmd.run(host, port, database_url, bot_delay, settings)
 
 
-@app.command()
+@app.command(context_settings=GAME_FLAGS)
 @friendly_errors
 def solve(
-    game: GameArg = "sfrivals",
-    characters: Annotated[
-        str | None, typer.Option(help="The matchup, e.g. ryu,ken (seat 0, seat 1).")
+    ctx: typer.Context,
+    game: GameArg = DEFAULT_GAME,
+    pick: Annotated[
+        str | None, typer.Option("--pick", help="The matchup, e.g. ryu,ken (seat 0, seat 1).")
     ] = None,
     all_matchups: Annotated[
-        bool, typer.Option("--all", help="Every matchup: the 8x8 table of certified intervals.")
+        bool, typer.Option("--all", help="Every matchup: the table of certified intervals.")
     ] = False,
     out: Annotated[Path, typer.Option(help="--all: where to write CSV, JSON and PNG.")] = Path("."),
     pack: Annotated[
         Path | None,
-        typer.Option(help="Your own pack over the shipped one, or a shipped variant: mini."),
+        typer.Option(help="Your own pack over the shipped one, or a variant it ships (mini)."),
     ] = None,
-    rule: Annotated[
-        list[str] | None, typer.Option(help="Rule option KEY=VALUE (see docs/rulings.md).")
-    ] = None,
+    option: OptionOpt = None,
     cache: Annotated[bool, typer.Option(help="Use and fill the on-disk solution cache.")] = True,
     strength: Annotated[
         bool, typer.Option(help="Exact best response to each agent instead (strength table).")
@@ -307,17 +393,18 @@ def solve(
         bool, typer.Option(help="A small variant (--pack mini): the exact value, by LP.")
     ] = False,
 ) -> None:
-    """Solve SF Rivals: certified value interval, exploitability, set-up strategy (see
-    docs/solver.md)."""
-    options: dict[str, Any] = dict(play_cmd.parse_rules(rule or []))
-    if pack is not None:
-        from kumite.games.sfrivals.cards import read_overlay
-
-        shipped = None if pack.exists() else solve_cmd.shipped_pack(str(pack))
-        options["pack"] = shipped if shipped is not None else read_overlay(pack)
-    solve_cmd.run(
-        game, characters, all_matchups, options, out, cache, strength, agents, json_out,
-        method, exact,
+    """Solve a game that ships a solver (SF Rivals): certified value interval,
+    exploitability, set-up strategy, or a small variant's exact value (see docs/solver.md)."""
+    game, extra = game_and_flags(game, ctx.args)
+    spec = get_spec(game)
+    if spec.solver is None:
+        raise OptionsError(f"{spec.name} ships no solver")
+    settings = settings_from(spec, pick, option or [], pack, extra)
+    options = game_options(spec, spec.load(), dataclasses.replace(settings, pick=[]), 2)
+    run = spec.solver.load()
+    run(
+        settings.pick, all_matchups, options, out, cache, strength, split_list(agents), json_out,
+        method=method, exact=exact,
     )  # fmt: skip
 
 

@@ -11,8 +11,8 @@ from kumite.agents.runner import run_game
 from kumite.cli.common import console, new_seed, print_json
 from kumite.core.errors import OptionsError
 from kumite.core.game import Outcome
+from kumite.core.registry import get_spec
 from kumite.core.rng import derive_seed
-from kumite.games import get_game
 from kumite.sim.tournament import (
     Entrant,
     Standings,
@@ -22,9 +22,6 @@ from kumite.sim.tournament import (
     play_team_match,
     scoring,
 )
-
-#: The option naming each seat's character (``AGENT:CHARACTER`` entrants), per game.
-SEAT_OPTION = {"sfrivals": "characters", "rivales": "fighters"}
 
 
 def run(
@@ -38,10 +35,11 @@ def run(
     seed: int | None,
     json_out: bool,
 ) -> None:
-    game = get_game(game_id)
+    spec = get_spec(game_id)
+    game = spec.load()
     if not game.info.min_players <= 2 <= game.info.max_players:
         raise OptionsError("matches and tournaments are for games two players can play")
-    seat_option = SEAT_OPTION.get(game_id)
+    seat_option = None if spec.role is None else spec.role.option
     if fights < 1:
         raise OptionsError("--fights must be at least 1")
     rule = scoring(scoring_name)
@@ -51,10 +49,10 @@ def run(
         for e in (a, b):
             if e.agent == "human":
                 raise OptionsError("matches are played by bots; use 'kumite play' to play")
-        options: dict[str, Any] = {}
+        options = spec.with_seats({}, 2)
         if a.character or b.character:
             if seat_option is None:
-                raise OptionsError(f"{game_id} entrants take no AGENT:CHARACTER suffix")
+                raise OptionsError(f"{game_id} entrants take no AGENT:ROLE suffix")
             options[seat_option] = [a.character, b.character]
         state = game.new_state(fight_seed, options)
         state.quiet = True

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -12,23 +11,14 @@ from rich.panel import Panel
 from kumite.agents.base import Agent, decide
 from kumite.agents.registry import agent_info, make_agent
 from kumite.cli.common import console, new_seed, print_json, split_list
+from kumite.cli.options import PlaySettings, game_options
 from kumite.core.errors import OptionsError
 from kumite.core.events import Event
 from kumite.core.game import Game, Outcome, State
+from kumite.core.registry import get_spec
 from kumite.core.rng import derive_seed
-from kumite.games import get_game
 from kumite.tui.console import pause, print_events
-from kumite.tui.registry import PlaySettings, front_end
-
-
-def parse_rules(items: list[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for item in items:
-        key, sep, val = item.partition("=")
-        if not sep or not key:
-            raise OptionsError(f"--rule needs KEY=VALUE, got {item!r}")
-        out[key.strip()] = val.strip()
-    return out
+from kumite.tui.registry import front_end
 
 
 def build_agents(
@@ -55,8 +45,8 @@ def run(
     quiet: bool,
     json_out: bool,
 ) -> None:
-    game = get_game(game_id)
-    fe = front_end(game_id)
+    spec = get_spec(game_id)
+    game = spec.load()
     names = split_list(players) or ["human", "greedy"]
     if not game.info.min_players <= len(names) <= game.info.max_players:
         raise OptionsError(
@@ -64,7 +54,7 @@ def run(
             f"got {len(names)}"
         )
     seed = new_seed() if seed is None else seed
-    options = fe.options(game, dataclasses.replace(settings, players=len(names)))
+    options = game_options(spec, game, settings, len(names))
     state = game.new_state(seed, options)
     agents = build_agents(game, state.options_json, names, seed)
     humans = [i for i, n in enumerate(names) if n == "human"]
@@ -135,11 +125,33 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
     return out
 
 
-def show_result(state: State, outcome: Outcome, names: list[str], viewer: int | None) -> None:
+def result_head(outcome: Outcome, labels: list[str], viewer: int | None) -> str:
+    """ "You win" / "You lose" for the one person at the terminal; else who won, by name."""
     if outcome.draw:
-        head = "Draw"
-    else:
-        head = " & ".join(f"Player {w + 1} ({names[w]})" for w in outcome.winners) + " wins"
+        return "Draw"
+    if viewer is not None:
+        if viewer not in outcome.winners:
+            return "You lose"
+        return "You win" if len(outcome.winners) == 1 else "You share the win"
+    who = " & ".join(labels[w] for w in outcome.winners)
+    return f"{who} {'wins' if len(outcome.winners) == 1 else 'win'}"
+
+
+def seat_labels(state: State, names: list[str]) -> list[str]:
+    """``Player 2 (Ken, greedy)``: the seat, the name the game gives it (its front end's
+    ``seat_names``: a character, a hero) and the agent."""
+    given = list(front_end(state.game.info.id).seat_names(state.view(None)))
+    given += [None] * (len(names) - len(given))
+    return [
+        f"Player {seat + 1} ({given[seat]}, {agent})"
+        if given[seat]
+        else f"Player {seat + 1} ({agent})"
+        for seat, agent in enumerate(names)
+    ]
+
+
+def show_result(state: State, outcome: Outcome, names: list[str], viewer: int | None) -> None:
+    head = result_head(outcome, seat_labels(state, names), viewer)
     detail = ", ".join(f"{k} {v}" for k, v in outcome.detail.items())
     console.print(Panel(f"[bold]{head}[/bold] — {outcome.reason}. {detail}", title="Result"))
     if viewer is None:

@@ -12,7 +12,7 @@ from kumite.cli.play import outcome_json
 from kumite.core.events import Event
 from kumite.core.game import State
 from kumite.core.record import GameRecord, replay
-from kumite.games import get_game
+from kumite.core.registry import get_game
 from kumite.tui.console import event_line
 from kumite.tui.registry import front_end
 

@@ -20,15 +20,16 @@ from rich.progress import (
 from rich.table import Table
 
 from kumite.cli.common import console, err_console, new_seed, print_json, split_list
+from kumite.cli.options import PlaySettings
+from kumite.cli.options import game_options as options_from
 from kumite.core.errors import OptionsError
 from kumite.core.game import Game
-from kumite.games import get_game
+from kumite.core.registry import get_game, get_spec
 from kumite.sim.analysis import plural
 from kumite.sim.backends import Progress as ProgressFn
 from kumite.sim.backends import SimResult, default_jobs, simulate
 from kumite.sim.engine import SimSpec
 from kumite.sim.results import document, write_csv, write_games_csv
-from kumite.tui.registry import FRONT_ENDS, PlaySettings, front_end
 
 
 @dataclasses.dataclass
@@ -74,14 +75,8 @@ def lineups(game: Game[Any], players: Sequence[str]) -> tuple[tuple[str, ...], .
 
 
 def game_options(game: Game[Any], settings: PlaySettings, players: int) -> dict[str, Any]:
-    """The game's options from the command line, through its terminal front end when it
-    has one (characters, fighters, heroes, mode, variant, pack, rules)."""
-    if game.info.id in FRONT_ENDS:
-        return front_end(game.info.id).options(game, dataclasses.replace(settings, players=players))
-    out: dict[str, Any] = dict(settings.rules)
-    if settings.pack is not None:
-        out["pack"] = settings.pack.read_text(encoding="utf-8")
-    return out
+    """The game's options from the command line (role, options, pack)."""
+    return options_from(get_spec(game.info.id), game, settings, players)
 
 
 @contextmanager

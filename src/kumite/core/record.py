@@ -11,13 +11,15 @@ import datetime
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from kumite.core.errors import ChoiceError, KumiteError, RecordError
-from kumite.core.events import Event
-from kumite.core.game import Game, State
+
+if TYPE_CHECKING:  # a state makes its record: the contract comes first
+    from kumite.core.events import Event
+    from kumite.core.game import Game, State
 
 FORMAT = "kumite-record"
 FORMAT_VERSION = 1

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from kumite.agents.registry import agent_names
-from kumite.games import game_ids, get_game
+from kumite.core.registry import game_ids, get_game
 from kumite.sim.adapters import adapter_for
 from kumite.sim.engine import Runner, SimSpec
 
@@ -188,11 +188,6 @@ def _goofspiel_player(offset: int) -> Play:
                     state.apply_action(rng.choice(state.legal_actions()))
 
     return play
-
-
-def measure_goofspiel(seconds: float, warmup: float = WARMUP, offset: int = 0) -> Measure:
-    """Worker: OpenSpiel goofspiel(8) random play."""
-    return _timed(_goofspiel_player(offset), seconds, warmup, offset)
 
 
 def measure_against_goofspiel(

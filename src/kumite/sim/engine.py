@@ -21,8 +21,8 @@ from kumite.agents.registry import make_agent
 from kumite.agents.runner import run_game
 from kumite.core.errors import OptionsError
 from kumite.core.memo import Memo
+from kumite.core.registry import get_game
 from kumite.core.rng import derive_seed
-from kumite.games import get_game
 from kumite.sim.adapters import Adapter, GameSummary, adapter_for
 
 DESIGNS = ("auto", "balanced", "free")

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from kumite.core.errors import KumiteError
-from kumite.games import get_game
+from kumite.core.registry import get_game
 from kumite.sim.adapters import adapter_for
 from kumite.sim.analysis import analyze
 from kumite.sim.backends import SimResult

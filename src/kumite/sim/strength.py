@@ -21,17 +21,20 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from kumite.agents.registry import agent_names
+from kumite.core.registry import specs
 from kumite.sim.analysis import rates
 from kumite.sim.backends import simulate
 from kumite.sim.engine import SimSpec
 
-#: The shipped agents compared by default, per game (the ones that play every game, plus
-#: SF DBG's priority-list bot). ``equilibrium`` (SF Rivals) needs a solved matchup on disk.
-DEFAULT_AGENTS: dict[str, tuple[str, ...]] = {
-    "sfrivals": ("random", "greedy", "ismcts"),
-    "rivales": ("random", "greedy", "ismcts"),
-    "sfdbg": ("random", "greedy", "priority", "ismcts"),
-}
+
+def default_agents() -> dict[str, tuple[str, ...]]:
+    """The agents compared by default, per game: random, the game's rated bots (its spec
+    says which), ISMCTS."""
+    return {
+        game_id: ("random", *(b.name for b in spec.bots if b.rated), "ismcts")
+        for game_id, spec in specs().items()
+    }
+
 
 #: Agents that search (slow): their pairs may be given fewer games.
 SEARCH_PREFIX = "ismcts"

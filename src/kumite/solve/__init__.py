@@ -1,5 +1,5 @@
 """Equilibrium solvers: matrix games by LP, CFR over information sets, best response and
-exploitability, and the Street Fighter Rivals solver (:mod:`kumite.solve.sfrivals`)."""
+exploitability (a game's own solver, its spec's ``solver`` face, builds on them)."""
 
 from kumite.solve.best_response import best_response, exploitability, nash_conv
 from kumite.solve.cfr import CFRSolver, expected_value

@@ -106,9 +106,6 @@ class Tree(Generic[H]):
         """The uniform strategy profile (every information set mixes evenly)."""
         return 1.0 / self.infoset_num_actions[self.ia_infoset].astype(np.float64)
 
-    def infoset_index(self, key: str) -> int:
-        return self.infoset_keys.index(key)
-
     def strategy_dict(self, sigma: FloatArray) -> dict[str, dict[str, float]]:
         """A profile as ``{infoset key: {action: probability}}``."""
         out: dict[str, dict[str, float]] = {}

@@ -8,7 +8,7 @@ import math
 import pytest
 
 from kumite.agents import RandomAgent, make_agent, run_game
-from kumite.agents.rivales_greedy import card_value
+from kumite.games.rivales.bots.greedy import card_value
 from tests.games.rivales.helpers import CATALOG, GAME
 
 

@@ -10,8 +10,8 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from kumite.cli.main import app
+from kumite.games.rivales import tui
 from kumite.games.rivales.game import GAME
-from kumite.tui import rivales as tui
 
 runner = CliRunner()
 
@@ -120,7 +120,7 @@ def test_human_with_a_bot_teammate_sees_the_team_rules():
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["--players", "random,random,random"], "needs 2 players"),
+        (["--players", "random,random,random"], "2 (1vs1) or 4 (2vs2) seats"),
         (["--mode", "3v3", "--players", "random,random"], "--mode must be 1v1 or 2v2"),
         (["--players", "random,random", "--fighters", "zorro"], "one fighter per seat"),
         (["--players", "random,random", "--fighters", "zorro,batman"], "unknown fighter 'batman'"),

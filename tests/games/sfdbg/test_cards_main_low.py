@@ -5,7 +5,7 @@ Each test's docstring is the card's text; the test plays it.
 
 from __future__ import annotations
 
-from kumite.games.sfdbg.scenario import act, ids, pending, position
+from tests.games.sfdbg.scenario import act, ids, pending, position
 
 
 def test_card__punch():
@@ -126,7 +126,8 @@ def test_card__balrog():
 
 
 def test_card__hugo():
-    """+2 Power. Choose a foe. That foe cannot avoid the next Attack that affects him this turn."""
+    """+2 Power. Choose a foe. That foe cannot avoid the next Attack this turn, whoever it
+    affects."""
     s = position(hands={0: ["hugo", "gill"], 1: ["sakura"]})
     act(s, "play:hugo", "play:gill")
     assert s.power == 4

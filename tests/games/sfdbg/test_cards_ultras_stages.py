@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from kumite.games.sfdbg.scenario import act, ids, pending, position
+from tests.games.sfdbg.scenario import act, ids, pending, position
 
 ULTRAS = [
     "metsu-hadoken",
@@ -128,6 +128,15 @@ def test_card__violent_buffalo():
     assert pending(s) == (2, "discard", ("discard:none",))
     act(s, "discard:none")
     assert ids(s.discard[2]) == ["weakness"] and ids(s.hand[2]) == ["punch"]
+
+
+def test_card__violent_buffalo__a_foe_with_an_empty_hand_cant_discard_so_gains_a_weakness():
+    """ "Each foe who can't gains a Weakness": with no card in hand, a foe can't discard one."""
+    s = position(players=3, hands={0: ["violent-buffalo"], 1: [], 2: ["seth"]})
+    act(s, "play:violent-buffalo", "no-defense", "no-defense")
+    assert ids(s.discard[1]) == ["weakness"]
+    act(s, "discard:seth")
+    assert ids(s.discard[2]) == ["seth"] and s.weak == 19
 
 
 def test_card__tiger_destruction():

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kumite.games.sfdbg.scenario import act, ids, kinds, pending, position
 from kumite.games.sfdbg.scoring import deck_vp
+from tests.games.sfdbg.scenario import act, ids, kinds, pending, position
 
 
 def deck(s, *names):
@@ -186,6 +186,16 @@ def test_clarify__hugo__the_foe_may_not_play_a_defense_against_the_next_attack()
     act(s, "defend:sakura", "play:juri")
     assert "defend:sakura" in pending(s)[2]  # only the next Attack
     assert ids(s.discard[1]) == ["weakness"]
+
+
+def test_clarify__hugo__the_next_attack_that_occurs_even_if_it_hits_another_foe():
+    """sfdbg.clarify.hugo: "the next attack that occurs during that turn" — an Attack on
+    another foe is that attack, and uses the "cannot avoid" up (sfdbg.ruling.hugo-next-attack)."""
+    s = position(players=3, hands={0: ["hugo", "balrog", "gill"], 1: ["sakura"], 2: []})
+    act(s, "play:hugo", "foe:1", "play:balrog", "foe:2")  # the next Attack: on seat 2
+    assert s.view(0)["players"][1]["cannot_avoid"] is False
+    act(s, "no-defense", "play:gill")
+    assert pending(s) == (1, "defend", ("defend:sakura", "no-defense"))
 
 
 # -- naming ------------------------------------------------------------------------------------

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from kumite.games.sfdbg import GAME
-from kumite.games.sfdbg.scenario import act, ids, pending, position
+from kumite.games.sfdbg.game import GAME
+from tests.games.sfdbg.scenario import act, ids, pending, position
 
 
 def challenged_by(boss: str, **kw):
@@ -61,8 +61,14 @@ def test_hero__chun_li():
 
 def test_hero__dhalsim():
     """The attacker puts a card with cost 1 or greater from in play or his discard pile on the
-    bottom of the main deck."""
-    s = challenged_by("dhalsim", played={0: ["punch"]}, discards={0: ["gill", "seth"]})
+    bottom of the main deck. It can't be a Kick, a Stage or an Ultra: they never go into the
+    main deck (sfdbg.setup.main-deck)."""
+    s = challenged_by(
+        "dhalsim",
+        played={0: ["punch", "kick"]},
+        locations={0: ["japan"]},
+        discards={0: ["gill", "seth", "kick", "hong-kong", "metsu-hadoken"]},
+    )
     act(s, "no-defense")
     assert set(pending(s)[2]) == {"bottom:discard:gill", "bottom:discard:seth"}
     act(s, "bottom:discard:gill")

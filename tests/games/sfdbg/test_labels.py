@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from kumite.games.sfdbg import GAME
 from kumite.games.sfdbg.actions import vocabulary
+from kumite.games.sfdbg.game import GAME
 from kumite.games.sfdbg.labels import choice_label, choice_labels
-from kumite.games.sfdbg.scenario import position
+from tests.games.sfdbg.scenario import position
 
 CATALOG = GAME.catalog()
 
@@ -30,10 +30,10 @@ def test_every_choice_the_game_can_ask_for_has_a_label_naming_its_card():
         ("play:hadoken", "Play Hadoken"),
         ("buy:lineup:hadoken", "Buy Hadoken from the Line-Up (cost 6)"),
         ("buy:kick", "Buy a Kick (cost 3)"),
-        ("challenge", "Challenge the Stage Boss of USA (cost 7, 5 VP)"),
+        ("challenge", "Challenge the Stage Boss of Stage 1: USA (cost 7, 5 VP)"),
         ("defend:sakura", "Avoid the Attack with Sakura"),
         ("no-defense", "Don't avoid the Attack"),
-        ("destroy:hand:punch", "Destroy Punch from your hand"),
+        ("destroy:hand:punch", "Destroy Punch (×4) from your hand"),  # 4 Punches in hand
         ("destroy:play:punch", "Destroy Punch in play"),
         ("destroy:none", "Destroy nothing"),
         ("gain:kick", "Gain a Kick"),
@@ -47,6 +47,46 @@ def test_every_choice_the_game_can_ask_for_has_a_label_naming_its_card():
 def test_labels_read_as_plain_english(choice, label):
     view = GAME.new_state(1, {"players": 2}).view(0)
     assert choice_label(choice, CATALOG, view) == label
+
+
+def test_move_lists_show_the_copies_where_a_card_is_taken_from():
+    """Card copies in move lists: "Punch (×3)" when three are where the choice takes one."""
+    s = position(
+        hands={0: ["punch", "punch", "punch", "sakura"]},
+        discards={0: ["kick", "kick"]},
+        played={0: ["gill", "gill"]},
+        line_up=["juri", "juri", "seth", "rose", "japan"],
+        stages=["hong-kong", "japan"],
+        power=20,
+    )
+    view = s.view(0)
+    assert choice_labels(
+        [
+            "play:punch",
+            "play:sakura",
+            "defend:sakura",
+            "discard:punch",
+            "buy:lineup:juri",
+            "buy:lineup:seth",
+            "destroy:discard:kick",
+            "bottom:play:gill",
+            "gain:juri",
+            "challenge",
+        ],
+        CATALOG,
+        view,
+    ) == [
+        "Play Punch (×3)",
+        "Play Sakura",
+        "Avoid the Attack with Sakura",
+        "Discard Punch (×3)",
+        "Buy Juri (×2) from the Line-Up (cost 2)",
+        "Buy Seth from the Line-Up (cost 8)",
+        "Destroy Kick (×2) from your discard pile",
+        "Put Gill (×2) in play on the bottom of the main deck",
+        "Gain Juri (×2) from the Line-Up",
+        "Challenge the Stage Boss of Stage 2*: Hong Kong (cost 8, 6 VP)",  # 2-8: estimated
+    ]
 
 
 def test_a_foe_is_named_with_the_super_hero_its_chooser_can_see():

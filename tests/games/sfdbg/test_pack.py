@@ -212,6 +212,8 @@ def test_pack__an_overlay_corrects_values_with_the_users_provenance():
         ('[[cards]]\nid = "gill"\nattack = false\n', r"field 'attack'"),
         ('[[cards]]\nid = "rose"\nplay = [{ op = "discard_named" }]\n', "only works on a foe"),
         ('[[heroes]]\nid = "ryu"\nultra = "gill"\n', r"card 'ryu'.*not an Ultra"),
+        ('[[cards]]\nid = "kick"\npile = "main"\n', r"card 'kick': field 'pile'.*'kick' pile"),
+        ('[[cards]]\nid = "gill"\npile = "kick"\n', r"card 'gill': field 'pile'.*basic cards"),
     ],
 )
 def test_pack__a_bad_overlay_fails_naming_file_card_and_field(patch, words):

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kumite.core.errors import ChoiceError
-from kumite.games.sfdbg import GAME
+from kumite.games.sfdbg.game import GAME
 from kumite.games.sfdbg.scoring import deck_vp
 from kumite.games.sfdbg.turn import owned
 

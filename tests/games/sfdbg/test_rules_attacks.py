@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from kumite.games.sfdbg.scenario import act, ids, kinds, pending, position
+import pytest
+
+from kumite.core.errors import IllegalChoiceError
+from tests.games.sfdbg.scenario import act, ids, kinds, pending, position
 
 
 def test_attacks__each_affected_player_may_avoid_it_with_a_defense():
@@ -126,3 +129,42 @@ def test_weakness__each_weakness_in_your_deck_is_minus_one_vp():
     s = position()
     by_id = s.catalog.by_id
     assert deck_vp(s.catalog, [by_id["weakness"].index] * 3 + [by_id["kick"].index]) == -2
+
+
+def refusal(s, choice: str) -> str:
+    """The message an illegal choice of the pending seat is refused with (nothing changes)."""
+    (decision,) = s.pending()
+    before = (repr(s.hand), repr(s.stack), repr(s.request))
+    with pytest.raises(IllegalChoiceError) as info:
+        s.apply({decision.seat: choice})
+    assert (repr(s.hand), repr(s.stack), repr(s.request)) == before
+    return str(info.value)
+
+
+def test_attacks__an_illegal_defense_is_refused_saying_why():
+    """sfdbg.attack.defense: "avoid it with a card that has a Defense ability" — from the
+    hand (sfdbg.ruling.defense-from-hand), not when it cannot be avoided (sfdbg.clarify.hugo);
+    reactions only against a player (sfdbg.ruling.reactions), once per Attack."""
+    s = position(hands={0: ["sakura", "gill"], 1: ["kick", "shinku-hadoken"]})
+    act(s, "play:sakura", "play:gill")
+    assert "Sakura is not in your hand" in refusal(s, "defend:sakura")
+    assert "Kick has no Defense" in refusal(s, "defend:kick")
+    assert "no card 'nope'" in refusal(s, "defend:nope")
+    assert "Kick can't be revealed" in refusal(s, "reveal:kick")
+    act(s, "reveal:shinku-hadoken")
+    assert "already revealed Shinku Hadoken" in refusal(s, "reveal:shinku-hadoken")
+    assert "defend:<card>" in refusal(s, "end")
+    s = position(hands={0: ["hugo", "gill"], 1: ["sakura"]})
+    act(s, "play:hugo", "play:gill")
+    assert "cannot avoid this Attack" in refusal(s, "defend:sakura")
+    s = position(heroes=["ryu", "ken"], hands={0: ["sakura", "gill"], 1: ["metsu-hadoken"]})
+    act(s, "play:sakura", "play:gill", "defend:metsu-hadoken")  # Ryu counters seat 0
+    assert "already played Sakura this turn" in refusal(s, "defend:sakura")
+
+
+def test_attacks__a_refused_defense_tells_nothing_of_another_hand():
+    """The reason names only the deciding seat's own cards and the table's."""
+    s = position(hands={0: ["gill"], 1: ["punch"]}, discards={0: ["sakura"]})
+    act(s, "play:gill")
+    message = refusal(s, "defend:sakura")
+    assert message.endswith("Sakura is not in your hand")

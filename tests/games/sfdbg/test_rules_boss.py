@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kumite.core.errors import IllegalChoiceError
-from kumite.games.sfdbg.scenario import act, ids, kinds, pending, position
+from tests.games.sfdbg.scenario import act, ids, kinds, pending, position
 
 
 def boss_game(boss: str = "ryu", **kw):
@@ -102,6 +102,20 @@ def test_faq__you_defeat_a_stage_when_you_buy_it():
     act(s, "play:gill", "defend:metsu-hadoken", "no-defense")  # Vega counters: no more buying
     legal = pending(s)[2]
     assert "challenge" not in legal and "buy:kick" not in legal
+
+
+def test_faq__after_cant_buy_the_view_and_the_refusal_say_the_stage_cannot_be_challenged():
+    """sfdbg.faq.defeat (sfdbg.ruling.cannot-buy-stage): after Vega's Counter-Attack the table
+    does not offer the Stage, and a challenge is refused for that reason, not for its cost."""
+    s = position(hands={0: ["gill"], 1: ["bloody-high-claw"]}, heroes=["ken", "vega"], power=20)
+    assert s.view(0)["stages"]["can_challenge"] is True
+    act(s, "play:gill", "defend:bloody-high-claw", "no-defense")
+    assert s.view(0)["stages"]["can_challenge"] is False
+    assert s.view(1)["this_turn"]["cannot_buy"] is True
+    with pytest.raises(IllegalChoiceError, match=r"can.t buy.*defeating a Stage counts as buying"):
+        act(s, "challenge")
+    with pytest.raises(IllegalChoiceError, match="can't buy any more cards this turn"):
+        act(s, "buy:kick")
 
 
 # -- Stage Cards in Your Deck ------------------------------------------------------------------

@@ -7,9 +7,9 @@ from collections import Counter
 import pytest
 
 from kumite.core.errors import OptionsError
-from kumite.games.sfdbg import GAME
-from kumite.games.sfdbg.scenario import act, ids
+from kumite.games.sfdbg.game import GAME
 from kumite.games.sfdbg.turn import owned
+from tests.games.sfdbg.scenario import act, ids
 
 CATALOG = GAME.catalog()
 
@@ -136,3 +136,45 @@ def test_setup__the_same_seed_deals_the_same_game():
     a, b = GAME.new_state(42, {"players": 4}), GAME.new_state(42, {"players": 4})
     assert a.view(None) == b.view(None)
     assert a.hand == b.hand and a.deck == b.deck and a.main == b.main
+
+
+#: A user's pack whose Dhalsim puts *any* card of his on the bottom of the main deck.
+ANY_CARD_TO_MAIN = """
+[pack]
+id = "loose-dhalsim"
+game = "sfdbg"
+base = "sfdbg-base"
+
+[[heroes]]
+id = "dhalsim"
+counter_attack = "Counter-Attack: The attacker puts any card of his under the main deck."
+counter = [{ op = "to_main_bottom", zones = ["play", "discard"] }]
+"""
+
+
+def test_setup__main_deck__no_kick_stage_or_ultra_is_ever_put_into_it_whatever_the_pack():
+    """sfdbg.setup.main-deck: "None of the following cards should ever be placed into the
+    main deck: Stage, Punch, Vulnerability, Kick, Ultra, Weakness" — the engine's rule, even
+    when a pack's effect would put them there (sfdbg.ruling.never-into-main-deck)."""
+    from tests.games.sfdbg.scenario import pending, position
+
+    def dhalsim_counters(discards: list[str]):
+        s = position(
+            heroes=["ryu", "dhalsim"],
+            hands={0: ["metsu-hadoken"], 1: ["yoga-catastrophe"]},
+            played={0: ["punch"]},
+            locations={0: ["usa"]},
+            discards={0: discards},
+            options={"pack": ANY_CARD_TO_MAIN},
+        )
+        act(s, "play:metsu-hadoken", "defend:yoga-catastrophe", "no-defense")
+        return s
+
+    s = dhalsim_counters(["kick", "vulnerability", "weakness", "shinryuken", "sodom"])
+    # Only Sodom started in the main deck; with it the only choice, nobody is asked.
+    assert ids(s.main[:1]) == ["sodom"]
+    s = dhalsim_counters(["kick", "vulnerability", "weakness", "shinryuken", "hong-kong"])
+    before = list(s.main)
+    assert pending(s)[1] == "turn" and s.main == before
+    assert "kick" in ids(s.discard[0]) and ids(s.locs[0]) == ["usa"]
+    assert ids(s.played[0]) == ["punch", "metsu-hadoken"]

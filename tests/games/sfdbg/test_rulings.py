@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from kumite.games.sfdbg import GAME
+from kumite.games.sfdbg.game import GAME
 from kumite.games.sfdbg.rules import RULES
-from kumite.games.sfdbg.scenario import act, ids, pending, position
 from kumite.games.sfdbg.scoring import winners
+from tests.games.sfdbg.scenario import act, ids, pending, position
 
 
 def boss_on_top(s, boss):
@@ -177,3 +177,35 @@ def test_ruling__returns():
     outcome = s.outcome
     assert outcome is not None
     assert sorted(outcome.returns) == [-1.0, -1.0, 1.0] or len(outcome.winners) > 1
+
+
+def test_ruling__never_into_main_deck():
+    """Dhalsim's Counter-Attack may not choose a Kick, Stage or Ultra: with nothing else to
+    choose, it does nothing."""
+    s = position(
+        heroes=["ryu", "dhalsim"],
+        hands={0: ["metsu-hadoken"], 1: ["yoga-catastrophe"]},
+        played={0: ["kick"]},
+        locations={0: ["usa"]},
+        discards={0: ["kick", "shinryuken"]},
+    )
+    main = list(s.main)
+    act(s, "play:metsu-hadoken", "defend:yoga-catastrophe", "no-defense")
+    assert pending(s)[1] == "turn" and s.main == main
+
+
+def test_ruling__hugo_next_attack():
+    """A Stage Boss's Counter-Attack on the player who played Hugo is the next Attack too."""
+    s = boss_on_top(
+        position(heroes=["ryu", "ken"], hands={0: ["hugo", "gill"], 1: ["sakura"]}, power=5),
+        "guile",
+    )
+    act(s, "play:hugo", "challenge", "no-defense", "play:gill")
+    assert pending(s) == (1, "defend", ("defend:sakura", "no-defense"))
+
+
+def test_ruling__cannot_buy_stage():
+    s = position(hands={0: ["gill"], 1: ["bloody-high-claw"]}, heroes=["ken", "vega"], power=20)
+    act(s, "play:gill", "defend:bloody-high-claw", "no-defense")
+    assert "challenge" not in pending(s)[2] and not s.view(0)["stages"]["can_challenge"]
+    assert s.explain_illegal(0, "challenge").startswith("you can't buy any more cards")

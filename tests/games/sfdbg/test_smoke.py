@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from kumite.games.sfdbg import GAME
+from kumite.games.sfdbg.game import GAME
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from kumite.games.sfdbg import GAME
-from kumite.games.sfdbg.scenario import act, ids, kinds, pending, position
+from kumite.games.sfdbg.game import GAME
+from tests.games.sfdbg.scenario import act, ids, kinds, pending, position
 
 # -- High-Powered Heroes -----------------------------------------------------------------------
 

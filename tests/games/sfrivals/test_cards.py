@@ -290,7 +290,7 @@ def test_card_ultra__only_playable_at_life_5_or_under(cid):
     """Ultra Combo: this power can only be used when your health is 5 or under
     (sfr.layout.ultra-combo, sfr.ruling.ultra-play)."""
     char = cid.split(".")[0]
-    from kumite.games.sfrivals.scenario import position
+    from tests.games.sfrivals.scenario import position
 
     for life, legal in ((6, False), (5, True), (1, True)):
         s = position(char, "ken", lives=(life, 10))
@@ -330,6 +330,19 @@ def test_card_juri_feng_shui_engine__no_damage_then_plus_1_initiative_and_damage
     assert of_kind(events, "InitiativeCompared")[0].initiatives == (2 + 2 + 1, 2 + 3)
 
 
+def test_card_juri_feng_shui_engine__announces_its_bonus_once():
+    """One line says what the card gives from the next round on: +1 initiative and +1 damage
+    (not one line per bonus, each with a "+0")."""
+    _, events = fight("juri.feng-shui-engine", "dudley.rocket-upper", lives=(5, 10), round=5)
+    lasting = of_kind(events, "LastingEffect")
+    assert len(lasting) == 1
+    assert (lasting[0].initiative, lasting[0].damage) == (1, 1)
+    assert lasting[0].describe() == (
+        "Feng Shui Engine: from the next round on, every card of Player 1 gets "
+        "+1 initiative and +1 damage."
+    )
+
+
 def test_card_juri_feng_shui_engine__cancelled_power_gives_nothing():
     state, _ = fight("juri.feng-shui-engine", "ken.jigokusha", lives=(5, 10))
     assert state.carry[0] == (0, 0, 0)
@@ -353,7 +366,7 @@ SUPERS = cards(
 def test_card_super_combo__only_from_round_5(cid):
     """This card can only be played in the 5th round of the fight or later
     (sfr.layout.super-combo)."""
-    from kumite.games.sfrivals.scenario import position
+    from tests.games.sfrivals.scenario import position
 
     char = cid.split(".")[0]
     for round, legal in ((1, False), (4, False), (5, True), (8, True)):

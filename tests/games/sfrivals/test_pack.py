@@ -118,3 +118,66 @@ def test_overlay_for_another_game_is_refused(tmp_path):
     path = write(tmp_path, '[pack]\nid="x"\ngame="rivales"\n')
     with pytest.raises(PackError, match="pack is for game 'rivales'"):
         read_overlay(path)
+
+
+def test_overlay_renames_a_character(tmp_path):
+    # merge gives an overlay's "name" a provenance; a character's name must accept it
+    path = write(tmp_path, OVERLAY_HEAD + '[[characters]]\nid="ryu"\nname="Ryu (Evil)"\n')
+    catalog = load_catalog(read_overlay(path), path.name)
+    assert catalog.characters["ryu"].name == "Ryu (Evil)"
+
+
+# [rules] ranges (docs/packs.md): life 1..31, hand (rounds) 1..8, ultra_life_at_most 1..31,
+# super_round_at_least 1..8.
+@pytest.mark.parametrize(
+    ("rules", "words"),
+    [
+        ("hand = 12", "field 'rules.hand': 12 is outside 1..8"),
+        ("hand = 9", "field 'rules.hand': 9 is outside 1..8"),
+        ("hand = 0", "field 'rules.hand': 0 is outside 1..8"),
+        ("life = 0", "field 'rules.life': 0 is outside 1..31"),
+        ("life = -3", "field 'rules.life': -3 is outside 1..31"),
+        ("life = 32", "field 'rules.life': 32 is outside 1..31"),
+        ("ultra_life_at_most = 0", "field 'rules.ultra_life_at_most': 0 is outside 1..31"),
+        ("ultra_life_at_most = 40", "field 'rules.ultra_life_at_most': 40 is outside 1..31"),
+        ("super_round_at_least = 0", "field 'rules.super_round_at_least': 0 is outside 1..8"),
+        ("super_round_at_least = 9", "field 'rules.super_round_at_least': 9 is outside 1..8"),
+        ("life = true", "field 'rules.life': Expected `int`, got `bool`"),
+        ("life = 7.5", "field 'rules.life': Expected `int`, got `float`"),
+        ("lives = 7", "field 'rules.lives': Object contains unknown field `lives`"),
+        ('life = { value = 7, from = "hearsay" }', "field 'rules.life': unknown provenance"),
+    ],
+)
+def test_rules_value_outside_its_range_is_refused_naming_file_and_field(tmp_path, rules, words):
+    path = write(tmp_path, OVERLAY_HEAD + f"[rules]\n{rules}\n")
+    with pytest.raises(PackError) as info:
+        read_overlay(path)
+    message = str(info.value)
+    assert message.startswith("sfrivals/packs/base.toml+mine.toml: ")
+    assert words in message
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        "life = 1\nultra_life_at_most = 1\nsuper_round_at_least = 8",
+        "life = 31\nultra_life_at_most = 31\nsuper_round_at_least = 1",
+        "life = 31\nultra_life_at_most = 1\nhand = 8",
+        "life = 4\nhand = 1",  # a one-round fight; the Ultra (at most 5) is always allowed
+    ],
+)
+def test_rules_at_the_ends_of_their_ranges_play_to_the_end(tmp_path, rules):
+    from kumite.agents.base import decide
+    from kumite.agents.uniform import RandomAgent
+    from kumite.games.sfrivals.game import GAME
+
+    path = write(tmp_path, OVERLAY_HEAD + f"[rules]\n{rules}\n")
+    text = read_overlay(path)
+    for seed in range(20):
+        state = GAME.new_state(seed, {"pack": text})
+        agents = [RandomAgent(seed * 2 + s) for s in (0, 1)]
+        while not state.is_terminal:
+            state.apply({d.seat: decide(agents[d.seat], state, d) for d in state.pending()})
+        assert state.outcome is not None
+        assert state.outcome.detail["rounds"] <= GAME.catalog(state.opts).rules.hand

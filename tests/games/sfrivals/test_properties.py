@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from kumite.core.events import Event
 from kumite.core.record import replay
-from kumite.games.sfrivals import GAME
+from kumite.games.sfrivals.game import GAME
 from kumite.games.sfrivals.state import SFRState
 
 OPTIONS = st.fixed_dictionaries(

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from kumite.core.errors import IllegalChoiceError, MissingChoiceError
-from kumite.games.sfrivals import GAME
-from kumite.games.sfrivals.scenario import clash, position
+from kumite.games.sfrivals.game import GAME
 from kumite.games.sfrivals.state import PLAY, SETUP
 from tests.games.sfrivals.helpers import dmg, fight, of_kind
+from tests.games.sfrivals.scenario import clash, position
 
 
 def set_up(state, first="setup:ryu.jab:ryu.hadouken", second="setup:ken.guard:ken.hadouken"):
@@ -245,3 +245,45 @@ def test_reveal_first__opponent_reveals_before_you_choose():
     assert [(d.seat, d.kind) for d in state.pending()] == [(0, "play")]
     events = state.apply({0: "play:ryu.jab"})
     assert of_kind(events, "InitiativeCompared")[0].initiatives == (7, 4 + 2)  # Hadouken's +2
+
+
+LATER_ROUNDS = {"NextRoundBonus", "RevealFirstNext", "RevealFirstVoided", "LastingEffect"}
+
+
+def _last_rounds(reason: str, wanted: int = 5):
+    """Final rounds of random fights that end by ``reason`` and in which a power took effect
+    on a later round (a bonus, a reveal-first or a lasting bonus was carried)."""
+    import random
+
+    found = []
+    for seed in range(3000):
+        state = GAME.new_state(seed)
+        rng = random.Random(seed)
+        events = []
+        while not state.is_terminal:
+            events = state.apply({d.seat: rng.choice(d.legal) for d in state.pending()})
+        carried = any(c.bonus for c in state.carry) or any(state.reveal_first)
+        if state.outcome.reason == reason and carried:
+            found.append(events)
+            if len(found) == wanted:
+                break
+    assert len(found) == wanted
+    return found
+
+
+def test_end_ko__no_next_round_announcement_after_the_ko():
+    """sfr.end.ko: the fight is over, so "+2 initiative next round" would be false."""
+    for events in _last_rounds("KO"):
+        assert events[-1].kind == "FightEnded"
+        assert not [e.describe() for e in events if e.kind in LATER_ROUNDS]
+
+
+def test_end_out_of_cards__no_next_round_announcement_after_the_last_round():
+    for events in _last_rounds("out of cards"):
+        assert events[-1].kind == "FightEnded"
+        assert not [e.describe() for e in events if e.kind in LATER_ROUNDS]
+
+
+def test_next_round_announcement_stays_while_the_fight_goes_on():
+    _, events = fight("ryu.hadouken", "ken.weak-shoryuken")
+    assert [e.kind for e in events if e.kind in LATER_ROUNDS] == ["NextRoundBonus"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from kumite.core.errors import OptionsError
-from kumite.games.sfrivals import GAME
-from kumite.games.sfrivals.scenario import clash, position
+from kumite.games.sfrivals.game import GAME
 from tests.games.sfrivals.helpers import dmg, fight, of_kind
+from tests.games.sfrivals.scenario import clash, position
 
 
 def test_ruling_power_order__cancellation_before_swap():

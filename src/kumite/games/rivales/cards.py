@@ -9,11 +9,8 @@ and fighter into frozen objects.
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Mapping
-from importlib import resources
-from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import msgspec
 
@@ -21,11 +18,9 @@ from kumite.cards import (
     PackData,
     Provenance,
     convert,
-    merge,
-    parse_toml,
-    read_pack,
     split_values,
 )
+from kumite.cards.pack import PackLoader, read_rules
 from kumite.core.errors import PackError
 
 When = Literal["immediate", "end", "passive", "damaged"]
@@ -439,18 +434,8 @@ def _fill(
 
 def _compile(pack: PackData) -> Catalog:
     name = pack.name
-    defaults = {str(k): str(v) for k, v in pack.meta.get("provenance", {}).items()}
-    raw_rules = pack.data.get("rules", {})
-    if not isinstance(raw_rules, dict):
-        raise PackError(name, "[rules] must be a table")
-    rule_values, rule_prov = split_values(
-        raw_rules,
-        pack=name,
-        card=None,
-        valued=raw_rules.keys(),
-        defaults=dict.fromkeys(raw_rules, "rulebook"),
-    )
-    rules = convert(rule_values, RuleValues, pack=name, card=None)
+    defaults = pack.defaults
+    rules, rule_prov = read_rules(pack, RuleValues)
     fighter_specs: list[tuple[FighterSpec, dict[str, Provenance]]] = []
     for table in pack.data.get("fighters", []):
         fid = str(table.get("id"))
@@ -563,33 +548,14 @@ def _check_card(spec: CardSpec, name: str, fighters: set[str]) -> None:
     _check_effects(spec.effects, name, spec.id, "effects", passive=False)
 
 
-def _base_text() -> str:
-    return (resources.files("kumite.games.rivales") / "packs" / "base.toml").read_text("utf-8")
-
-
-@functools.lru_cache(maxsize=1)
-def base_pack() -> PackData:
-    return parse_toml(_base_text(), "rivales/packs/base.toml")
-
-
-def load_catalog(overlay_text: str | None = None, name: str = "overlay") -> Catalog:
-    """The base catalog, or the base merged with a user's overlay pack given as TOML text.
-    Cached: the same pack always gives the same card objects."""
-    return _load_catalog(overlay_text, name)
-
-
-@functools.lru_cache(maxsize=32)
-def _load_catalog(overlay_text: str | None, name: str) -> Catalog:
-    pack = base_pack()
-    if overlay_text is not None:
-        pack = merge(pack, parse_toml(overlay_text, name), (*CARD_VALUED, *FIGHTER_VALUED))
-    return _compile(pack)
-
-
-def read_overlay(path: str | Path) -> str:
-    """Read and validate an overlay pack file; return its text (stored in game options)."""
-    p = Path(path)
-    read_pack(p)
-    text = p.read_text(encoding="utf-8")
-    load_catalog(text, p.name)
-    return text
+PACKS: Final = PackLoader(
+    "kumite.games.rivales",
+    _compile,
+    (*CARD_VALUED, *FIGHTER_VALUED),
+    {"cards": CardSpec, "fighters": FighterSpec},
+)
+base_pack = PACKS.base
+load_catalog = PACKS.load
+"""``load_catalog(overlay_text=None, name="overlay")``: the base catalog, or the base merged
+with a user's overlay pack given as TOML text (cached)."""
+read_overlay = PACKS.read_overlay

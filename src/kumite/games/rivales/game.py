@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import msgspec
-
-from kumite.core.errors import KumiteError, OptionsError
-from kumite.core.game import Game, GameInfo
+from kumite.cards.game import PackGame
+from kumite.core.errors import OptionsError
+from kumite.core.game import GameInfo
 from kumite.core.memo import Memo
 from kumite.games.rivales.actions import NUM_ACTIONS
-from kumite.games.rivales.cards import Catalog, load_catalog
+from kumite.games.rivales.cards import PACKS, Catalog
 from kumite.games.rivales.options import Options
 from kumite.games.rivales.rules import RULES, card_rule, fighter_rule
 from kumite.games.rivales.state import RivalesState
@@ -22,7 +21,7 @@ RULES_VERSION = "rivales-1"
 _PER_CLASH = 3 + 5 * 2
 
 
-class Rivales(Game[Options]):
+class Rivales(PackGame[Options, Catalog]):
     """Rivales: Capítulo 1 – Justicia — 1vs1 duels and the official 2vs2 team mode."""
 
     info = GameInfo(
@@ -39,28 +38,23 @@ class Rivales(Game[Options]):
         num_actions=NUM_ACTIONS,
     )
 
+    options_type = Options
+    packs = PACKS
+
     def parse_options(self, raw: Mapping[str, Any] | None) -> Options:
         if not raw:
-            return _DEFAULT
+            return self.default_options
         key = _cache_key(raw)
         if key is not None:
             known = _PARSED.get(key)
             if known is not None:
                 return known
-        options = self._parse(raw)
+        options = super().parse_options(raw)
         if key is not None:
             _PARSED.put(key, options)
         return options
 
-    def _parse(self, raw: Mapping[str, Any]) -> Options:
-        options: Options
-        if isinstance(raw, Options):
-            options = raw
-        else:
-            try:
-                options = msgspec.convert(dict(raw), Options)
-            except msgspec.ValidationError as exc:
-                raise OptionsError(f"rivales options: {exc}") from None
+    def check(self, options: Options) -> None:
         if not 1 <= options.final_round_limit <= 10:
             raise OptionsError("rivales options: final_round_limit must be 1..10")
         catalog = self.catalog(options)
@@ -83,17 +77,6 @@ class Rivales(Game[Options]):
                             f"teammates must choose different fighters (seats {a + 1} and "
                             f"{b + 1} both chose {fa!r}: rv.2v2.different-fighters)"
                         )
-        return options
-
-    def catalog(self, options: Options | None = None) -> Catalog:
-        """The cards in use: the base pack, or the base merged with the options' overlay."""
-        overlay = None if options is None else options.pack
-        try:
-            return load_catalog(overlay)
-        except KumiteError:
-            raise
-        except Exception as exc:  # pragma: no cover - defensive
-            raise OptionsError(f"pack: {exc}") from None
 
     def new_state(self, seed: int = 0, options: Mapping[str, Any] | None = None) -> RivalesState:
         opts = self.parse_options(options)
@@ -111,11 +94,7 @@ class Rivales(Game[Options]):
             index[card_rule(card.id)] = f"{card.name}: {card.text or 'no effect.'}"
         return index
 
-    def pack_ref(self, options: Options) -> dict[str, str]:
-        return self.catalog(options).pack.ref()
 
-
-_DEFAULT = Options()
 _PARSED: Memo[tuple[tuple[str, Any], ...], Options] = Memo(256)
 """Options already parsed and validated, by their raw form (simulations create many states
 with the same options)."""

@@ -10,7 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from kumite.core.game import Game
+from kumite.core.spec import Labeler
 from kumite.games.rivales.cards import Card, Catalog
+from kumite.games.rivales.game import GAME
 
 PERSONAS = {
     "persona:hansel": "HANSEL (candy cane): +1 Guard",
@@ -144,3 +147,9 @@ def _guard(n: int, view: Mapping[str, Any]) -> str:
     return f"{head} — Guard {guard} against Damage {damage}: " + (
         "no Damage" if taken == 0 else f"you take {taken}"
     )
+
+
+def labeler(game: Game[Any], options: Mapping[str, Any]) -> Labeler:
+    """The spec's ``labels``: the choices of a table with these options, labelled."""
+    catalog = GAME.catalog(options)
+    return lambda view, legal: choice_labels(legal, catalog, view)

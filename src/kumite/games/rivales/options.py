@@ -2,26 +2,45 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
+from kumite.cards.game import Pack
+from kumite.core.spec import doc
+
 
 class Options(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
-    mode: Literal["1v1", "2v2"] = "1v1"
-    """``1v1``: two seats. ``2v2``: four seats, seats 0-1 against seats 2-3."""
-    fighters: tuple[str | None, ...] | None = None
-    """Fix the seats' fighters (one per seat); a seat left None picks at the table."""
-    clash_winner: Literal["damage", "attacker"] = "damage"
-    """Who has 'won a clash' for the boost order: the attacker who dealt Damage (default),
-    or the attacker whatever the Damage (``rv.ruling.clash-winner``)."""
-    max_combo_card: Literal["energy", "exhausted"] = "energy"
-    """The last card of a maximum combo is turned face down as 1 energy (default), or
-    moved down as an exhausted card (``rv.ruling.max-combo-end``)."""
-    pinzas: Literal["zone", "facing"] = "zone"
-    """2vs2 Pinzas de Mantis binds the rival in its zone next clash (default) or the rival
-    facing Mulan next clash (``rv.ruling.pinzas-2v2``)."""
-    final_round_limit: int = 3
-    """Final (sudden-death) rounds played before the fight is declared a draw."""
-    pack: str | None = None
-    """A user's overlay pack (TOML text) loaded over the shipped one."""
+    mode: Annotated[
+        Literal["1v1", "2v2"],
+        doc("``1v1``: two seats. ``2v2``: four seats, seats 0-1 against seats 2-3."),
+    ] = "1v1"
+    fighters: Annotated[
+        tuple[str | None, ...] | None,
+        doc("Fix the seats' fighters (one per seat); a seat left None picks at the table."),
+    ] = None
+    clash_winner: Annotated[
+        Literal["damage", "attacker"],
+        doc(
+            "Who has 'won a clash' for the boost order: the attacker who dealt Damage "
+            "(default), or the attacker whatever the Damage (``rv.ruling.clash-winner``)."
+        ),
+    ] = "damage"
+    max_combo_card: Annotated[
+        Literal["energy", "exhausted"],
+        doc(
+            "The last card of a maximum combo is turned face down as 1 energy (default), or "
+            "moved down as an exhausted card (``rv.ruling.max-combo-end``)."
+        ),
+    ] = "energy"
+    pinzas: Annotated[
+        Literal["zone", "facing"],
+        doc(
+            "2vs2 Pinzas de Mantis binds the rival in its zone next clash (default) or the "
+            "rival facing Mulan next clash (``rv.ruling.pinzas-2v2``)."
+        ),
+    ] = "zone"
+    final_round_limit: Annotated[
+        int, doc("Final (sudden-death) rounds played before the fight is declared a draw.")
+    ] = 3
+    pack: Pack = None

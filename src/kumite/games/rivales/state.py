@@ -11,7 +11,6 @@ Seats: 1vs1 seats 0 and 1 (team = seat); 2vs2 seats 0-1 are team 0, seats 2-3 te
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
@@ -232,10 +231,6 @@ class RivalesState(State):
     def outcome(self) -> Outcome | None:
         return self._outcome
 
-    @property
-    def options_json(self) -> dict[str, Any]:
-        return self.game.options_to_json(self.opts)
-
     def pending(self) -> tuple[Decision, ...]:
         return self._pending or ()
 
@@ -276,36 +271,25 @@ class RivalesState(State):
         other._forced = dict(self._forced)
         return other
 
-    def apply(self, choices: Mapping[int, str]) -> list[Event]:
-        """:meth:`State.apply`, with the common case (a plain dict holding one legal
-        choice per pending seat) checked inline; anything else goes through
-        :meth:`State.validate` and its precise errors."""
-        pending = self._pending
-        if type(choices) is dict and pending and len(choices) == len(pending):
-            for d in pending:
-                got = choices.get(d.seat)
-                if type(got) is not str or got not in d.legal:  # None is not a str either
+    def apply_trusted(self, choices: dict[int, str]) -> list[Event]:
+        """:meth:`State.apply_trusted`, with :meth:`_apply` and :meth:`_advance` inline
+        for a quiet state (simulation and search)."""
+        if self.quiet and not self._opening and not self._forced:
+            self._pending = None
+            _HANDLERS[self.phase](self, choices, None)
+            enter = _ENTER
+            while self.phase != OVER:
+                waiting = enter[self.phase](self, None)
+                if waiting is not None:
+                    self._pending = waiting
                     break
             else:
-                valid = choices.copy()  # a plain dict (checked): its own copy is cheapest
-                if self.quiet and not self._opening and not self._forced:
-                    # :meth:`_apply` and :meth:`_advance` for a quiet state, inline
-                    self._pending = None
-                    _HANDLERS[self.phase](self, valid, None)
-                    enter = _ENTER
-                    while self.phase != OVER:
-                        waiting = enter[self.phase](self, None)
-                        if waiting is not None:
-                            self._pending = waiting
-                            break
-                    else:
-                        self._pending = ()
-                    self.history.append(valid)
-                    return []
-                events = self._apply(valid)
-                self.history.append(valid)
-                return events
-        return super().apply(choices)
+                self._pending = ()
+            self.history.append(choices)
+            return []
+        events = self._apply(choices)
+        self.history.append(choices)
+        return events
 
     def _apply(self, choices: dict[int, str]) -> list[Event]:
         out: list[Event] | None = None if self.quiet else []
@@ -346,7 +330,8 @@ class RivalesState(State):
 
     def _set_fighter(self, seat: int, fighter: Fighter) -> None:
         self.fighters[seat] = fighter
-        self.who[seat] = f"P{seat + 1} {fighter.name}"
+        # A new list: clones share the old one (fork copies no label list).
+        self.who = [*self.who[:seat], f"P{seat + 1} {fighter.name}", *self.who[seat + 1 :]]
 
     def leave_face_up(
         self, seat: int, card: Card, zone: int, out: list[Event] | None, rule: str
@@ -767,8 +752,6 @@ class RivalesState(State):
         return "not among the legal choices"
 
     # -- actions ------------------------------------------------------------------------
-    def legal_actions(self, seat: int) -> list[int]:
-        return [self.choice_to_action(seat, c) for c in self.legal(seat)]
 
     def choice_to_action(self, seat: int, choice: str) -> int:
         return choice_to_action(self, seat, choice)

@@ -48,12 +48,10 @@ class Attack:
     build)."""
 
     __slots__ = (
-        "asked",
         "attacker",
         "avoided",
         "card",
         "effects",
-        "forced",
         "gifts",
         "hero",
         "k",
@@ -61,6 +59,7 @@ class Attack:
         "per_hit",
         "revealed",
         "targets",
+        "unavoidable",
     )
 
     attacker: Final[int | None]
@@ -79,10 +78,8 @@ class Attack:
     per_hit: Final[tuple[Effect, ...]]
     gifts: Final[tuple[tuple[int, str, int], ...]]
     """(foe, zone, card) set aside for each foe (Ultimate Atomic Buster)."""
-    asked: Final[bool]
-    """The current target has been asked (his "cannot avoid" flag is consumed)."""
-    forced: Final[bool]
-    """The current target cannot avoid this Attack (Hugo)."""
+    unavoidable: Final[tuple[int, ...]]
+    """The seats that cannot avoid this Attack (Hugo: ``sfdbg.ruling.hugo-next-attack``)."""
 
     def __init__(
         self,
@@ -97,8 +94,7 @@ class Attack:
         name: str | None = None,
         per_hit: tuple[Effect, ...] = (),
         gifts: tuple[tuple[int, str, int], ...] = (),
-        asked: bool = False,
-        forced: bool = False,
+        unavoidable: tuple[int, ...] = (),
     ) -> None:
         self.attacker = attacker
         self.card = card
@@ -111,21 +107,13 @@ class Attack:
         self.name = name
         self.per_hit = per_hit
         self.gifts = gifts
-        self.asked = asked
-        self.forced = forced
+        self.unavoidable = unavoidable
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in _ATTACK_FIELDS)
         return f"Attack({fields})"
 
-    def _progressed(
-        self,
-        k: int,
-        avoided: tuple[int, ...],
-        revealed: tuple[int, ...],
-        asked: bool,
-        forced: bool,
-    ) -> Attack:
+    def _progressed(self, k: int, avoided: tuple[int, ...], revealed: tuple[int, ...]) -> Attack:
         """This Attack with its progress through the targets changed (the rest is fixed)."""
         return Attack(
             self.attacker,
@@ -139,23 +127,17 @@ class Attack:
             self.name,
             self.per_hit,
             self.gifts,
-            asked,
-            forced,
+            self.unavoidable,
         )
 
     def next_target(self, avoided: bool) -> Attack:
         """This Attack moved on to its next target."""
         done = (*self.avoided, self.targets[self.k]) if avoided else self.avoided
-        return self._progressed(self.k + 1, done, (), False, False)
-
-    def asking(self, forced: bool) -> Attack:
-        """This Attack once its current target is asked (``asked``; ``forced``: Hugo)."""
-        return self._progressed(self.k, self.avoided, self.revealed, True, forced)
+        return self._progressed(self.k + 1, done, ())
 
     def revealing(self, card: int) -> Attack:
         """This Attack once its current target has revealed ``card`` against it."""
-        revealed = (*self.revealed, card)
-        return self._progressed(self.k, self.avoided, revealed, self.asked, self.forced)
+        return self._progressed(self.k, self.avoided, (*self.revealed, card))
 
 
 #: In the order of the constructor's parameters, for ``repr``.
@@ -171,8 +153,7 @@ _ATTACK_FIELDS: Final = (
     "name",
     "per_hit",
     "gifts",
-    "asked",
-    "forced",
+    "unavoidable",
 )
 
 
@@ -186,6 +167,20 @@ def attack(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
         st.stack.append(("give", ctx, e, foes, 0, ()))
     else:
         start_attack(st, ctx, e, foes, out)
+
+
+def unavoidable(st: Engine) -> tuple[int, ...]:
+    """The seats that cannot avoid the Attack now starting; their "cannot avoid" is used up.
+
+    ``sfdbg.clarify.hugo``: "that foe may not play a Defense card at all against the next
+    attack that occurs during that turn" -- the next Attack anyone makes, a Counter-Attack
+    included, whether or not it affects that foe (``sfdbg.ruling.hugo-next-attack``)."""
+    flags = st.cannot_avoid
+    if True not in flags:
+        return ()
+    seats = tuple(s for s in range(st.n) if flags[s])
+    st.cannot_avoid = [False] * st.n
+    return seats
 
 
 def start_attack(
@@ -214,6 +209,7 @@ def start_attack(
                 name=e.name,
                 per_hit=e.per_hit,
                 gifts=gifts,
+                unavoidable=unavoidable(st),
             ),
         )
     )
@@ -283,11 +279,7 @@ def attack_step(st: Engine, frame: Frame, out: list[Event]) -> None:
     a: Attack = frame[1]
     if a.k < len(a.targets):
         target = a.targets[a.k]
-        if not a.asked:
-            # sfdbg.clarify.hugo: "the next attack" only, so the flag is used up now.
-            a = a.asking(forced=st.cannot_avoid[target])
-            st.cannot_avoid[target] = False
-        ask(st, target, "defend", (a, a.forced), private=True)
+        ask(st, target, "defend", (a, target in a.unavoidable), private=True)
         return
     hits = tuple(t for t in a.targets if t not in a.avoided)
     for foe_seat, zone, card in a.gifts:
@@ -388,7 +380,17 @@ def _defend_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> N
         st.discard[target].append(card.index)
     if not st.quiet:
         out.append(
-            ev.AttackAvoided(rule="sfdbg.attack.defense", seat=target, card=card.id, name=card.name)
+            ev.AttackAvoided(
+                rule="sfdbg.attack.defense",
+                seat=target,
+                card=card.id,
+                name=card.name,
+                where=(
+                    "is discarded (Secret Heroes)"
+                    if ultra and secret
+                    else ("is shuffled into his deck" if ultra else "is discarded")
+                ),
+            )
         )
     st.stack.append(("atk", a.next_target(avoided=True)))
     if ultra:
@@ -422,7 +424,7 @@ def _defend_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> N
 def _defend_prompt(st: Engine, req: Request) -> str:
     a, forced = req.data
     source = f"{st.heroes[a.hero].name}'s Counter-Attack" if a.hero >= 0 else st.name(a.card)
-    by = "the Stage Boss" if a.attacker is None else f"Player {a.attacker + 1}"
+    by = "The Stage Boss" if a.attacker is None else f"Player {a.attacker + 1}"
     if forced:
         return f"{by} attacks you with {source}; you cannot avoid it (you may reveal reactions)"
     return f"{by} attacks you with {source}: play a Defense from your hand, or not"
@@ -481,7 +483,12 @@ def counter_attack(st: Engine, frame: Frame, out: list[Event]) -> None:
         (
             "atk",
             Attack(
-                attacker=by, card=-1, hero=hero, effects=st.heroes[hero].counter, targets=(victim,)
+                attacker=by,
+                card=-1,
+                hero=hero,
+                effects=st.heroes[hero].counter,
+                targets=(victim,),
+                unavoidable=unavoidable(st),
             ),
         )
     )
@@ -507,4 +514,4 @@ def secret_replace(st: Engine, frame: Frame, out: list[Event]) -> None:
         )
 
 
-__all__ = ["Attack", "attack", "resolve", "start_attack"]
+__all__ = ["Attack", "attack", "resolve", "start_attack", "unavoidable"]

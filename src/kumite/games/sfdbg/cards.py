@@ -12,11 +12,10 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Mapping
-from importlib import resources
-from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-from kumite.cards import PackData, Provenance, convert, merge, parse_toml, read_pack, split_values
+from kumite.cards import PackData, Provenance, convert, split_values
+from kumite.cards.pack import PackLoader, read_rules
 from kumite.core.errors import PackError
 from kumite.games.sfdbg.schema import (
     CARD_TYPES,
@@ -319,18 +318,8 @@ def _effect(spec: EffectSpec) -> Effect:
 
 def _compile(pack: PackData) -> Catalog:
     name = pack.name
-    defaults = {str(k): str(v) for k, v in pack.meta.get("provenance", {}).items()}
-    raw_rules = pack.data.get("rules", {})
-    if not isinstance(raw_rules, dict):
-        raise PackError(name, "[rules] must be a table")
-    rule_values, rule_prov = split_values(
-        raw_rules,
-        pack=name,
-        card=None,
-        valued=raw_rules.keys(),
-        defaults=dict.fromkeys(raw_rules, "rulebook"),
-    )
-    rules = convert(rule_values, RuleValues, pack=name, card=None)
+    defaults = pack.defaults
+    rules, rule_prov = read_rules(pack, RuleValues)
     tables = pack.data.get("cards", [])
     ids = {str(t.get("id")) for t in tables}
     specs: list[tuple[CardSpec, dict[str, Provenance]]] = []
@@ -428,16 +417,37 @@ def _heroes(pack: PackData, defaults: Mapping[str, str], ids: set[str]) -> list[
     return heroes
 
 
+#: The basic cards and the pile each must start in (``sfdbg.setup.main-deck``: none of them
+#: is ever in the main deck); no other card may start in these piles.
+BASIC_PILES = {
+    "punch": "starter",
+    "vulnerability": "starter",
+    "kick": "kick",
+    "weakness": "weakness",
+}
+
+
 def _check_totals(name: str, cards: list[Card], heroes: list[Hero], rules: RuleValues) -> None:
+    for required in BASIC_PILES:
+        if not any(c.id == required for c in cards):
+            raise PackError(name, f"missing the {required!r} card")
+    for card in cards:
+        basic = BASIC_PILES.get(card.id)
+        if basic is not None and card.pile != basic:
+            raise PackError(name, f"must be in the {basic!r} pile", card=card.id, field="pile")
+        if basic is None and card.pile in BASIC_PILES.values():
+            raise PackError(
+                name,
+                f"only the basic cards start in the {card.pile!r} pile",
+                card=card.id,
+                field="pile",
+            )
     total = sum(c.copies for c in cards)
     if total != rules.total_cards:
         raise PackError(name, f"the pack has {total} cards; the game has {rules.total_cards}")
     main = sum(c.copies for c in cards if c.pile == "main")
     if main != rules.main_deck:
         raise PackError(name, f"the main deck has {main} cards; it needs {rules.main_deck}")
-    for required in ("punch", "vulnerability", "kick", "weakness"):
-        if not any(c.id == required for c in cards):
-            raise PackError(name, f"missing the {required!r} card")
     for pile, count in PILE_COUNTS.items():
         got = sum(c.copies for c in cards if c.pile == pile)
         if got != count:
@@ -456,28 +466,14 @@ def _check_totals(name: str, cards: list[Card], heroes: list[Hero], rules: RuleV
             raise PackError(name, "no Ultra names this Super Hero as owner", card=hero.id)
 
 
-def _base_text() -> str:
-    return (resources.files("kumite.games.sfdbg") / "packs" / "base.toml").read_text("utf-8")
-
-
-@functools.lru_cache(maxsize=1)
-def base_pack() -> PackData:
-    return parse_toml(_base_text(), "sfdbg/packs/base.toml")
-
-
-@functools.lru_cache(maxsize=32)
-def load_catalog(overlay_text: str | None = None, name: str = "overlay") -> Catalog:
-    """The base catalog, or the base merged with a user's overlay pack given as TOML text."""
-    pack = base_pack()
-    if overlay_text is not None:
-        pack = merge(pack, parse_toml(overlay_text, name), VALUED_FIELDS + HERO_VALUED)
-    return _compile(pack)
-
-
-def read_overlay(path: str | Path) -> str:
-    """Read and validate an overlay pack file; return its text (stored in game options)."""
-    p = Path(path)
-    read_pack(p)
-    text = p.read_text(encoding="utf-8")
-    load_catalog(text, p.name)
-    return text
+PACKS: Final = PackLoader(
+    "kumite.games.sfdbg",
+    _compile,
+    VALUED_FIELDS + HERO_VALUED,
+    {"cards": CardSpec, "heroes": HeroSpec},
+)
+base_pack = PACKS.base
+load_catalog = PACKS.load
+"""``load_catalog(overlay_text=None, name="overlay")``: the base catalog, or the base merged
+with a user's overlay pack given as TOML text (cached)."""
+read_overlay = PACKS.read_overlay

@@ -82,9 +82,11 @@ _WHERE: Final = {
 @primitive(blocking=True)
 def discard(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
     """Discard ``amount`` cards of your choice from your hand (``min_cost``: only such cards;
-    ``else_weakness``: gain a Weakness if you have none)."""
+    ``else_weakness``: gain a Weakness if you can't, an empty hand included)."""
     if st.hand[ctx.me]:
         ask(st, ctx.me, "discard", (ctx, e, e.amount), private=True)
+    elif e.else_weakness:
+        st.gain_weakness(ctx.me, out, rule_of(st, ctx))
 
 
 def _discard_legal(st: Engine, req: Request) -> tuple[str, ...]:
@@ -196,8 +198,17 @@ KINDS["destroy-trigger"] = Kind(
 @primitive(blocking=True)
 def to_main_bottom(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
     """Put a matching card from ``zones`` on the bottom of the main deck (Dhalsim)."""
-    if candidates(st, ctx.me, e, "bottom"):
+    if _bottom_legal(st, ctx, e):
         ask(st, ctx.me, "bottom", (ctx, e))
+
+
+def _bottom_legal(st: Engine, ctx: Ctx, e: Effect) -> tuple[str, ...]:
+    """``sfdbg.ruling.never-into-main-deck``: only cards that started in the main deck may
+    go into it, whatever the pack's effect says -- "None of the following cards should ever
+    be placed into the main deck: Stage, Punch, Vulnerability, Kick, Ultra, Weakness"."""
+    by_id = st.catalog.by_id
+    options = candidates(st, ctx.me, e, "bottom")
+    return tuple(c for c in options if by_id[c.rpartition(":")[2]].pile == "main")
 
 
 def _bottom_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
@@ -219,7 +230,7 @@ def _bottom_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> N
 
 
 KINDS["bottom"] = Kind(
-    lambda st, req: tuple(candidates(st, req.data[0].me, req.data[1], "bottom")),
+    lambda st, req: _bottom_legal(st, req.data[0], req.data[1]),
     _bottom_answer,
     lambda st, req: (
         f"{source_name(st, req.data[0])}: choose a card to put on the bottom of the main deck"

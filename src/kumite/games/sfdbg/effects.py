@@ -263,7 +263,8 @@ def cannot_buy(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
 
 @primitive()
 def cannot_avoid(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
-    """``sfdbg.clarify.hugo``: this foe may not play a Defense against the next Attack."""
+    """``sfdbg.clarify.hugo``: this foe may not play a Defense against the next Attack that
+    occurs this turn (``sfdbg.ruling.hugo-next-attack``; used up in :func:`.attack.unavoidable`)."""
     st.cannot_avoid[ctx.me] = True
     if not st.quiet:
         out.append(

@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import msgspec
-
-from kumite.core.errors import KumiteError, OptionsError
-from kumite.core.game import Game, GameInfo
+from kumite.cards.game import PackGame
+from kumite.core.errors import OptionsError
+from kumite.core.game import GameInfo
 from kumite.games.sfdbg.actions import vocabulary
-from kumite.games.sfdbg.cards import Catalog, load_catalog
+from kumite.games.sfdbg.cards import PACKS, Catalog, load_catalog
 from kumite.games.sfdbg.options import Options
 from kumite.games.sfdbg.rules import RULES, card_rule, hero_rule
 from kumite.games.sfdbg.state import SFDBGState
@@ -21,7 +20,7 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 5
 MAX_DECISIONS_PER_TURN = 2000
 
 
-class SFDBG(Game[Options]):
+class SFDBG(PackGame[Options, Catalog]):
     """The Street Fighter Deck-Building Game (Cryptozoic, 2014) for 2 to 5 players."""
 
     info = GameInfo(
@@ -38,17 +37,10 @@ class SFDBG(Game[Options]):
         num_actions=len(vocabulary(load_catalog()).choices),
     )
 
-    def parse_options(self, raw: Mapping[str, Any] | None) -> Options:
-        if not raw:
-            return _DEFAULT
-        options: Options
-        if isinstance(raw, Options):
-            options = raw
-        else:
-            try:
-                options = msgspec.convert(dict(raw), Options)
-            except msgspec.ValidationError as exc:
-                raise OptionsError(f"sfdbg options: {exc}") from None
+    options_type = Options
+    packs = PACKS
+
+    def check(self, options: Options) -> None:
         n = options.players
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
             raise OptionsError(f"the game is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")
@@ -71,17 +63,6 @@ class SFDBG(Game[Options]):
                     raise OptionsError(f"unknown Super Hero {hero!r} (one of: {known})")
             if len(set(chosen)) != len(chosen):
                 raise OptionsError("each Super Hero can be played by only one player")
-        return options
-
-    def catalog(self, options: Options | None = None) -> Catalog:
-        """The cards in use: the base pack, or the base merged with the options' overlay."""
-        overlay = None if options is None else options.pack
-        try:
-            return load_catalog(overlay)
-        except KumiteError:
-            raise
-        except Exception as exc:  # pragma: no cover - defensive
-            raise OptionsError(f"pack: {exc}") from None
 
     def new_state(self, seed: int = 0, options: Mapping[str, Any] | None = None) -> SFDBGState:
         opts = self.parse_options(options)
@@ -97,9 +78,5 @@ class SFDBG(Game[Options]):
             index[hero_rule(hero.id)] = f"{hero.name}: {hero.counter_text}"
         return index
 
-    def pack_ref(self, options: Options) -> dict[str, str]:
-        return self.catalog(options).pack.ref()
 
-
-_DEFAULT = Options()
 GAME = SFDBG()

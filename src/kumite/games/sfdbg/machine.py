@@ -28,21 +28,13 @@ class Machine(Engine):
     def pending(self) -> tuple[Decision, ...]:
         return pending_decisions(self)
 
-    def apply(self, choices: object) -> list[Event]:
-        """:meth:`~kumite.core.game.State.apply`, straight to the answer in the common case
-        (see :func:`common_choice`); anything else goes to :meth:`apply_checked`."""
-        choice = common_choice(self, choices)
-        if choice is None:
-            return self.apply_checked(choices)
+    def apply_trusted(self, choices: dict[int, str]) -> list[Event]:
+        """:meth:`~kumite.core.game.State.apply_trusted`: straight to the answer."""
         req = self.request
         assert req is not None
-        out = answer(self, choice)
-        self.history.append({req.seat: choice})
+        out = answer(self, choices[req.seat])
+        self.history.append(choices)
         return out
-
-    def apply_checked(self, choices: object) -> list[Event]:
-        """``apply`` with every check: the state's general validation."""
-        raise NotImplementedError
 
 
 # Functions, not methods: compiled, a method of the state is looked up like Python's (the
@@ -64,19 +56,6 @@ def pending_decisions(m: Machine) -> tuple[Decision, ...]:
             found = (new_decision(req.seat, req.kind, legal, kind.prompt(m, req)),)
         m._pending = found
     return found
-
-
-def common_choice(m: Machine, choices: object) -> str | None:
-    """The choice, if ``choices`` is the common case (a plain dict of the one pending
-    seat's legal choice); None for anything else, left to the general validation.
-    (``object``: the caller's input is not trusted to be typed.)"""
-    if type(choices) is dict and len(choices) == 1:
-        found = pending_decisions(m)
-        if len(found) == 1:
-            choice = choices.get(found[0].seat)
-            if type(choice) is str and choice in found[0].legal:
-                return choice
-    return None
 
 
 def answer(m: Machine, choice: str) -> list[Event]:

@@ -337,6 +337,14 @@ RULES: dict[str, str] = {
         "cards, so your Counter-Attack has nothing to affect and does not use up your once per "
         "turn."
     ),
+    "sfdbg.ruling.hugo-next-attack": (
+        'Hugo\'s "cannot avoid" applies to the next Attack anyone makes that turn, a '
+        "Counter-Attack included, and is used up by it even when it does not affect that foe."
+    ),
+    "sfdbg.ruling.cannot-buy-stage": (
+        "A player who can't buy any more cards this turn (Vega's Counter-Attack) can't challenge "
+        "a Stage Boss either: defeating a Stage counts as buying it (FAQ)."
+    ),
     "sfdbg.ruling.reactions": (
         "Shinku Hadoken and Galactic Tornado are revealed from the hand (they stay there) when a "
         "player's Attack affects you, each at most once per Attack, before you choose a "
@@ -374,6 +382,11 @@ RULES: dict[str, str] = {
     "sfdbg.ruling.end-of-turn-order": (
         '"At the end of your turn" effects resolve in step 1, before played cards are '
         "discarded: Tireless Warrior goes on top of your deck and is drawn in your new hand."
+    ),
+    "sfdbg.ruling.never-into-main-deck": (
+        "Only cards that started in the main deck can be put into it: an effect that puts a "
+        "card on the bottom of the main deck (Dhalsim's Counter-Attack, or any pack's) cannot "
+        "choose a Stage, Punch, Vulnerability, Kick, Ultra or Weakness."
     ),
     "sfdbg.ruling.returns": (
         "Game result for analysis: each winner scores +1, every other player -1."

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, cast
 
 from kumite.core.errors import MalformedChoiceError
 from kumite.core.events import Event
 from kumite.core.game import Outcome, State
-from kumite.core.rng import Rng
+from kumite.core.rng import Rng, shuffle
 
 # Importing these registers their frames, primitives and decision kinds.
 from kumite.games.sfdbg import attack as _attack  # noqa: F401
@@ -18,8 +17,8 @@ from kumite.games.sfdbg import effects as _effects  # noqa: F401
 from kumite.games.sfdbg import events as ev
 from kumite.games.sfdbg.actions import Vocabulary, vocabulary
 from kumite.games.sfdbg.cards import Catalog
-from kumite.games.sfdbg.engine import EMPTY, draw_cards, run_frames, shuffle
-from kumite.games.sfdbg.machine import Machine, answer, common_choice
+from kumite.games.sfdbg.engine import EMPTY, draw_cards, run_frames
+from kumite.games.sfdbg.machine import Machine, answer
 from kumite.games.sfdbg.options import Options
 from kumite.games.sfdbg.turn import start_turn, tables
 from kumite.games.sfdbg.view import determinize, explain, view
@@ -173,19 +172,6 @@ class SFDBGState(Machine, State):
     def outcome(self) -> Outcome | None:
         return self.result
 
-    @property
-    def options_json(self) -> dict[str, Any]:
-        return self.game.options_to_json(self.opts)
-
-    def validate(self, choices: Mapping[int, str]) -> dict[int, str]:
-        """:meth:`State.validate`, without the general checks in the common case."""
-        if common_choice(self, choices) is not None:
-            return dict(choices)
-        return super().validate(choices)
-
-    def apply_checked(self, choices: object) -> list[Event]:
-        return State.apply(self, cast("Mapping[int, str]", choices))
-
     def _apply(self, choices: dict[int, str]) -> list[Event]:
         req = self.request
         assert req is not None
@@ -224,6 +210,8 @@ class SFDBGState(Machine, State):
 
     def action_to_choice(self, seat: int, action: int) -> str:
         choices = self.vocabulary.choices
-        if not 0 <= action < len(choices):
-            raise KeyError(action)
+        if type(action) is not int or not 0 <= action < len(choices):
+            raise MalformedChoiceError(
+                seat, action, f"unknown action id (SF DBG's are 0 to {len(choices) - 1})"
+            )
         return choices[action]

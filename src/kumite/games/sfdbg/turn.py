@@ -136,7 +136,7 @@ def turn_legal(st: Engine, req: Request) -> tuple[str, ...]:
         ultras = st.ultras[seat]
         if ultras and cost[ultras[-1]] - st.discount <= power:
             out.append("buy:ultra")
-        # can_challenge(st), inlined.
+        # can_challenge(st), inlined (no_buy is checked above: sfdbg.ruling.cannot-buy-stage).
         stages = st.stages
         if (
             st.stage_up
@@ -154,9 +154,11 @@ def turn_legal(st: Engine, req: Request) -> tuple[str, ...]:
 
 
 def can_challenge(st: Engine) -> bool:
-    """``sfdbg.boss.challenge`` / ``sfdbg.boss.one-per-turn``."""
+    """``sfdbg.boss.challenge`` / ``sfdbg.boss.one-per-turn``; not after "can't buy"
+    (``sfdbg.ruling.cannot-buy-stage``)."""
     return (
-        st.stage_up
+        not st.no_buy
+        and st.stage_up
         and bool(st.stages)
         and st.stage_won == EMPTY
         and st.power >= st.cards[st.stages[-1]].cost

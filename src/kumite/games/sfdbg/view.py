@@ -13,7 +13,7 @@ import random
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from kumite.core.rng import Rng
-from kumite.games.sfdbg.engine import EMPTY, Engine
+from kumite.games.sfdbg.engine import EMPTY, Engine, Request
 from kumite.games.sfdbg.scoring import deck_vp, stage_count
 from kumite.games.sfdbg.turn import can_challenge, owned
 
@@ -172,6 +172,8 @@ def explain(st: SFDBGState, seat: int, choice: str) -> str:
     req = st.request
     if req is None or req.seat != seat:
         return "not among the legal choices"
+    if req.kind == "defend":
+        return _explain_defense(st, req, choice)
     if req.kind != "turn":
         return f"a {req.kind!r} decision is pending: {st.pending()[0].prompt}"
     verb, _, rest = choice.partition(":")
@@ -197,10 +199,49 @@ def explain(st: SFDBGState, seat: int, choice: str) -> str:
             return "no Kick left" if not st.kicks else f"a Kick costs 3; you have {st.power} Power"
         return "not among the legal choices"
     if verb == "challenge":
+        if st.no_buy:
+            # sfdbg.faq.defeat: "You 'defeat' a Boss/Super Villain/Stage when you buy ... one."
+            return (
+                "you can't buy any more cards this turn, and defeating a Stage counts as buying it"
+            )
         if st.stage_won != EMPTY:
             return "a player may only defeat one Stage per turn"
         if not st.stage_up or not st.stages:
             return "no Stage is face up"
         cost = st.cards[st.stages[-1]].cost
         return f"the Stage costs {cost}; you have {st.power} Power"
+    return "not among the legal choices"
+
+
+def _explain_defense(st: SFDBGState, req: Request, choice: str) -> str:
+    """Why a Defense or a reaction is refused: from the seat's own hand and the table only."""
+    a, forced = req.data
+    seat = req.seat
+    verb, _, card_id = choice.partition(":")
+    if verb not in ("defend", "reveal"):
+        return (
+            "against an Attack, choose defend:<card> (a Defense in your hand), "
+            "reveal:<card> (Shinku Hadoken, Galactic Tornado) or no-defense"
+        )
+    card = st.catalog.by_id.get(card_id)
+    if card is None:
+        return f"no card {card_id!r}"
+    if verb == "defend":
+        if forced:  # sfdbg.clarify.hugo
+            return "you cannot avoid this Attack (Hugo): no Defense may be played against it"
+        if card.defense is None:
+            return f"{card.name} has no Defense"
+    else:
+        if a.attacker is None:  # sfdbg.ruling.reactions
+            return "a Stage Boss is not a foe: nothing may be revealed against its Counter-Attack"
+        if not card.reaction:
+            return f"{card.name} can't be revealed against an Attack"
+        if card.index in a.revealed:
+            return f"you have already revealed {card.name} against this Attack"
+    if card.index not in st.hand[seat]:
+        if card.index in st.played[seat]:  # sfdbg.boss.counter-attack, sfdbg.counter.is-attack
+            return (
+                f"you have already played {card.name} this turn: a Defense is played from your hand"
+            )
+        return f"{card.name} is not in your hand"
     return "not among the legal choices"

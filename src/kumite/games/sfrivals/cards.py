@@ -7,11 +7,8 @@ this module validates them and compiles each card into a frozen :class:`Card`.
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Mapping
-from importlib import resources
-from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import msgspec
 
@@ -19,11 +16,9 @@ from kumite.cards import (
     PackData,
     Provenance,
     convert,
-    merge,
-    parse_toml,
-    read_pack,
     split_values,
 )
+from kumite.cards.pack import PackLoader, read_rules
 from kumite.core.errors import PackError
 
 Op = Literal[
@@ -50,6 +45,11 @@ AMOUNT_OPS = frozenset(
     }
 )
 CARDS_PER_CHARACTER = 10
+#: Cards in hand: the ten less the one covering the life gauge and the one shown
+#: (``sfr.setup.keep-eight``), so at most that many rounds (``[rules] hand``).
+HAND = CARDS_PER_CHARACTER - 2
+#: The highest starting life: the solver (``games.sfrivals.solver``) packs a life into 5 bits.
+MAX_LIFE = 31
 VALUED_FIELDS = ("name", "initiative", "damage", "kind", "copies", "text")
 
 
@@ -79,10 +79,20 @@ class CharacterSpec(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class RuleValues(msgspec.Struct, forbid_unknown_fields=True):
+    """The ``[rules]`` table; ranges checked by :func:`_check_rules`."""
+
     life: int = 10
+    """Starting life, 1..31."""
     hand: int = 8
+    """Rounds of the fight, 1..8 (each player holds 8 cards; fewer rounds is a short fight)."""
     ultra_life_at_most: int = 5
+    """An Ultra Combo needs its owner's life at most this, 1..31 (at or above life: always)."""
     super_round_at_least: int = 5
+    """A Super Combo may be played from this round on, 1..8."""
+
+
+#: Schemas of an overlay's new entries (an incomplete one is taken for a typo of an id).
+SCHEMAS: Mapping[str, type[Any]] = {"cards": CardSpec, "characters": CharacterSpec}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -218,18 +228,9 @@ class Catalog:
 
 def _compile(pack: PackData) -> Catalog:
     name = pack.name
-    defaults = {str(k): str(v) for k, v in pack.meta.get("provenance", {}).items()}
-    raw_rules = pack.data.get("rules", {})
-    if not isinstance(raw_rules, dict):
-        raise PackError(name, "[rules] must be a table")
-    rule_values, rule_prov = split_values(
-        raw_rules,
-        pack=name,
-        card=None,
-        valued=raw_rules.keys(),
-        defaults=dict.fromkeys(raw_rules, "rulebook"),
-    )
-    rules = convert(rule_values, RuleValues, pack=name, card=None)
+    defaults = pack.defaults
+    rules, rule_prov = read_rules(pack, RuleValues)
+    _check_rules(rules, name)
     chars_raw = pack.data.get("characters", [])
     specs_c = []
     for c in chars_raw:
@@ -281,6 +282,20 @@ def _compile(pack: PackData) -> Catalog:
     return Catalog(pack, characters, cards, rules, rule_prov)
 
 
+def _check_rules(rules: RuleValues, name: str) -> None:
+    """Each ``[rules]`` value within what the rulebook and the engine allow (docs/packs.md)."""
+
+    def check(field: str, high: int, why: str) -> None:
+        value = getattr(rules, field)
+        if not 1 <= value <= high:
+            raise PackError(name, f"{value} is outside 1..{high}: {why}", field=f"rules.{field}")
+
+    check("life", MAX_LIFE, f"life 0 is a KO; the solver holds at most {MAX_LIFE}")
+    check("hand", HAND, f"the number of rounds: a player keeps {HAND} of their 10 cards")
+    check("ultra_life_at_most", MAX_LIFE, "at life 0 the fight is over: the Ultra would be dead")
+    check("super_round_at_least", HAND, f"a fight has at most {HAND} rounds")
+
+
 def _check_card(spec: CardSpec, name: str, by_char: Mapping[str, list[Card]]) -> None:
     def bad(field: str, message: str) -> PackError:
         return PackError(name, message, card=spec.id, field=field)
@@ -300,28 +315,9 @@ def _check_card(spec: CardSpec, name: str, by_char: Mapping[str, list[Card]]) ->
             raise bad("effects", f"effect #{position} ({effect.op}) needs a positive amount")
 
 
-def _base_text() -> str:
-    return (resources.files("kumite.games.sfrivals") / "packs" / "base.toml").read_text("utf-8")
-
-
-@functools.lru_cache(maxsize=1)
-def base_pack() -> PackData:
-    return parse_toml(_base_text(), "sfrivals/packs/base.toml")
-
-
-@functools.lru_cache(maxsize=32)
-def load_catalog(overlay_text: str | None = None, name: str = "overlay") -> Catalog:
-    """The base catalog, or the base merged with a user's overlay pack given as TOML text."""
-    pack = base_pack()
-    if overlay_text is not None:
-        pack = merge(pack, parse_toml(overlay_text, name), VALUED_FIELDS)
-    return _compile(pack)
-
-
-def read_overlay(path: str | Path) -> str:
-    """Read and validate an overlay pack file; return its text (stored in game options)."""
-    p = Path(path)
-    read_pack(p)  # unreadable file or bad TOML: an error naming the file
-    text = p.read_text(encoding="utf-8")
-    load_catalog(text, p.name)  # bad card: an error naming file, card and field
-    return text
+PACKS: Final = PackLoader("kumite.games.sfrivals", _compile, VALUED_FIELDS, SCHEMAS)
+base_pack = PACKS.base
+load_catalog = PACKS.load
+"""``load_catalog(overlay_text=None, name="overlay")``: the base catalog, or the base merged
+with a user's overlay pack given as TOML text (cached)."""
+read_overlay = PACKS.read_overlay

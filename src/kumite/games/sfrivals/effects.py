@@ -93,25 +93,33 @@ def opponent_reveals_first(w: RoundWork, me: int, e: Effect) -> None:
 def lasting_initiative(w: RoundWork, me: int, e: Effect) -> None:
     """From the next round on, every card of ``me`` gets +``amount`` initiative."""
     w.lasting_initiative[me] += e.amount
-    if w.events is not None:
-        card = w.cards[me]
-        w.events.append(
-            ev.LastingEffect(
-                rule=card_rule(card.id), seat=me, initiative=e.amount, damage=0, card=card.name
-            )
-        )
+    _announce_lasting(w, me)
 
 
 def lasting_damage(w: RoundWork, me: int, e: Effect) -> None:
     """From the next round on, the damage ``me`` deals is increased by ``amount``."""
     w.lasting_damage[me] += e.amount
-    if w.events is not None:
-        card = w.cards[me]
-        w.events.append(
-            ev.LastingEffect(
-                rule=card_rule(card.id), seat=me, initiative=0, damage=e.amount, card=card.name
-            )
-        )
+    _announce_lasting(w, me)
+
+
+def _announce_lasting(w: RoundWork, me: int) -> None:
+    """One event for a card's lasting bonuses (Feng Shui Engine has two): the first
+    primitive announces it, the next one updates that announcement."""
+    if w.events is None:
+        return
+    card = w.cards[me]
+    event = ev.LastingEffect(
+        rule=card_rule(card.id),
+        seat=me,
+        initiative=w.lasting_initiative[me],
+        damage=w.lasting_damage[me],
+        card=card.name,
+    )
+    last = w.events[-1] if w.events else None
+    if isinstance(last, ev.LastingEffect) and last.seat == me and last.card == card.name:
+        w.events[-1] = event
+    else:
+        w.events.append(event)
 
 
 def swap_initiative(w: RoundWork, me: int, e: Effect) -> None:

@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import msgspec
-
-from kumite.core.errors import KumiteError, OptionsError
-from kumite.core.game import Game, GameInfo
-from kumite.games.sfrivals.cards import Catalog, load_catalog
+from kumite.cards.game import PackGame
+from kumite.core.errors import OptionsError
+from kumite.core.game import GameInfo
+from kumite.games.sfrivals.cards import PACKS, Catalog
 from kumite.games.sfrivals.options import Options
 from kumite.games.sfrivals.rules import RULES, card_rule
 from kumite.games.sfrivals.state import NUM_ACTIONS, SFRState
@@ -17,7 +16,7 @@ from kumite.games.sfrivals.state import NUM_ACTIONS, SFRState
 RULES_VERSION = "sfrivals-1"
 
 
-class SFRivals(Game[Options]):
+class SFRivals(PackGame[Options, Catalog]):
     """Street Fighter Rivals: two players, simultaneous reveals, eight rounds."""
 
     info = GameInfo(
@@ -34,34 +33,16 @@ class SFRivals(Game[Options]):
         num_actions=NUM_ACTIONS,
     )
 
-    def parse_options(self, raw: Mapping[str, Any] | None) -> Options:
-        if not raw:
-            return _DEFAULT
-        options: Options
-        if isinstance(raw, Options):
-            options = raw
-        else:
-            try:
-                options = msgspec.convert(dict(raw), Options)
-            except msgspec.ValidationError as exc:
-                raise OptionsError(f"sfrivals options: {exc}") from None
-        catalog = self.catalog(options)
+    options_type = Options
+    packs = PACKS
+
+    def check(self, options: Options) -> None:
+        catalog = self.catalog(options)  # a bad overlay pack fails here
         if options.characters is not None:
             for char_id in options.characters:
                 if char_id is not None and char_id not in catalog.characters:
                     known = ", ".join(catalog.characters)
                     raise OptionsError(f"unknown character {char_id!r} (one of: {known})")
-        return options
-
-    def catalog(self, options: Options | None = None) -> Catalog:
-        """The cards in use: the base pack, or the base merged with the options' overlay."""
-        overlay = None if options is None else options.pack
-        try:
-            return load_catalog(overlay)
-        except KumiteError:
-            raise
-        except Exception as exc:  # pragma: no cover - defensive
-            raise OptionsError(f"pack: {exc}") from None
 
     def new_state(self, seed: int = 0, options: Mapping[str, Any] | None = None) -> SFRState:
         opts = self.parse_options(options)
@@ -74,9 +55,5 @@ class SFRivals(Game[Options]):
             index[card_rule(card.id)] = f"{card.name}: {card.text or 'no special power.'}"
         return index
 
-    def pack_ref(self, options: Options) -> dict[str, str]:
-        return self.catalog(options).pack.ref()
 
-
-_DEFAULT = Options()
 GAME = SFRivals()

@@ -35,6 +35,8 @@ CHARACTER, SETUP, PLAY, OVER = "character", "setup", "play", "over"
 
 #: Decisions are immutable, so the engine reuses them: (seat, kind, legal) -> decision.
 _DECISIONS: dict[tuple[int, str, tuple[str, ...]], Decision] = {}
+#: Events about rounds after this one, dropped when the fight ends with this round.
+_LATER_ROUNDS = (ev.NextRoundBonus, ev.RevealFirstNext, ev.RevealFirstVoided, ev.LastingEffect)
 _PROMPTS = {
     "play": "Play a card face down",
     "play-first": "Play a card: it is revealed before your opponent chooses",
@@ -82,10 +84,6 @@ class SFRState(State):
     @property
     def outcome(self) -> Outcome | None:
         return self._outcome
-
-    @property
-    def options_json(self) -> dict[str, Any]:
-        return self.game.options_to_json(self.opts)
 
     def clone(self) -> Self:
         other = object.__new__(type(self))
@@ -299,6 +297,7 @@ class SFRState(State):
                         )
                     )
         lives = self.lives
+        start = len(out)
         result = resolve_round(
             (a, b),
             (self.carry[0], self.carry[1]),
@@ -316,6 +315,9 @@ class SFRState(State):
         self.early = [None, None]
         self.round += 1
         self._check_end(out)
+        if self.phase == OVER and not quiet:
+            # no next round: its announcements ("+2 initiative next round") would be false
+            out[start:] = [e for e in out[start:] if not isinstance(e, _LATER_ROUNDS)]
 
     def _powerless(self, seat: int, card: Card) -> tuple[str, str] | None:
         return powerless_reason(card, self.lives[seat], self.catalog.rules, self.opts)
@@ -378,8 +380,6 @@ class SFRState(State):
         return other
 
     # -- actions ------------------------------------------------------------------------
-    def legal_actions(self, seat: int) -> list[int]:
-        return [self.choice_to_action(seat, c) for c in self.legal(seat)]
 
     def choice_to_action(self, seat: int, choice: str) -> int:
         verb, _, rest = choice.partition(":")

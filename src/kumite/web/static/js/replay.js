@@ -41,7 +41,7 @@ async function main() {
     api(`/api/tables/${tableId}/cards`),
     api(`/api/games/${data.game}/rules`),
   ]);
-  renderer = await import(`/static/js/games/${data.game}.js`);
+  renderer = await import(data.renderer);
   document.getElementById("title").textContent = `Replay of table ${tableId}`;
   document.getElementById("download").href = `/api/tables/${tableId}/record`;
   document.getElementById("first").onclick = () => go(0);

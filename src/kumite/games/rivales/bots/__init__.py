@@ -1,0 +1,1 @@
+"""rivales's bots."""

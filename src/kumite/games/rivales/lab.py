@@ -1,0 +1,62 @@
+"""The balance lab's Rivales adapter: fighters, and the cards each seat played.
+
+Fighters may meet their mirror (only teammates must differ, in 2vs2), so matchup designs
+take every ordered assignment the game allows. Plays are read from the history of choices
+(``play:<card>``); ``when`` is the seat's own clash number over the whole fight. The four
+basic cards are shared by every fighter, so a card's baseline is every seat
+(``cards_per_entity = False``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from kumite.core.game import Game, Outcome, State
+from kumite.games.rivales.game import GAME
+from kumite.games.rivales.spec import SPEC
+from kumite.sim.adapters import Adapter, GameSummary
+
+
+class RivalesAdapter(Adapter):
+    turn = "clash"
+
+    def card_names(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
+        return {c.id: c.name for c in GAME.catalog(options).cards.values()}
+
+    def card_labels(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
+        catalog = GAME.catalog(options)
+        owner = {c.id: f.name for f in catalog.fighters.values() for c in f.cards}
+        basic = {c.id for c in catalog.basics}
+        return {
+            c.id: c.name if c.id in basic else f"{owner.get(c.id, '?')}: {c.name}"
+            for c in catalog.cards.values()
+        }
+
+    def admissible(self, options: Mapping[str, Any], entities: Sequence[str]) -> bool:
+        """In 2vs2 (seats 1-2 against 3-4) teammates play different fighters."""
+        if options.get("mode", "1v1") == "2v2":
+            return entities[0] != entities[1] and entities[2] != entities[3]
+        return True
+
+    def summarize(self, state: State, outcome: Outcome) -> GameSummary:
+        fighters = state.fighters  # type: ignore[attr-defined]
+        clashes = [0] * state.num_players
+        plays: list[tuple[int, str, int, str]] = []
+        for step in state.history:
+            for seat, choice in step.items():
+                verb, _, card = choice.partition(":")
+                if verb == "play":
+                    clashes[seat] += 1
+                    plays.append((seat, card, clashes[seat], "played"))
+        return GameSummary(
+            winners=tuple(outcome.winners),
+            draw=outcome.draw,
+            reason=outcome.reason,
+            length=max(clashes),
+            entities=tuple(f.id if f is not None else None for f in fighters),
+            plays=plays,
+        )
+
+
+ADAPTER = RivalesAdapter(SPEC)

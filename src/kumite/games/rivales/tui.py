@@ -1,0 +1,400 @@
+"""Rivales in the terminal: the table, the cards, the human agent and the 2vs2 team chat.
+
+The team chat follows the companion's limited-communication rules: teammates may talk about
+what is on the table and what the rivals might do, but may not show or name the cards in
+their hands, nor count or enumerate the other team's cards. The chat refuses a message that
+names a card that could be in the sender's hand (or in a hand Lluvia de Sombreros showed
+them), decided from public information only (:mod:`kumite.games.rivales.talk`, shared with the
+web table), and shows the rules to every player. A bot teammate reads no messages and shares
+no hand information.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.prompt import Prompt
+from rich.table import Table
+from rich.text import Text
+
+from kumite.agents.base import Agent
+from kumite.cards.provenance import LEGEND
+from kumite.core.errors import OptionsError
+from kumite.core.game import Decision, Game
+from kumite.games.rivales.cards import Card, Catalog, Fighter
+from kumite.games.rivales.game import GAME
+from kumite.games.rivales.labels import choice_labels
+from kumite.games.rivales.rules import RULES
+from kumite.games.rivales.talk import (
+    BOT_PARTNER,
+    COMMUNICATION,
+    ENFORCED,
+    forbidden_cards,
+    refusal,
+)
+from kumite.tui.console import pick
+from kumite.tui.registry import TerminalFrontEnd
+
+TYPE_STYLE = {"basic": "cyan", "unique": "dark_orange", "ultra": "magenta"}
+TYPE_ICON = {"basic": "◆", "unique": "●", "ultra": "⬢"}
+SIDE_STYLE = {"up": "", "down": "dim", "exhausted": "dim strike", "hidden": "dim"}
+
+
+# ------------------------------------------------------------------------------ pieces
+def value(obj: Card | Fighter, field: str) -> str:
+    """A value with its provenance mark (``3†`` for a reconstructed value)."""
+    prov = obj.provenance.get(field)
+    raw = getattr(obj, field)
+    shown = "yes" if raw is True else "no" if raw is False else str(raw)
+    return f"{shown}{prov.mark if prov else ''}"
+
+
+def card_label(card: Card, *, text: bool = True) -> Text:
+    out = Text()
+    out.append(f"{TYPE_ICON[card.type]} {card.name}", style=f"bold {TYPE_STYLE[card.type]}")
+    out.append(f"  Speed {card.speed}  Damage {card.damage}")
+    if card.guard:
+        out.append(f"  Guard {card.guard}")
+    if card.link:
+        out.append("  ⛓ link", style="green")
+    if text and card.text:
+        out.append(f"  — {card.text}", style="italic")
+    return out
+
+
+def cards_table(cards: Sequence[Card], title: str) -> Table:
+    table = Table(title=title, expand=True)
+    for col, justify in (("card", "left"), ("type", "left"), ("Spd", "right"), ("Dmg", "right")):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    table.add_column("Grd", justify="right")
+    table.add_column("link")
+    table.add_column("effect")
+    for c in cards:
+        table.add_row(
+            Text(c.name, style=f"bold {TYPE_STYLE[c.type]}"),
+            c.type,
+            value(c, "speed"),
+            value(c, "damage"),
+            value(c, "guard"),
+            "⛓" if c.link else "",
+            c.text or "—",
+        )
+    return table
+
+
+def fighter_card(fighter: Fighter) -> Text:
+    combo = ", ".join(
+        "+"
+        + " +".join(
+            f"{v} {k}"
+            for k, v in (("Speed", s.speed), ("Damage", s.damage), ("Guard", s.guard))
+            if v
+        )
+        for s in fighter.combo
+    )
+    out = Text()
+    out.append(fighter.name, style="bold")
+    out.append(
+        f"  life {value(fighter, 'life')}, ultra icon after {value(fighter, 'ultra_at')} Damage; "
+        f"combo bonuses by link: {combo} (maximum {fighter.max_combo} links)\n"
+    )
+    out.append(f"  {fighter.passive_name}: ", style="bold")
+    out.append(fighter.passive, style="italic")
+    return out
+
+
+def life_bar(p: Mapping[str, Any]) -> Text:
+    """The life bar: the marker covers what is left; ⬢ marks the ultra icon."""
+    total, taken, ultra_at = p["life_max"], p["damage_taken"], p["ultra_at"]
+    bar = Text("♥ ")
+    for space in range(1, total + 1):
+        covered = space > taken
+        mark = "⬢" if space == ultra_at else "█"
+        bar.append(mark if covered else "·", style="green" if covered else "red")
+    bar.append(f" {p['life']}/{total}")
+    if p["ko"]:
+        bar.append("  K.O.!", style="bold red")
+    return bar
+
+
+def slot_text(slot: Mapping[str, Any], catalog: Catalog, who: str) -> Text:
+    side = slot["side"]
+    if slot["card"] is None:
+        return Text("[?]", style="dim")
+    card = catalog.cards[slot["card"]]
+    icon = {"up": "", "down": "▼ ", "exhausted": "✕ ", "hidden": "? "}[side]
+    label = f"[{icon}{card.name}{' ⛓' if card.link and side == 'up' else ''}{who}]"
+    return Text(label, style=SIDE_STYLE[side] or TYPE_STYLE[card.type])
+
+
+def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
+    """The table as ``view``'s seat (or a spectator) sees it."""
+    seat = view["seat"]
+    players = view["players"]
+    parts: list[RenderableType] = []
+    two = view["mode"] == "2v2"
+    if view["phase"] in ("fighter", "over"):
+        head = view["phase"].capitalize()
+    else:
+        head = ("FINAL ROUND" if view["final"] else f"Round {view['round']}") + (
+            f" — clash {view['clash']} of {view['clashes_per_round']}"
+            if view["clash"]
+            else " — set-up"
+        )
+    won = view["rounds_won"]
+    names = _team_names(view)
+    parts.append(
+        Text(f"{head}   rounds won: {names[0]} {won[0]} – {won[1]} {names[1]}", style="bold cyan")
+    )
+    for p in players:
+        if p["fighter"] is None:
+            continue
+        me = p["seat"] == seat
+        line = Text(("You: " if me else "") + p["who"] + " ", style="bold" if me else "")
+        line.append(life_bar(p))
+        line.append(f"  hand {p['hand_size']}, deck {p['deck_size']}, ultra {p['ultra']}")
+        if two and p["zone"] is not None:
+            line.append(f", Zone {p['zone'] + 1}")
+        extras = []
+        bonus = {k: v for k, v in p["next_card_bonus"].items() if v}
+        if bonus:
+            extras.append("next card " + ", ".join(f"+{v} {k}" for k, v in bonus.items()))
+        if p["ready"]:
+            extras.append(f"face up for this clash: {catalog.cards[p['ready']].name}")
+        if p["no_basic"]:
+            extras.append("no basic cards this clash")
+        if p.get("known_hand"):
+            extras.append(
+                "hand shown to you: " + ", ".join(catalog.cards[c].name for c in p["known_hand"])
+            )
+        if extras:
+            line.append("  [" + "; ".join(extras) + "]", style="yellow")
+        parts.append(line)
+    for zone in view["zones"]:
+        if two:
+            parts.append(Text(f"Zone {zone['zone'] + 1}", style="bold underline"))
+        for t, line in enumerate(zone["lines"]):
+            row = Text(f"  {names[t]:<12} ")
+            for slot in line:
+                owner = "" if not two else f" P{slot['owner'] + 1}"
+                row.append(slot_text(slot, catalog, owner))
+                row.append(" ")
+            chain = zone["chain"][t]
+            row.append(f"  energy {zone['energy'][t]}", style="yellow")
+            if zone["exhausted"][t]:
+                row.append(f", exhausted {zone['exhausted'][t]}", style="dim")
+            if chain["links"]:
+                starter = players[chain["starter"]]
+                row.append(
+                    f"  combo chain {chain['links']} link{'s' if chain['links'] > 1 else ''} "
+                    f"({starter['fighter_name']}'s)",
+                    style="green",
+                )
+            parts.append(row)
+    for fight in view["fights"]:
+        if fight["stats"] is None:
+            continue
+        (sa, da, ga), (sb, db, gb) = fight["stats"]
+        a, b = (players[s]["who"] for s in fight["seats"])
+        zone = f"Zone {fight['zone'] + 1}: " if two else ""
+        text = f"  {zone}{a} Speed {sa} Damage {da} Guard {ga}"
+        text += f"  vs  {b} Speed {sb} Damage {db} Guard {gb}"
+        if fight["attacker"] is not None:
+            text += f"  → {players[fight['attacker']]['who']} attacks"
+        parts.append(Text(text, style="bold"))
+    me = next((p for p in players if p["seat"] == seat), None)
+    if me is not None and me.get("hand"):
+        parts.append(cards_table([catalog.cards[c] for c in me["hand"]], "Your hand"))
+        if me.get("marker"):
+            parts.append(
+                Text(f"Your life marker (hidden): {catalog.cards[me['marker']].name}", style="dim")
+            )
+    return Group(*parts)
+
+
+def _team_names(view: Mapping[str, Any]) -> list[str]:
+    players = view["players"]
+    if view["mode"] == "2v2":
+        return ["Team A", "Team B"]
+    return [players[0]["who"], players[1]["who"]]
+
+
+# ------------------------------------------------------------------------- team chat
+class TeamChat:
+    """A private channel between the two players of a team (2vs2)."""
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[int, str, str]] = []
+        """(seat, sender label, text)."""
+        self.members: set[int] = set()
+        self.read: dict[int, int] = {}
+
+    @staticmethod
+    def refused(text: str, forbidden: Sequence[Card]) -> str | None:
+        """Why ``text`` breaks the communication rules, or None (:mod:`~.rivales.talk`)."""
+        return refusal(text, forbidden)
+
+    def unread(self, seat: int) -> list[tuple[int, str, str]]:
+        start = self.read.get(seat, 0)
+        self.read[seat] = len(self.messages)
+        return [m for m in self.messages[start:] if m[0] != seat]
+
+
+_CHATS: dict[int, tuple[Mapping[str, Any], dict[int, TeamChat]]] = {}
+
+
+def team_chat(options: Mapping[str, Any], team: int) -> TeamChat:
+    """The chat of ``team`` for the game played with ``options`` (one object per game)."""
+    entry = _CHATS.setdefault(id(options), (options, {}))
+    return entry[1].setdefault(team, TeamChat())
+
+
+# ----------------------------------------------------------------------------- human
+class HumanRivales:
+    """A person choosing at the terminal. Sees only the view of their seat."""
+
+    name = "human"
+
+    def __init__(
+        self, console: Console, catalog: Catalog, label: str, chat: TeamChat | None, seat: int
+    ) -> None:
+        self.console = console
+        self.catalog = catalog
+        self.label = label
+        self.chat = chat
+        self.seat = seat
+        self.rules_shown = False
+        if chat is not None:
+            chat.members.add(seat)
+
+    def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
+        c = self.console
+        kind = decision.kind
+        if kind == "fighter":
+            fighters = [self.catalog.fighters[x.partition(":")[2]] for x in decision.legal]
+            for f in fighters:
+                c.print(
+                    Panel(
+                        Group(fighter_card(f), cards_table(f.cards[4:], "unique and ultra")),
+                        title=f.name,
+                    )
+                )
+            chosen = pick(c, f"{self.label}: choose your fighter", fighters, lambda f: f.name)
+            return f"fighter:{chosen.id}"
+        c.print(
+            Panel(
+                render(view, self.catalog),
+                title=f"{self.label} — {view['players'][self.seat]['who']}",
+            )
+        )
+        if self.chat is not None and kind in ("zones", "play"):
+            self._talk(view)
+        if kind == "marker":
+            drawn = [self.catalog.cards[x.partition(":")[2]] for x in decision.legal]
+            marker = pick(
+                c,
+                f"{self.label}: choose the card that becomes your life marker "
+                "(the other 4 are your hand)",
+                drawn,
+                card_label,
+            )
+            return f"marker:{marker.id}"
+        if kind == "play":
+            cards = [self.catalog.cards[x[5:]] for x in decision.legal]
+            return pick(c, f"{self.label}: play a card face down", cards, card_label).play
+        # zones, persona, boost, guard and effect choices: the labels the web table shows too
+        labels = dict(
+            zip(decision.legal, choice_labels(decision.legal, self.catalog, view), strict=True)
+        )
+        return pick(c, f"{self.label}: {decision.prompt}", list(decision.legal), labels.__getitem__)
+
+    def _talk(self, view: Mapping[str, Any]) -> None:
+        chat = self.chat
+        assert chat is not None
+        c = self.console
+        if not self.rules_shown:
+            c.print(Panel(f"{COMMUNICATION}\n{ENFORCED}", title="Team chat", style="cyan"))
+            if len(chat.members) == 1:
+                c.print(f"[dim]{BOT_PARTNER}[/dim]")
+            self.rules_shown = True
+        for _, who, text in chat.unread(self.seat):
+            c.print(f"[cyan]{who} (to your team):[/cyan] {text}")
+        if len(chat.members) == 1:
+            return
+        me = view["players"][self.seat]
+        forbidden = forbidden_cards(view, self.catalog)
+        while True:
+            text = Prompt.ask(
+                "Message to your partner (Enter: no more)",
+                console=c,
+                default="",
+                show_default=False,
+            )
+            if not text.strip():
+                return
+            reason = TeamChat.refused(text, forbidden)
+            if reason:
+                c.print(f"[red]Not sent: {reason}.[/red]")
+                continue
+            chat.messages.append((self.seat, me["who"], text.strip()))
+            chat.read[self.seat] = len(chat.messages)
+
+
+# ------------------------------------------------------------------------- front end
+class RivalesFrontEnd(TerminalFrontEnd):
+    """Rivales on the terminal: 1vs1 and 2vs2, any mix of people and bots."""
+
+    def human(
+        self, console: Console, game: Game[Any], options: Mapping[str, Any], seat: int, label: str
+    ) -> Agent:
+        chat = team_chat(options, seat // 2) if options.get("mode") == "2v2" else None
+        return HumanRivales(console, GAME.catalog(options), label, chat, seat)
+
+    def render(
+        self, game: Game[Any], options: Mapping[str, Any], view: Mapping[str, Any]
+    ) -> RenderableType:
+        return render(view, GAME.catalog(options))
+
+    def cards(
+        self, game: Game[Any], pack: Path | None, only: str | None, as_json: bool
+    ) -> RenderableType | dict[str, Any]:
+        catalog = GAME.pack_catalog(pack)
+        fighters = list(catalog.fighters.values())
+        if only is not None:
+            if only not in catalog.fighters:
+                raise OptionsError(
+                    f"unknown fighter {only!r} (one of: {', '.join(catalog.fighters)})"
+                )
+            fighters = [catalog.fighters[only]]
+        cards = list(catalog.basics) + [c for f in fighters for c in f.cards[len(catalog.basics) :]]
+        if as_json:
+            return GAME.catalog_json(
+                catalog,
+                fighters=[f.to_json() for f in fighters],
+                cards=[c.to_json() for c in cards],
+            )
+        parts: list[RenderableType] = [cards_table(catalog.basics, "Basic cards (every fighter)")]
+        for f in fighters:
+            parts.append(
+                Panel(
+                    Group(fighter_card(f), cards_table(f.cards[len(catalog.basics) :], "")),
+                    title=f"{f.name} ({f.id})",
+                )
+            )
+        parts.append(Text("\n".join(LEGEND.values()), style="dim"))
+        parts.append(
+            Text(
+                f"Pack {catalog.pack.id} {catalog.pack.version}: no public source prints the card "
+                "values; names from the rulebook, every other value reconstructed (see the pack).",
+                style="dim",
+            )
+        )
+        return Group(*parts)
+
+
+FRONT_END = RivalesFrontEnd()
+__all__ = ["COMMUNICATION", "FRONT_END", "RULES", "HumanRivales", "TeamChat", "render", "team_chat"]

@@ -1,0 +1,584 @@
+// Rivales: Capítulo 1 – Justicia at the web table, 1vs1 and 2vs2: the fighter cards (life bar
+// with the life marker, ultra icon and K.O., victory symbols, passive, maximum combo), the
+// zones with each team's line of played cards (energy flipped, spent energy moved down, the
+// combo chain), your hand, each clash's resolution, and every pending decision as something
+// to click. Elements that make a choice carry `data-choice`; the decision panel lists every
+// legal choice with the label the server sent (built from this seat's view only).
+import { h, clear, mark, provenanceTitle } from "/static/js/api.js";
+
+const TYPES = {
+  basic: { icon: "◆", name: "basic (light-blue diamond)" },
+  unique: { icon: "●", name: "unique (orange circle)" },
+  ultra: { icon: "⬢", name: "ultra (pink hexagon)" },
+};
+const TEAM_NAMES = ["Team A", "Team B"];
+
+// What another seat is doing, by decision kind (never what it may choose).
+const DOING = {
+  fighter: "is choosing a fighter",
+  marker: "is choosing a life marker",
+  zones: "is calling the team's zones",
+  play: "is playing a card face down",
+  persona: "calls out HANSEL or GRETEL",
+  boost: "decides whether to boost",
+  guard: "defends: decides a Guard boost",
+  dodge: "chooses the card to leave face up",
+  "flip-own-down": "may flip a card face down",
+  "exchange-with-basic": "may exchange the card with a basic card",
+  "flip-energy-up": "chooses how many energy cards to flip face up",
+};
+
+// Your own decision, in words.
+const YOURS = {
+  fighter: "choose your fighter",
+  marker: "choose your life marker",
+  zones: "call your team's zones",
+  play: "play a card face down",
+  persona: "HANSEL or GRETEL",
+  boost: "boost before the reveal?",
+  guard: "boost your Guard?",
+  dodge: "leave a card face up (dodge)",
+  "flip-own-down": "flip a card face down?",
+  "exchange-with-basic": "exchange with a basic card?",
+  "flip-energy-up": "flip energy face up",
+};
+
+const HINTS = {
+  fighter: "Pick a fighter card below (its deck is listed under it).",
+  marker: "Click the card of your hand that covers your life bar: it is hidden from your rivals, and the other 4 are your hand.",
+  zones: "Click a zone (or a button): you play there, your partner in the other. Talk it over in the team chat first.",
+  play: "Click a card of your hand to play it face down. Both sides play at the same time.",
+  persona: "Choose out loud, before the boosts: HANSEL (+1 Guard) or GRETEL (+1 Damage).",
+  boost: "Before the reveal: spend energy (flipped cards, moved down once spent) to boost your card. The most recent clash winner decides first.",
+  guard: "You are the defender: exhaust energy for +1 Guard each.",
+  dodge: "Click the card of your hand you leave face up: it is your card of the next clash, played first.",
+  "flip-own-down": "Click a face-up card of your line to flip it face down (it becomes energy), or flip nothing.",
+  "exchange-with-basic": "Click one of your face-up basic cards in this line to exchange it with the card you played, or keep it.",
+  "flip-energy-up": "Choose how many of your energy cards are flipped face up.",
+};
+
+// Events shown in the clash resolution panel, and how to style them.
+const CLASH_EVENTS = new Set([
+  "CardPlayed", "PersonaChosen", "BoostChosen", "CardRevealed", "EffectApplied", "RequirementUnmet",
+  "ComboFormed", "SpeedCompared", "GuardBoosted", "AttackResolved", "DamageTaken", "CardFlipped",
+  "UltraIconUncovered", "KnockedOut", "HandShown", "DodgeCardLeft", "NoBasicNextClash",
+  "RoundEnded", "FightEnded",
+]);
+
+export function chatRules(channel) {
+  // The server sends each seat its channel's rules; this is only a fallback.
+  return channel === "table"
+    ? "Table talk between the two fighters: bluffing is part of the duel."
+    : "Team talk (2vs2): talk about what is on the table; never show or name the cards in your hand.";
+}
+
+function ensureStyles() {
+  if (document.getElementById("rivales-css")) return;
+  document.head.append(h("link", { id: "rivales-css", rel: "stylesheet", href: "/static/games/rivales/rivales.css" }));
+}
+
+// -- who is who --------------------------------------------------------------------------------
+
+function teamOf(view, seat) {
+  return view.players[seat] ? view.players[seat].team : 0;
+}
+
+function myTeam(ctx) {
+  const view = ctx.state.view;
+  return ctx.seat === null || ctx.seat === undefined ? null : teamOf(view, ctx.seat);
+}
+
+function relation(ctx, seat) {
+  if (seat === ctx.seat) return "you";
+  const mine = myTeam(ctx);
+  if (mine === null) return "";
+  return teamOf(ctx.state.view, seat) === mine ? "partner" : "rival";
+}
+
+// "P1 Zorro (you)", "P2 Curie (partner) — greedy bot"
+function who(ctx, seat) {
+  const p = ctx.state.view.players[seat];
+  const rel = relation(ctx, seat);
+  const base = p && p.fighter_name ? p.who : `Player ${seat + 1}`;
+  const s = ctx.state.seats && ctx.state.seats[seat];
+  const bot = s && s.kind === "bot" ? ` — ${s.agent} bot` : "";
+  return `${base}${rel ? ` (${rel})` : ""}${bot}`;
+}
+
+function teamLabel(ctx, t) {
+  const view = ctx.state.view;
+  if (view.mode === "2v2") return TEAM_NAMES[t] + (myTeam(ctx) === t ? " (your team)" : "");
+  return who(ctx, view.teams[t][0]);
+}
+
+// -- choices -------------------------------------------------------------------------------
+
+// Which element a choice belongs to ("hand|<card>", "slot|<owner>|<card>", "zone|<n>",
+// "fighter|<id>"), or null: a button of the decision panel only.
+function target(choice, kind) {
+  const [verb, a, b] = choice.split(":");
+  if (verb === "play" || verb === "marker") return `hand|${a}`;
+  if (verb === "pick") return kind === "dodge" ? `hand|${b}` : `slot|${a}|${b}`;
+  if (verb === "zone") return `zone|${a}`;
+  if (verb === "fighter") return `fighter|${a}`;
+  return null;
+}
+
+function decisionMap(decision) {
+  const byTarget = new Map();
+  const labels = new Map();
+  if (!decision) return { byTarget, labels, kind: null };
+  decision.legal.forEach((choice, i) => {
+    labels.set(choice, (decision.labels && decision.labels[i]) || choice);
+    const key = target(choice, decision.kind);
+    if (key && !byTarget.has(key)) byTarget.set(key, choice);
+  });
+  return { byTarget, labels, kind: decision.kind };
+}
+
+function pickAttrs(ctx, map, key) {
+  const choice = map.byTarget.get(key);
+  if (!choice) return { choice: null };
+  return { choice, label: map.labels.get(choice), onclick: () => ctx.choose(choice) };
+}
+
+// -- cards ---------------------------------------------------------------------------------
+
+function provMark(obj, field) {
+  const m = mark(obj, field);
+  return m ? h("span.mark", { title: provenanceTitle(obj, field) }, m) : null;
+}
+
+// Card text with its requirements (red text on the printed cards) in red.
+const RED = /(Requirement:[^.]*\.|\b(?:HANSEL|GRETEL)\b|\bWhile [^,]*,|\bif you have [^,]*,|\bIf the [^,]*,)/g;
+
+function richText(text) {
+  if (!text) return [];
+  const out = [];
+  let last = 0;
+  for (const found of text.matchAll(RED)) {
+    if (found.index > last) out.push(text.slice(last, found.index));
+    out.push(h("span.req", { title: "requirement: the effect acts only if it is met" }, found[0]));
+    last = found.index + found[0].length;
+  }
+  if (last < text.length) out.push(text.slice(last));
+  return out;
+}
+
+function hoverText(c) {
+  const lines = [`${c.name} — ${TYPES[c.type].name}`,
+    `Speed ${c.speed} · Damage ${c.damage}${c.guard ? ` · Guard ${c.guard}` : ""}${c.link ? " · link ∞" : ""}`];
+  if (c.text) lines.push(c.text);
+  if (c.requirements && c.requirements.length) lines.push(`Requires: ${c.requirements.join("; ")}`);
+  for (const field of ["name", "type", "speed", "damage", "guard", "link", "text"]) {
+    const prov = c.provenance && c.provenance[field];
+    if (prov && !prov.from.startsWith("rulebook")) lines.push(provenanceTitle(c, field));
+  }
+  return lines.join("\n");
+}
+
+function stat(name, short, value, c, field) {
+  return h(`span.rv-stat.${field}`, { title: `${name} ${value}` }, h("b", {}, short), ` ${value}`, provMark(c, field));
+}
+
+// One card as a tile; a button when clicking it makes a choice.
+function cardTile(ctx, id, { choice, label, onclick, small = false, note, extraClass = "" } = {}) {
+  const c = ctx.cards.cards[id];
+  const tag = choice ? "button" : "div";
+  if (!c) return h(`${tag}.rv-card`, {}, id);
+  const classes = ["rv-card", `t-${c.type}`, small ? "small" : "", choice ? "pick" : "", extraClass]
+    .filter(Boolean).join(".");
+  return h(`${tag}.${classes}`, {
+    type: choice ? "button" : undefined,
+    dataset: choice ? { card: id, choice } : { card: id },
+    title: (label ? `${label}\n\n` : "") + hoverText(c),
+    "aria-label": label || c.name,
+    onclick,
+  },
+    h("div.rv-card-top", {},
+      h("span.rv-type", { title: TYPES[c.type].name }, TYPES[c.type].icon),
+      h("span.rv-name", { lang: "es" }, c.name, provMark(c, "name"))),
+    h("div.rv-stats", {},
+      stat("Speed", "SPD", c.speed, c, "speed"),
+      stat("Damage", "DMG", c.damage, c, "damage"),
+      c.guard ? stat("Guard", "GRD", c.guard, c, "guard") : null,
+      c.link ? h("span.rv-link", { title: "link: in combo next to another face-up link card" }, "∞", provMark(c, "link")) : null),
+    small ? null : h("div.rv-text", {}, ...richText(c.text), provMark(c, "text")),
+    label && choice ? h("span.sr", {}, label) : null,
+    note ? h("div.rv-note", {}, note) : null);
+}
+
+// -- fighter cards -------------------------------------------------------------------------
+
+// The life bar: the marker (♥) covers what is left; cells it has uncovered show the Damage
+// taken, the ultra icon (⬢) and, at the end, K.O.
+function lifeBar(p) {
+  const bar = h(`div.rv-life${p.ko ? ".ko" : ""}`, {
+    role: "meter", "aria-label": "life", "aria-valuenow": p.life, "aria-valuemax": p.life_max,
+    title: `Life ${p.life}/${p.life_max}: the life marker has moved ${p.damage_taken} space${p.damage_taken === 1 ? "" : "s"}; `
+      + `the ultra icon is uncovered after ${p.ultra_at} Damage, K.O. after ${p.life_max}.`,
+  });
+  for (let i = 1; i <= p.life_max; i++) {
+    const uncovered = i <= p.damage_taken;
+    const classes = ["cell", uncovered ? "hit" : "covered", i === p.ultra_at ? "ultra" : "",
+      i === p.life_max ? "end" : "", i === p.damage_taken + 1 ? "marker" : ""].filter(Boolean).join(".");
+    const icon = i === p.life_max ? "K.O." : i === p.ultra_at ? "⬢" : "";
+    bar.append(h(`span.${classes}`, {}, i === p.damage_taken + 1 ? "♥" : icon));
+  }
+  return bar;
+}
+
+function victory(ctx, won) {
+  const need = (ctx.cards.rules && ctx.cards.rules.rounds_to_win) || 2;
+  const box = h("span.rv-victory", { title: `rounds won: ${won} (${need} win the fight)` });
+  for (let i = 0; i < Math.max(need, won); i++) box.append(h(`i${i < won ? ".won" : ""}`, {}, "★"));
+  return box;
+}
+
+function comboText(f) {
+  const steps = f.combo.map((step, i) => {
+    const parts = [["Speed", step.speed], ["Damage", step.damage], ["Guard", step.guard]]
+      .filter(([, v]) => v).map(([k, v]) => `+${v} ${k}`);
+    return `${i + 1}${["st", "nd", "rd"][i] || "th"} link ${parts.join(", ") || "no bonus"}`;
+  });
+  return `${steps.join(" · ")} — maximum combo: ${f.max_combo} link${f.max_combo === 1 ? "" : "s"}`;
+}
+
+function fighterPanel(ctx, p, map) {
+  const view = ctx.state.view;
+  const rel = relation(ctx, p.seat);
+  const panel = h(`section.rv-fighter${rel ? `.${rel}` : ""}${p.ko ? ".is-ko" : ""}`, {
+    id: `rv-fighter-${p.seat}`, dataset: { seat: p.seat, team: p.team },
+  });
+  const f = p.fighter && ctx.cards.fighters[p.fighter];
+  const head = h("h3", {}, who(ctx, p.seat));
+  panel.append(head);
+  if (!f) {
+    panel.append(h("p.dim", {}, "Choosing a fighter…"));
+    return panel;
+  }
+  if (view.mode === "2v2" && p.zone !== null && p.zone !== undefined) head.append(h("span.chip.zone", {}, `Zone ${p.zone + 1}`));
+  if (p.ko) head.append(h("span.chip.bad", {}, "K.O."));
+  head.append(victory(ctx, p.rounds_won));
+  panel.append(h("div.rv-lifeline", {}, lifeBar(p),
+    h("span.rv-lifenum", { title: "life left" }, `♥ ${p.life}/${p.life_max}`, provMark(f, "life"))));
+  const facts = h("div.rv-facts", {},
+    h("span.badge", { title: "cards in hand" }, `${p.hand_size} in hand`),
+    h("span.badge", { title: "cards in the deck (order hidden)" }, `${p.deck_size} in deck`),
+    h("span.badge", { title: "the ultra card" }, p.ultra === "aside" ? "ultra aside, face up"
+      : p.ultra === "due" ? "ultra icon uncovered: the ultra comes to hand next clash"
+        : p.ultra === "taken" ? "ultra taken into hand" : "ultra —"));
+  const bonus = Object.entries(p.next_card_bonus || {}).filter(([, v]) => v);
+  if (bonus.length) facts.append(h("span.badge.warn", {}, "next card " + bonus.map(([k, v]) => `+${v} ${k}`).join(", ")));
+  if (p.no_basic) facts.append(h("span.badge.bad", {}, "may not play basic cards this clash"));
+  if (p.shown_to && p.shown_to.length) {
+    facts.append(h("span.badge", {}, `showed their hand to ${p.shown_to.map((s) => view.players[s].who).join(", ")}`));
+  }
+  panel.append(facts);
+  panel.append(h("div.rv-passive", { title: provenanceTitle(f, "passive") },
+    h("strong", {}, f.passive_name, provMark(f, "passive_name"), ": "), ...richText(f.passive), provMark(f, "passive")));
+  panel.append(h("div.rv-combo", { title: provenanceTitle(f, "combo") }, "∞ ", comboText(f), provMark(f, "combo")));
+  const extras = h("div.rv-extras");
+  if (p.ultra === "aside" || p.ultra === "due") {
+    const ultra = f.cards[f.cards.length - 1];
+    extras.append(h("div.rv-aside", {}, h("div.dim", {}, "Ultra, set aside face up"), cardTile(ctx, ultra, { small: true })));
+  }
+  if (p.ready) extras.append(h("div.rv-aside", {}, h("div.dim", {}, "Left face up by a dodge: its next card"), cardTile(ctx, p.ready, { small: true })));
+  if (p.marker) extras.append(h("div.rv-aside", { id: "rv-marker" }, h("div.dim", {}, "Your life marker (hidden from the others)"), cardTile(ctx, p.marker, { small: true })));
+  else if (p.marker_placed && rel !== "you") extras.append(h("div.rv-aside", {}, h("div.dim", {}, "Life marker"), h("div.rv-back", {}, "♥ face down")));
+  if (p.known_hand && p.known_hand.length) {
+    extras.append(h("div.rv-aside.rv-known", {},
+      h("div.dim", {}, view.mode === "2v2" ? "Hand shown to you (Lluvia de Sombreros) — keep it from your partner" : "Hand shown to you (Lluvia de Sombreros)"),
+      h("div.rv-row", {}, p.known_hand.map((id) => cardTile(ctx, id, { small: true })))));
+  }
+  if (extras.children.length) panel.append(extras);
+  return panel;
+}
+
+// -- the zones and the lines of cards ----------------------------------------------------------
+
+function slotTile(ctx, slot, { inChain, active, map, zone }) {
+  const view = ctx.state.view;
+  const owner = view.mode === "2v2" ? h("span.rv-owner", { title: view.players[slot.owner].who }, `P${slot.owner + 1}`) : null;
+  const attrs = slot.card ? pickAttrs(ctx, map, `slot|${slot.owner}|${slot.card}`) : { choice: null };
+  const cls = [`side-${slot.side}`, inChain ? "in-chain" : "", active ? "active" : ""].filter(Boolean).join(".");
+  if (slot.side === "up") {
+    return h(`div.rv-slot.${cls}`, { dataset: { zone } }, owner,
+      cardTile(ctx, slot.card, { ...attrs, small: true }));
+  }
+  const c = slot.card && ctx.cards.cards[slot.card];
+  const title = {
+    down: "flipped face down: 1 energy",
+    exhausted: "energy spent: moved down (exhausted)",
+    hidden: slot.card ? "your card, played face down (not yet revealed)" : "played face down, not yet revealed",
+  }[slot.side];
+  const tag = attrs.choice ? "button" : "div";
+  return h(`div.rv-slot.${cls}`, { dataset: { zone } }, owner,
+    h(`${tag}.rv-back.${slot.side}${attrs.choice ? ".pick" : ""}`, {
+      type: attrs.choice ? "button" : undefined,
+      dataset: attrs.choice ? { choice: attrs.choice, card: slot.card } : { card: slot.card || "" },
+      title: `${c ? c.name + " — " : ""}${title}${attrs.label ? "\n" + attrs.label : ""}`,
+      "aria-label": attrs.label || title,
+      onclick: attrs.onclick,
+    },
+      h("span.rv-side", {}, slot.side === "hidden" ? "?" : slot.side === "down" ? "⚡ energy" : "spent"),
+      c ? h("span.rv-backname", {}, c.name) : null));
+}
+
+function lineRow(ctx, zone, t, map) {
+  const line = zone.lines[t];
+  const chain = zone.chain[t];
+  const start = chain.links ? line.length - 1 - chain.links : -1;
+  const view = ctx.state.view;
+  const row = h(`div.rv-line${myTeam(ctx) === t ? ".mine" : ""}`, { dataset: { team: t } });
+  const info = h("div.rv-linehead", {}, h("strong", {}, teamLabel(ctx, t)),
+    h("span.badge.energy", { title: "energy: cards flipped face down, not yet spent" }, `⚡ ${zone.energy[t]} energy`),
+    zone.exhausted[t] ? h("span.badge", { title: "energy spent (moved down)" }, `${zone.exhausted[t]} exhausted`) : null,
+    chain.links ? h("span.badge.chain", { title: "combo chain of adjacent face-up link cards" },
+      `∞ combo: ${chain.links} link${chain.links === 1 ? "" : "s"}`
+      + (view.mode === "2v2" ? ` (${view.players[chain.starter].who}'s chain)` : "")) : null);
+  row.append(info);
+  const slots = h("div.rv-slots");
+  if (!line.length) slots.append(h("span.dim", {}, "no card played yet this round"));
+  line.forEach((slot, i) => {
+    slots.append(slotTile(ctx, slot, { inChain: start >= 0 && i >= start, active: i === line.length - 1, map, zone: zone.zone }));
+  });
+  row.append(slots);
+  return row;
+}
+
+// The clash in a zone as it stands: personas, boosts, Speed / Damage / Guard, who attacks.
+function versus(ctx, fight) {
+  const view = ctx.state.view;
+  if (!fight) return null;
+  const box = h("div.rv-versus", { dataset: { zone: fight.zone } });
+  const side = (t) => {
+    const seat = fight.seats[t];
+    const parts = [h("strong", {}, view.players[seat].who)];
+    if (fight.persona[t]) parts.push(h("span.chip", {}, fight.persona[t].toUpperCase()));
+    if (fight.boost[t]) parts.push(h("span.chip", { title: "energy spent on a boost before the reveal" }, `boost ${fight.boost[t]} energy`));
+    if (fight.dodge[t]) parts.push(h("span.chip", {}, "dodges"));
+    if (fight.stats) {
+      const [speed, damage, guard] = fight.stats[t];
+      const role = fight.attacker === null ? "" : fight.attacker === seat ? "attacker" : "defender";
+      const g = guard + (role === "defender" ? fight.guard_boost : 0);
+      parts.push(h("span.rv-num", {}, `Speed ${speed}`), h("span.rv-num", {}, `Damage ${damage}`),
+        h("span.rv-num", {}, `Guard ${g}${role === "defender" && fight.guard_boost ? ` (+${fight.guard_boost})` : ""}`));
+      if (role) parts.push(h(`span.chip.${role}`, {}, role === "attacker" ? "⚔ attacker" : "defender"));
+    }
+    return h(`div.rv-vs-side${fight.attacker === seat ? ".attacking" : ""}`, {}, ...parts);
+  };
+  box.append(side(1 - (myTeam(ctx) ?? 0)), h("span.vs", {}, "vs"), side(myTeam(ctx) ?? 0));
+  return box;
+}
+
+function zoneBox(ctx, zone, map) {
+  const view = ctx.state.view;
+  const fight = view.fights.find((f) => f.zone === zone.zone);
+  const mine = myTeam(ctx);
+  const top = mine === null ? 1 : 1 - mine;
+  const two = view.mode === "2v2";
+  const box = h(`section.rv-zone${fight && ctx.seat !== null && fight.seats.includes(ctx.seat) ? ".my-zone" : ""}`,
+    { id: `rv-zone-${zone.zone}`, dataset: { zone: zone.zone } });
+  const pick = pickAttrs(ctx, map, `zone|${zone.zone + 1}`);
+  if (two || pick.choice) {
+    const names = fight ? fight.seats.map((s) => view.players[s].who).join(" vs ") : "zones not chosen yet";
+    box.append(h("div.rv-zonehead", {}, h("h3", {}, `Zone ${zone.zone + 1}`), h("span.dim", {}, names),
+      pick.choice ? h("button.primary", { type: "button", dataset: { choice: pick.choice }, onclick: pick.onclick }, pick.label) : null));
+  }
+  box.append(...[lineRow(ctx, zone, top, map), versus(ctx, fight), lineRow(ctx, zone, 1 - top, map)].filter(Boolean));
+  return box;
+}
+
+// -- the clash resolution -------------------------------------------------------------------
+
+// The events of the latest clash that has been revealed (from this seat's event history).
+function latestClash(history) {
+  let group = null;
+  let shown = null;
+  for (const e of history) {
+    if (e.type === "ClashStarted" || e.type === "RoundStarted") {
+      if (group && group.revealed) shown = group;
+      group = { round: e.round, clash: e.type === "ClashStarted" ? e.clash : 0, events: [], revealed: false };
+      continue;
+    }
+    if (!group) continue;
+    if (CLASH_EVENTS.has(e.type)) group.events.push(e);
+    if (e.type === "CardRevealed" || e.type === "SpeedCompared") group.revealed = true;
+  }
+  return group && group.revealed ? group : shown;
+}
+
+function summary(e, events) {
+  // One zone's outcome: Speed, attacker/defender (or exchange), Guard and Damage.
+  const [a, b] = e.whos;
+  const box = h("div.rv-sum", { dataset: { seats: e.seats.join(",") } });
+  const reveal = (seat) => events.find((x) => x.type === "CardRevealed" && x.seat === seat);
+  const line = h("div.rv-sum-speed", {},
+    h("span", {}, `${a}${reveal(e.seats[0]) ? ` (${reveal(e.seats[0]).name})` : ""}`), " ", h("b", {}, `Speed ${e.speeds[0]}`),
+    h("span.vs", {}, " vs "),
+    h("span", {}, `${b}${reveal(e.seats[1]) ? ` (${reveal(e.seats[1]).name})` : ""}`), " ", h("b", {}, `Speed ${e.speeds[1]}`));
+  box.append(line);
+  if (e.attacker === null) {
+    box.append(h("div.rv-sum-out.exchange", {}, "Exchange: equal Speed and type — both cards flip, 1 Damage each ignoring Guard"));
+    return box;
+  }
+  const att = e.whos[e.seats.indexOf(e.attacker)];
+  const def = e.whos[1 - e.seats.indexOf(e.attacker)];
+  box.append(h("div.rv-sum-role", {}, `⚔ ${att} attacks${e.how ? ` (${e.how})` : ""}; ${def} defends`));
+  const attack = events.find((x) => x.type === "AttackResolved" && x.attacker === e.attacker);
+  if (attack) {
+    const text = attack.dodged ? `${def} dodges: no Damage`
+      : attack.dealt ? `Damage ${attack.damage} − Guard ${attack.guard} = ${attack.dealt} Damage to ${def}; their card is flipped`
+        : `Damage ${attack.damage} against Guard ${attack.guard}: no Damage, both cards stay face up`;
+    box.append(h(`div.rv-sum-out${attack.dealt ? ".hit" : ""}`, {}, text));
+  }
+  return box;
+}
+
+function clashPanel(ctx) {
+  const group = latestClash(ctx.history || ctx.lastEvents || []);
+  if (!group) return null;
+  const rules = ctx.rules || {};
+  const title = group.clash ? `Round ${group.round} · clash ${group.clash}: resolution` : `Round ${group.round}`;
+  const box = h("section.panel.rv-clash", { id: "rv-clash" }, h("h2", {}, title));
+  for (const e of group.events.filter((x) => x.type === "SpeedCompared")) box.append(summary(e, group.events));
+  box.append(h("details.rv-steps", { open: true }, h("summary", {}, "Step by step, with the rules"),
+    h("ol", {}, group.events.map((e) => h(`li.ev-${e.type}`, {}, e.text,
+      h("span.rule", { title: rules[e.rule] || e.rule }, e.rule))))));
+  return box;
+}
+
+// -- header, decision, hand -------------------------------------------------------------------
+
+function header(ctx) {
+  const view = ctx.state.view;
+  let what;
+  if (view.phase === "fighter") what = "Choosing fighters";
+  else if (view.phase === "over") what = "The fight is over";
+  else if (view.final) what = `FINAL ROUND — the first to cause Damage wins · clash ${view.clash || "—"}`;
+  else what = view.clash ? `Round ${view.round} · clash ${view.clash} of ${view.clashes_per_round}` : `Round ${view.round} · set-up`;
+  const score = h("span.rv-score", {},
+    ...[0, 1].flatMap((t) => [h("span", {}, teamLabel(ctx, t), " ", victory(ctx, view.rounds_won[t])), t === 0 ? " – " : null]));
+  return h("div.rv-head", { id: "rv-head" },
+    h("span.badge.mode", {}, view.mode === "2v2" ? "2vs2" : "1vs1"),
+    h("strong.rv-when", {}, what), score);
+}
+
+function turnLine(ctx) {
+  const view = ctx.state.view;
+  const box = h("div.rv-turn", { id: "rv-turn" });
+  if (view.phase === "over") return box;
+  for (const d of view.pending) {
+    if (d.seat === ctx.seat) {
+      box.append(h("span.rv-you", {}, ctx.state.decision ? `Your decision: ${YOURS[d.kind] || d.kind}` : "Chosen — waiting for the others"));
+    } else {
+      box.append(h("span.rv-wait", { dataset: { seat: d.seat, kind: d.kind } }, `${who(ctx, d.seat)} ${DOING[d.kind] || "is deciding"}…`));
+    }
+  }
+  if (view.pending.some((d) => d.kind === "boost") && view.last_winner !== null && view.last_winner !== undefined) {
+    box.append(h("span.dim", {}, ` Boost order: ${teamLabel(ctx, view.last_winner)} won the most recent clash and decides first.`));
+  }
+  if (view.mode === "2v2" && ctx.seat !== null && ctx.seat !== undefined) {
+    const partner = view.teams[myTeam(ctx)].find((s) => s !== ctx.seat);
+    const s = ctx.state.seats && ctx.state.seats[partner];
+    if (s && s.kind === "bot") box.append(h("span.dim.rv-botnote", {}, " Your partner is a bot: it reads no messages and shares no hand information."));
+  }
+  return box;
+}
+
+function fighterChoice(ctx, map) {
+  const grid = h("div.rv-fighters-pick", { id: "rv-fighter-pick" });
+  for (const [id, f] of Object.entries(ctx.cards.fighters)) {
+    const pick = pickAttrs(ctx, map, `fighter|${id}`);
+    const own = f.cards.filter((c) => !ctx.cards.basics.includes(c));
+    grid.append(h("div.rv-fighter-choice", { dataset: { fighter: id } },
+      pick.choice ? h("button.primary", { type: "button", dataset: { choice: pick.choice }, onclick: pick.onclick, title: pick.label, "aria-label": pick.label }, `Fight as ${f.name}`)
+        : h("button", { type: "button", disabled: true, title: "your partner's fighter" }, f.name),
+      h("div.rv-facts", {}, h("span.badge", {}, `♥ life ${f.life}`, provMark(f, "life")),
+        h("span.badge", {}, `⬢ ultra after ${f.ultra_at} Damage`, provMark(f, "ultra_at"))),
+      h("div.rv-passive", {}, h("strong", {}, f.passive_name, ": "), ...richText(f.passive), provMark(f, "passive")),
+      h("div.rv-combo", {}, "∞ ", comboText(f)),
+      h("details", {}, h("summary", {}, "Unique and ultra cards"),
+        h("div.rv-row", {}, own.map((c) => cardTile(ctx, c, { small: false }))))));
+  }
+  return grid;
+}
+
+function decisionPanel(ctx, map) {
+  const decision = ctx.state.decision;
+  const panel = h("section.panel.decision.rv-decision", { id: "rv-decision", dataset: { kind: decision.kind } },
+    h("h2", {}, decision.prompt));
+  if (HINTS[decision.kind]) panel.append(h("p.hint", {}, HINTS[decision.kind]));
+  if (decision.kind === "fighter") panel.append(fighterChoice(ctx, map));
+  // Cards and fighters are clicked where they lie; the full list stays one click away.
+  const many = decision.kind === "fighter" || (decision.legal.length > 6 && ["play", "marker", "dodge"].includes(decision.kind));
+  const buttons = h("div.rv-choices", { id: "rv-choices" }, decision.legal.map((choice) => h("button", {
+    type: "button", dataset: { choice }, title: choice, onclick: () => ctx.choose(choice),
+  }, map.labels.get(choice))));
+  panel.append(many ? h("details.rv-all", {}, h("summary", {}, `All ${decision.legal.length} choices`), buttons) : buttons);
+  return panel;
+}
+
+function handArea(ctx, me, map) {
+  const box = h("section.panel.rv-hand-box", { id: "rv-hand-box" },
+    h("h2", {}, `Your hand (${me.hand.length})`, me.no_basic ? h("span.chip.bad", {}, "no basic cards this clash") : null));
+  const row = h("div.rv-row.rv-hand", { id: "rv-hand" });
+  if (!me.hand.length) row.append(h("span.dim", {}, "empty"));
+  for (const id of me.hand) {
+    const attrs = pickAttrs(ctx, map, `hand|${id}`);
+    row.append(cardTile(ctx, id, attrs));
+  }
+  box.append(row);
+  return box;
+}
+
+function resultPanel(ctx) {
+  const view = ctx.state.view;
+  const o = view.outcome;
+  const names = (t) => teamLabel(ctx, t);
+  const winner = o.winning_team;
+  const text = o.draw ? "Draw" : `${names(winner)} ${view.mode === "2v2" ? "win" : "wins"} the fight`;
+  return h("section.panel.rv-result", { id: "rv-result" }, h("h2", {}, text),
+    h("p", {}, `${o.reason} — rounds won ${view.rounds_won.join("–")}`),
+    h("table", {}, h("tbody", {}, view.players.map((p) => h(`tr${o.winners.includes(p.seat) ? ".win" : ""}`, {},
+      h("td", {}, who(ctx, p.seat)), h("td", {}, `♥ ${p.life}/${p.life_max}`), h("td", {}, `${p.rounds_won} rounds`))))));
+}
+
+function teamRow(ctx, t, map) {
+  const view = ctx.state.view;
+  return h("div.rv-team", { dataset: { team: t } },
+    view.teams[t].map((s) => fighterPanel(ctx, view.players[s], map)));
+}
+
+export function renderView(container, ctx) {
+  ensureStyles();
+  const { state } = ctx;
+  const view = state.view;
+  const map = decisionMap(state.decision);
+  clear(container);
+  container.classList.add("rv");
+  container.append(header(ctx), turnLine(ctx));
+  if (view.outcome) container.append(resultPanel(ctx));
+  if (state.decision) container.append(decisionPanel(ctx, map));
+  const mine = myTeam(ctx);
+  const top = mine === null ? 1 : 1 - mine;
+  const me = ctx.seat === null || ctx.seat === undefined ? null : view.players[ctx.seat];
+  if (view.phase !== "fighter") {
+    container.append(teamRow(ctx, top, map));
+    const arena = h("div.rv-arena", { id: "rv-arena" }, view.zones.map((z) => zoneBox(ctx, z, map)));
+    container.append(arena, teamRow(ctx, 1 - top, map));
+  } else {
+    container.append(h("div.rv-team", {}, view.players.map((p) => fighterPanel(ctx, p, map))));
+  }
+  if (me && me.hand && (me.hand.length || view.phase !== "fighter")) container.append(handArea(ctx, me, map));
+  const clash = clashPanel(ctx);
+  if (clash) container.append(clash);
+  container.append(h("p.legend", {}, "◆ basic · ● unique · ⬢ ultra · ∞ link · ⚡ immediate effect · ",
+    h("span.req", {}, "red: requirement"), " · ", Object.values(ctx.cards.legend || {}).join(" · ")));
+}
+
+export function render(container, ctx) {
+  ctx.rerender = () => render(container, ctx);
+  renderView(container, ctx);
+}

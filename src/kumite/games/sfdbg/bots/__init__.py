@@ -1,0 +1,1 @@
+"""sfdbg's bots."""

@@ -1,0 +1,373 @@
+// The Street Fighter Deck-Building Game at the web table: your hand and Power, the Line-Up,
+// the stacks and the face-up Stage, every player's public state, and every pending decision
+// as something to click. Card tiles carry `data-choice` when clicking them makes a choice;
+// the decision panel lists every legal choice with the label the server sent.
+import { h, clear, mark, provenanceTitle } from "/static/js/api.js";
+
+const TYPE_CLASS = {
+  Starter: "starter", Hero: "hero", Villain: "villain", "Super Power": "power",
+  Equipment: "equipment", Location: "location", Ultra: "ultra", "": "weakness",
+};
+
+// What the other players are doing, by decision kind (never what they may choose).
+const DOING = {
+  turn: "is taking a turn",
+  defend: "decides whether to avoid the Attack",
+  discard: "is choosing a card to discard",
+  destroy: "is choosing a card to destroy",
+  "destroy-trigger": "decides whether to destroy a card",
+  bottom: "is choosing a card for the bottom of the main deck",
+  under: "is choosing a card to put under a Super Hero",
+  gain: "is choosing a card to gain",
+  foe: "is choosing a foe",
+  "return-to-hand": "decides whether to return a card to their hand",
+  give: "is choosing a card to give",
+  name: "is naming a type or cost",
+  "hp-ultra": "decides where their Ultra goes",
+};
+
+// Events worth a second look: attacks, defenses, Counter-Attacks, Stage Bosses.
+const FIGHT = new Set([
+  "AttackMade", "AttackAvoided", "AttackNotAvoided", "StageChallenged", "StageDefeated",
+  "WeaknessGained", "NoWeaknessLeft", "HeroRevealed", "Named", "PowerLost", "GameEnded",
+]);
+
+export function chatRules() {
+  return "Table talk for everyone at the table. Hands and deck orders stay hidden.";
+}
+
+function ensureStyles() {
+  if (document.getElementById("sfdbg-css")) return;
+  document.head.append(h("link", { id: "sfdbg-css", rel: "stylesheet", href: "/static/games/sfdbg/sfdbg.css" }));
+}
+
+// Which tile a choice belongs to: "<zone>|<card>", a stack name, or null (a button only).
+function target(choice) {
+  const parts = choice.split(":");
+  const [verb] = parts;
+  if (parts.length === 1) return choice === "challenge" ? "stage" : null;
+  if (verb === "play" || verb === "defend" || verb === "reveal" || verb === "discard") {
+    return parts[1] === "none" ? null : `hand|${parts[1]}`;
+  }
+  if (verb === "take") return `discard|${parts[1]}`;
+  if (verb === "buy") return parts[1] === "kick" || parts[1] === "ultra" ? parts[1] : `${parts[1]}|${parts[2]}`;
+  if (verb === "gain") {
+    if (parts.length === 3) return `${parts[1]}|${parts[2]}`;
+    return parts[1] === "kick" ? "kick" : parts[1] === "none" ? null : `lineup|${parts[1]}`;
+  }
+  if (verb === "foe") return `player|${parts[1]}`;
+  if (parts.length === 3) return `${parts[1]}|${parts[2]}`;  // destroy, bottom, under, give
+  return null;
+}
+
+function decisionMap(decision) {
+  const byTarget = new Map();
+  const labels = new Map();
+  if (!decision) return { byTarget, labels };
+  decision.legal.forEach((choice, i) => {
+    labels.set(choice, (decision.labels && decision.labels[i]) || choice);
+    const key = target(choice);
+    if (key && !byTarget.has(key)) byTarget.set(key, choice);
+  });
+  return { byTarget, labels };
+}
+
+function hoverText(c) {
+  const lines = [`${c.name}${c.aka ? ` (${c.aka})` : ""}`,
+    `${c.type || "no type"} · cost ${c.cost} · ${c.vp_rule ? "variable" : c.vp} VP`, c.text];
+  for (const field of ["name", "type", "cost", "vp", "text", "copies", "stage"]) {
+    const prov = c.provenance && c.provenance[field];
+    if (prov && !prov.from.startsWith("rulebook") && !prov.from.startsWith("source")) {
+      lines.push(provenanceTitle(c, field));
+    }
+  }
+  return lines.filter(Boolean).join("\n");
+}
+
+// One card as a tile; a button when clicking it makes `choice`.
+function tile(ctx, id, { choice, label, note, small = false, count } = {}) {
+  const c = ctx.cards.cards[id];
+  const tag = choice ? "button" : "div";
+  const kind = c ? TYPE_CLASS[c.type] || "power" : "weakness";
+  const classes = ["dbg-card", `t-${kind}`, small ? "small" : "", choice ? "pick" : ""].filter(Boolean).join(".");
+  if (!c) return h(`${tag}.${classes}`, { dataset: { card: id } }, id);
+  const vp = c.vp_rule ? "★" : c.vp;
+  return h(`${tag}.${classes}`, {
+    type: choice ? "button" : undefined,
+    dataset: choice ? { card: id, choice } : { card: id },
+    title: (label ? `${label}\n\n` : "") + hoverText(c),
+    "aria-label": label || c.name,
+    onclick: choice ? () => ctx.choose(choice) : undefined,
+  },
+    h("div.dbg-top", {},
+      h("span.dbg-name", {}, c.name, h("span.mark", { title: provenanceTitle(c, "name") }, mark(c, "name"))),
+      c.pile === "weakness" || c.pile === "starter" ? null
+        : h("span.dbg-cost", { title: provenanceTitle(c, "cost") || "cost" }, c.cost,
+          h("span.mark", {}, mark(c, "cost")))),
+    h("div.dbg-type", { title: provenanceTitle(c, "type") }, c.type || "Weakness",
+      h("span.mark", {}, c.type ? mark(c, "type") : ""),
+      c.attack ? h("span.chip.atk", {}, "Attack") : null,
+      c.defense ? h("span.chip.def", {}, "Defense") : null,
+      c.stage ? h("span.chip.dbg-stage-no", { title: provenanceTitle(c, "stage") },
+        `Stage ${c.stage}`, h("span.mark", {}, mark(c, "stage"))) : null),
+    small ? null : h("div.dbg-text", { title: provenanceTitle(c, "text") }, c.text,
+      h("span.mark", {}, mark(c, "text"))),
+    h("div.dbg-foot", {},
+      h("span.dbg-vp", { title: c.vp_rule ? "VP depend on your deck at the end of the game" : provenanceTitle(c, "vp") || "VP" },
+        `${vp} VP`, h("span.mark", {}, mark(c, c.vp_rule ? "vp_rule" : "vp"))),
+      count > 1 ? h("span.dbg-count", {}, `×${count}`) : null,
+      note ? h("span.dbg-note", {}, note) : null));
+}
+
+// Tiles for a pile of card ids, identical copies grouped, each clickable by its key.
+function pile(ctx, zone, ids, map, { small = false, group = true, empty = "—" } = {}) {
+  const row = h("div.dbg-row", { dataset: { zone } });
+  if (!ids.length) row.append(h("span.dim", {}, empty));
+  const counts = new Map();
+  for (const id of ids) counts.set(id, (counts.get(id) || 0) + 1);
+  const order = group ? [...counts.keys()] : ids;
+  for (const id of order) {
+    const choice = map.byTarget.get(`${zone}|${id}`);
+    const count = group ? counts.get(id) : 1;
+    row.append(tile(ctx, id, { choice, label: choice && map.labels.get(choice), small, count }));
+  }
+  return row;
+}
+
+// "Player 2 — greedy bot": events name players by seat, so the seat number always shows.
+function who(ctx, seat) {
+  const name = ctx.seatName(seat);
+  const number = `Player ${seat + 1}`;
+  return name.startsWith(number) ? name : `${number} — ${name}`;
+}
+
+function heroBox(ctx, p) {
+  if (!p.hero) {
+    return h("div.dbg-hero.facedown", {}, h("strong", {}, "Face-down Super Hero"),
+      p.ultra_stack !== undefined ? h("div.dim", {}, `${p.ultra_stack} face-down Ultras`) : null);
+  }
+  const hero = ctx.cards.heroes[p.hero] || { name: p.hero_name, provenance: {} };
+  return h("div.dbg-hero", { title: provenanceTitle(hero, "counter_attack") },
+    h("strong", {}, p.hero_name),
+    h("div.dbg-ca", {}, p.counter_attack,
+      h("span.mark", {}, mark(hero, "counter_attack"))),
+    p.counter_attack_used ? h("span.chip", {}, "has Counter-Attacked this turn") : null,
+    p.cannot_avoid ? h("span.chip.atk", {}, "cannot avoid the next Attack") : null);
+}
+
+function counts(p) {
+  const t = p.tally;
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  return [
+    h("span.badge", { title: "cards in hand" }, `${p.hand_size} in hand`),
+    h("span.badge", { title: "cards in deck (order hidden)" }, `${p.deck_size} in deck`),
+    h("span.badge", { title: "discard pile" }, `${p.discard.length} discarded`),
+    t ? h("span.badge.warn.dbg-tally", {
+      title: "What this player owns (every card gained or lost is announced): the VP it would "
+        + "score now, Stages and Weaknesses held, and cards owned (the tie-breaks, in order)",
+    }, `${t.vp} VP · ${plural(t.stages, "Stage")} · ${t.weaknesses} Weakness${t.weaknesses === 1 ? "" : "es"}`
+      + ` · ${plural(t.cards, "card")}`) : null,
+  ];
+}
+
+function playerPanel(ctx, p, map, isMe) {
+  const view = ctx.state.view;
+  const active = view.phase === "turn" && view.active === p.seat;
+  const panel = h(`section.player.dbg-player${active ? ".active" : ""}`, { id: isMe ? "me" : `player-${p.seat}`, dataset: { seat: p.seat } });
+  const foe = map.byTarget.get(`player|${p.seat}`);
+  panel.append(h("h2", {}, active ? h("span.dbg-turnmark", { title: "whose turn it is" }, "▶") : null,
+    who(ctx, p.seat), ...counts(p),
+    foe ? h("button.primary", { type: "button", dataset: { choice: foe }, onclick: () => ctx.choose(foe) },
+      map.labels.get(foe)) : null));
+  panel.append(heroBox(ctx, p));
+  const zones = h("div.dbg-zones");
+  if (p.in_play.length) zones.append(zoneBox("In play this turn", pile(ctx, isMe ? "play" : "other-play", p.in_play, map, { small: true })));
+  if (p.locations.length) zones.append(zoneBox("Locations (Ongoing)", pile(ctx, isMe ? "play" : "other-loc", p.locations, map, { small: true })));
+  if (p.under.length) zones.append(zoneBox("Under the Super Hero", pile(ctx, isMe ? "under" : "other-under", p.under, map, { small: true })));
+  if (!isMe && p.known_in_hand.length) zones.append(zoneBox("Known in hand", pile(ctx, "known", p.known_in_hand, map, { small: true })));
+  panel.append(zones);
+  if (p.discard.length) panel.append(discardBox(ctx, p, map, isMe));
+  return panel;
+}
+
+function zoneBox(title, content) {
+  return h("div.dbg-zone", {}, h("h3", {}, title), content);
+}
+
+function discardBox(ctx, p, map, isMe) {
+  const wanted = isMe && [...map.byTarget.keys()].some((k) => k.startsWith("discard|"));
+  const top = p.discard[p.discard.length - 1];
+  const name = (ctx.cards.cards[top] || { name: top }).name;
+  return h("details.dbg-discard", { open: wanted || undefined },
+    h("summary", {}, `Discard pile (${p.discard.length}) — top: ${name}`),
+    pile(ctx, isMe ? "discard" : "other-discard", p.discard, map, { small: true }));
+}
+
+function stacks(ctx, map) {
+  const view = ctx.state.view;
+  const { cards } = ctx;
+  const box = h("section.panel.dbg-table", { id: "dbg-stacks" });
+  const row = h("div.dbg-stacks");
+  // The Stage: the face-up one can be challenged for its cost.
+  const stage = view.stages;
+  const challenge = map.byTarget.get("stage");
+  if (stage.top) {
+    const s = cards.cards[stage.top];
+    row.append(h("div.dbg-stack", { id: "dbg-stage" },
+      h("h3", {}, `Stage (${stage.remaining} left)`),
+      tile(ctx, stage.top, { choice: challenge, label: challenge && map.labels.get(challenge),
+        note: `defeat for ${s.cost}` }),
+      challenge || view.phase === "over" ? null : h("div.dim", {}, `Costs ${s.cost} Power to challenge`)));
+  } else {
+    row.append(h("div.dbg-stack", { id: "dbg-stage" }, h("h3", {}, "Stage"),
+      h("div.dbg-back", {}, stage.remaining ? `${stage.remaining} face down` : "none left")));
+  }
+  const kick = map.byTarget.get("kick");
+  row.append(h("div.dbg-stack", { id: "dbg-kicks" }, h("h3", {}, `Kicks (${view.kicks})`),
+    view.kicks ? tile(ctx, "kick", { choice: kick, label: kick && map.labels.get(kick), small: true })
+      : h("div.dbg-back", {}, "empty")));
+  row.append(h("div.dbg-stack", { id: "dbg-weakness" }, h("h3", {}, "Weakness"),
+    h("div.dbg-back.weak", { title: "Weakness stack: -1 VP each at the end" }, `${view.weaknesses} left`)));
+  row.append(h("div.dbg-stack", { id: "dbg-main" }, h("h3", {}, "Main deck"),
+    view.main_deck_top ? tile(ctx, view.main_deck_top, { small: true, note: "on top",
+      choice: map.byTarget.get(`main_top|${view.main_deck_top}`),
+      label: map.labels.get(map.byTarget.get(`main_top|${view.main_deck_top}`)) }) : null,
+    h("div.dbg-back", {}, `${view.main_deck} cards`)));
+  const bosses = view.bosses;
+  const boss = bosses.current ? cards.heroes[bosses.current] : null;
+  row.append(h("div.dbg-stack", { id: "dbg-bosses" }, h("h3", {}, "Super Hero stack"),
+    h("div.dbg-back", { title: "The Stage Bosses, face down" }, `${bosses.remaining} face down`),
+    boss ? h("div.dbg-hero.dbg-boss", { title: provenanceTitle(boss, "counter_attack") },
+      h("strong", {}, `Stage Boss: ${boss.name}`),
+      h("div.dbg-ca", {}, boss.counter_attack, h("span.mark", {}, mark(boss, "counter_attack")))) : null,
+    bosses.defeated.length ? h("div.dim", {}, "Defeated: ",
+      bosses.defeated.map((id) => (cards.heroes[id] || { name: id }).name).join(", ")) : null));
+  const ultra = map.byTarget.get("ultra");
+  if (ultra) {
+    row.append(h("div.dbg-stack", { id: "dbg-ultra" }, h("h3", {}, "Your Ultra stack"),
+      h("button.dbg-back.pick", { type: "button", dataset: { choice: ultra }, onclick: () => ctx.choose(ultra) },
+        map.labels.get(ultra))));
+  }
+  box.append(row);
+  box.append(h("h3", {}, "Line-Up"));
+  const lineup = h("div.dbg-row.dbg-lineup", { id: "dbg-lineup", dataset: { zone: "lineup" } });
+  for (const id of view.line_up) {
+    if (!id) { lineup.append(h("div.dbg-card.empty", {}, "empty")); continue; }
+    const choice = map.byTarget.get(`lineup|${id}`);
+    lineup.append(tile(ctx, id, { choice, label: choice && map.labels.get(choice) }));
+  }
+  box.append(lineup);
+  if (view.destroyed.length) {
+    box.append(h("p.dim", { title: view.destroyed.map((id) => (cards.cards[id] || { name: id }).name).join(", ") },
+      `Destroyed: ${view.destroyed.length} card${view.destroyed.length === 1 ? "" : "s"}`));
+  }
+  return box;
+}
+
+function turnLine(ctx) {
+  const view = ctx.state.view;
+  if (view.phase === "over") return h("div.dbg-turn", { id: "dbg-turn" }, h("strong", {}, `Game over after ${view.turn} turns`));
+  const mine = ctx.seat === view.active;
+  const others = view.pending.filter((d) => d.seat !== ctx.seat);
+  return h("div.dbg-turn", { id: "dbg-turn" },
+    h("strong", {}, `Turn ${view.turn} — ${mine ? "your turn" : `${who(ctx, view.active)} is playing`}`),
+    h("span.dbg-power", { id: "dbg-power", title: `${mine ? "Your" : "Their"} Power this turn` }, `⚡ ${view.power} Power`),
+    view.this_turn.cannot_buy ? h("span.chip.atk", {}, "can't buy this turn") : null,
+    view.this_turn.stage_defeated ? h("span.chip", {}, "Stage defeated this turn") : null,
+    view.this_turn.under_discount ? h("span.chip", {}, `-${view.this_turn.under_discount} on cards under your Super Hero`) : null,
+    ...others.map((d) => h("span.waiting", {}, ` ${who(ctx, d.seat)} ${DOING[d.kind] || "is deciding"}…`)));
+}
+
+function fights(ctx) {
+  const sel = ctx.selection;
+  if (sel.seen !== ctx.lastEvents) {
+    sel.seen = ctx.lastEvents;
+    sel.fights = [...(sel.fights || []), ...ctx.lastEvents.filter((e) => FIGHT.has(e.type))].slice(-6);
+  }
+  if (!sel.fights || !sel.fights.length) return null;
+  const newest = ctx.lastEvents.length ? ctx.lastEvents[0].step : -1;
+  return h("section.panel.dbg-fight", { id: "dbg-fight" }, h("h2", {}, "Attacks and defenses"),
+    h("ol", {}, sel.fights.map((e) => h(`li${e.step === newest ? ".new" : ""}`, { dataset: { type: e.type } },
+      e.text, h("span.rule", {}, e.rule)))));
+}
+
+// The pending decision: the prompt, quick buttons, and every legal choice with its label.
+function decisionPanel(ctx, map) {
+  const decision = ctx.state.decision;
+  const panel = h("section.panel.decision.dbg-decision", { id: "dbg-decision", dataset: { kind: decision.kind } },
+    h("h2", {}, decision.prompt));
+  const all = h("div.dbg-choices", { id: "dbg-choices" },
+    decision.legal.map((choice) => h("button", {
+      type: "button", dataset: { choice }, title: choice, onclick: () => ctx.choose(choice),
+    }, map.labels.get(choice))));
+  if (decision.kind === "turn") {
+    const quick = h("div.row.dbg-quick");
+    for (const choice of ["play-power", "challenge", "buy:kick", "end"]) {
+      if (decision.legal.includes(choice)) {
+        quick.append(h(`button${choice === "end" ? ".primary" : ""}`, {
+          type: "button", dataset: { choice }, id: `dbg-${choice.replace(":", "-")}`, onclick: () => ctx.choose(choice),
+        }, map.labels.get(choice)));
+      }
+    }
+    panel.append(h("p.hint", {}, "Click a card in your hand to play it, a Line-Up card to buy it, the Stage to challenge it."),
+      quick, h("details.dbg-all", {}, h("summary", {}, `All ${decision.legal.length} choices`), all));
+  } else {
+    if (decision.legal.some((c) => c.startsWith("defend:"))) {
+      panel.append(h("p.hint", {}, "Click a Defense in your hand to avoid the Attack (one Defense per Attack)."));
+    }
+    panel.append(all);
+  }
+  return panel;
+}
+
+function myArea(ctx, me, map) {
+  const area = playerPanel(ctx, me, map, true);
+  const hand = h("div.dbg-zone.dbg-hand", { id: "dbg-hand" }, h("h3", {}, `Your hand (${me.hand.length})`),
+    pile(ctx, "hand", me.hand, map, { empty: "empty" }));
+  area.insertBefore(hand, area.children[2] || null);
+  return area;
+}
+
+function scoreboard(ctx) {
+  const view = ctx.state.view;
+  const outcome = view.outcome;
+  const rows = view.players.map((p) => h(`tr${outcome && outcome.winners.includes(p.seat) ? ".win" : ""}`, {},
+    h("td", {}, who(ctx, p.seat)), h("td", {}, p.hero_name || "?"),
+    h("td", {}, String(p.vp)), h("td", {}, String(p.stages)), h("td", {}, String(p.cards))));
+  return h("section.panel.dbg-score", { id: "dbg-score" }, h("h2", {}, "Final score"),
+    h("table", {}, h("thead", {}, h("tr", {}, ["Player", "Super Hero", "VP", "Stages", "Cards"].map((t) => h("th", {}, t)))),
+      h("tbody", {}, rows)),
+    outcome ? h("p.dim", {}, `${outcome.reason}${outcome.detail && outcome.detail.decided_by ? ` — decided by ${outcome.detail.decided_by}` : ""}`) : null);
+}
+
+export function renderView(container, ctx) {
+  ensureStyles();
+  const { state } = ctx;
+  const view = state.view;
+  const map = decisionMap(state.decision);
+  clear(container);
+  container.classList.add("dbg");
+  container.append(turnLine(ctx));
+  if (view.phase === "over") container.append(scoreboard(ctx));
+  if (state.decision) container.append(decisionPanel(ctx, map));
+  const fight = fights(ctx);
+  if (fight) container.append(fight);
+  const me = view.players.find((p) => p.seat === ctx.seat && p.hand);
+  if (me) container.append(myArea(ctx, me, map));
+  container.append(stacks(ctx, map));
+  const n = view.players.length;
+  const start = ctx.seat === null || ctx.seat === undefined ? 0 : ctx.seat + 1;
+  const others = h("div.dbg-others");
+  for (let k = 0; k < n; k++) {  // clockwise from the seat after yours
+    const p = view.players[(start + k) % n];
+    if (p !== me) others.append(playerPanel(ctx, p, map, false));
+  }
+  container.append(others);
+  container.append(h("p.legend", {}, Object.values(ctx.cards.legend || {}).join(" · "),
+    " · ★ VP depend on your deck at the end"));
+}
+
+export function render(container, ctx) {
+  ctx.rerender = () => render(container, ctx);
+  renderView(container, ctx);
+}

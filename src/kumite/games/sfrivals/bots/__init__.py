@@ -1,0 +1,1 @@
+"""sfrivals's bots."""

@@ -1,0 +1,71 @@
+"""The balance lab's SF Rivals adapter: characters, cards played per round, fast rollouts."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from kumite.core.game import Game, Outcome, State
+from kumite.games.sfrivals.cards import Catalog
+from kumite.games.sfrivals.game import GAME
+from kumite.games.sfrivals.options import Options
+from kumite.games.sfrivals.rollout import random_rollout
+from kumite.games.sfrivals.spec import SPEC
+from kumite.games.sfrivals.state import SFRState
+from kumite.sim.adapters import Adapter, CardPlay, GameSummary
+
+
+class SFRivalsAdapter(Adapter):
+    turn = "round"
+    cards_per_entity = True
+    has_fast_random = True
+
+    def card_names(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
+        return {c.id: c.name for c in GAME.catalog(options).cards.values()}
+
+    def card_labels(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
+        catalog = GAME.catalog(options)
+        chars = catalog.characters
+        return {c.id: f"{chars[c.character].name}: {c.name}" for c in catalog.cards.values()}
+
+    def summarize(self, state: State, outcome: Outcome) -> GameSummary:
+        assert isinstance(state, SFRState)
+        plays = tuple(
+            CardPlay(seat, card.id, rnd)
+            for seat in (0, 1)
+            for rnd, card in enumerate(state.played[seat], start=1)
+        )
+        chars = state.chars
+        return GameSummary(
+            winners=tuple(outcome.winners),
+            draw=outcome.draw,
+            reason=outcome.reason,
+            length=int(outcome.detail.get("rounds", state.round - 1)),
+            entities=tuple(c.id if c is not None else None for c in chars),
+            plays=plays,
+        )
+
+    def prepare(self, game: Game[Any], options: Mapping[str, Any]) -> tuple[Options, Catalog]:
+        opts = GAME.parse_options(options)
+        return opts, GAME.catalog(opts)
+
+    def fast_random(
+        self, game: Game[Any], prepared: Any, rngs: Sequence[random.Random]
+    ) -> GameSummary:
+        opts, catalog = prepared
+        r = random_rollout(catalog, opts, (rngs[0], rngs[1]))
+        a, b = r.played
+        plays = [(0, card, rnd, "played") for rnd, card in enumerate(a, 1)]
+        plays += [(1, card, rnd, "played") for rnd, card in enumerate(b, 1)]
+        return GameSummary(
+            winners=() if r.winner is None else (r.winner,),
+            draw=r.winner is None,
+            reason=r.reason,
+            length=r.rounds,
+            entities=r.characters,
+            plays=plays,
+        )
+
+
+ADAPTER = SFRivalsAdapter(SPEC)

@@ -1,0 +1,79 @@
+"""What the web table needs to know about a game beyond the core contract and its spec.
+
+:class:`TableAdapter` is the default for every game: the lobby form from the spec (the seat
+role's choices, the seat counts of the game), no card data, plain table talk. A game's own
+adapter (its spec's ``table``) subclasses it. Game options are validated by the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from kumite.core.game import Game
+from kumite.core.spec import GameSpec
+
+
+class TableAdapter:
+    """The web table's defaults; games override what they need."""
+
+    set_by_table: tuple[str, ...] = ()
+    """Options the table sets itself (from its seats), kept out of the lobby form."""
+
+    def lobby(self, spec: GameSpec, game: Game[Any]) -> dict[str, Any]:
+        """Lobby form data: ``seat_counts``, ``seat_field`` (the role: option, label,
+        choices), extras, and ``set_by_table``."""
+        info = game.info
+        out: dict[str, Any] = {
+            "seat_counts": list(range(info.min_players, info.max_players + 1)),
+            "set_by_table": list(self.set_by_table),
+        }
+        if spec.role is not None:
+            names = spec.role.names.load()(game, {})
+            out["seat_field"] = {
+                "option": spec.role.option,
+                "label": spec.role.label,
+                "choices": [{"id": k, "name": v} for k, v in names.items()],
+                "any": spec.role.unset,
+            }
+        return out
+
+    def cards(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, Any]:
+        """Everything the browser needs to draw this table's cards (with provenance)."""
+        return {}
+
+    def table_options(
+        self, spec: GameSpec, options: Mapping[str, Any], seats: int
+    ) -> dict[str, Any]:
+        """The options of a new table with that many seats; a role left unset at every seat
+        is left out (chosen at the table or dealt)."""
+        out = spec.with_seats(options, seats)
+        if spec.role is not None and not any(out.get(spec.role.option) or ()):
+            out.pop(spec.role.option, None)
+        return out
+
+    def chat_channel(self, options: Mapping[str, Any], seat: int) -> str | None:
+        """A seat's chat channel (``None``: no chat)."""
+        return "table"
+
+    def chat_rules(self, options: Mapping[str, Any], seat: int) -> str | None:
+        """The rules of that channel, shown to the seat."""
+        return None
+
+    def chat_refusal(
+        self, game: Game[Any], options: Mapping[str, Any], view: Mapping[str, Any], text: str
+    ) -> str | None:
+        """Why a seat (whose view is given) may not send ``text``, decided from that view
+        only; ``None``: it may."""
+        return None
+
+
+DEFAULT = TableAdapter()
+
+
+def adapter(spec: GameSpec) -> TableAdapter:
+    """The game's own adapter, else the default."""
+    if spec.table is None:
+        return DEFAULT
+    found: TableAdapter = spec.table.load()
+    return found
