@@ -44,7 +44,7 @@ import platformdirs
 from kumite.games.sfrivals.cards import Catalog, Character
 from kumite.games.sfrivals.game import GAME
 from kumite.games.sfrivals.options import Options
-from kumite.games.sfrivals.solver.bounds import BoundSolver, SecretSetup, side_bound
+from kumite.games.sfrivals.solver.bounds import BoundSolver, SecretSetup, SideBound, side_bound
 from kumite.games.sfrivals.solver.fight import FightSolver, Position, setup_hand
 from kumite.solve.matrix import solve_matrix
 
@@ -292,7 +292,7 @@ def _solve_tight(
     t0 = time.perf_counter()
     cat = GAME.catalog(opts)
     a, b = cat.characters[characters[0]], cat.characters[characters[1]]
-    sides = []
+    sides: list[SideBound] = []
     states = 0
     for seat, pair in ((0, (a, b)), (1, (b, a))):
         if seat == 1 and a is b:  # a mirror match: seat 1's side is seat 0's
