@@ -25,6 +25,7 @@ import json
 import math
 import os
 import statistics
+import sys
 import time
 from typing import Any
 
@@ -67,6 +68,7 @@ def play(
         outcome = state.outcome
         assert outcome is not None
         results.append(outcome.returns[me])
+        print(f"{','.join(pair)} game {i + 1}/{games}: {results[-1]:+g}", file=sys.stderr)
         if outcome.draw or not outcome.winners:
             draws += 1
         elif me in outcome.winners:

@@ -194,7 +194,8 @@ def shared_solution(
 
 SHIPPED = "solved-base.json.gz"
 """Solved matchups shipped with kumite (method tight, the base pack and default rules;
-``scripts/solve-sfrivals-cache.sh`` writes it): ``kumite.games.sfrivals.solver/<this>``."""
+``python -m kumite.games.sfrivals.solver.ship`` writes it from the cache):
+``kumite.games.sfrivals.solver/<this>``. Where it is absent, nothing ships."""
 
 
 def shipped_solution(
