@@ -371,8 +371,15 @@ class PackLoader(Generic[C]):
         return self.compile(pack)
 
     def read_overlay(self, path: str | Path) -> str:
-        """Read and validate an overlay pack file; return its text (stored in game options)."""
+        """Read and validate an overlay pack file — or, where no such file exists, an overlay
+        the game ships, by name (``mini``: its ``packs/mini.toml``); return its text (stored
+        in game options)."""
         p = Path(path)
+        shipped = resources.files(self.package) / "packs" / f"{p.name}.toml"
+        if str(path) == p.name != "base" and not p.exists() and shipped.is_file():
+            text = shipped.read_text("utf-8")
+            self.load(text, f"{p.name}.toml")
+            return text
         read_pack(p)  # unreadable file or bad TOML: an error naming the file
         text = p.read_text(encoding="utf-8")
         self.load(text, p.name)  # bad card: an error naming file, card and field

@@ -385,10 +385,13 @@ def solve(
         str | None, typer.Option("--pick", help="The matchup, e.g. ryu,ken (seat 0, seat 1).")
     ] = None,
     all_matchups: Annotated[
-        bool, typer.Option("--all", help="Every matchup: the table of values.")
+        bool, typer.Option("--all", help="Every matchup: the table of certified intervals.")
     ] = False,
     out: Annotated[Path, typer.Option(help="--all: where to write CSV, JSON and PNG.")] = Path("."),
-    pack: Annotated[Path | None, typer.Option(help="Your own pack over the shipped one.")] = None,
+    pack: Annotated[
+        Path | None,
+        typer.Option(help="Your own pack over the shipped one, or a variant it ships (mini)."),
+    ] = None,
     option: OptionOpt = None,
     cache: Annotated[bool, typer.Option(help="Use and fill the on-disk solution cache.")] = True,
     strength: Annotated[
@@ -398,9 +401,15 @@ def solve(
         str | None, typer.Option(help="--strength: agents to rate, e.g. random,greedy.")
     ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    method: Annotated[
+        str, typer.Option(help="tight (secret covers; default) or adaptive (see docs/solver.md).")
+    ] = "tight",
+    exact: Annotated[
+        bool, typer.Option(help="A small variant (--pack mini): the exact value, by LP.")
+    ] = False,
 ) -> None:
-    """Solve a game that ships a solver (SF Rivals): matchup value, exploitability, set-up
-    strategy (see docs/solver.md)."""
+    """Solve a game that ships a solver (SF Rivals): certified value interval,
+    exploitability, set-up strategy, or a small variant's exact value (see docs/solver.md)."""
     game, extra = game_and_flags(game, ctx.args)
     spec = get_spec(game)
     if spec.solver is None:
@@ -408,7 +417,10 @@ def solve(
     settings = settings_from(spec, pick, option or [], pack, extra)
     options = game_options(spec, spec.load(), dataclasses.replace(settings, pick=[]), 2)
     run = spec.solver.load()
-    run(settings.pick, all_matchups, options, out, cache, strength, split_list(agents), json_out)
+    run(
+        settings.pick, all_matchups, options, out, cache, strength, split_list(agents), json_out,
+        method=method, exact=exact,
+    )  # fmt: skip
 
 
 def main() -> None:

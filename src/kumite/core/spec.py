@@ -85,6 +85,9 @@ class Bot:
     factory: Ref[Callable[..., Any]]
     rated: bool = True
     """Compared in the default strength table (``False``: a variant, or needs set-up)."""
+    info: Ref[Callable[[Mapping[str, Any]], Mapping[str, Any]]] | None = None
+    """``info(options)``: what a listing shows beside ``about`` for a game with these
+    options (e.g. a certified exploitability), from what is at hand — never by solving."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

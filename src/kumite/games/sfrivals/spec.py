@@ -26,10 +26,27 @@ SPEC = GameSpec(
             Ref("kumite.games.sfrivals.bots.greedy:make"),
         ),
         Bot(
+            "bounded",
+            "the solver's bound strategy, certified to give up at most its matchup's "
+            "exploitability (kumite solve prints it)",
+            Ref("kumite.games.sfrivals.solver.equilibrium:make_bounded"),
+            rated=False,
+            info=Ref("kumite.games.sfrivals.solver.equilibrium:info"),
+        ),
+        Bot(
+            "belief",
+            "tracks the odds of the opponent's hidden cover from its plays and answers with "
+            "exact fight values",
+            Ref("kumite.games.sfrivals.solver.belief:make"),
+            rated=False,
+        ),
+        Bot(
             "equilibrium",
-            "the solver's strategy (guaranteed bound; see kumite solve)",
+            "a strategy certified within 0.05 of an equilibrium — only where one is (e.g. the "
+            "mini pack, solved exactly); else play bounded",
             Ref("kumite.games.sfrivals.solver.equilibrium:make"),
             rated=False,
+            info=Ref("kumite.games.sfrivals.solver.equilibrium:info"),
         ),
     ),
     tui=Ref("kumite.games.sfrivals.tui:FRONT_END"),
