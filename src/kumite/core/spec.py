@@ -22,6 +22,7 @@ from kumite.core.errors import OptionsError
 
 if TYPE_CHECKING:
     from kumite.core.game import Game
+    from kumite.core.observation import Encoding
 
 T = TypeVar("T")
 
@@ -113,6 +114,22 @@ class OptionField:
         return out
 
 
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Observation:
+    """A game's research interface (docs/envs.md): its observation encoding, the name its
+    environments carry, and optionally a batched engine."""
+
+    encoding: Ref[Callable[[Game[Any], Mapping[str, Any]], Encoding]]
+    """``encoding(game, options)`` -> :class:`~kumite.core.observation.Encoding`."""
+    env_name: str
+    """The Gymnasium id is ``kumite/<env_name>-v<version>`` (``SFRivals``)."""
+    version: int = 0
+    """Raised when the encoding or the action ids change meaning."""
+    batch: Ref[Callable[[Game[Any], Mapping[str, Any]], Any]] | None = None
+    """``batch(game, options)`` -> a batched engine (N games stepped at once on arrays),
+    used by the vector environment where the opponents play at random."""
+
+
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class GameSpec:
     """Everything kumite knows about one game, and where its optional faces live."""
@@ -149,6 +166,9 @@ class GameSpec:
     solver: Ref[Callable[..., None]] | None = None
     """``kumite solve GAME``: ``run(picks, all, options, out, cache, strength, agents,
     json)`` (``agents``: a list of names)."""
+    observation: Observation | None = None
+    """The observation encoding of the research interfaces (:mod:`kumite.envs`); a game
+    without one has no environment."""
 
     def load(self) -> Game[Any]:
         return self.game.load()
