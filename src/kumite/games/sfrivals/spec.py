@@ -39,7 +39,9 @@ SPEC = GameSpec(
     web="kumite.games.sfrivals.web",
     table=Ref("kumite.games.sfrivals.web:ADAPTER"),
     observation=Observation(
-        encoding=Ref("kumite.games.sfrivals.observation:encoding"), env_name="SFRivals"
+        encoding=Ref("kumite.games.sfrivals.observation:encoding"),
+        env_name="SFRivals",
+        batch=Ref("kumite.games.sfrivals.batch:make"),
     ),
 )
 
