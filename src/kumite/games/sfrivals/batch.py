@@ -46,8 +46,22 @@ _MASK64 = (1 << 64) - 1
 
 
 def fight_seeds(seeds: Sequence[int] | I64) -> U64:
-    """The random stream of each fight, from its seed (any int; 64 bits are kept)."""
-    return np.asarray([int(s) & _MASK64 for s in seeds], dtype=np.uint64)
+    """The random stream of each fight, from its seed (an int; its low 64 bits count),
+    hashed so that streams of nearby seeds do not overlap."""
+    if isinstance(seeds, np.ndarray) and seeds.dtype.kind in "iu":
+        raw = seeds.astype(np.int64).view(np.uint64)
+    else:
+        raw = np.asarray([int(s) & _MASK64 for s in seeds], dtype=np.uint64)
+    state = raw.copy()
+    _mix(state)
+    return state
+
+
+@njit(cache=True)
+def _mix(state: U64) -> None:
+    for i in range(len(state)):
+        _next(state, i)
+        state[i] = np.uint64(_next(state, i))
 
 
 @njit(cache=True)
@@ -116,26 +130,41 @@ def _play(
     keys: I64,
     rng: U64,
     status: NDArray[np.int8],
-    t: kernels.Tables,
-    pair_done: NDArray[np.bool_],
+    order: I64,
+    pairing: NDArray[np.int64],
+    tables: Any,
+    pair_done: Any,
     played: NDArray[np.int8],
     legal: NDArray[np.int16],
     end: I64,
 ) -> int:
     """Play each running fight at random to its end, or until it needs a table entry the
-    solver has not filled (then it stops as :data:`WANTS`, its stream untouched, and the
-    entry is marked). Returns how many stopped."""
+    solver has not filled (then it stops as :data:`WANTS`, its stream as it was before the
+    round). ``tables[pairing[i]]`` are fight ``i``'s rule tables; fights are taken in
+    ``order`` (sorted by pairing: one pairing's tables at a time stay in the caches).
+    Returns how many stopped."""
     stopped = 0
-    for i in range(len(keys)):
+    last = pairing[order[0]] if len(order) else 0
+    t = tables[last]
+    done = pair_done[last]
+    for j in range(len(order)):
+        i = order[j]
         if status[i] != RUNNING:
             continue
+        if pairing[i] != last:
+            last = pairing[i]
+            t = tables[last]
+            done = pair_done[last]
         while True:
             k = keys[i]
             r = (k >> _R) & 15
-            ok = pair_done[(k >> _CP) & 0x3FF]
             e0 = t.legal0[r, (k >> 36) & 0xFFF, (k >> _L0) & 31, 0]
             e1 = t.legal1[r, (k >> 24) & 0xFFF, (k >> _L1) & 31, 0]
-            if not ok or e0 & kernels.LEGAL_DONE == 0 or e1 & kernels.LEGAL_DONE == 0:
+            if (
+                not done[(k >> _CP) & 0x3FF]
+                or e0 & kernels.LEGAL_DONE == 0
+                or e1 & kernels.LEGAL_DONE == 0
+            ):
                 status[i] = WANTS
                 stopped += 1
                 break
@@ -223,6 +252,23 @@ class BatchEngine:
             )
         self._solvers: dict[tuple[int, int], FightSolver] = {}
         self.life = self.catalog.rules.life
+        self._tables: Any = None
+
+    def _typed_tables(self) -> tuple[Any, Any]:
+        """Every pairing's rule tables (and filled carried-bonus pairs) as Numba lists,
+        indexed by pairing (``a * characters + b``): the tables are filled in place, so the
+        lists are made once (a pairing's solver is created with them)."""
+        if self._tables is None:
+            from numba.typed import List
+
+            count = len(self.characters)
+            tables, done = List(), List()
+            for p in range(count * count):
+                solver = self.solver(*divmod(p, count))
+                tables.append(solver.tables)
+                done.append(solver._pair_done)
+            self._tables = (tables, done)
+        return self._tables  # type: ignore[no-any-return]
 
     def solver(self, a: int, b: int) -> FightSolver:
         """The fight solver (its rule tables) of characters ``a`` and ``b``."""
@@ -258,30 +304,27 @@ class BatchEngine:
         played = np.full((n, 2, HAND), -1, dtype=np.int8)
         legal = np.zeros((n, 2, HAND), dtype=np.int16)
         end = np.full(n, -1, dtype=np.int64)
-        pairing = chars[:, 0] * len(self.characters) + chars[:, 1]
+        count = len(self.characters)
+        pairing = chars[:, 0] * count + chars[:, 1]
+        keys = np.zeros(n, dtype=np.int64)
+        solvers = []
         for p in np.unique(pairing):
             sel = np.flatnonzero(pairing == p)
-            a, b = divmod(int(p), len(self.characters))
-            solver = self.solver(a, b)
-            keys = self.start_keys(solver, setup[sel], a, b)
-            sub_rng = rng[sel]
-            status = np.zeros(len(sel), dtype=np.int8)
-            sub_played, sub_legal, sub_end = played[sel], legal[sel], end[sel]
-            while _play(
-                keys,
-                sub_rng,
-                status,
-                solver.tables,
-                solver._pair_done,
-                sub_played,
-                sub_legal,
-                sub_end,
-            ):
-                wanting = status == WANTS
-                for r in np.unique((keys[wanting] >> _R) & 15):
-                    solver._prepare(int(r), keys[wanting & (((keys >> _R) & 15) == r)])
-                status[wanting] = RUNNING
-            played[sel], legal[sel], end[sel] = sub_played, sub_legal, sub_end
+            a, b = divmod(int(p), count)
+            keys[sel] = self.start_keys(self.solver(a, b), setup[sel], a, b)
+            solvers.append(self.solver(a, b))
+        tables, done = self._typed_tables()
+        status = np.zeros(n, dtype=np.int8)
+        order = np.argsort(pairing, kind="stable")
+        while _play(keys, rng, status, order, pairing, tables, done, played, legal, end):
+            wanting = np.flatnonzero(status == WANTS)
+            rounds = (keys[wanting] >> _R) & 15
+            for p in np.unique(pairing[wanting]):
+                solver = self.solver(*divmod(int(p), count))
+                mine = pairing[wanting] == p
+                for r in np.unique(rounds[mine]):
+                    solver._prepare(int(r), keys[wanting[mine & (rounds == r)]])
+            status[wanting] = RUNNING
         return self._fights(chars, setup, played, legal, end)
 
     def _fights(
