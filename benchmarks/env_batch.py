@@ -5,8 +5,8 @@ of 10^5 fights stepped at once.
 Each fight: both characters drawn at random (every pairing of the pack), random set-ups,
 random legal cards to the end (kumite.games.sfrivals.batch). The engine's rule tables fill on
 demand, so it is first warmed up as a long simulation is (``--warmup`` fights, 4 million
-by default: the tables of rarely reached positions keep filling for a while); then batches of fights and goofspiel(8) games take turns for the timed runs, and
-the best and median of each are printed. goofspiel(8) is driven from Python the way
+by default: the tables of rarely reached positions keep filling for a while); then batches
+of fights and goofspiel(8) games take turns for the timed runs, and the best and median of each are printed. goofspiel(8) is driven from Python the way
 ``kumite bench`` drives it (legal actions asked each step, one random choice per player);
 it is OpenSpiel's C++ engine underneath.
 
@@ -127,7 +127,8 @@ def main() -> None:
         f"(median; best {max(theirs):,.0f}), same run"
     )
     print(
-        f"ratio: {result['ratio_median']:.1f}x (median), {result['ratio_best']:.1f}x (best); target {TARGET:.0f}x"
+        f"ratio: {result['ratio_median']:.1f}x (median), {result['ratio_best']:.1f}x (best); "
+        f"target {TARGET:.0f}x"
     )
     m = result["memory"]
     print(
