@@ -7,8 +7,9 @@ random legal cards to the end (kumite.games.sfrivals.batch). The engine's rule t
 demand, so it is first warmed up as a long simulation is (``--warmup`` fights, 4 million
 by default: the tables of rarely reached positions keep filling for a while); then batches
 of fights and goofspiel(8) games take turns for the timed runs, and the best and median
-of each are printed. goofspiel(8) is driven from Python the way ``kumite bench`` drives it (legal actions asked each step, one random choice per player);
-it is OpenSpiel's C++ engine underneath.
+of each are printed. goofspiel(8) is driven from Python the way ``kumite bench`` drives it
+(legal actions asked each step, one random choice per player); it is OpenSpiel's C++
+engine underneath.
 
     python benchmarks/env_batch.py [--seconds 20] [--batch 100000] [--warmup 4000000] [--json]
 """
