@@ -23,6 +23,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import msgspec
 import numpy as np
 from numba import njit
 from numpy.typing import NDArray
@@ -239,9 +240,8 @@ class BatchEngine:
         self.options: Options = game.parse_options(options)
         self.catalog: Catalog = game.catalog(self.options)
         self.characters: list[Character] = list(self.catalog.characters.values())
-        index = {c.id: k for k, c in enumerate(self.characters)}
-        chosen = self.options.characters or (None, None)
-        self.fixed = np.array([-1 if c is None else index[c] for c in chosen], dtype=np.int64)
+        self.index = {c.id: k for k, c in enumerate(self.characters)}
+        self.fixed = self._fixed(self.options.characters or (None, None))
         self.setups = np.array([len(c.setup_choices) for c in self.characters], dtype=np.int64)
         # per character: the (cover, shown) slots of each set-up choice
         self._setup_cards = []
@@ -254,21 +254,31 @@ class BatchEngine:
         self.life = self.catalog.rules.life
         self._tables: Any = None
 
-    def _typed_tables(self) -> tuple[Any, Any]:
-        """Every pairing's rule tables (and filled carried-bonus pairs) as Numba lists,
-        indexed by pairing (``a * characters + b``): the tables are filled in place, so the
-        lists are made once (a pairing's solver is created with them)."""
-        if self._tables is None:
-            from numba.typed import List
+    def _typed_tables(self, pairings: NDArray[np.int64]) -> tuple[Any, Any]:
+        """Every pairing's rule tables (and filled carried-bonus pairs) as Numba lists
+        indexed by pairing (``a * characters + b``), those in ``pairings`` made: the others
+        hold the first made pairing's tables as placeholders, never read."""
+        from numba.typed import List
 
-            count = len(self.characters)
+        count = len(self.characters)
+        if self._tables is None:
+            first = self.solver(*divmod(int(pairings[0]), count))
             tables, done = List(), List()
-            for p in range(count * count):
+            for _ in range(count * count):
+                tables.append(first.tables)
+                done.append(first._pair_done)
+            self._tables = (tables, done, set())
+        tables, done, made = self._tables
+        for p in pairings.tolist():
+            if p not in made:
                 solver = self.solver(*divmod(p, count))
-                tables.append(solver.tables)
-                done.append(solver._pair_done)
-            self._tables = (tables, done)
-        return self._tables  # type: ignore[no-any-return]
+                tables[p] = solver.tables
+                done[p] = solver._pair_done
+                made.add(p)
+        return tables, done
+
+    def _fixed(self, characters: Sequence[str | None]) -> NDArray[np.int64]:
+        return np.array([-1 if c is None else self.index[c] for c in characters], dtype=np.int64)
 
     def solver(self, a: int, b: int) -> FightSolver:
         """The fight solver (its rule tables) of characters ``a`` and ``b``."""
@@ -295,25 +305,27 @@ class BatchEngine:
         )
         return keys
 
-    def random_fights(self, seeds: Sequence[int] | I64) -> Fights:
+    def random_fights(
+        self, seeds: Sequence[int] | I64, characters: Sequence[str | None] | None = None
+    ) -> Fights:
         """One fight per seed, both seats choosing uniformly at random (characters where the
-        options leave them, set-ups, a card each round)."""
+        options — or ``characters``, which override them — leave them, set-ups, a card each
+        round)."""
         rng = fight_seeds(seeds)
         n = len(rng)
-        chars, setup = draw_setups(rng, self.fixed, len(self.characters), self.setups)
+        fixed = self.fixed if characters is None else self._fixed(characters)
+        chars, setup = draw_setups(rng, fixed, len(self.characters), self.setups)
         played = np.full((n, 2, HAND), -1, dtype=np.int8)
         legal = np.zeros((n, 2, HAND), dtype=np.int16)
         end = np.full(n, -1, dtype=np.int64)
         count = len(self.characters)
         pairing = chars[:, 0] * count + chars[:, 1]
         keys = np.zeros(n, dtype=np.int64)
-        solvers = []
         for p in np.unique(pairing):
             sel = np.flatnonzero(pairing == p)
             a, b = divmod(int(p), count)
             keys[sel] = self.start_keys(self.solver(a, b), setup[sel], a, b)
-            solvers.append(self.solver(a, b))
-        tables, done = self._typed_tables()
+        tables, done = self._typed_tables(np.unique(pairing))
         status = np.zeros(n, dtype=np.int8)
         order = np.argsort(pairing, kind="stable")
         while _play(keys, rng, status, order, pairing, tables, done, played, legal, end):
@@ -371,3 +383,19 @@ def make(game: Game[Any], options: Mapping[str, Any]) -> BatchEngine:
     """The spec's ``batch`` hook."""
     assert isinstance(game, SFRivals)
     return BatchEngine(game, options)
+
+
+_ENGINES: dict[Options, BatchEngine] = {}
+
+
+def engine_for(game: Game[Any], options: Options) -> BatchEngine:
+    """The batched engine of these rule options, kept (its rule tables fill as it plays);
+    characters are left out: pass them to :meth:`BatchEngine.random_fights`."""
+    key = msgspec.structs.replace(options, characters=None)
+    found = _ENGINES.get(key)
+    if found is None:
+        assert isinstance(game, SFRivals)
+        if len(_ENGINES) >= 8:
+            _ENGINES.clear()
+        found = _ENGINES[key] = BatchEngine(game, game.options_to_json(key))
+    return found
