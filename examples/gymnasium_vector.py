@@ -33,7 +33,7 @@ def main() -> None:
         actions = np.array(
             [rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in info["action_mask"]]
         )
-        obs, rewards, terminated, truncated, info = envs.step(actions)
+        obs, rewards, terminated, _truncated, info = envs.step(actions)
         games += int(terminated.sum())
         wins += int((rewards > 0).sum())
     print(f"{games} fights ended, the learner won {wins}; observations {obs.shape}")
