@@ -18,6 +18,11 @@ import uvicorn
 from websockets.sync.client import connect
 
 from kumite.server.app import create_app
+from kumite.server.settings import ServerSettings
+
+# The tests replay games with seeds of their own: a development server's setting. The
+# tests of the seed policy itself serve with the defaults (``ServerSettings()``).
+DEV = ServerSettings(dev_seeds=True)
 
 
 def free_port() -> int:
@@ -41,8 +46,10 @@ def wait_until_up(base: str, timeout: float = 60.0) -> None:
 class ThreadServer:
     """uvicorn in a background thread of the test process."""
 
-    def __init__(self, database_url: str, bot_delay: float = 0.0) -> None:
-        self.app = create_app(database_url, bot_delay=bot_delay)
+    def __init__(
+        self, database_url: str, bot_delay: float = 0.0, settings: ServerSettings = DEV
+    ) -> None:
+        self.app = create_app(database_url, bot_delay=bot_delay, settings=settings)
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(
@@ -51,6 +58,7 @@ class ThreadServer:
             port=self.port,
             log_level="warning",
             ws_per_message_deflate=False,
+            ws_max_size=settings.max_frame,
             lifespan="on",
         )
         self.server = uvicorn.Server(config)
@@ -73,8 +81,11 @@ class ThreadServer:
 class ProcessServer:
     """``kumite serve`` in its own process, so that it can be killed with SIGKILL."""
 
-    def __init__(self, database_url: str, port: int | None = None) -> None:
+    def __init__(
+        self, database_url: str, port: int | None = None, flags: tuple[str, ...] = ("--dev-seeds",)
+    ) -> None:
         self.database_url = database_url
+        self.flags = flags
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -92,6 +103,7 @@ class ProcessServer:
                 self.database_url,
                 "--bot-delay",
                 "0",
+                *self.flags,
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
@@ -139,8 +151,9 @@ class Seat:
                 body.update(seat=seat, token=token)
             self.send(body)
 
-    def send(self, body: dict[str, Any] | str) -> None:
-        self.ws.send(body if isinstance(body, str) else json.dumps(body))
+    def send(self, body: dict[str, Any] | str | bytes) -> None:
+        """Send a message (a dict as JSON); ``str`` and ``bytes`` as text and binary frames."""
+        self.ws.send(body if isinstance(body, str | bytes) else json.dumps(body))
 
     def recv(self, timeout: float = 30.0) -> dict[str, Any]:
         raw = self.ws.recv(timeout=timeout)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.server.live import Seat, create_table
+from tests.server.live import Seat, create_table, drive
 
 SEATS_VS_BOT = [{"kind": "you"}, {"kind": "bot", "agent": "greedy"}]
 
@@ -74,24 +74,33 @@ def test_cards_endpoint_carries_provenance(server):
 
 
 def test_record_and_replay_only_after_the_game(server):
+    made = create_table(server.base, "sfrivals", SEATS_VS_BOT, seed=5)
+    table = made["id"]
+    me = Seat(server.base, table, 0, made["links"][0]["token"])
+    me.ready()
+    assert httpx.get(f"{server.base}/api/tables/{table}/record").status_code == 403
+    assert httpx.get(f"{server.base}/api/tables/{table}/replay").status_code == 403
+    drive({0: me})
+    record = httpx.get(f"{server.base}/api/tables/{table}/record").json()
+    assert record["format"] == "kumite-record"
+    assert record["seed"] == 5
+    assert record["outcome"] == me.state["outcome"]
+    frames = httpx.get(f"{server.base}/api/tables/{table}/replay").json()["frames"]
+    assert len(frames) == len(record["steps"]) + 1
+    assert frames[-1]["view"]["phase"] == "over"
+
+
+def test_a_table_of_bots_alone_plays_from_its_creation(server):
     made = create_table(
         server.base,
         "sfrivals",
         [{"kind": "bot", "agent": "random"}, {"kind": "bot", "agent": "greedy"}],
         seed=5,
     )
-    table = made["id"]
-    assert httpx.get(f"{server.base}/api/tables/{table}/record").status_code == 403
-    assert httpx.get(f"{server.base}/api/tables/{table}/replay").status_code == 403
-    watcher = Seat(server.base, table)
+    watcher = Seat(server.base, made["id"])
     watcher.until(lambda m: m["type"] == "update" and m["state"]["outcome"] is not None)
-    record = httpx.get(f"{server.base}/api/tables/{table}/record").json()
-    assert record["format"] == "kumite-record"
-    assert record["seed"] == 5
+    record = httpx.get(f"{server.base}/api/tables/{made['id']}/record").json()
     assert record["outcome"] == watcher.state["outcome"]
-    frames = httpx.get(f"{server.base}/api/tables/{table}/replay").json()["frames"]
-    assert len(frames) == len(record["steps"]) + 1
-    assert frames[-1]["view"]["phase"] == "over"
 
 
 def test_join_leave_and_open_seats(server):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import httpx
 
@@ -13,6 +14,16 @@ def open_page(browser, url, width=1280, height=900):
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(url)
     return page, errors
+
+
+def wait_for_step(page, step: int, timeout: float = 15000) -> None:
+    """Wait until the page shows a step after ``step``. Polled from here: the pages'
+    Content-Security-Policy forbids the string evaluation ``wait_for_function`` does."""
+    deadline = time.monotonic() + timeout / 1000
+    while int(page.get_attribute("body", "data-step") or -1) <= step:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the page did not pass step {step}")
+        page.wait_for_timeout(20)
 
 
 def create_from_lobby(page, game):
@@ -43,7 +54,7 @@ def test_sfrivals_full_game_against_the_ai_by_clicking(browser, web, shots):
         step = int(page.get_attribute("body", "data-step"))
         page.click("#hand button.card:not([disabled]) >> nth=0")
         rounds += 1
-        page.wait_for_function(f"Number(document.body.dataset.step) > {step}", timeout=15000)
+        wait_for_step(page, step)
         if rounds == 2:
             page.screenshot(path=shots / "3-round.png", full_page=True)
     page.screenshot(path=shots / "4-result.png", full_page=True)

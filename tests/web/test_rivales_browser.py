@@ -9,7 +9,7 @@ import random
 
 import httpx
 
-from tests.web.test_browser import open_page
+from tests.web.test_browser import open_page, wait_for_step
 
 TIMEOUT = 15000
 WHERE = {
@@ -24,7 +24,7 @@ WHERE = {
 
 
 def wait_for_change(page, step: int) -> None:
-    page.wait_for_function(f"Number(document.body.dataset.step) > {step}", timeout=TIMEOUT)
+    wait_for_step(page, step, TIMEOUT)
 
 
 def click_a_choice(page, kind: str, rng: random.Random) -> str:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import httpx
 
-from tests.web.test_browser import open_page
+from tests.web.test_browser import open_page, wait_for_step
 
 TIMEOUT = 15000
 
 
 def wait_for_change(page, step: int) -> None:
-    page.wait_for_function(f"Number(document.body.dataset.step) > {step}", timeout=TIMEOUT)
+    wait_for_step(page, step, TIMEOUT)
 
 
 def first(page, *selectors: str):

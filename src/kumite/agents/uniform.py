@@ -8,10 +8,9 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from kumite.core.game import Decision
+from kumite.core.rng import below
 
 _Random: Final = random.Random
-#: ``Random.getrandbits`` unbound: the draw below skips the method look-up on each call.
-_getrandbits: Final = random.Random.getrandbits
 
 
 class RandomAgent:
@@ -29,10 +28,4 @@ class RandomAgent:
         n = len(legal)
         if type(rng) is not _Random or not n:
             return rng.choice(legal)
-        # ``rng.choice(legal)`` with ``Random._randbelow`` inlined, draw for draw (the same
-        # ``getrandbits`` calls, so the same choices): the random agent's whole cost.
-        k = n.bit_length()
-        r = _getrandbits(rng, k)
-        while r >= n:
-            r = _getrandbits(rng, k)
-        return legal[r]
+        return legal[below(rng, n)]  # rng.choice(legal), draw for draw

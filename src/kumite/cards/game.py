@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Generic, TypeVar, cast
+from pathlib import Path
+from typing import Annotated, Any, Generic, TypeVar, cast
 
 import msgspec
 
 from kumite.cards.pack import PackLoader
 from kumite.core.errors import KumiteError, OptionsError
 from kumite.core.game import Game
+from kumite.core.spec import doc
 
 OptionsT = TypeVar("OptionsT", bound=msgspec.Struct)
+#: The ``pack`` option of a pack-backed game.
+Pack = Annotated[str | None, doc("A user's overlay pack (TOML text) loaded over the shipped one.")]
 CatalogT = TypeVar("CatalogT")
 
 
@@ -20,28 +24,7 @@ class PackGame(Game[OptionsT], Generic[OptionsT, CatalogT]):
     cards compiled from its packs. Subclasses set :attr:`options_type` and :attr:`packs`
     and add their own checks in :meth:`check`."""
 
-    options_type: type[OptionsT]
     packs: PackLoader[CatalogT]
-
-    def __init__(self) -> None:
-        self.default_options = self.options_type()
-
-    def parse_options(self, raw: Mapping[str, Any] | None) -> OptionsT:
-        if not raw:
-            return self.default_options
-        options: OptionsT
-        if isinstance(raw, self.options_type):
-            options = raw
-        else:
-            try:
-                options = msgspec.convert(dict(raw), self.options_type)
-            except msgspec.ValidationError as exc:
-                raise OptionsError(f"{self.info.id} options: {exc}") from None
-        self.check(options)
-        return options
-
-    def check(self, options: OptionsT) -> None:
-        """Raise :class:`~kumite.core.errors.OptionsError` if ``options`` do not fit."""
 
     def catalog(self, options: OptionsT | Mapping[str, Any] | None = None) -> CatalogT:
         """The cards in use: the base pack, or the base merged with the options' overlay
@@ -57,7 +40,27 @@ class PackGame(Game[OptionsT], Generic[OptionsT, CatalogT]):
         except Exception as exc:  # pragma: no cover - defensive
             raise OptionsError(f"pack: {exc}") from None
 
-    def read_overlay(self, path: str) -> str:
+    def pack_catalog(self, path: Path | None) -> CatalogT:
+        """The catalog of a user's overlay pack file (``--pack``), else the shipped one."""
+        if path is None:
+            return self.packs.load()
+        return self.packs.load(self.read_overlay(path), Path(path).name)
+
+    def catalog_json(self, catalog: Any, **lists: Any) -> dict[str, Any]:
+        """``kumite cards --json``: the game, its pack and sources, each rule value with its
+        provenance, then ``lists`` (cards, characters …)."""
+        return {
+            "game": self.info.id,
+            "pack": catalog.pack.ref(),
+            "sources": catalog.pack.sources,
+            "rules": {
+                name: {"value": getattr(catalog.rules, name), **prov.to_json()}
+                for name, prov in catalog.rule_provenance.items()
+            },
+            **lists,
+        }
+
+    def read_overlay(self, path: str | Path) -> str:
         """A user's overlay pack file, validated, as option text."""
         return self.packs.read_overlay(path)
 

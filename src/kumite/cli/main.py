@@ -16,6 +16,7 @@ from kumite.cli.common import friendly_errors, split_list
 from kumite.cli.options import game_options, settings_from
 from kumite.core.errors import OptionsError
 from kumite.core.registry import default_game, game_ids, get_spec, specs
+from kumite.server.settings import ServerSettings
 
 app = typer.Typer(
     name="kumite",
@@ -302,11 +303,72 @@ def serve(
     bot_delay: Annotated[
         float, typer.Option(help="Seconds a bot waits before moving (easier to follow).")
     ] = 0.4,
+    dev_seeds: Annotated[
+        bool,
+        typer.Option(
+            help="Development only: accept a seed of the client's choosing when it makes a "
+            "table (whoever knows a seed can work out every hidden card)."
+        ),
+    ] = False,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A Host name to serve besides the loopback names and --host (repeatable; "
+            "'*.example.org' for subdomains, '*' for any), e.g. the name people type."
+        ),
+    ] = None,
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A web page origin (scheme://host[:port]) whose pages may open this "
+            "server's WebSockets besides its own (repeatable)."
+        ),
+    ] = None,
+    create_rate: Annotated[
+        str, typer.Option(help="New tables per client address, e.g. '30/minute'.")
+    ] = ServerSettings.create_rate,
+    hello_rate: Annotated[
+        str, typer.Option(help="WebSocket hellos per client address.")
+    ] = ServerSettings.hello_rate,
+    chat_rate: Annotated[
+        str, typer.Option(help="Chat messages per client address.")
+    ] = ServerSettings.chat_rate,
+    max_open_tables: Annotated[
+        int, typer.Option(help="Unfinished tables one client address may have made.")
+    ] = ServerSettings.open_tables_per_client,
+    max_spectators: Annotated[
+        int, typer.Option(help="Spectators per table.")
+    ] = ServerSettings.spectators_per_table,
+    bot_threads: Annotated[
+        int, typer.Option(help="Threads in which the bots of all tables think.")
+    ] = ServerSettings.bot_threads,
+    bot_budget: Annotated[
+        float, typer.Option(help="Seconds a bot may think about one move.")
+    ] = ServerSettings.bot_budget,
+    idle_close: Annotated[
+        float,
+        typer.Option(
+            help="Hours after its last move that an unfinished table is closed (0: never)."
+        ),
+    ] = ServerSettings.idle_close / 3600,
 ) -> None:
     """Serve the web table: play in the browser, against bots or online with friends."""
     from kumite.cli import serve as serve_cmd
 
-    serve_cmd.run(host, port, database_url, bot_delay)
+    settings = serve_cmd.settings(
+        dev_seeds=dev_seeds,
+        allowed_hosts=tuple(allow_host or ()),
+        allowed_origins=tuple(allow_origin or ()),
+        create_rate=create_rate,
+        hello_rate=hello_rate,
+        chat_rate=chat_rate,
+        open_tables_per_client=max_open_tables,
+        spectators_per_table=max_spectators,
+        bot_threads=bot_threads,
+        bot_budget=bot_budget,
+        idle_close=idle_close * 3600,
+    )
+    serve_cmd.run(host, port, database_url, bot_delay, settings)
 
 
 @app.command(context_settings=GAME_FLAGS)

@@ -3,19 +3,60 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
-from kumite.cli.common import console
+from kumite.cli.common import console, fail
+from kumite.server.settings import ServerSettings
 
 
-def run(host: str, port: int, database_url: str | None, bot_delay: float) -> None:
+def settings(**values: Any) -> ServerSettings:
+    """The server's settings from the command's flags, checked (a bad one: a clear error)."""
+    from limits import parse_many
+
+    made = ServerSettings(**values)
+    for flag in ("create_rate", "hello_rate", "chat_rate"):
+        try:
+            parse_many(getattr(made, flag))
+        except ValueError:
+            raise fail(
+                f"--{flag.replace('_', '-')} {getattr(made, flag)!r}: not a rate such as "
+                "'30/minute' or '5 per 10 seconds'"
+            ) from None
+    if made.bot_threads < 1 or made.bot_budget <= 0:
+        raise fail("--bot-threads must be at least 1 and --bot-budget above 0")
+    if made.open_tables_per_client < 1 or made.spectators_per_table < 0:
+        raise fail("--max-open-tables must be at least 1 and --max-spectators at least 0")
+    return made
+
+
+def run(
+    host: str,
+    port: int,
+    database_url: str | None,
+    bot_delay: float,
+    settings: ServerSettings | None = None,
+) -> None:
     import uvicorn
 
     from kumite.server.app import create_app
     from kumite.server.storage import default_database_url
 
+    settings = settings or ServerSettings()
     url = database_url or os.environ.get("KUMITE_DATABASE_URL") or default_database_url()
-    app = create_app(url, bot_delay=bot_delay, freeze_gc=True)
+    app = create_app(url, bot_delay=bot_delay, freeze_gc=True, settings=settings, bound_host=host)
     shown = url if "@" not in url else url.split("@", 1)[-1]  # never print a password
     console.print(f"kumite web table on [bold]http://{host}:{port}/[/bold] — storage: {shown}")
+    if settings.dev_seeds:
+        console.print(
+            "[bold red]--dev-seeds[/bold red]: clients may choose seeds; whoever knows a "
+            "table's seed can work out its hidden cards. For development only."
+        )
     # Per-message deflate costs more CPU than it saves on loopback-sized game messages.
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_per_message_deflate=False)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_per_message_deflate=False,
+        ws_max_size=settings.max_frame,
+    )

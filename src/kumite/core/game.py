@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import functools
 import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
@@ -23,6 +24,7 @@ from kumite.core.errors import (
     MalformedChoiceError,
     MissingChoiceError,
     NotPendingError,
+    OptionsError,
 )
 from kumite.core.events import Event
 
@@ -79,10 +81,31 @@ class Game(abc.ABC, Generic[OptionsT]):
     """A game: metadata, option parsing and a factory of initial states."""
 
     info: GameInfo
+    options_type: type[OptionsT]
+    """A msgspec struct: the options, with their defaults and documentation."""
 
-    @abc.abstractmethod
     def parse_options(self, raw: Mapping[str, Any] | None) -> OptionsT:
-        """Validate raw options; raise :class:`~kumite.core.errors.OptionsError` if bad."""
+        """Validate raw options (or pass parsed ones through :meth:`check`); raise
+        :class:`~kumite.core.errors.OptionsError` if bad."""
+        if not raw:
+            return self.default_options
+        options: OptionsT
+        if isinstance(raw, self.options_type):
+            options = raw
+        else:
+            try:
+                options = msgspec.convert(dict(raw or {}), self.options_type)
+            except msgspec.ValidationError as exc:
+                raise OptionsError(f"{self.info.id} options: {exc}") from None
+        self.check(options)
+        return options
+
+    def check(self, options: OptionsT) -> None:
+        """Raise :class:`~kumite.core.errors.OptionsError` if ``options`` do not fit."""
+
+    @functools.cached_property
+    def default_options(self) -> OptionsT:
+        return self.options_type()
 
     def options_to_json(self, options: OptionsT) -> dict[str, Any]:
         """Plain JSON form of options, as stored in game records: the options struct's
@@ -95,9 +118,9 @@ class Game(abc.ABC, Generic[OptionsT]):
         """The initial state of a game with this seed and these options."""
 
     @property
-    @abc.abstractmethod
     def rules(self) -> Mapping[str, str]:
         """Rule index: reference -> the clause (or ruling) it names."""
+        return {}
 
     def pack_ref(self, options: OptionsT) -> dict[str, str]:
         """Identity of the card data used (id, version, sha256); ``{}`` if none."""
@@ -109,6 +132,8 @@ class State(abc.ABC):
 
     game: Game[Any]
     seed: int
+    opts: Any
+    """The parsed options of this game."""
     history: list[dict[int, str]]
     quiet: bool = False
     """A quiet state builds no events (simulation and search); :meth:`apply` then
@@ -138,21 +163,28 @@ class State(abc.ABC):
         """What ``seat`` may know, as plain JSON-able data; ``None`` is a spectator."""
 
     @property
-    @abc.abstractmethod
     def options_json(self) -> dict[str, Any]:
-        """This state's options as stored in its record."""
+        """This state's options (``opts``) as stored in its record."""
+        return self.game.options_to_json(self.opts)
 
-    @abc.abstractmethod
     def legal_actions(self, seat: int) -> list[int]:
         """Dense action ids of ``seat``'s legal choices (empty if none pending)."""
+        return [self.choice_to_action(seat, c) for c in self.legal(seat)]
 
-    @abc.abstractmethod
+    actions: tuple[str, ...] = ()
+    """Every choice of the game, if it has a fixed vocabulary: the action ids index it."""
+
     def action_to_choice(self, seat: int, action: int) -> str:
         """The choice string for a dense action id."""
+        if type(action) is not int or not 0 <= action < len(self.actions):
+            raise MalformedChoiceError(seat, action, "unknown action id")
+        return self.actions[action]
 
-    @abc.abstractmethod
     def choice_to_action(self, seat: int, choice: str) -> int:
         """The dense action id of a choice string."""
+        if choice not in self.actions:
+            raise MalformedChoiceError(seat, choice, "unknown choice")
+        return self.actions.index(choice)
 
     def determinize(self, seat: int, rng: random.Random) -> Self:
         """A copy in which everything ``seat`` cannot see (other hands, deck orders, hidden
@@ -198,13 +230,6 @@ class State(abc.ABC):
             seat, choice = next(iter(choices.items()), (None, None))
             raise GameOverError(seat, choice, "the game is over")
         valid = dict(choices)
-        for pend in pending:
-            got = valid.get(pend.seat)
-            if got is None or type(got) is not str or got not in pend.legal:
-                break
-        else:
-            if len(valid) == len(pending):
-                return valid  # the common case: every pending seat, each legal
         for seat, choice in valid.items():
             if not isinstance(seat, int) or isinstance(seat, bool):
                 raise MalformedChoiceError(None, choice, f"seat {seat!r} is not a seat number")
@@ -215,8 +240,10 @@ class State(abc.ABC):
                 raise MalformedChoiceError(seat, choice, "a choice must be a string")
             if choice not in decision.legal:
                 raise IllegalChoiceError(seat, choice, self.explain_illegal(seat, choice))
-        missing = next(d.seat for d in pending if d.seat not in valid)
-        raise MissingChoiceError(missing, None, "this seat must also choose now")
+        missing = next((d.seat for d in pending if d.seat not in valid), None)
+        if missing is not None:
+            raise MissingChoiceError(missing, None, "this seat must also choose now")
+        return valid
 
     def apply(self, choices: Mapping[int, str]) -> list[Event]:
         """Apply one choice per pending seat and return the events caused.
@@ -225,6 +252,14 @@ class State(abc.ABC):
         untouched, if any choice is missing, out of turn, malformed or illegal. Games never
         override this (nor :meth:`validate`): their fast path is :meth:`apply_trusted`.
         """
+        pending = self.pending()
+        if type(choices) is dict and pending and len(choices) == len(pending):
+            for d in pending:  # the common case, checked here: every pending seat, legal
+                got = choices.get(d.seat)
+                if type(got) is not str or got not in d.legal:  # None is no str either
+                    break
+            else:
+                return self.apply_trusted(choices.copy())
         return self.apply_trusted(self.validate(choices))
 
     def apply_trusted(self, choices: dict[int, str]) -> list[Event]:

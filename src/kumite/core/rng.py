@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from typing import Any, Final
 
 
 def derive_seed(seed: int, *keys: object) -> int:
@@ -37,3 +38,36 @@ class Rng(random.Random):
     def child(self, *keys: object) -> Rng:
         """An independent stream whose seed depends only on this stream's seed and ``keys``."""
         return Rng(derive_seed(self.seed_value, *keys))
+
+
+#: ``Random.getrandbits`` unbound: each draw below skips the method look-up.
+_getrandbits: Final = random.Random.getrandbits
+#: ``_BITS[i]``: the bits a draw among ``i + 1`` takes (``(i + 1).bit_length()``).
+_BITS: Final = tuple((i + 1).bit_length() for i in range(512))
+
+
+def below(rng: random.Random, n: int) -> int:
+    """A number in ``range(n)``, ``n > 0``, drawn as CPython's ``Random._randbelow`` does
+    (``getrandbits`` of ``n``'s bit length until below ``n``): ``seq[below(rng, len(seq))]``
+    is ``rng.choice(seq)`` draw for draw, without the private method."""
+    k = n.bit_length()
+    r: int = _getrandbits(rng, k)
+    while r >= n:
+        r = _getrandbits(rng, k)
+    return r
+
+
+def shuffle(rng: random.Random, items: list[Any]) -> None:
+    """``rng.shuffle(items)`` draw for draw (Fisher-Yates from the last position, a
+    :func:`below` each), with the draw inlined: games shuffle whole decks often, and seed
+    plus choices must replay the same games."""
+    if len(items) > len(_BITS):
+        rng.shuffle(items)
+        return
+    bits, getrandbits = _BITS, rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        k = bits[i]
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]

@@ -45,6 +45,12 @@ class Ref(Generic[T]):
 _LOADED: dict[str, Any] = {}
 
 
+def doc(text: str) -> msgspec.Meta:
+    """An option's documentation, as the CLI, the lobby and ``kumite games`` show it:
+    ``players: Annotated[int, doc("Number of seats.")] = 2``."""
+    return msgspec.Meta(description=text)
+
+
 class Labeler(Protocol):
     """A label for each legal choice of a seat, built from that seat's view only."""
 

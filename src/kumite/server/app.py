@@ -1,4 +1,8 @@
-"""The FastAPI application: lobby and table REST API, WebSockets, static front end."""
+"""The FastAPI application: lobby and table REST API, WebSockets, static front end.
+
+See ``docs/protocol.md``; its "Seeds", "Limits" and "Security" sections describe what the
+server keeps from clients and refuses them.
+"""
 
 from __future__ import annotations
 
@@ -13,41 +17,60 @@ from typing import Any
 
 import anyio
 import msgspec
-from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from kumite.agents.registry import agent_names, describe, make_agent
 from kumite.core.errors import KumiteError
 from kumite.core.registry import get_game, get_spec, specs
 from kumite.core.spec import GameSpec
-from kumite.server.protocol import Chat, Choose, Hello, Ping, ProtocolError, parse
-from kumite.server.runtime import Client, Hub, TableRuntime
+from kumite.server.protocol import Chat, Choose, Hello, Ping, ProtocolError, one_line, parse
+from kumite.server.ratelimits import RateLimitedError, RateLimits
+from kumite.server.runtime import LEFT_CODE, Client, Hub, TableRuntime
+from kumite.server.security import BodyGuard, SecurityHeaders, origin_allowed
+from kumite.server.seeds import MAX_SEED, new_seed
+from kumite.server.settings import ServerSettings
 from kumite.server.storage import Store
 from kumite.web.table import adapter
 
 STATIC = resources.files("kumite.web") / "static"
 _ENCODER = msgspec.json.Encoder()
 HELLO_TIMEOUT = 15.0
+# Names are shown to every seat: printable text only (PostgreSQL cannot even store a NUL).
+PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f]*$"
+MAX_SEATS = 16
 
 
 class SeatSpec(BaseModel):
     kind: str = Field(pattern="^(you|human|open|bot)$")
-    agent: str | None = None
-    name: str | None = Field(default=None, max_length=40)
+    agent: str | None = Field(default=None, max_length=40)
+    name: str | None = Field(default=None, max_length=40, pattern=PRINTABLE)
 
 
 class TableSpec(BaseModel):
-    game: str
+    game: str = Field(max_length=32)
     options: dict[str, Any] = Field(default_factory=dict)
-    seats: list[SeatSpec]
-    seed: int | None = None
+    seats: list[SeatSpec] = Field(max_length=MAX_SEATS)
+    seed: int | None = Field(default=None, ge=0, lt=MAX_SEED)
+    """RefusedError unless the server runs with ``--dev-seeds`` (docs/protocol.md, "Seeds")."""
 
 
 class SeatToken(BaseModel):
-    seat: int
-    token: str = ""
+    seat: int = Field(ge=0, lt=MAX_SEATS)
+    token: str = Field(default="", max_length=64)
+
+
+class RefusedError(Exception):
+    """A WebSocket refused before its hello is served: tell it why, close it with ``code``."""
+
+    def __init__(self, error: ProtocolError, code: int) -> None:
+        super().__init__(error.message)
+        self.error = error
+        self.code = code
 
 
 def renderer(spec: GameSpec) -> str:
@@ -56,42 +79,76 @@ def renderer(spec: GameSpec) -> str:
 
 
 def create_app(
-    database_url: str | None = None, *, bot_delay: float = 0.25, freeze_gc: bool = False
+    database_url: str | None = None,
+    *,
+    bot_delay: float = 0.25,
+    freeze_gc: bool = False,
+    settings: ServerSettings | None = None,
+    bound_host: str | None = None,
 ) -> FastAPI:
     """The web table's app. ``freeze_gc`` (for a server process of its own): once started,
-    move every object made so far out of the cycle collector's reach (``gc.freeze``)."""
+    move every object made so far out of the cycle collector's reach (``gc.freeze``).
+    ``bound_host``: the address the server listens on, an allowed ``Host`` besides the
+    loopback names and ``settings.allowed_hosts``."""
+    settings = settings or ServerSettings()
     store = Store(database_url)
-    hub = Hub(store, bot_delay=bot_delay)
+    hub = Hub(store, bot_delay=bot_delay, settings=settings)
+    limits = RateLimits(settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub.resume()
+        # No table is loaded here: each is loaded when first asked for, and its bots go on
+        # when a player says hello (docs/protocol.md, "Durability").
         if freeze_gc:
-            # Modules, card data, the resumed tables: they live as long as the server. A
-            # full collection walked them all, ~270k objects, stopping the event loop for
-            # 250-300 ms under load and so every choice in flight (docs/protocol.md, Load).
+            # Modules, card data: they live as long as the server. A full collection
+            # walked them all, ~270k objects, stopping the event loop for 250-300 ms under
+            # load and so every choice in flight (docs/protocol.md, Load).
             gc.collect()
             gc.freeze()
-        hub.start_bots()
+        maintenance = asyncio.create_task(hub.maintain())
         yield
-        for runtime in hub.tables.values():
-            if runtime._bot_task is not None:
-                runtime._bot_task.cancel()
+        maintenance.cancel()
+        hub.shutdown()
         await store.aclose()
 
-    app = FastAPI(title="kumite", lifespan=lifespan)
+    # No /docs pages: they load scripts from elsewhere, which the pages' policy forbids.
+    app = FastAPI(title="kumite", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.hub = hub
     app.state.store = store
+    app.state.settings = settings
 
     @app.exception_handler(KumiteError)
     async def kumite_error(_request: Any, exc: KumiteError) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=400)
+        return JSONResponse({"detail": one_line(str(exc))}, status_code=400)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_request: Any, exc: RequestValidationError) -> JSONResponse:
+        # FastAPI's own answer echoes the input back, and fails (a 500) on a body that is
+        # not text; what was wrong, and where, is enough.
+        detail = [{"loc": list(e["loc"]), "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
+        return JSONResponse({"detail": detail}, status_code=422)
+
+    @app.exception_handler(RateLimitedError)
+    async def rate_limited(_request: Any, exc: RateLimitedError) -> JSONResponse:
+        return JSONResponse(
+            {"detail": str(exc)},
+            status_code=429,
+            headers={"Retry-After": str(exc.retry_after)},
+        )
+
+    @app.exception_handler(ProtocolError)
+    async def protocol_error(_request: Any, exc: ProtocolError) -> JSONResponse:
+        # A REST request that met a storage failure (``unavailable``): nothing was done.
+        return JSONResponse({"detail": exc.message}, status_code=503)
 
     def runtime_or_404(table_id: str) -> TableRuntime:
         runtime = hub.get(table_id)
         if runtime is None:
-            raise HTTPException(404, f"no table {table_id!r}")
+            raise HTTPException(404, f"no table {table_id[:40]!r}")
         return runtime
+
+    def address(request: Request | WebSocket) -> str:
+        return request.client.host if request.client is not None else "unknown"
 
     def authorise(runtime: TableRuntime, seat: int, token: str) -> None:
         if not runtime.check_token(seat, token):
@@ -154,12 +211,55 @@ def create_app(
     async def rules(game_id: str) -> dict[str, str]:
         return dict(get_game(game_id).rules)
 
+    @app.get("/api/server")
+    async def server_info() -> dict[str, Any]:
+        """What the lobby needs to know of this server's policy."""
+        return {
+            "dev_seeds": settings.dev_seeds,
+            "limits": {
+                "create": settings.create_rate,
+                "hello": settings.hello_rate,
+                "chat": settings.chat_rate,
+                "open_tables_per_client": settings.open_tables_per_client,
+                "spectators_per_table": settings.spectators_per_table,
+            },
+        }
+
     # -- tables -------------------------------------------------------------------------
     @app.post("/api/tables")
-    async def create_table(spec: TableSpec) -> dict[str, Any]:
-        return await anyio.to_thread.run_sync(new_table, spec, None)
+    async def create_table(spec: TableSpec, request: Request) -> dict[str, Any]:
+        if spec.seed is not None and not settings.dev_seeds:
+            raise HTTPException(
+                400,
+                "this server chooses every seed itself, in secret (a seed of your own is "
+                "accepted only by a server run with --dev-seeds)",
+            )
+        client = address(request)
+        if hub.open_tables(client) >= settings.open_tables_per_client:
+            raise HTTPException(
+                429,
+                f"your address has {settings.open_tables_per_client} unfinished tables "
+                "already: finish or leave one first",
+            )
+        limits.hit("create", client)
+        made = await anyio.to_thread.run_sync(new_table, spec, None)
+        hub.made(made["id"], client)
+        runtime = hub.tables.get(made["id"])
+        if runtime is not None and not runtime.has_humans:
+            runtime.kick_bots()  # bots alone: they play now (a spectator's hello never starts them)
+        return made
 
     def new_table(spec: TableSpec, rematch_of: str | None) -> dict[str, Any]:
+        try:
+            return make_table(spec, rematch_of)
+        except (TypeError, ValueError, AttributeError) as exc:
+            # Options of the wrong shape (a number for a list, say) that a game's checks
+            # did not expect: the request's fault, said in one line.
+            if isinstance(exc, KumiteError):
+                raise
+            raise HTTPException(400, one_line(f"bad table options: {exc}")) from None
+
+    def make_table(spec: TableSpec, rematch_of: str | None) -> dict[str, Any]:
         gspec = get_spec(spec.game)
         game = gspec.load()
         if not game.info.min_players <= len(spec.seats) <= game.info.max_players:
@@ -170,7 +270,7 @@ def create_app(
             )
         if sum(s.kind == "you" for s in spec.seats) > 1:
             raise HTTPException(400, "only one seat can be yours")
-        seed = spec.seed if spec.seed is not None else secrets.randbelow(2**31)
+        seed = spec.seed if spec.seed is not None else new_seed()
         options = adapter(gspec).table_options(gspec, spec.options, len(spec.seats))
         state = game.new_state(seed, options)  # validates the options
         options = state.options_json
@@ -212,10 +312,10 @@ def create_app(
             if spec.seats[i].kind in ("you", "human")
         ]
         mine = next((i for i, s in enumerate(spec.seats) if s.kind == "you"), None)
+        # No seed here: it stays a secret until the game is over (then in the record).
         return {
             "id": table_id,
             "game": game.info.id,
-            "seed": seed,
             "seat": mine,
             "links": links,
             "spectate": f"/table/{table_id}",
@@ -238,6 +338,7 @@ def create_app(
             "seats": runtime.public_seats(),
             "next_table": runtime.next_table,
             "outcome": None if runtime.state.outcome is None else runtime.state.outcome.to_json(),
+            "closed": runtime.closed,
         }
 
     @app.get("/api/tables/{table_id}/cards")
@@ -251,6 +352,8 @@ def create_app(
         async with runtime.lock:
             if not 0 <= body.seat < len(runtime.seats):
                 raise HTTPException(400, "no such seat")
+            if runtime.over:
+                raise HTTPException(409, "the game is over")
             seat = runtime.seats[body.seat]
             if seat["kind"] != "open" or seat.get("claimed"):
                 raise HTTPException(409, "that seat is not open")
@@ -272,14 +375,17 @@ def create_app(
         authorise(runtime, body.seat, body.token)
         async with runtime.lock:
             await runtime.release(body.seat)
-        for client in list(runtime.clients):
-            if client.seat == body.seat:
-                runtime.clients.discard(client)
+        # The seat's other sockets (another tab, another device) stop at once.
+        await runtime.disconnect(
+            body.seat,
+            LEFT_CODE,
+            ProtocolError("seat-left", "this seat was left: its link no longer works"),
+        )
         await runtime.broadcast()
         return {"seat": body.seat, "open": True}
 
     @app.post("/api/tables/{table_id}/rematch")
-    async def rematch(table_id: str, body: SeatToken) -> dict[str, Any]:
+    async def rematch(table_id: str, body: SeatToken, request: Request) -> dict[str, Any]:
         runtime = runtime_or_404(table_id)
         authorise(runtime, body.seat, body.token)
         # Under the table's lock: two players asking at once must not make two rematches.
@@ -288,6 +394,7 @@ def create_app(
                 raise HTTPException(409, "the game is not over yet")
             if runtime.next_table is not None:
                 raise HTTPException(409, f"a rematch exists: table {runtime.next_table}")
+            limits.hit("create", address(request))
             seats = [
                 SeatSpec(kind="bot", agent=s["agent"], name=s.get("name"))
                 if s["kind"] == "bot"
@@ -297,6 +404,9 @@ def create_app(
             spec = TableSpec(game=runtime.game.info.id, options=runtime.options, seats=seats)
             made = await anyio.to_thread.run_sync(new_table, spec, table_id)
             runtime.next_table = made["id"]
+        hub.made(made["id"], address(request))
+        # Each seat's new token goes to that seat's own sockets only; the answer holds the
+        # requester's alone.
         by_seat = {link["seat"]: link for link in made["links"]}
         for client in list(runtime.clients):
             link = by_seat.get(client.seat) if client.seat is not None else None
@@ -308,7 +418,7 @@ def create_app(
                         "url": link["url"] if link else made["spectate"],
                     }
                 )
-        return made
+        return {**made, "links": [by_seat[body.seat]] if body.seat in by_seat else []}
 
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str) -> dict[str, Any]:
@@ -349,12 +459,24 @@ def create_app(
         }
 
     # -- live play ----------------------------------------------------------------------
+    allowed_origins = frozenset(settings.allowed_origins)
+
     @app.websocket("/ws/{table_id}")
     async def socket(websocket: WebSocket, table_id: str) -> None:
+        if not origin_allowed(
+            websocket.headers.get("origin"), websocket.headers.get("host"), allowed_origins
+        ):
+            # A page of another site (cross-site WebSocket hijacking): an HTTP 403, no socket.
+            await websocket.close(4403)
+            return
         await websocket.accept()
-        runtime = hub.get(table_id)
+        try:
+            runtime = hub.get(table_id)
+        except ProtocolError as exc:
+            await refuse(websocket, exc, 1011)
+            return
         if runtime is None:
-            await refuse(websocket, ProtocolError("not-found", f"no table {table_id!r}"), 4404)
+            await refuse(websocket, ProtocolError("not-found", f"no table {table_id[:40]!r}"), 4404)
             return
         runtime.holds += 1
         try:
@@ -364,10 +486,17 @@ def create_app(
             runtime.last_used = time.monotonic()
             hub.sweep()
 
-    async def connect(websocket: WebSocket, runtime: TableRuntime) -> None:
-        """A connection's life: hello, welcome, then its messages until it closes."""
+    async def greet(websocket: WebSocket, runtime: TableRuntime) -> int | None:
+        """Read and check the hello; the seat it is for (``None``: a spectator)."""
         try:
-            raw = await asyncio.wait_for(websocket.receive_text(), HELLO_TIMEOUT)
+            raw = await asyncio.wait_for(receive(websocket), HELLO_TIMEOUT)
+        except TimeoutError:
+            raise RefusedError(ProtocolError("timeout", "no hello"), 4408) from None
+        if raw is None:
+            raise RefusedError(ProtocolError("gone", "closed"), 1000)
+        try:
+            # Every first message counts, a refused one too: no guessing tokens at speed.
+            limits.hit("hello", address(websocket))
             hello = parse(raw)
             if not isinstance(hello, Hello):
                 raise ProtocolError("hello-first", "the first message must be a hello")
@@ -376,16 +505,35 @@ def create_app(
                 hello.token is not None and runtime.check_token(seat, hello.token)
             ):
                 raise ProtocolError("bad-token", "wrong seat or token for this table")
+        except RateLimitedError as exc:
+            raise RefusedError(ProtocolError("rate-limited", str(exc)), 4429) from None
         except ProtocolError as exc:
-            await refuse(websocket, exc, 4401)
+            raise RefusedError(exc, 4401) from None
+        if seat is None and runtime.spectators() >= settings.spectators_per_table:
+            limit = settings.spectators_per_table
+            raise RefusedError(
+                ProtocolError("full", f"this table has {limit} spectators already"), 4429
+            )
+        return seat
+
+    async def connect(websocket: WebSocket, runtime: TableRuntime) -> None:
+        """A connection's life: hello, welcome, then its messages until it closes."""
+        try:
+            seat = await greet(websocket, runtime)
+        except RefusedError as refused:
+            await refuse(websocket, refused.error, refused.code)
             return
-        except (TimeoutError, WebSocketDisconnect):
-            with contextlib.suppress(Exception):
-                await websocket.close(4408)
-            return
-        client = Client(seat, sender(websocket))
+
+        async def close(code: int) -> None:
+            await websocket.close(code)
+
+        client = Client(seat, sender(websocket), close=close, address=address(websocket))
         if seat is not None:
-            await runtime.claim(seat)
+            try:
+                await runtime.claim(seat)
+            except ProtocolError as exc:
+                await refuse(websocket, exc, 1011)
+                return
         runtime.clients.add(client)
         history = runtime.chat_history(seat)
         await websocket.send_json(
@@ -402,19 +550,25 @@ def create_app(
             }
         )
         await runtime.broadcast()
-        runtime.kick_bots()
+        if seat is not None or runtime.has_humans:
+            # A table of bots alone plays from its creation on; a spectator never starts it
+            # (again, after a restart).
+            runtime.kick_bots()
         try:
-            while True:
-                raw = await websocket.receive_text()
+            while client in runtime.clients:
+                raw = await receive(websocket)
+                if raw is None:
+                    break
                 try:
                     await handle(runtime, client, parse(raw))
                 except ProtocolError as exc:
-                    await websocket.send_json(exc.to_json())
-        except WebSocketDisconnect:
+                    await client.send(exc.to_json())
+        except Exception:  # the socket went away while we answered (a send failed)
             pass
         finally:
-            runtime.clients.discard(client)
-            await runtime.broadcast()
+            if client in runtime.clients:
+                runtime.clients.discard(client)
+                await runtime.broadcast()
 
     async def handle(runtime: TableRuntime, client: Client, message: Any) -> None:
         if isinstance(message, Choose):
@@ -425,11 +579,26 @@ def create_app(
         elif isinstance(message, Chat):
             if client.seat is None:
                 raise ProtocolError("spectator", "spectators cannot chat")
+            try:
+                limits.hit("chat", client.address)
+            except RateLimitedError as exc:
+                raise ProtocolError("rate-limited", str(exc)) from None
             await runtime.chat(client.seat, message.text.strip())
         elif isinstance(message, Ping):
             await client.send({"type": "pong", "step": runtime.step})
         else:
             raise ProtocolError("hello-again", "already greeted")
+
+    async def receive(websocket: WebSocket) -> str | bytes | None:
+        """The next frame's text (or bytes: a binary frame); ``None`` once it is closed."""
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return None
+        text: str | None = message.get("text")
+        if text is not None:
+            return text
+        data: bytes = message.get("bytes") or b""
+        return data
 
     def sender(websocket: WebSocket) -> Callable[[dict[str, Any]], Awaitable[None]]:
         async def send(message: dict[str, Any]) -> None:
@@ -443,4 +612,9 @@ def create_app(
             await websocket.close(code)
 
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    # Each added middleware wraps the ones before: the headers go on every answer, the
+    # Host check's refusals too; then the Host check; then the body's.
+    app.add_middleware(BodyGuard, max_body=settings.max_body)
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.hosts(bound_host))
+    app.add_middleware(SecurityHeaders)
     return app

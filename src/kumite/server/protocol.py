@@ -17,16 +17,21 @@ Server -> client::
 
 from __future__ import annotations
 
-import json
-from typing import Any, Literal
+import re
+from typing import Annotated, Any, Literal
 
 import msgspec
 
+MAX_ERROR = 300
+"""The longest error message sent (a message may quote what the client sent)."""
+
 
 class ProtocolError(Exception):
-    """A client message that is refused; nothing changed."""
+    """A client message that is refused; nothing changed. The message is one line of at
+    most :data:`MAX_ERROR` characters whatever the client sent (it may be quoted in it)."""
 
     def __init__(self, code: str, message: str) -> None:
+        message = one_line(message)
         super().__init__(message)
         self.code = code
         self.message = message
@@ -41,7 +46,7 @@ class Hello(msgspec.Struct, forbid_unknown_fields=True, tag="hello", tag_field="
 
 
 class Choose(msgspec.Struct, forbid_unknown_fields=True, tag="choose", tag_field="type"):
-    step: int
+    step: Annotated[int, msgspec.Meta(ge=0, lt=2**31)]
     choice: str
 
 
@@ -53,25 +58,51 @@ class Ping(msgspec.Struct, forbid_unknown_fields=True, tag="ping", tag_field="ty
     pass
 
 
+def one_line(text: str, limit: int = MAX_ERROR) -> str:
+    """``text`` with every character that is not printable escaped, cut to ``limit``."""
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 Message = Hello | Choose | Chat | Ping
 MAX_MESSAGE = 16_384
 MAX_CHAT = 500
+_DECODER = msgspec.json.Decoder(Message)
+# Characters refused in chat: control characters (NUL cannot even be stored by PostgreSQL),
+# and unpaired surrogates, which cannot be encoded at all.
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def parse(raw: str | bytes) -> Message:
-    """Decode one client message or raise :class:`ProtocolError` (``malformed``)."""
+    """Decode one client message or raise :class:`ProtocolError` (``malformed``).
+
+    The decoder is strict JSON (no ``NaN`` or ``Infinity``) into flat, typed messages, so
+    that any nesting, a number out of range or an unknown field is refused at once.
+    """
+    if isinstance(raw, bytes):
+        raise ProtocolError("malformed", "binary frames are not accepted: send JSON text")
     if len(raw) > MAX_MESSAGE:
-        raise ProtocolError("malformed", f"message too long ({len(raw)} bytes)")
+        raise ProtocolError(
+            "malformed", f"message too long ({len(raw)} > {MAX_MESSAGE} characters)"
+        )
     try:
-        json.loads(raw)
-    except (ValueError, TypeError):
-        raise ProtocolError("malformed", "not valid JSON") from None
-    try:
-        message: Message = msgspec.json.decode(raw, type=Message)
+        message: Message = _DECODER.decode(raw)
     except msgspec.ValidationError as exc:
+        # The typed decoder stops at the first thing out of place: say "not JSON" if the
+        # text is not JSON at all (read untyped only now, on the way out).
+        try:
+            msgspec.json.decode(raw)
+        except (msgspec.DecodeError, RecursionError):
+            raise ProtocolError("malformed", "not valid JSON") from None
         raise ProtocolError("malformed", f"bad message: {exc}") from None
-    if isinstance(message, Chat) and not 0 < len(message.text.strip()) <= MAX_CHAT:
-        raise ProtocolError("malformed", f"chat text must be 1..{MAX_CHAT} characters")
+    except (msgspec.DecodeError, RecursionError):
+        raise ProtocolError("malformed", "not valid JSON") from None
+    if isinstance(message, Chat):
+        if not 0 < len(message.text.strip()) <= MAX_CHAT:
+            raise ProtocolError("malformed", f"chat text must be 1..{MAX_CHAT} characters")
+        if _UNPRINTABLE.search(message.text):
+            raise ProtocolError("malformed", "chat text may not hold control characters")
     return message
 
 

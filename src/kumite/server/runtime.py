@@ -3,15 +3,18 @@
 A :class:`TableRuntime` owns one game's state. Every accepted choice is committed to the
 store *before* the state changes or anyone is told, so a restarted server rebuilds exactly
 what clients were acknowledged. Each client receives only its seat's view and the events its
-seat may see.
+seat may see. Tables are loaded from storage when first asked for (after a restart too).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
+import datetime
 import hmac
 import logging
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -19,7 +22,7 @@ from typing import Any
 
 import anyio
 
-from kumite.agents.base import Agent, decide
+from kumite.agents.base import Agent
 from kumite.agents.registry import make_agent
 from kumite.core.errors import ChoiceError
 from kumite.core.events import Event
@@ -27,13 +30,23 @@ from kumite.core.game import Game, State
 from kumite.core.registry import get_spec
 from kumite.core.rng import derive_seed
 from kumite.core.spec import GameSpec, Labeler
+from kumite.server.bots import BotPool
 from kumite.server.protocol import ProtocolError
+from kumite.server.settings import ServerSettings
 from kumite.server.storage import Store, StoredTable, chat_entry, now, token_hash
 from kumite.web.table import TableAdapter, adapter
 
 log = logging.getLogger("kumite.server")
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+Close = Callable[[int], Awaitable[None]]
+
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""What a table id may look like (anything else is no table, without asking the database)."""
+
+
+async def _no_close(code: int) -> None:
+    return None
 
 
 @dataclasses.dataclass(eq=False)
@@ -45,6 +58,10 @@ class Client:
     """Sends one message (a JSON-able dict)."""
     sent: int = 0
     """How many entries of the table's event log this client has been sent."""
+    close: Close = _no_close
+    """Closes the socket with a WebSocket close code."""
+    address: str = ""
+    """The client's address (rate limits)."""
 
 
 class TableRuntime:
@@ -57,6 +74,9 @@ class TableRuntime:
         self.game: Game[Any] = self.spec.load()
         self.web: TableAdapter = adapter(self.spec)
         self.seed = stored.seed
+        """The game's seed: a secret until the game is over (docs/protocol.md, "Seeds")."""
+        self.bot_seed = stored.bot_seed
+        """The seed of the bots' own streams: never shown to anyone."""
         self.options = stored.options
         self.seats = stored.seats
         self.rematch_of = stored.rematch_of
@@ -66,9 +86,11 @@ class TableRuntime:
         """(step, event, its JSON form), computed once for every client."""
         for index, choices in enumerate(stored.steps):
             self._record(index, self.state.apply(choices))
-        self.partial: dict[int, str] = {
-            seat: choice for seat, (step, choice) in stored.partial.items() if step == self.step
-        }
+        self.closed = stored.status == "closed"
+        """Closed unfinished (left too long without a step): no more choices."""
+        self.updated = stored.updated
+        """When the last step was applied (or the table made)."""
+        self.partial = self._restored_partials(stored.partial)
         # Kept here, so that a client saying hello costs no database round trip.
         self.token_hashes = stored.token_hashes
         self.chat_log = stored.chat
@@ -83,7 +105,9 @@ class TableRuntime:
                 self.game,
                 self.state.options_json,
                 seat,
-                derive_seed(self.seed, "bot", seat),
+                # From the bots' own secret: the game's seed is handed out once the game
+                # is over, and must not tell how the bots of a rematch think either.
+                derive_seed(self.bot_seed, "bot", seat),
             )
             for seat, info in enumerate(self.seats)
             if info["kind"] == "bot"
@@ -101,6 +125,45 @@ class TableRuntime:
     @property
     def finished(self) -> bool:
         return self.state.is_terminal
+
+    @property
+    def over(self) -> bool:
+        """No choice will be made here again: the game is over, or the table was closed."""
+        return self.closed or self.state.is_terminal
+
+    @property
+    def has_humans(self) -> bool:
+        """Whether a seat is a person's (or open for one): else bots play it all alone."""
+        return any(s["kind"] != "bot" for s in self.seats)
+
+    def _restored_partials(self, stored: dict[int, tuple[int, str]]) -> dict[int, str]:
+        """The stored partial choices that belong to the current step and are legal there
+        (any other is left over from an earlier step, and is dropped)."""
+        pending = {d.seat: d for d in self.state.pending()}
+        kept: dict[int, str] = {}
+        for seat, (step, choice) in stored.items():
+            decision = pending.get(seat)
+            if step == self.step and decision is not None and choice in decision.legal:
+                kept[seat] = choice
+        return kept
+
+    def recover(self) -> bool:
+        """Complete a step whose every choice was stored as a partial choice but not the
+        step itself (a server killed between the two by an earlier kumite, which stored
+        the last choice as a partial one first): store and apply it now. Returns whether
+        there was one. Run when the table is loaded, before anyone is served."""
+        pending = self.state.pending()
+        if self.over or len(pending) < 2 or any(d.seat not in self.partial for d in pending):
+            return False
+        choices = {d.seat: self.partial[d.seat] for d in pending}
+        trial = self.state.clone()
+        events = trial.apply(choices)
+        outcome = None if trial.outcome is None else trial.outcome.to_json()
+        index = self.step
+        self.hub.store.add_step_now(self.id, index, choices, outcome)
+        log.warning("table %s: completed step %d from its stored choices", self.id, index)
+        self._applied(index, trial, events)
+        return True
 
     # -- what a seat sees ---------------------------------------------------------------
     def snapshot(self, seat: int | None) -> dict[str, Any]:
@@ -125,6 +188,7 @@ class TableRuntime:
             "waiting": [d.seat for d in pending if d.seat not in self.partial],
             "seats": self.public_seats(),
             "outcome": None if outcome is None else outcome.to_json(),
+            "closed": self.closed,
             "next_table": self.next_table,
         }
 
@@ -168,21 +232,25 @@ class TableRuntime:
 
     # -- choices ------------------------------------------------------------------------
     async def choose(self, seat: int, step: int, choice: str) -> None:
-        """Accept ``seat``'s choice for step ``step`` or raise :class:`ProtocolError`."""
+        """Accept ``seat``'s choice for step ``step`` or raise :class:`ProtocolError`.
+
+        Returns once the choice is committed. The last choice of a simultaneous step is
+        committed with the step itself, in one transaction, so that no crash can leave a
+        table whose every seat has chosen but whose step was never taken."""
         async with self.lock:
             self._check(seat, step, choice)
             pending = self.state.pending()
-            if len(pending) > 1:
-                await self.hub.store.add_partial(self.id, seat, step, choice)
+            if any(d.seat != seat and d.seat not in self.partial for d in pending):
+                await _stored(self.hub.store.add_partial(self.id, seat, step, choice))
                 self.partial[seat] = choice
-                if all(d.seat in self.partial for d in pending):
-                    await self._commit(dict(self.partial))
             else:
-                await self._commit({seat: choice})
+                await self._commit({**self.partial, seat: choice})
         await self.broadcast()
         self.kick_bots()
 
     def _check(self, seat: int, step: int, choice: str) -> None:
+        if self.closed:
+            raise ProtocolError("closed", "this table was closed unfinished")
         if self.state.is_terminal:
             raise ProtocolError("game-over", "the game is over")
         if step != self.step:
@@ -208,20 +276,26 @@ class TableRuntime:
         outcome = trial.outcome
         index = self.step
         outcome_json = None if outcome is None else outcome.to_json()
-        await self.hub.store.add_step(self.id, index, choices, outcome_json)
-        self.state = trial
+        await _stored(self.hub.store.add_step(self.id, index, choices, outcome_json))
+        self._applied(index, trial, events)
+
+    def _applied(self, index: int, state: State, events: list[Event]) -> None:
+        self.state = state
         self.partial = {}
+        self.updated = now()
         self._record(index, events)
+        if self.over:
+            self.hub.table_over(self.id)
 
     # -- bots ---------------------------------------------------------------------------
     def kick_bots(self) -> None:
-        if not self.bots or self.finished:
+        if not self.bots or self.over:
             return
         if self._bot_task is None or self._bot_task.done():
             self._bot_task = asyncio.create_task(self._run_bots())
 
     async def _run_bots(self) -> None:
-        while not self.finished:
+        while not self.over:
             todo = [
                 d
                 for d in self.state.pending()
@@ -236,7 +310,7 @@ class TableRuntime:
             if self.hub.bot_delay:
                 await asyncio.sleep(self.hub.bot_delay)
             # The bot sees its seat's view (search bots: determinisations of it) only.
-            choice = await anyio.to_thread.run_sync(decide, agent, state, decision)
+            choice = await self.hub.bots.think(agent, state, decision)
             try:
                 await self.choose(decision.seat, step, choice)
             except ProtocolError:
@@ -262,7 +336,7 @@ class TableRuntime:
         if reason is not None:
             raise ProtocolError("chat-refused", f"not sent: {reason}")
         created = now()
-        await self.hub.store.add_chat(self.id, channel, seat, text, created)
+        await _stored(self.hub.store.add_chat(self.id, channel, seat, text, created))
         self.chat_log.setdefault(channel, []).append(chat_entry(seat, text, created))
         message = {"type": "chat", "channel": channel, "seat": seat, "text": text}
         for client in list(self.clients):
@@ -285,13 +359,13 @@ class TableRuntime:
         return known is not None and hmac.compare_digest(known, token_hash(token))
 
     async def set_token(self, seat: int, token: str) -> None:
-        await self.hub.store.set_token(self.id, seat, token)
+        await _stored(self.hub.store.set_token(self.id, seat, token))
         self.token_hashes[seat] = token_hash(token)
 
     async def claim(self, seat: int) -> None:
         if not self.seats[seat].get("claimed"):
             self.seats[seat]["claimed"] = True
-            await self.hub.store.set_seats(self.id, self.seats)
+            await _stored(self.hub.store.set_seats(self.id, self.seats))
 
     async def release(self, seat: int) -> str:
         """The seat's holder leaves: a fresh token (kept by nobody) and an open seat."""
@@ -299,51 +373,135 @@ class TableRuntime:
         await self.set_token(seat, token)
         self.seats[seat]["claimed"] = False
         self.seats[seat]["kind"] = "open"
-        await self.hub.store.set_seats(self.id, self.seats)
+        await _stored(self.hub.store.set_seats(self.id, self.seats))
         return token
+
+    async def disconnect(self, seat: int | None, code: int, error: ProtocolError) -> None:
+        """Tell every socket of ``seat`` (``None``: every socket) why, and close it now."""
+        for client in list(self.clients):
+            if seat is None or client.seat == seat:
+                self.clients.discard(client)
+                with contextlib.suppress(Exception):  # a socket already gone
+                    await client.send(error.to_json())
+                    await client.close(code)
+
+    def spectators(self) -> int:
+        return sum(client.seat is None for client in self.clients)
+
+    async def close_idle(self, cutoff: datetime.datetime) -> bool:
+        """Close this unfinished table if it has had no step since ``cutoff``: no more
+        choices, its bots stop, its sockets are told and closed. Returns whether it was."""
+        async with self.lock:
+            if self.over or self.updated >= cutoff:
+                return False
+            await _stored(self.hub.store.close_table(self.id, cutoff))
+            self.closed = True
+            if self._bot_task is not None:
+                self._bot_task.cancel()
+        await self.broadcast()
+        await self.disconnect(
+            None, CLOSED_CODE, ProtocolError("closed", "this table was closed unfinished")
+        )
+        return True
+
+
+LEFT_CODE = 4403
+"""WebSocket close code for the sockets of a seat whose player left it."""
+CLOSED_CODE = 4410
+"""WebSocket close code for the sockets of a table closed unfinished."""
+
+
+async def _stored(write: Awaitable[None]) -> None:
+    """Await a storage write; a failure is the server's (logged), and the client is told
+    that nothing was done (so its choice, say, was not acknowledged)."""
+    try:
+        await write
+    except Exception as exc:
+        log.error("storage write failed: %s", _first_line(exc))
+        raise ProtocolError("unavailable", "the server could not save that; try again") from None
+
+
+def _first_line(exc: Exception) -> str:
+    """An error in one line (a database driver's message goes on with its SQL)."""
+    lines = str(exc).splitlines()
+    return f"{type(exc).__name__}: {lines[0] if lines else ''}"
 
 
 IDLE_EVICT = 300.0
-"""Seconds a finished, unwatched table stays in memory (:meth:`Hub.sweep`)."""
+"""Seconds a table nobody uses stays in memory (:meth:`Hub.sweep`)."""
 SWEEP_EVERY = 30.0
 
 
 class Hub:
     """All live tables of a server."""
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        bot_delay: float = 0.0,
+        settings: ServerSettings | None = None,
+    ) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.settings = settings or ServerSettings()
+        self.bots = BotPool(self.settings.bot_threads, self.settings.bot_budget)
         self.tables: dict[str, TableRuntime] = {}
         self._swept = float("-inf")
-
-    def resume(self) -> int:
-        """Rebuild every unfinished table from storage (after a restart)."""
-        count = 0
-        for stored in self.store.unfinished():
-            try:
-                self.tables[stored.id] = TableRuntime(self, stored)
-                count += 1
-            except Exception:
-                log.exception("could not resume table %s", stored.id)
-        return count
+        self._made_by: dict[str, set[str]] = {}
+        """client address -> the unfinished tables it made (since the server started)."""
+        self._maker: dict[str, str] = {}
+        """table id -> the address that made it, while unfinished."""
 
     def get(self, table_id: str) -> TableRuntime | None:
+        """The table, loaded from storage if it is not in memory; ``None`` if there is none."""
         runtime = self.tables.get(table_id)
         if runtime is None:
-            stored = self.store.load(table_id)
-            if stored is None:
+            if not TABLE_ID.fullmatch(table_id):
                 return None
-            runtime = self.tables[table_id] = TableRuntime(self, stored)
+            try:
+                stored = self.store.load(table_id)
+                if stored is None:
+                    return None
+                runtime = TableRuntime(self, stored)
+                runtime.recover()
+            except Exception as exc:  # the database is down, say: the server's fault
+                log.error("table %s could not be loaded: %s", table_id, _first_line(exc))
+                raise ProtocolError(
+                    "unavailable", "the table could not be loaded; try again"
+                ) from None
+            self.tables[table_id] = runtime
         runtime.last_used = time.monotonic()
         return runtime
 
+    # -- who made what ------------------------------------------------------------------
+    def open_tables(self, address: str) -> int:
+        """How many unfinished tables ``address`` made (since the server started)."""
+        return len(self._made_by.get(address, ()))
+
+    def made(self, table_id: str, address: str) -> None:
+        self._made_by.setdefault(address, set()).add(table_id)
+        self._maker[table_id] = address
+
+    def table_over(self, table_id: str) -> None:
+        """The table finished or was closed: it no longer counts against its maker."""
+        address = self._maker.pop(table_id, None)
+        if address is not None:
+            made = self._made_by.get(address)
+            if made is not None:
+                made.discard(table_id)
+                if not made:
+                    del self._made_by[address]
+
+    # -- housekeeping -------------------------------------------------------------------
     def sweep(self, now: float | None = None) -> list[str]:
-        """Let go of finished tables nobody has used for :data:`IDLE_EVICT` seconds.
+        """Let go of tables nobody has used for :data:`IDLE_EVICT` seconds: no socket open,
+        no bot thinking, nothing under way.
 
         Without this a long-running server keeps every table it ever served, and its garbage
         collector's full passes grow with them. A table let go of is loaded again from
-        storage when next asked for. Runs its scan at most every :data:`SWEEP_EVERY` s.
+        storage when next asked for (partial choices and all). Runs its scan at most every
+        :data:`SWEEP_EVERY` s.
         """
         now = time.monotonic() if now is None else now
         if now - self._swept < SWEEP_EVERY:
@@ -352,16 +510,51 @@ class Hub:
         idle = [
             table_id
             for table_id, rt in self.tables.items()
-            if rt.finished
-            and rt.holds == 0
+            if rt.holds == 0
             and not rt.clients
             and not rt.lock.locked()
+            and (rt._bot_task is None or rt._bot_task.done())
             and now - rt.last_used >= IDLE_EVICT
         ]
         for table_id in idle:
             del self.tables[table_id]
         return idle
 
-    def start_bots(self) -> None:
+    async def close_idle(self, wall: datetime.datetime | None = None) -> list[str]:
+        """Close the unfinished tables that have had no step for ``settings.idle_close``
+        seconds (those in memory and those only in storage). Returns their ids."""
+        if self.settings.idle_close <= 0:
+            return []
+        cutoff = (wall or now()) - datetime.timedelta(seconds=self.settings.idle_close)
+        closed = []
+        for table_id in await anyio.to_thread.run_sync(self.store.idle, cutoff):
+            runtime = self.tables.get(table_id)
+            if runtime is None:
+                await _stored(self.store.close_table(table_id, cutoff))
+                runtime = self.tables.get(table_id)  # loaded meanwhile: close it there too
+                if runtime is not None and not runtime.over and runtime.updated < cutoff:
+                    runtime.closed = True
+                    await runtime.disconnect(
+                        None, CLOSED_CODE, ProtocolError("closed", "this table was closed")
+                    )
+            elif not await runtime.close_idle(cutoff):
+                continue
+            self.table_over(table_id)
+            closed.append(table_id)
+        if closed:
+            log.info("closed %d tables idle since %s", len(closed), cutoff.isoformat())
+        return closed
+
+    async def maintain(self) -> None:
+        """Forever: close idle tables and let go of unused ones, every :data:`SWEEP_EVERY`."""
+        while True:
+            await asyncio.sleep(SWEEP_EVERY)
+            with contextlib.suppress(ProtocolError):  # storage unavailable: logged; next time
+                await self.close_idle()
+            self.sweep()
+
+    def shutdown(self) -> None:
         for runtime in self.tables.values():
-            runtime.kick_bots()
+            if runtime._bot_task is not None:
+                runtime._bot_task.cancel()
+        self.bots.shutdown()

@@ -3,7 +3,12 @@
 Games are event-sourced: a table stores its game, seed and options, and every accepted step
 (the choices applied together); the engine state is rebuilt by replaying them. A choice made
 toward a simultaneous decision that is still waiting for other seats is stored too
-(``partial_choices``), so that nothing acknowledged is lost when the server stops.
+(``partial_choices``), so that nothing acknowledged is lost when the server stops; the last
+choice of such a step is stored with the step itself, in one transaction.
+
+Seeds are secrets of 128 bits, stored as decimal text (SQLite's and PostgreSQL's integers
+are 64 and 32 bits): the game's ``seed`` and its bots' own ``bot_seed``. A database made by
+an earlier kumite is migrated when the store opens it (:mod:`kumite.server.migrations`).
 """
 
 from __future__ import annotations
@@ -40,6 +45,9 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.sql import Executable
 
+from kumite.server import migrations
+from kumite.server.seeds import new_seed
+
 
 def default_database_url() -> str:
     """The SQLite file in the user's data directory."""
@@ -70,11 +78,16 @@ class TableRow(Base):
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))
-    seed: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[str] = mapped_column(String(80))
+    """The game's seed (decimal text): the engine's chance. A secret until the game ends."""
+    bot_seed: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    """The bots' own secret (decimal text), never shown to anyone; NULL in a finished table
+    migrated from an earlier kumite."""
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     """Per seat: ``kind`` (human/bot), ``agent``, ``name``, ``claimed``."""
     status: Mapped[str] = mapped_column(String(16), default="playing")
+    """``playing``, ``finished`` or ``closed`` (left unfinished too long, or by its bots)."""
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
@@ -124,6 +137,8 @@ class StoredTable:
     id: str
     game: str
     seed: int
+    bot_seed: int
+    """The seed of the table's bots' own streams (a fresh secret if none was stored)."""
     options: dict[str, Any]
     seats: list[dict[str, Any]]
     status: str
@@ -132,6 +147,8 @@ class StoredTable:
     next_table: str | None
     """The rematch made from this table, if any."""
     created: datetime.datetime
+    updated: datetime.datetime
+    """When the last step was applied (or the table made)."""
     steps: list[dict[int, str]]
     partial: dict[int, tuple[int, str]]
     """seat -> (step it was made for, choice)."""
@@ -281,13 +298,20 @@ class Store:
         # Two servers starting at once on a new database would race between "is the table
         # there?" and "create it": take the database's write lock first (SQLite) or an
         # advisory lock (PostgreSQL), so the second one finds the tables made.
+        # The same lock covers the migration of a database made by an earlier kumite.
         with self.engine.connect() as conn:
             if self.dialect == "sqlite":
+                # Rebuilding a table that others refer to needs the foreign keys off, which
+                # SQLite only allows outside a transaction.
+                conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
                 conn.exec_driver_sql("BEGIN IMMEDIATE")
             elif self.dialect == "postgresql":
                 conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _SCHEMA_LOCK})
+            migrations.upgrade(conn)
             Base.metadata.create_all(conn)
             conn.commit()
+            if self.dialect == "sqlite":
+                conn.exec_driver_sql("PRAGMA foreign_keys=ON")
 
     @property
     def dialect(self) -> str:
@@ -317,13 +341,17 @@ class Store:
         seats: list[dict[str, Any]],
         tokens: dict[int, str],
         rematch_of: str | None = None,
+        *,
+        bot_seed: int | None = None,
     ) -> None:
+        """Store a new table (``bot_seed``: a fresh secret unless given)."""
         with self.session() as s:
             s.add(
                 TableRow(
                     id=table_id,
                     game=game,
-                    seed=seed,
+                    seed=str(seed),
+                    bot_seed=str(new_seed() if bot_seed is None else bot_seed),
                     options=options,
                     seats=seats,
                     status="playing",
@@ -357,17 +385,23 @@ class Store:
     ) -> asyncio.Future[None]:
         """Queue an applied step (clearing the partial choices it consumed, in the same
         transaction); the future resolves once it is committed."""
-        row = {
-            "table_id": table_id,
-            "index": index,
-            "choices": {str(k): v for k, v in choices.items()},
-        }
-        last: tuple[Executable, Params] = (
-            (_TOUCH, {"t": table_id, "updated": now()})
-            if outcome is None
-            else (_FINISH, {"t": table_id, "updated": now(), "outcome": outcome})
-        )
-        return self.writer.submit([(_INSERT_STEP, row), (_DELETE_PARTIALS, {"t": table_id}), last])
+        return self.writer.submit(_step_write(table_id, index, choices, outcome))
+
+    def add_step_now(
+        self,
+        table_id: str,
+        index: int,
+        choices: dict[int, str],
+        outcome: dict[str, Any] | None = None,
+    ) -> None:
+        """:meth:`add_step`, committed before returning (no event loop needed): for a step
+        completed while a table is loaded (:meth:`TableRuntime.recover`)."""
+        with self.engine.begin() as conn:
+            _execute(conn, [_step_write(table_id, index, choices, outcome)])
+
+    def close_table(self, table_id: str, idle_since: datetime.datetime) -> asyncio.Future[None]:
+        """Queue closing an unfinished table if it has had no step since ``idle_since``."""
+        return self.writer.submit([(_CLOSE, {"t": table_id, "cutoff": idle_since})])
 
     def set_seats(self, table_id: str, seats: list[dict[str, Any]]) -> asyncio.Future[None]:
         """Queue the table's seats; the future resolves once they are committed."""
@@ -409,10 +443,17 @@ class Store:
                 return None
             return self._stored(s, row)
 
-    def unfinished(self) -> list[StoredTable]:
+    def idle(self, since: datetime.datetime, limit: int = 500) -> list[str]:
+        """Unfinished tables with no step since ``since`` (at most ``limit``, oldest first)."""
         with self.session() as s:
-            rows = s.scalars(select(TableRow).where(TableRow.status != "finished")).all()
-            return [self._stored(s, row) for row in rows]
+            return list(
+                s.scalars(
+                    select(TableRow.id)
+                    .where(TableRow.status == "playing", TableRow.updated < since)
+                    .order_by(TableRow.updated)
+                    .limit(limit)
+                )
+            )
 
     def list_tables(self, limit: int = 100) -> list[dict[str, Any]]:
         with self.session() as s:
@@ -445,7 +486,8 @@ class Store:
         return StoredTable(
             id=row.id,
             game=row.game,
-            seed=row.seed,
+            seed=int(row.seed),
+            bot_seed=new_seed() if row.bot_seed is None else int(row.bot_seed),
             options=dict(row.options),
             seats=[dict(x) for x in row.seats],
             status=row.status,
@@ -455,6 +497,7 @@ class Store:
                 select(TableRow.id).where(TableRow.rematch_of == row.id).limit(1)
             ).first(),
             created=row.created,
+            updated=_aware(row.updated),
             steps=[{int(k): v for k, v in st.choices.items()} for st in steps],
             partial={p.seat: (p.step, p.choice) for p in partial},
             token_hashes={t.seat: t.token_hash for t in tokens},
@@ -487,6 +530,40 @@ _FINISH = (
     .where(_TABLES.c.id == bindparam("t"))
     .values(updated=bindparam("updated"), status="finished", outcome=bindparam("outcome"))
 )
+
+
+_CLOSE = (
+    update(_TABLES)
+    .where(
+        _TABLES.c.id == bindparam("t"),
+        _TABLES.c.status == "playing",
+        _TABLES.c.updated < bindparam("cutoff"),
+    )
+    .values(status="closed")
+)
+
+
+def _step_write(
+    table_id: str, index: int, choices: dict[int, str], outcome: dict[str, Any] | None
+) -> Write:
+    """A step's statements: the step, the partial choices it consumed cleared, the table
+    touched (or finished)."""
+    row = {
+        "table_id": table_id,
+        "index": index,
+        "choices": {str(k): v for k, v in choices.items()},
+    }
+    last: tuple[Executable, Params] = (
+        (_TOUCH, {"t": table_id, "updated": now()})
+        if outcome is None
+        else (_FINISH, {"t": table_id, "updated": now(), "outcome": outcome})
+    )
+    return [(_INSERT_STEP, row), (_DELETE_PARTIALS, {"t": table_id}), last]
+
+
+def _aware(moment: datetime.datetime) -> datetime.datetime:
+    """SQLite gives back naive times (stored in UTC)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=datetime.UTC)
 
 
 def _public_options(options: dict[str, Any]) -> dict[str, Any]:

@@ -3,16 +3,15 @@
 Everything in :mod:`kumite.sim` works on the core contract alone (Game, State, Outcome,
 Agent). What is game-specific sits behind one small :class:`Adapter` per game id:
 
-* **entities** — the characters (SF Rivals), fighters (Rivales) or heroes (SF DBG) each seat
-  plays: their ids, how to fix them in the game's options (for balanced matchup designs) and
+* **entities** — what each seat plays as (the spec's seat role: a character, a fighter, a
+  hero): their ids, how to fix them in the game's options (for balanced matchup designs) and
   which one each seat had in a finished game (matchup tables, ratings);
 * **card plays** — which cards each seat played or bought, and when (card impact);
 * optionally a **fast random rollout** that plays exactly the game the engine would with
   random agents, for mass simulation.
 
-A game without an adapter still simulates: the lab then reports seats, agents and outcomes,
-but no entities or cards. See ``docs/simulation.md`` for what Rivales and SF DBG must
-provide.
+A game without a ``lab`` face still simulates: the lab reports seats, agents, outcomes and
+the entities of its seat role, but no cards (``docs/simulation.md``).
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ from typing import Any, NamedTuple
 
 from kumite.core.game import Game, Outcome, State
 from kumite.core.registry import specs
+from kumite.core.spec import GameSpec
 
 
 class CardPlay(NamedTuple):
@@ -52,23 +52,34 @@ class GameSummary:
 
 
 class Adapter:
-    """The default adapter: no entities, no card plays. Games subclass it."""
+    """The lab's view of a game. Entities come from the spec's seat role (``spec``); a
+    game's ``lab`` face subclasses it for its card plays, its turn unit and a fast path."""
 
-    entity: str = ""
-    """What a seat plays as: ``character``, ``fighter``, ``hero``; empty if nothing."""
-    entities_distinct: bool = False
-    """Seats must play different entities (balanced designs then use permutations)."""
     turn: str = "turn"
     """The unit of ``CardPlay.when`` and ``GameSummary.length``."""
     cards_per_entity: bool = False
-    """Cards belong to one entity (SF Rivals): a card's baseline is its entity's seats."""
+    """Cards belong to one entity (a character's own cards): a card's baseline is its
+    entity's seats."""
 
-    def entity_ids(self, game: Game[Any], options: Mapping[str, Any]) -> list[str]:
-        """Every entity a seat may play with these options."""
-        return []
+    def __init__(self, spec: GameSpec | None = None) -> None:
+        self.role = None if spec is None else spec.role
+
+    @property
+    def entity(self) -> str:
+        """What a seat plays as, in one word (``hero`` for a Super Hero); empty if nothing."""
+        return "" if self.role is None else self.role.label.split()[-1].lower()
+
+    @property
+    def entities_distinct(self) -> bool:
+        """Seats must play different entities (balanced designs then use permutations)."""
+        return self.role is not None and self.role.distinct
 
     def entity_names(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
-        return {e: e for e in self.entity_ids(game, options)}
+        """Every entity a seat may play with these options: id -> display name."""
+        return {} if self.role is None else dict(self.role.names.load()(game, options))
+
+    def entity_ids(self, game: Game[Any], options: Mapping[str, Any]) -> list[str]:
+        return list(self.entity_names(game, options))
 
     def card_names(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
         """Card id -> display name (for reports)."""
@@ -81,7 +92,8 @@ class Adapter:
 
     def fixed_entities(self, options: Mapping[str, Any]) -> bool:
         """The options already fix some seat's entity (no balanced design then)."""
-        return False
+        fixed = () if self.role is None else options.get(self.role.option) or ()
+        return any(e is not None for e in fixed)
 
     def admissible(self, options: Mapping[str, Any], entities: Sequence[str]) -> bool:
         """Whether the game allows this entity per seat (e.g. teammates must differ)."""
@@ -89,7 +101,9 @@ class Adapter:
 
     def with_entities(self, options: Mapping[str, Any], entities: Sequence[str]) -> dict[str, Any]:
         """``options`` with each seat's entity fixed."""
-        raise NotImplementedError(f"{type(self).__name__} cannot fix entities")
+        if self.role is None:
+            raise NotImplementedError(f"{type(self).__name__} cannot fix entities")
+        return {**options, self.role.option: list(entities)}
 
     def summarize(self, state: State, outcome: Outcome) -> GameSummary:
         """What the lab keeps of a game played through the engine."""
@@ -126,13 +140,10 @@ class Adapter:
         raise NotImplementedError
 
 
-_DEFAULT = Adapter()
-
-
 def adapter_for(game_id: str) -> Adapter:
-    """The adapter ``game_id``'s spec declares (``GameSpec.lab``), else the default one."""
+    """The adapter ``game_id``'s spec declares (``GameSpec.lab``), else one from its spec."""
     spec = specs().get(game_id)
     if spec is None or spec.lab is None:
-        return _DEFAULT
+        return Adapter(spec)
     adapter: Adapter = spec.lab.load()
     return adapter

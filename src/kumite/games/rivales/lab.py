@@ -13,33 +13,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kumite.core.game import Game, Outcome, State
-from kumite.games.rivales.cards import Catalog
-from kumite.games.rivales.game import Rivales
+from kumite.games.rivales.game import GAME
+from kumite.games.rivales.spec import SPEC
 from kumite.sim.adapters import Adapter, GameSummary
 
 
-def _catalog(game: Game[Any], options: Mapping[str, Any]) -> Catalog:
-    assert isinstance(game, Rivales)
-    return game.catalog(game.parse_options(options))
-
-
 class RivalesAdapter(Adapter):
-    entity = "fighter"
-    entities_distinct = False
     turn = "clash"
-    cards_per_entity = False
-
-    def entity_ids(self, game: Game[Any], options: Mapping[str, Any]) -> list[str]:
-        return list(_catalog(game, options).fighters)
-
-    def entity_names(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
-        return {f.id: f.name for f in _catalog(game, options).fighters.values()}
 
     def card_names(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
-        return {c.id: c.name for c in _catalog(game, options).cards.values()}
+        return {c.id: c.name for c in GAME.catalog(options).cards.values()}
 
     def card_labels(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
-        catalog = _catalog(game, options)
+        catalog = GAME.catalog(options)
         owner = {c.id: f.name for f in catalog.fighters.values() for c in f.cards}
         basic = {c.id for c in catalog.basics}
         return {
@@ -47,18 +33,11 @@ class RivalesAdapter(Adapter):
             for c in catalog.cards.values()
         }
 
-    def fixed_entities(self, options: Mapping[str, Any]) -> bool:
-        fighters = options.get("fighters")
-        return bool(fighters) and any(f is not None for f in fighters or ())
-
     def admissible(self, options: Mapping[str, Any], entities: Sequence[str]) -> bool:
         """In 2vs2 (seats 1-2 against 3-4) teammates play different fighters."""
         if options.get("mode", "1v1") == "2v2":
             return entities[0] != entities[1] and entities[2] != entities[3]
         return True
-
-    def with_entities(self, options: Mapping[str, Any], entities: Sequence[str]) -> dict[str, Any]:
-        return {**options, "fighters": list(entities)}
 
     def summarize(self, state: State, outcome: Outcome) -> GameSummary:
         fighters = state.fighters  # type: ignore[attr-defined]
@@ -80,4 +59,4 @@ class RivalesAdapter(Adapter):
         )
 
 
-ADAPTER = RivalesAdapter()
+ADAPTER = RivalesAdapter(SPEC)

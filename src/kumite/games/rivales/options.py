@@ -6,58 +6,41 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from kumite.cards.game import Pack
+from kumite.core.spec import doc
+
 
 class Options(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
     mode: Annotated[
         Literal["1v1", "2v2"],
-        msgspec.Meta(
-            description=("``1v1``: two seats. ``2v2``: four seats, seats 0-1 against seats 2-3.")
-        ),
+        doc("``1v1``: two seats. ``2v2``: four seats, seats 0-1 against seats 2-3."),
     ] = "1v1"
     fighters: Annotated[
         tuple[str | None, ...] | None,
-        msgspec.Meta(
-            description=(
-                "Fix the seats' fighters (one per seat); a seat left None picks at the table."
-            )
-        ),
+        doc("Fix the seats' fighters (one per seat); a seat left None picks at the table."),
     ] = None
     clash_winner: Annotated[
         Literal["damage", "attacker"],
-        msgspec.Meta(
-            description=(
-                "Who has 'won a clash' for the boost order: the attacker who dealt Damage "
-                "(default), or the attacker whatever the Damage (``rv.ruling.clash-winner``)."
-            )
+        doc(
+            "Who has 'won a clash' for the boost order: the attacker who dealt Damage "
+            "(default), or the attacker whatever the Damage (``rv.ruling.clash-winner``)."
         ),
     ] = "damage"
     max_combo_card: Annotated[
         Literal["energy", "exhausted"],
-        msgspec.Meta(
-            description=(
-                "The last card of a maximum combo is turned face down as 1 energy (default), or "
-                "moved down as an exhausted card (``rv.ruling.max-combo-end``)."
-            )
+        doc(
+            "The last card of a maximum combo is turned face down as 1 energy (default), or "
+            "moved down as an exhausted card (``rv.ruling.max-combo-end``)."
         ),
     ] = "energy"
     pinzas: Annotated[
         Literal["zone", "facing"],
-        msgspec.Meta(
-            description=(
-                "2vs2 Pinzas de Mantis binds the rival in its zone next clash (default) or the "
-                "rival facing Mulan next clash (``rv.ruling.pinzas-2v2``)."
-            )
+        doc(
+            "2vs2 Pinzas de Mantis binds the rival in its zone next clash (default) or the "
+            "rival facing Mulan next clash (``rv.ruling.pinzas-2v2``)."
         ),
     ] = "zone"
     final_round_limit: Annotated[
-        int,
-        msgspec.Meta(
-            description=("Final (sudden-death) rounds played before the fight is declared a draw.")
-        ),
+        int, doc("Final (sudden-death) rounds played before the fight is declared a draw.")
     ] = 3
-    pack: Annotated[
-        str | None,
-        msgspec.Meta(
-            description=("A user's overlay pack (TOML text) loaded over the shipped one.")
-        ),
-    ] = None
+    pack: Pack = None

@@ -13,9 +13,9 @@ from kumite.core.decision import new_decision
 from kumite.core.events import Event
 from kumite.core.game import Decision, Outcome
 from kumite.core.memo import Memo
-from kumite.core.rng import Rng
+from kumite.core.rng import shuffle
 from kumite.games.rivales import events as ev
-from kumite.games.rivales.cards import Card, Effect
+from kumite.games.rivales.cards import Effect
 from kumite.games.rivales.clash import order
 from kumite.games.rivales.effects import (
     STAT_INDEX,
@@ -39,33 +39,6 @@ PERSONAS = ("persona:hansel", "persona:gretel")
 PERSONA_PROMPT = "Choose out loud: HANSEL (+1 Guard) or GRETEL (+1 Damage)"
 BOOSTS = ("boost:none", "boost:damage", "boost:speed", "boost:both")
 BOOST_PROMPT = "Boost your card before the reveal? damage = 1 energy, speed = 2, both = 3"
-
-
-def shuffle(rng: Rng, cards: list[Card]) -> None:
-    """``rng.shuffle(cards)``, bit for bit: CPython's algorithm (Fisher-Yates over
-    ``getrandbits``, as ``Random._randbelow_with_getrandbits`` draws) inlined, since every
-    round shuffles every deck. ``tests/games/rivales/test_primitives.py`` checks the
-    equality."""
-    getrandbits = rng.getrandbits
-    for i, n, k in _swaps(len(cards)):
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
-
-
-_SWAPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
-
-
-def _swaps(size: int) -> tuple[tuple[int, int, int], ...]:
-    """The steps of a Fisher-Yates shuffle of ``size`` cards: (position, the number of
-    positions to draw from, the bits a draw takes), computed once per deck size."""
-    found = _SWAPS.get(size)
-    if found is None:
-        found = _SWAPS[size] = tuple(
-            (i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1)
-        )
-    return found
 
 
 def setup_round(state: RivalesState, out: list[Event] | None) -> None:

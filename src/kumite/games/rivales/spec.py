@@ -43,10 +43,9 @@ SPEC = GameSpec(
 
 
 def fighter_names(game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
-    from kumite.games.rivales.game import Rivales
+    from kumite.games.rivales.game import GAME
 
-    assert isinstance(game, Rivales)
-    catalog = game.catalog(game.parse_options(options))
+    catalog = GAME.catalog(options)
     return {f.id: f.name for f in catalog.fighters.values()}
 
 

@@ -231,10 +231,6 @@ class RivalesState(State):
     def outcome(self) -> Outcome | None:
         return self._outcome
 
-    @property
-    def options_json(self) -> dict[str, Any]:
-        return self.game.options_to_json(self.opts)
-
     def pending(self) -> tuple[Decision, ...]:
         return self._pending or ()
 
@@ -756,8 +752,6 @@ class RivalesState(State):
         return "not among the legal choices"
 
     # -- actions ------------------------------------------------------------------------
-    def legal_actions(self, seat: int) -> list[int]:
-        return [self.choice_to_action(seat, c) for c in self.legal(seat)]
 
     def choice_to_action(self, seat: int, choice: str) -> int:
         return choice_to_action(self, seat, choice)

@@ -25,8 +25,8 @@ from kumite.agents.base import Agent
 from kumite.cards.provenance import LEGEND
 from kumite.core.errors import OptionsError
 from kumite.core.game import Decision, Game
-from kumite.games.rivales.cards import Card, Catalog, Fighter, load_catalog, read_overlay
-from kumite.games.rivales.game import Rivales
+from kumite.games.rivales.cards import Card, Catalog, Fighter
+from kumite.games.rivales.game import GAME
 from kumite.games.rivales.labels import choice_labels
 from kumite.games.rivales.rules import RULES
 from kumite.games.rivales.talk import (
@@ -346,8 +346,7 @@ class HumanRivales:
 
 # ------------------------------------------------------------------------- front end
 def _catalog(game: Game[Any], options: Mapping[str, Any]) -> Catalog:
-    assert isinstance(game, Rivales)
-    return game.catalog(game.parse_options(options))
+    return GAME.catalog(options)
 
 
 class RivalesFrontEnd(TerminalFrontEnd):
@@ -357,17 +356,17 @@ class RivalesFrontEnd(TerminalFrontEnd):
         self, console: Console, game: Game[Any], options: Mapping[str, Any], seat: int, label: str
     ) -> Agent:
         chat = team_chat(options, seat // 2) if options.get("mode") == "2v2" else None
-        return HumanRivales(console, _catalog(game, options), label, chat, seat)
+        return HumanRivales(console, GAME.catalog(options), label, chat, seat)
 
     def render(
         self, game: Game[Any], options: Mapping[str, Any], view: Mapping[str, Any]
     ) -> RenderableType:
-        return render(view, _catalog(game, options))
+        return render(view, GAME.catalog(options))
 
     def cards(
         self, game: Game[Any], pack: Path | None, only: str | None, as_json: bool
     ) -> RenderableType | dict[str, Any]:
-        catalog = load_catalog(read_overlay(pack), pack.name) if pack else load_catalog()
+        catalog = GAME.pack_catalog(pack)
         fighters = list(catalog.fighters.values())
         if only is not None:
             if only not in catalog.fighters:
@@ -377,17 +376,11 @@ class RivalesFrontEnd(TerminalFrontEnd):
             fighters = [catalog.fighters[only]]
         cards = list(catalog.basics) + [c for f in fighters for c in f.cards[len(catalog.basics) :]]
         if as_json:
-            return {
-                "game": "rivales",
-                "pack": catalog.pack.ref(),
-                "sources": catalog.pack.sources,
-                "rules": {
-                    name: {"value": getattr(catalog.rules, name), **prov.to_json()}
-                    for name, prov in catalog.rule_provenance.items()
-                },
-                "fighters": [f.to_json() for f in fighters],
-                "cards": [c.to_json() for c in cards],
-            }
+            return GAME.catalog_json(
+                catalog,
+                fighters=[f.to_json() for f in fighters],
+                cards=[c.to_json() for c in cards],
+            )
         parts: list[RenderableType] = [cards_table(catalog.basics, "Basic cards (every fighter)")]
         for f in fighters:
             parts.append(

@@ -22,7 +22,7 @@ from mypy_extensions import mypyc_attr
 
 from kumite.core.events import Event
 from kumite.core.game import Outcome
-from kumite.core.rng import Rng
+from kumite.core.rng import Rng, shuffle
 from kumite.games.sfdbg import events as ev
 from kumite.games.sfdbg.cards import Card, Catalog, Hero
 from kumite.games.sfdbg.options import Options
@@ -130,27 +130,6 @@ KINDS: Final[dict[str, Kind]] = {}
 _CLOCKWISE: Final = tuple(
     tuple(tuple((seat + i) % n for i in range(1, n)) for seat in range(n)) for n in range(9)
 )
-
-
-def shuffle(rng: Rng, cards: list[int]) -> None:
-    """``rng.shuffle(cards)``, step for step (the same draws of ``getrandbits``, so the same
-    order), with :meth:`random.Random._randbelow` inlined: shuffling decks is a good part of a
-    simulated game."""
-    getrandbits = rng.getrandbits
-    if len(cards) > len(_BITS):
-        rng.shuffle(cards)
-        return
-    bits = _BITS
-    for i in range(len(cards) - 1, 0, -1):
-        k = bits[i]  # (i + 1).bit_length(): ``_randbelow(i + 1)``
-        j = getrandbits(k)
-        while j > i:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
-
-
-_BITS: Final = tuple((i + 1).bit_length() for i in range(512))
-"""``_BITS[i]``: the bits :func:`shuffle` draws to pick a card among the first ``i + 1``."""
 
 
 def handler(kind: str) -> Callable[[Callable[[Engine, Frame, list[Event]], None]], Any]:

@@ -14,42 +14,24 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kumite.core.game import Game, Outcome, State
-from kumite.games.sfdbg.cards import Catalog
-from kumite.games.sfdbg.game import SFDBG
+from kumite.games.sfdbg.game import GAME
+from kumite.games.sfdbg.spec import SPEC
 from kumite.sim.adapters import Adapter, GameSummary
 
 KICK = "kick"
 
 
-def _catalog(game: Game[Any], options: Mapping[str, Any]) -> Catalog:
-    assert isinstance(game, SFDBG)
-    return game.catalog(game.parse_options(options))
-
-
 class SFDBGAdapter(Adapter):
-    entity = "hero"
-    entities_distinct = True
-    turn = "turn"
-    cards_per_entity = False
-
-    def entity_ids(self, game: Game[Any], options: Mapping[str, Any]) -> list[str]:
-        return [h.id for h in _catalog(game, options).heroes]
-
-    def entity_names(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
-        return {h.id: h.name for h in _catalog(game, options).heroes}
-
     def card_names(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
-        return {c.id: c.name for c in _catalog(game, options).cards}
+        return {c.id: c.name for c in GAME.catalog(options).cards}
 
     def fixed_entities(self, options: Mapping[str, Any]) -> bool:
         """Heroes chosen in the options, or hidden by the Secret Heroes variant: either way
         the lab cannot deal them itself."""
-        heroes = options.get("heroes")
-        chosen = bool(heroes) and any(h is not None for h in heroes or ())
-        return chosen or options.get("variant") == "secret-heroes"
+        return super().fixed_entities(options) or options.get("variant") == "secret-heroes"
 
     def with_entities(self, options: Mapping[str, Any], entities: Sequence[str]) -> dict[str, Any]:
-        return {**options, "heroes": list(entities), "players": len(entities)}
+        return {**super().with_entities(options, entities), "players": len(entities)}
 
     def summarize(self, state: State, outcome: Outcome) -> GameSummary:
         heroes = state.heroes  # type: ignore[attr-defined]
@@ -79,4 +61,4 @@ class SFDBGAdapter(Adapter):
         )
 
 
-ADAPTER = SFDBGAdapter()
+ADAPTER = SFDBGAdapter(SPEC)

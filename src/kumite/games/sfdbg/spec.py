@@ -61,10 +61,9 @@ SPEC = GameSpec(
 
 
 def hero_names(game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
-    from kumite.games.sfdbg.game import SFDBG
+    from kumite.games.sfdbg.game import GAME
 
-    assert isinstance(game, SFDBG)
-    return {h.id: h.name for h in game.catalog(game.parse_options(options)).heroes}
+    return {h.id: h.name for h in GAME.catalog(options).heroes}
 
 
 def with_seats(options: Mapping[str, Any], seats: int) -> dict[str, Any]:

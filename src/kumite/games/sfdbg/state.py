@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Self, cast
 from kumite.core.errors import MalformedChoiceError
 from kumite.core.events import Event
 from kumite.core.game import Outcome, State
-from kumite.core.rng import Rng
+from kumite.core.rng import Rng, shuffle
 
 # Importing these registers their frames, primitives and decision kinds.
 from kumite.games.sfdbg import attack as _attack  # noqa: F401
@@ -17,7 +17,7 @@ from kumite.games.sfdbg import effects as _effects  # noqa: F401
 from kumite.games.sfdbg import events as ev
 from kumite.games.sfdbg.actions import Vocabulary, vocabulary
 from kumite.games.sfdbg.cards import Catalog
-from kumite.games.sfdbg.engine import EMPTY, draw_cards, run_frames, shuffle
+from kumite.games.sfdbg.engine import EMPTY, draw_cards, run_frames
 from kumite.games.sfdbg.machine import Machine, answer
 from kumite.games.sfdbg.options import Options
 from kumite.games.sfdbg.turn import start_turn, tables
@@ -171,10 +171,6 @@ class SFDBGState(Machine, State):
     @property
     def outcome(self) -> Outcome | None:
         return self.result
-
-    @property
-    def options_json(self) -> dict[str, Any]:
-        return self.game.options_to_json(self.opts)
 
     def _apply(self, choices: dict[int, str]) -> list[Event]:
         req = self.request

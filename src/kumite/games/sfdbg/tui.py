@@ -17,8 +17,8 @@ from kumite.agents.base import Agent
 from kumite.cards.provenance import LEGEND
 from kumite.core.errors import OptionsError
 from kumite.core.game import Decision, Game
-from kumite.games.sfdbg.cards import Card, Catalog, Hero, load_catalog, read_overlay
-from kumite.games.sfdbg.game import SFDBG
+from kumite.games.sfdbg.cards import Card, Catalog, Hero
+from kumite.games.sfdbg.game import GAME
 from kumite.games.sfdbg.labels import choice_label, stage_name
 from kumite.tui.console import pick
 from kumite.tui.registry import TerminalFrontEnd
@@ -262,28 +262,23 @@ class HumanSFDBG:
         )
 
 
-def _catalog(game: Game[Any], options: Mapping[str, Any]) -> Catalog:
-    assert isinstance(game, SFDBG)
-    return game.catalog(game.parse_options(options))
-
-
 class SFDBGFrontEnd(TerminalFrontEnd):
     """SF DBG on the terminal."""
 
     def human(
         self, console: Console, game: Game[Any], options: Mapping[str, Any], seat: int, label: str
     ) -> Agent:
-        return HumanSFDBG(console, _catalog(game, options), label)
+        return HumanSFDBG(console, GAME.catalog(options), label)
 
     def render(
         self, game: Game[Any], options: Mapping[str, Any], view: Mapping[str, Any]
     ) -> RenderableType:
-        return render(view, _catalog(game, options))
+        return render(view, GAME.catalog(options))
 
     def cards(
         self, game: Game[Any], pack: Path | None, only: str | None, as_json: bool
     ) -> RenderableType | dict[str, Any]:
-        catalog = load_catalog(read_overlay(pack), pack.name) if pack else load_catalog()
+        catalog = GAME.pack_catalog(pack)
         cards = list(catalog.cards)
         heroes = list(catalog.heroes)
         if only is not None:
@@ -292,18 +287,12 @@ class SFDBGFrontEnd(TerminalFrontEnd):
             if not cards and not heroes:
                 raise OptionsError(f"no card or Super Hero {only!r}")
         if as_json:
-            return {
-                "game": "sfdbg",
-                "pack": catalog.pack.ref(),
-                "sources": catalog.pack.sources,
-                "rules": {
-                    name: {"value": getattr(catalog.rules, name), **prov.to_json()}
-                    for name, prov in catalog.rule_provenance.items()
-                },
-                "legend": LEGEND,
-                "cards": [c.to_json() for c in cards],
-                "heroes": [h.to_json() for h in heroes],
-            }
+            return GAME.catalog_json(
+                catalog,
+                legend=LEGEND,
+                cards=[c.to_json() for c in cards],
+                heroes=[h.to_json() for h in heroes],
+            )
         parts: list[RenderableType] = []
         for pile, title in [
             ("starter", "Starting cards"),

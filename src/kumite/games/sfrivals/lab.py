@@ -8,45 +8,27 @@ from typing import Any
 
 from kumite.core.game import Game, Outcome, State
 from kumite.games.sfrivals.cards import Catalog
-from kumite.games.sfrivals.game import SFRivals
+from kumite.games.sfrivals.game import GAME
 from kumite.games.sfrivals.options import Options
 from kumite.games.sfrivals.rollout import random_rollout
+from kumite.games.sfrivals.spec import SPEC
 from kumite.games.sfrivals.state import SFRState
 from kumite.sim.adapters import Adapter, CardPlay, GameSummary
 
 
-def _catalog(game: Game[Any], options: Mapping[str, Any]) -> Catalog:
-    assert isinstance(game, SFRivals)
-    return game.catalog(game.parse_options(options))
-
-
 class SFRivalsAdapter(Adapter):
-    entity = "character"
     turn = "round"
     cards_per_entity = True
     has_fast_random = True
     has_batch_random = True
 
-    def entity_ids(self, game: Game[Any], options: Mapping[str, Any]) -> list[str]:
-        return list(_catalog(game, options).characters)
-
-    def entity_names(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
-        return {c.id: c.name for c in _catalog(game, options).characters.values()}
-
     def card_names(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
-        return {c.id: c.name for c in _catalog(game, options).cards.values()}
+        return {c.id: c.name for c in GAME.catalog(options).cards.values()}
 
     def card_labels(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
-        catalog = _catalog(game, options)
+        catalog = GAME.catalog(options)
         chars = catalog.characters
         return {c.id: f"{chars[c.character].name}: {c.name}" for c in catalog.cards.values()}
-
-    def fixed_entities(self, options: Mapping[str, Any]) -> bool:
-        chars = options.get("characters")
-        return bool(chars) and any(c is not None for c in chars or ())
-
-    def with_entities(self, options: Mapping[str, Any], entities: Sequence[str]) -> dict[str, Any]:
-        return {**options, "characters": list(entities)}
 
     def summarize(self, state: State, outcome: Outcome) -> GameSummary:
         assert isinstance(state, SFRState)
@@ -66,9 +48,8 @@ class SFRivalsAdapter(Adapter):
         )
 
     def prepare(self, game: Game[Any], options: Mapping[str, Any]) -> tuple[Options, Catalog]:
-        assert isinstance(game, SFRivals)
-        opts = game.parse_options(options)
-        return opts, game.catalog(opts)
+        opts = GAME.parse_options(options)
+        return opts, GAME.catalog(opts)
 
     def fast_random(
         self, game: Game[Any], prepared: Any, rngs: Sequence[random.Random]
@@ -120,4 +101,4 @@ class SFRivalsAdapter(Adapter):
         return out
 
 
-ADAPTER = SFRivalsAdapter()
+ADAPTER = SFRivalsAdapter(SPEC)

@@ -6,47 +6,37 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from kumite.cards.game import Pack
+from kumite.core.spec import doc
+
 
 class Options(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
     characters: Annotated[
         tuple[str | None, str | None] | None,
-        msgspec.Meta(
-            description=(
-                "Fix the seats' characters (mirror matches allowed); a seat left None picks its "
-                "character at the table."
-            )
+        doc(
+            "Fix the seats' characters (mirror matches allowed); a seat left None picks its "
+            "character at the table."
         ),
     ] = None
     ultra_rule: Annotated[
         Literal["card", "power"],
-        msgspec.Meta(
-            description=(
-                "``card``: an Ultra Combo may only be played at life 5 or under (default). "
-                "``power``: it may always be played; its power only works at life 5 or under."
-            )
+        doc(
+            "``card``: an Ultra Combo may only be played at life 5 or under (default). "
+            "``power``: it may always be played; its power only works at life 5 or under."
         ),
     ] = "card"
     no_legal_card: Annotated[
         Literal["end-fight", "play-powerless"],
-        msgspec.Meta(
-            description=(
-                "A player whose remaining cards may not be played: the fight ends (default), or "
-                "the player must play one of them without its power."
-            )
+        doc(
+            "A player whose remaining cards may not be played: the fight ends (default), or "
+            "the player must play one of them without its power."
         ),
     ] = "end-fight"
     swap: Annotated[
         Literal["current", "printed"],
-        msgspec.Meta(
-            description=(
-                "A swap exchanges the cards' current initiatives (default), or only the printed "
-                "values, each player keeping their own bonuses."
-            )
+        doc(
+            "A swap exchanges the cards' current initiatives (default), or only the printed "
+            "values, each player keeping their own bonuses."
         ),
     ] = "current"
-    pack: Annotated[
-        str | None,
-        msgspec.Meta(
-            description=("A user's overlay pack (TOML text) loaded over the shipped one.")
-        ),
-    ] = None
+    pack: Pack = None

@@ -20,6 +20,7 @@ import random
 from typing import NamedTuple
 
 from kumite.core.memo import Memo
+from kumite.core.rng import below
 from kumite.games.sfrivals.cards import Card, Catalog, Character, RuleValues
 from kumite.games.sfrivals.legal import fight_end, is_stuck, playable_cards, powerless_reason
 from kumite.games.sfrivals.options import Options
@@ -139,9 +140,7 @@ def random_rollout(
     e0, e1 = t0.entries, t1.entries
     w0, w1 = t0.weights, t1.weights
     c0, c1 = codes
-    # rng.choice(seq) is seq[rng._randbelow(len(seq))]; calling it directly saves a frame
-    # per draw and draws the same numbers (the equivalence test would notice otherwise).
-    below0, below1 = rngs[0]._randbelow, rngs[1]._randbelow  # type: ignore[attr-defined]
+    r0, r1 = rngs  # below(r, len(seq)) draws as r.choice(seq), one frame fewer
     rnd = 1
     super_ok = rnd >= super_round
     l0, l1 = lives
@@ -150,8 +149,8 @@ def random_rollout(
     cards0, stuck0 = e0.get(k0) or t0.entry(c0, l0, rnd, rules)
     cards1, stuck1 = e1.get(k1) or t1.entry(c1, l1, rnd, rules)
     while True:
-        a = cards0[below0(len(cards0))]
-        b = cards1[below1(len(cards1))]
+        a = cards0[below(r0, len(cards0))]
+        b = cards1[below(r1, len(cards1))]
         c0 -= w0[a.index]
         c1 -= w1[b.index]
         played[0].append(a.id)

@@ -47,8 +47,7 @@ SPEC = GameSpec(
 
 
 def character_names(game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
-    from kumite.games.sfrivals.game import SFRivals
+    from kumite.games.sfrivals.game import GAME
 
-    assert isinstance(game, SFRivals)
-    catalog = game.catalog(game.parse_options(options))
+    catalog = GAME.catalog(options)
     return {c.id: c.name for c in catalog.characters.values()}

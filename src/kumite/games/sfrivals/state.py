@@ -85,10 +85,6 @@ class SFRState(State):
     def outcome(self) -> Outcome | None:
         return self._outcome
 
-    @property
-    def options_json(self) -> dict[str, Any]:
-        return self.game.options_to_json(self.opts)
-
     def clone(self) -> Self:
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
@@ -384,8 +380,6 @@ class SFRState(State):
         return other
 
     # -- actions ------------------------------------------------------------------------
-    def legal_actions(self, seat: int) -> list[int]:
-        return [self.choice_to_action(seat, c) for c in self.legal(seat)]
 
     def choice_to_action(self, seat: int, choice: str) -> int:
         verb, _, rest = choice.partition(":")

@@ -15,8 +15,8 @@ from kumite.agents.base import Agent
 from kumite.cards.provenance import LEGEND
 from kumite.core.errors import OptionsError
 from kumite.core.game import Decision, Game
-from kumite.games.sfrivals.cards import Card, Catalog, load_catalog, read_overlay
-from kumite.games.sfrivals.game import SFRivals
+from kumite.games.sfrivals.cards import Card, Catalog
+from kumite.games.sfrivals.game import GAME
 from kumite.tui.console import pick
 from kumite.tui.registry import TerminalFrontEnd
 
@@ -263,18 +263,13 @@ class HumanSFRivals:
         return f"setup:{cover}:{shown}"
 
 
-def _catalog(game: Game[Any], options: Mapping[str, Any]) -> Catalog:
-    assert isinstance(game, SFRivals)
-    return game.catalog(game.parse_options(options))
-
-
 class SFRivalsFrontEnd(TerminalFrontEnd):
     """SF Rivals on the terminal."""
 
     def human(
         self, console: Console, game: Game[Any], options: Mapping[str, Any], seat: int, label: str
     ) -> Agent:
-        return HumanSFRivals(console, _catalog(game, options), label)
+        return HumanSFRivals(console, GAME.catalog(options), label)
 
     def seat_names(self, view: Mapping[str, Any]) -> list[str | None]:
         """Each seat's character (``kumite play`` names the winner by it)."""
@@ -283,29 +278,23 @@ class SFRivalsFrontEnd(TerminalFrontEnd):
     def render(
         self, game: Game[Any], options: Mapping[str, Any], view: Mapping[str, Any]
     ) -> RenderableType:
-        return render(view, _catalog(game, options))
+        return render(view, GAME.catalog(options))
 
     def cards(
         self, game: Game[Any], pack: Path | None, only: str | None, as_json: bool
     ) -> RenderableType | dict[str, Any]:
-        catalog = load_catalog(read_overlay(pack), pack.name) if pack else load_catalog()
+        catalog = GAME.pack_catalog(pack)
         chars = list(catalog.characters.values())
         if only is not None:
             if only not in catalog.characters:
                 raise OptionsError(f"unknown character {only!r}")
             chars = [catalog.characters[only]]
         if as_json:
-            return {
-                "game": "sfrivals",
-                "pack": catalog.pack.ref(),
-                "sources": catalog.pack.sources,
-                "rules": {
-                    name: {"value": getattr(catalog.rules, name), **prov.to_json()}
-                    for name, prov in catalog.rule_provenance.items()
-                },
-                "characters": [{"id": c.id, "name": c.name} for c in chars],
-                "cards": [card.to_json() for c in chars for card in c.cards],
-            }
+            return GAME.catalog_json(
+                catalog,
+                characters=[{"id": c.id, "name": c.name} for c in chars],
+                cards=[card.to_json() for c in chars for card in c.cards],
+            )
         parts: list[RenderableType] = [
             cards_table(list(char.cards), f"{char.name} ({char.id})") for char in chars
         ]

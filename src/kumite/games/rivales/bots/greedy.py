@@ -27,6 +27,7 @@ from typing import Any
 
 from kumite.core.game import Decision, Game
 from kumite.games.rivales.cards import Card, Catalog, Fighter
+from kumite.games.rivales.game import GAME
 from kumite.games.rivales.scenario import clash, position
 from kumite.games.rivales.state import RivalesState
 
@@ -359,7 +360,5 @@ def _energy(state: RivalesState, seat: int) -> int:
 
 
 def make(game: Game[Any], options: Mapping[str, Any], seat: int, seed: int) -> GreedyRivales:
-    from kumite.games.rivales.game import Rivales
 
-    assert isinstance(game, Rivales)
-    return GreedyRivales(game.catalog(game.parse_options(options)), options, seat, seed)
+    return GreedyRivales(GAME.catalog(options), options, seat, seed)

@@ -15,7 +15,7 @@ from kumite.cards.provenance import LEGEND
 from kumite.core.game import Game
 from kumite.core.spec import GameSpec
 from kumite.games.rivales.cards import load_catalog
-from kumite.games.rivales.game import Rivales
+from kumite.games.rivales.game import GAME
 from kumite.games.rivales.talk import COMMUNICATION, ENFORCED, TABLE_TALK, team_message_refusal
 from kumite.web.table import TableAdapter
 
@@ -44,8 +44,7 @@ class RivalesTable(TableAdapter):
         return out
 
     def cards(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, Any]:
-        assert isinstance(game, Rivales)
-        catalog = game.catalog(game.parse_options(options))
+        catalog = GAME.catalog(options)
         cards = {}
         for card in catalog.cards.values():
             data = card.to_json()
@@ -102,10 +101,9 @@ class RivalesTable(TableAdapter):
     def chat_refusal(
         self, game: Game[Any], options: Mapping[str, Any], view: Mapping[str, Any], text: str
     ) -> str | None:
-        assert isinstance(game, Rivales)
         if not self._teams(options):
             return None
-        return team_message_refusal(text, view, game.catalog(game.parse_options(options)))
+        return team_message_refusal(text, view, GAME.catalog(options))
 
 
 ADAPTER = RivalesTable()

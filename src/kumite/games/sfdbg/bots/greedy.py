@@ -17,6 +17,7 @@ from typing import Any
 
 from kumite.core.game import Decision, Game
 from kumite.games.sfdbg.bots.policy import CardValues, Policy, card_of, lateness, next_play
+from kumite.games.sfdbg.game import GAME
 
 #: Don't dilute the deck with cards worth less than this.
 BUY_THRESHOLD = 1.2
@@ -72,7 +73,5 @@ class GreedySFDBG:
 
 
 def make(game: Game[Any], options: Mapping[str, Any], seat: int, seed: int) -> GreedySFDBG:
-    from kumite.games.sfdbg.game import SFDBG
 
-    assert isinstance(game, SFDBG)
-    return GreedySFDBG(CardValues.of(game.catalog(game.parse_options(options))), seed)
+    return GreedySFDBG(CardValues.of(GAME.catalog(options)), seed)

@@ -36,6 +36,7 @@ import msgspec
 from kumite.core.errors import KumiteError
 from kumite.core.game import Decision, Game
 from kumite.games.sfdbg.bots.policy import GROUPS, CardValues, Policy, card_of, lateness, next_play
+from kumite.games.sfdbg.game import GAME
 
 
 class BuyRule(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
@@ -201,10 +202,8 @@ class PriorityBot:
 
 
 def _values(game: Game[Any], options: Mapping[str, Any]) -> CardValues:
-    from kumite.games.sfdbg.game import SFDBG
 
-    assert isinstance(game, SFDBG)
-    return CardValues.of(game.catalog(game.parse_options(options)))
+    return CardValues.of(GAME.catalog(options))
 
 
 def factory(strategy: str) -> Any:

@@ -31,6 +31,7 @@ from kumite.agents.search import Level, SearchHooks
 from kumite.core.game import Decision, Game, State
 from kumite.games.sfdbg.bots.greedy import BUY_THRESHOLD, GreedySFDBG
 from kumite.games.sfdbg.bots.policy import GROUPS, CardValues, Policy, card_of, group
+from kumite.games.sfdbg.game import GAME
 from kumite.games.sfdbg.scoring import deck_vp
 from kumite.games.sfdbg.turn import PLAY_POWER, owned
 
@@ -184,7 +185,5 @@ def _lateness_of_view(view: Mapping[str, Any]) -> float:
 
 
 def make(game: Game[Any], options: Mapping[str, Any]) -> SFDBGHooks:
-    from kumite.games.sfdbg.game import SFDBG
 
-    assert isinstance(game, SFDBG)
-    return SFDBGHooks(CardValues.of(game.catalog(game.parse_options(options))))
+    return SFDBGHooks(CardValues.of(GAME.catalog(options)))

@@ -8,7 +8,7 @@ from typing import Any
 
 from kumite.cards.provenance import LEGEND
 from kumite.core.game import Game
-from kumite.games.sfdbg.game import SFDBG
+from kumite.games.sfdbg.game import GAME
 from kumite.web.table import TableAdapter
 
 
@@ -16,8 +16,7 @@ class SFDBGTable(TableAdapter):
     set_by_table = ("players", "first_player")
 
     def cards(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, Any]:
-        assert isinstance(game, SFDBG)
-        catalog = game.catalog(game.parse_options(options))
+        catalog = GAME.catalog(options)
         cards = {}
         for card in catalog.cards:
             data = card.to_json()

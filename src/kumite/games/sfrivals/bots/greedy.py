@@ -19,6 +19,7 @@ from typing import Any
 from kumite.core.game import Decision, Game
 from kumite.games.sfrivals.cards import Card, Catalog
 from kumite.games.sfrivals.estimate import power_value
+from kumite.games.sfrivals.game import GAME
 from kumite.games.sfrivals.resolve import Carry, resolve_round
 
 KO = 100.0
@@ -112,7 +113,5 @@ def _carry(raw: Mapping[str, int]) -> Carry:
 
 
 def make(game: Game[Any], options: Mapping[str, Any], seat: int, seed: int) -> GreedySFRivals:
-    from kumite.games.sfrivals.game import SFRivals
 
-    assert isinstance(game, SFRivals)
-    return GreedySFRivals(game.catalog(game.parse_options(options)), seat, seed)
+    return GreedySFRivals(GAME.catalog(options), seat, seed)

@@ -73,7 +73,7 @@ def show(sol: MatchupSolution) -> None:
 
 
 def table(options: dict[str, Any], out: Path, use_cache: bool, json_out: bool) -> None:
-    chars = list(GAME.catalog(GAME.parse_options(options)).characters)
+    chars = list(GAME.catalog(options).characters)
     pairs = [(a, b) for i, a in enumerate(chars) for b in chars[i:]]
     results: dict[tuple[str, str], dict[str, Any]] = {}
     with Progress(

@@ -140,7 +140,8 @@ document.getElementById("new-table").addEventListener("submit", async (event) =>
   try {
     const made = await api("/api/tables", {
       method: "POST",
-      body: { game: game.id, seats, options, seed: seedText === "" ? null : Number(seedText) },
+      // As text: a seed may be longer than a JavaScript number holds exactly.
+      body: { game: game.id, seats, options, seed: seedText.trim() === "" ? null : seedText.trim() },
     });
     showCreated(made);
     refresh();
@@ -198,7 +199,10 @@ async function refresh() {
 document.getElementById("refresh").addEventListener("click", refresh);
 
 async function main() {
-  games = await api("/api/games");
+  let server;
+  [games, server] = await Promise.all([api("/api/games"), api("/api/server")]);
+  // Seeds are the server's secret; only a development server (--dev-seeds) takes one.
+  document.getElementById("seed-field").hidden = !server.dev_seeds;
   for (const game of games) gameSelect.append(h("option", { value: game.id }, game.name));
   const wanted = new URLSearchParams(window.location.search).get("game");
   if (wanted && games.some((g) => g.id === wanted)) gameSelect.value = wanted;

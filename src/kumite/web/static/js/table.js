@@ -156,7 +156,7 @@ function connect() {
       render();
     } else if (data.type === "error") {
       showError(data.message);
-      if (["bad-token", "not-found"].includes(data.code)) retry = -1;
+      if (["bad-token", "not-found", "seat-left", "closed"].includes(data.code)) retry = -1;
     } else if (data.type === "chat") {
       addChat(data);
     } else if (data.type === "rematch") {
