@@ -17,9 +17,8 @@ episode with the game's lowest utility (``illegal="lose"``, the default: Gymnasi
 and unmasked samplers send any action) or raises kumite's one-line error, changing nothing
 (``illegal="raise"``).
 
-:func:`make_vector` is the vector environment: the game's batched engine where the spec
-declares one and every opponent plays at random (N games stepped at once on arrays), else
-Gymnasium's synchronous vector of single environments.
+:func:`make_vector` is the vector environment: Gymnasium's synchronous vector of single
+environments (the batched SF Rivals engine does not drive it yet, docs/envs.md).
 """
 
 from __future__ import annotations
@@ -211,8 +210,7 @@ def make_vector(
     opponents: str | Sequence[str] = "random",
     **kwargs: Any,
 ) -> gym.vector.VectorEnv:
-    """``num_envs`` games at once: the batched engine where the game declares one and every
-    opponent is ``random``, else a synchronous vector of :class:`KumiteEnv`."""
+    """``num_envs`` games at once: a synchronous vector of :class:`KumiteEnv`."""
 
     def one() -> KumiteEnv:
         return KumiteEnv(game, options, seat, opponents, **kwargs)
