@@ -132,8 +132,8 @@ class Observation:
     version: int = 0
     """Raised when the encoding or the action ids change meaning."""
     batch: Ref[Callable[[Game[Any], Mapping[str, Any]], Any]] | None = None
-    """``batch(game, options)`` -> a batched engine (N games stepped at once on arrays),
-    used by the vector environment where the opponents play at random."""
+    """``batch(game, options)`` -> a batched engine (N games stepped at once on arrays;
+    docs/envs.md). The lab reaches it through its own face (``Adapter.batch_random``)."""
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
