@@ -30,6 +30,11 @@ What is declared, and why:
   state tensor (no fixed-length tensor can hold a whole history of these games).
 * **serialisation**: a state pickles as its kumite game record (seed, options, every step's
   choices) and comes back by replaying it (:func:`kumite.core.record.replay`).
+
+:func:`tree_copy` copies the whole tree of a small (reduced) game into OpenSpiel's native
+extensive-form game, where its algorithms run at C++ speed instead of calling the kumite
+engine at every node; :func:`policy_from_copy` brings a policy found there back to the
+kumite game, where OpenSpiel's ``exploitability`` can check it.
 """
 
 from __future__ import annotations
@@ -40,6 +45,8 @@ from typing import Any
 
 import numpy as np
 import pyspiel
+from open_spiel.python import policy as os_policy
+from open_spiel.python.algorithms import gambit
 
 from kumite.core.errors import IllegalChoiceError, OptionsError
 from kumite.core.game import State
@@ -377,4 +384,58 @@ def load(game_id: str, options: Mapping[str, Any] | None = None, **params: Any) 
     return loaded
 
 
-__all__ = ["KumiteGame", "KumiteState", "Observer", "load", "register", "short_name"]
+def tree_copy(game: pyspiel.Game) -> pyspiel.Game:
+    """A small sequential game's whole tree as OpenSpiel's native ``efg_game``, through
+    OpenSpiel's own Gambit export: the same histories, actions in the same order, chance
+    probabilities, returns and information sets (one per information-state string)."""
+    text = gambit.export_gambit(game)
+    # The export names the tree after the game's full name, whose quoted options the
+    # Gambit parser cannot read; the name is a label only.
+    _, body = text.split("\n", 1)
+    players = " ".join(f'"Pl{p}"' for p in range(game.num_players()))
+    copied: pyspiel.Game = pyspiel.load_efg_game(f'EFG 2 R "kumite" {{ {players} }}\n{body}')
+    return copied
+
+
+def policy_from_copy(
+    game: pyspiel.Game, copy: pyspiel.Game, policy: Any
+) -> os_policy.TabularPolicy:
+    """``policy`` (of :func:`tree_copy`'s ``copy``; anything with ``action_probabilities``)
+    as a tabular policy of ``game``, found by walking both trees side by side."""
+    out = os_policy.TabularPolicy(game)
+    done: set[str] = set()
+
+    def walk(state: pyspiel.State, twin: pyspiel.State) -> None:
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            outcomes = zip(state.chance_outcomes(), twin.chance_outcomes(), strict=True)
+            for (action, _), (twin_action, _) in outcomes:
+                walk(state.child(action), twin.child(twin_action))
+            return
+        pairs = list(zip(state.legal_actions(), twin.legal_actions(), strict=True))
+        key = state.information_state_string()
+        if key not in done:
+            done.add(key)
+            probs = policy.action_probabilities(twin)
+            row = out.policy_for_key(key)
+            row[:] = 0.0
+            for action, twin_action in pairs:
+                row[action] = probs.get(twin_action, 0.0)
+        for action, twin_action in pairs:
+            walk(state.child(action), twin.child(twin_action))
+
+    walk(game.new_initial_state(), copy.new_initial_state())
+    return out
+
+
+__all__ = [
+    "KumiteGame",
+    "KumiteState",
+    "Observer",
+    "load",
+    "policy_from_copy",
+    "register",
+    "short_name",
+    "tree_copy",
+]
