@@ -3,8 +3,9 @@ OpenSpiel's goofspiel(8) stepped through pyspiel in the same run.
 
 A step is one ``step()`` call with a masked random action: PettingZoo AEC (one seat's
 action), PettingZoo Parallel (every seat's), Gymnasium (the learner's action and the random
-opponents' answers), a Gymnasium vector of 8 (8 environments' actions) and OpenSpiel
-(one ``apply_action``/``apply_actions``). Each is timed for ``--seconds``, one core.
+opponents' answers), a Gymnasium vector of 8 (8 environments' actions), SF Rivals' batched
+vector environment of 8 and of 256 (env steps: one per environment) and OpenSpiel (one
+``apply_action``/``apply_actions``). Each is timed for ``--seconds``, one core.
 
     python benchmarks/env_steps.py [--seconds 3] [--json]
 """
@@ -88,19 +89,30 @@ def gym_single(game: str, options: dict[str, Any]) -> Callable[[], int]:
     return step
 
 
-def gym_vector(game: str, options: dict[str, Any]) -> Callable[[], int]:
+def gym_vector(
+    game: str, options: dict[str, Any], n: int = 8, batched: bool = False
+) -> Callable[[], int]:
     from kumite.envs.gymnasium import make_vector
 
-    env = make_vector(game, 8, options)
+    env = make_vector(game, n, options, batched=batched)
     rng = np.random.default_rng(0)
     box = {"info": env.reset(seed=0)[1]}
 
     def step() -> int:
         masks = box["info"]["action_mask"]
-        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+        # a uniform legal action per environment (none legal: action 0, ignored on autoreset)
+        actions = np.argmax(masks * rng.random(masks.shape), axis=1)
         box["info"] = env.step(actions)[4]
-        return 8
+        return n
 
+    if batched:
+        # the rule tables fill as fights meet new positions (not timed): random fights of
+        # the same engine fill most of them
+        core: Any = env.unwrapped.core  # type: ignore[attr-defined]
+        for start in range(0, 2_000_000, 200_000):
+            core.engine.random_fights(np.arange(start, start + 200_000))
+        for _ in range(20_000 // n):
+            step()
     return step
 
 
@@ -143,13 +155,18 @@ def main() -> None:
             row["pettingzoo_parallel"] = timed(parallel(game, options), args.seconds)
         row["gymnasium"] = timed(gym_single(game, options), args.seconds)
         row["gymnasium_vector_8"] = timed(gym_vector(game, options), args.seconds)
+        if game == "sfrivals":
+            for n in (8, 256):
+                vector = gym_vector(game, options, n, batched=True)
+                row[f"batched_vector_{n}"] = timed(vector, args.seconds)
         row["openspiel"] = timed(spiel(kos.load(game, options)), args.seconds)
         rows.append(row)
     if args.json:
         print(json.dumps({"goofspiel8_steps_per_s": reference, "rows": rows}, indent=1))
         return
     print(f"reference, goofspiel(8) through pyspiel: {reference:,.0f} steps/s (same run)")
-    cols = ["pettingzoo_aec", "pettingzoo_parallel", "gymnasium", "gymnasium_vector_8", "openspiel"]
+    cols = ["pettingzoo_aec", "pettingzoo_parallel", "gymnasium", "gymnasium_vector_8"]
+    cols += ["batched_vector_8", "batched_vector_256", "openspiel"]
     print("| game | " + " | ".join(cols) + " |")
     print("|---|" + "---|" * len(cols))
     for row in rows:

@@ -16,8 +16,8 @@ from __future__ import annotations
 import abc
 import dataclasses
 import math
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -140,3 +140,32 @@ def _strides(shape: tuple[int, ...]) -> tuple[int, ...]:
 def relative(seat: int, seats: int) -> list[int]:
     """Absolute seats in relative order: ``seat`` first, then the others after it."""
     return [(seat + k) % seats for k in range(seats)]
+
+
+class VectorCore(Protocol):
+    """``num_envs`` games of one learner seat against a random opponent, stepped at once (a
+    game's declared ``Observation.vector``; :class:`kumite.envs.gymnasium.BatchedVectorEnv`
+    drives it). Each game plays as its scalar state does, decision for decision."""
+
+    def reset(self, index: Sequence[int], draws: Sequence[Callable[[int], int]]) -> None:
+        """New games at ``index``; in game ``index[j]`` the opponent picks choice
+        ``draws[j](n)`` among the ``n`` legal choices of each decision, in the order of the
+        scalar decision's ``legal`` (``rng.choice(range(n))``: kumite's random agent)."""
+
+    def step(self, actions: Mapping[int, int]) -> None:
+        """The learner's legal action in each game named (game -> action id), then the
+        opponent's choices, until the learner must decide again or the game ends."""
+
+    def masks(self) -> NDArray[np.bool_]:
+        """``[game, action]``: the learner's legal actions now (none once a game ends)."""
+
+    def observations(self) -> Tensor:
+        """``[game, :]``: the learner's observation tensors, as the game's encoding of its
+        view writes them."""
+
+    def done(self) -> NDArray[np.bool_]:
+        """Which games have ended."""
+
+    @property
+    def returns(self) -> NDArray[np.float32]:
+        """The learner's return in each ended game."""

@@ -42,6 +42,7 @@ SPEC = GameSpec(
         encoding=Ref("kumite.games.sfrivals.observation:encoding"),
         env_name="SFRivals",
         batch=Ref("kumite.games.sfrivals.batch:make"),
+        vector=Ref("kumite.games.sfrivals.vector:make"),
     ),
 )
 
