@@ -251,6 +251,11 @@ class BatchEngine:
                 np.array([[char.by_id[c].index, char.by_id[s].index] for c, s in pairs])
             )
         self._solvers: dict[tuple[int, int], FightSolver] = {}
+        most = max(len(c.setup_choices) for c in self.characters)
+        self._setup_table = np.zeros((len(self.characters), most, 2), dtype=np.int64)
+        for k, cards in enumerate(self._setup_cards):
+            self._setup_table[k, : len(cards)] = cards
+        self._consts: tuple[I64, I64, I64, NDArray[np.bool_]] | None = None
         self.life = self.catalog.rules.life
         self._tables: Any = None
 
@@ -288,22 +293,48 @@ class BatchEngine:
             found = self._solvers[a, b] = FightSolver(self.catalog, self.options, pair)
         return found
 
-    def start_keys(self, solver: FightSolver, setups: NDArray[np.int64], a: int, b: int) -> I64:
-        """Round-1 keys of fights whose set-ups (``[fight, seat]`` choice indices) are given."""
+    def first_keys(self, chars: NDArray[np.int64], setup: NDArray[np.int64]) -> I64:
+        """Round-1 keys of fights of any pairings (``[fight, seat]`` characters and set-up
+        choices), in one vectorised pass over per-pairing constants."""
+        count = len(self.characters)
+        pairing = chars[:, 0] * count + chars[:, 1]
+        consts = self._start_consts(np.unique(pairing))
+        radix, full, pair = consts[0][pairing], consts[1][pairing], consts[2][pairing]
+        rows = np.arange(len(pairing))
         codes = []
-        for seat, c in ((0, a), (1, b)):
-            char = self.characters[c]
-            radix = np.asarray(solver.radix[seat], dtype=np.int64)
-            full = int(sum(card.copies * radix[card.index] for card in char.cards))
-            cards = self._setup_cards[c][setups[:, seat]]
-            codes.append(full - radix[cards[:, 0]] - radix[cards[:, 1]])
-        pair = solver._pair_code((NO_CARRY, NO_CARRY))
-        n = len(setups)
-        one = np.ones(n, dtype=np.int64)
-        keys: I64 = _pack(
-            one, codes[0], codes[1], one * self.life, one * self.life, one * pair, 0 * one, 0 * one
-        )
+        for seat in (0, 1):
+            cards = self._setup_table[chars[:, seat], setup[:, seat]]
+            taken = radix[rows, seat, cards[:, 0]] + radix[rows, seat, cards[:, 1]]
+            codes.append(full[:, seat] - taken)
+        one = np.ones(len(pairing), dtype=np.int64)
+        life = one * self.life
+        keys: I64 = _pack(one, codes[0], codes[1], life, life, pair, 0 * one, 0 * one)
         return keys
+
+    def _start_consts(self, pairings: NDArray[np.int64]) -> tuple[I64, I64, I64]:
+        """Per pairing: each seat's hand radix per card slot, its full hand's code, and the
+        code of "no carried bonus" (made for ``pairings`` as needed)."""
+        count = len(self.characters)
+        if self._consts is None:
+            self._consts = (
+                np.zeros((count * count, 2, CARD_SLOTS), dtype=np.int64),
+                np.zeros((count * count, 2), dtype=np.int64),
+                np.zeros(count * count, dtype=np.int64),
+                np.zeros(count * count, dtype=bool),
+            )
+        radix, full, pair, made = self._consts
+        for p in pairings[~made[pairings]].tolist():
+            a, b = divmod(p, count)
+            solver = self.solver(a, b)
+            for seat, c in ((0, a), (1, b)):
+                r = np.asarray(solver.radix[seat], dtype=np.int64)
+                radix[p, seat, : len(r)] = r
+                full[p, seat] = sum(
+                    card.copies * r[card.index] for card in self.characters[c].cards
+                )
+            pair[p] = solver._pair_code((NO_CARRY, NO_CARRY))
+            made[p] = True
+        return radix, full, pair
 
     def random_fights(
         self, seeds: Sequence[int] | I64, characters: Sequence[str | None] | None = None
@@ -320,11 +351,7 @@ class BatchEngine:
         end = np.full(n, -1, dtype=np.int64)
         count = len(self.characters)
         pairing = chars[:, 0] * count + chars[:, 1]
-        keys = np.zeros(n, dtype=np.int64)
-        for p in np.unique(pairing):
-            sel = np.flatnonzero(pairing == p)
-            a, b = divmod(int(p), count)
-            keys[sel] = self.start_keys(self.solver(a, b), setup[sel], a, b)
+        keys = self.first_keys(chars, setup)
         tables, done = self._typed_tables(np.unique(pairing))
         status = np.zeros(n, dtype=np.int8)
         order = np.argsort(pairing, kind="stable")

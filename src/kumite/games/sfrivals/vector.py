@@ -227,12 +227,7 @@ class SFRivalsVector:
         """Fights ``idx`` leave their set-ups: their round-1 keys."""
         if not len(idx):
             return
-        count = len(self.engine.characters)
-        pairing = self.chars[idx, 0] * count + self.chars[idx, 1]
-        for p in np.unique(pairing):
-            sel = idx[pairing == p]
-            a, b = divmod(int(p), count)
-            self.keys[sel] = self.engine.start_keys(self.engine.solver(a, b), self.setup[sel], a, b)
+        self.keys[idx] = self.engine.first_keys(self.chars[idx], self.setup[idx])
         self._enter(idx)
 
     def _resolve_rounds(self, idx: NDArray[np.int64]) -> None:
