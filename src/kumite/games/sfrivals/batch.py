@@ -298,17 +298,16 @@ class BatchEngine:
         choices), in one vectorised pass over per-pairing constants."""
         count = len(self.characters)
         pairing = chars[:, 0] * count + chars[:, 1]
-        consts = self._start_consts(np.unique(pairing))
-        radix, full, pair = consts[0][pairing], consts[1][pairing], consts[2][pairing]
-        rows = np.arange(len(pairing))
+        radix, full, pair = self._start_consts(np.unique(pairing))
+        flat = radix.reshape(-1)  # gathers from the small table, not one row per fight
         codes = []
         for seat in (0, 1):
             cards = self._setup_table[chars[:, seat], setup[:, seat]]
-            taken = radix[rows, seat, cards[:, 0]] + radix[rows, seat, cards[:, 1]]
-            codes.append(full[:, seat] - taken)
+            base = (pairing * 2 + seat) * CARD_SLOTS
+            codes.append(full[pairing, seat] - flat[base + cards[:, 0]] - flat[base + cards[:, 1]])
         one = np.ones(len(pairing), dtype=np.int64)
         life = one * self.life
-        keys: I64 = _pack(one, codes[0], codes[1], life, life, pair, 0 * one, 0 * one)
+        keys: I64 = _pack(one, codes[0], codes[1], life, life, pair[pairing], 0 * one, 0 * one)
         return keys
 
     def _start_consts(self, pairings: NDArray[np.int64]) -> tuple[I64, I64, I64]:
