@@ -15,10 +15,12 @@ from setuptools import setup
 #: yet: each state needs the split of docs/speed.md first). Left out on purpose: the contract
 #: (``core.game``: every game and test game subclasses its classes, which must stay plain
 #: Python classes), msgspec structs (options, schemas), events (never built in quiet
-#: simulation), exceptions (multiple inheritance), the RNG (a subclass of ``random.Random``)
-#: and everything the CLI, server and solvers use once per game.
+#: simulation), exceptions (multiple inheritance) and everything the CLI, server and solvers
+#: use once per game. ``core.rng`` is in for its draw helpers (each shuffle and random choice
+#: calls them); its ``Rng``, a subclass of ``random.Random``, stays a plain Python class.
 COMPILED = [
     "src/kumite/core/decision.py",
+    "src/kumite/core/rng.py",
     "src/kumite/agents/runner.py",
     "src/kumite/agents/uniform.py",
     "src/kumite/games/sfdbg/attack.py",

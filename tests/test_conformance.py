@@ -226,6 +226,17 @@ def test_options_round_trip(spec: GameSpec) -> None:
             assert game.parse_options(game.options_to_json(parsed)) == parsed
 
 
+def test_unknown_and_misshapen_options_are_refused(spec: GameSpec) -> None:
+    """Bad input: an option the game does not declare, or a value of the wrong type, is an
+    OptionsError (one line), not a table with the option ignored."""
+    game = spec.load()
+    with pytest.raises(OptionsError):
+        game.parse_options({"no_such_option": 1})
+    for f in spec.option_fields():
+        with pytest.raises(OptionsError):
+            game.parse_options({f.name: {"not": "a value"}})
+
+
 def _seated(spec: GameSpec, options: dict[str, Any]) -> dict[str, Any]:
     """``options`` for the smallest number of seats they fit (a 2vs2 mode needs 4)."""
     info = spec.load().info

@@ -126,7 +126,7 @@ class Tables:
             runtime.step,
             dict(runtime.partial),
             list(runtime.state.history),
-            [dict(s) for s in runtime.seats],
+            [s.to_json() for s in runtime.seats],
             dict(runtime.token_hashes),
             {k: list(v) for k, v in runtime.chat_log.items()},
             runtime.closed,

@@ -194,4 +194,4 @@ def test_a_hello_reads_nothing_from_the_database(server):
     ours = [" ".join(s.split()) for s in statements if "kumite_" in s]
     assert ours  # the claims
     assert all(s.startswith("UPDATE kumite_tables SET seats=") for s in ours), ours
-    assert all(s["claimed"] for s in server.hub.store.load(made["id"]).seats)
+    assert all(s.claimed for s in server.hub.store.load(made["id"]).seats)

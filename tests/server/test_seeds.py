@@ -85,9 +85,19 @@ def bot_decisions(game_id: str, runtime: Any, seat: int) -> list[tuple[Any, Any,
 
 
 def reproduces_the_bot(game_id: str, runtime: Any, seat: int, seed: int, made: list) -> bool:
-    """Whether a random bot seeded with ``seed`` makes every choice the table's bot made."""
-    agent = make_agent("random", get_game(game_id), runtime.state.options_json, seat, seed)
-    return all(decide(agent, state, decision) == choice for state, decision, choice in made)
+    """Whether a random bot seeded with ``seed`` makes every choice the table's bot made,
+    and goes on choosing as the table's bot would (a short game's few choices can be
+    matched by luck; 48 more choices among two or more cannot, but for 1 time in 2**48)."""
+    game = get_game(game_id)
+    options = runtime.state.options_json
+    agent = make_agent("random", game, options, seat, seed)
+    if not all(decide(agent, state, decision) == choice for state, decision, choice in made):
+        return False
+    real = make_agent("random", game, options, seat, derive_seed(runtime.bot_seed, "bot", seat))
+    for state, decision, _ in made:
+        decide(real, state, decision)
+    state, decision, _ = next((s, d, c) for s, d, c in made if len(d.legal) > 1)
+    return all(decide(agent, state, decision) == decide(real, state, decision) for _ in range(48))
 
 
 @pytest.mark.parametrize("game_id", list(TABLES))

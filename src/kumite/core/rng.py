@@ -11,6 +11,8 @@ import hashlib
 import random
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 
 def derive_seed(seed: int, *keys: object) -> int:
     """A 63-bit seed derived from ``seed`` and ``keys``; stable across runs and machines."""
@@ -22,6 +24,7 @@ def derive_seed(seed: int, *keys: object) -> int:
     return int.from_bytes(h.digest(), "big") >> 1
 
 
+@mypyc_attr(native_class=False)  # compiled (setup.py), a random.Random subclass stays Python
 class Rng(random.Random):
     """A :class:`random.Random` that can be cloned and spawn independent child streams."""
 

@@ -101,7 +101,7 @@ class TableRuntime:
         self.last_used = time.monotonic()
         self.bots: dict[int, Agent] = {
             seat: make_agent(
-                info["agent"],
+                info.agent or "random",
                 self.game,
                 self.state.options_json,
                 seat,
@@ -110,7 +110,7 @@ class TableRuntime:
                 derive_seed(self.bot_seed, "bot", seat),
             )
             for seat, info in enumerate(self.seats)
-            if info["kind"] == "bot"
+            if info.kind == "bot"
         }
         self._bot_task: asyncio.Task[None] | None = None
         labels = self.spec.labels
@@ -134,7 +134,7 @@ class TableRuntime:
     @property
     def has_humans(self) -> bool:
         """Whether a seat is a person's (or open for one): else bots play it all alone."""
-        return any(s["kind"] != "bot" for s in self.seats)
+        return any(s.kind != "bot" for s in self.seats)
 
     def _restored_partials(self, stored: dict[int, tuple[int, str]]) -> dict[int, str]:
         """The stored partial choices that belong to the current step and are legal there
@@ -195,14 +195,7 @@ class TableRuntime:
     def public_seats(self) -> list[dict[str, Any]]:
         connected = {c.seat for c in self.clients if c.seat is not None}
         return [
-            {
-                "seat": i,
-                "kind": s["kind"],
-                "agent": s.get("agent"),
-                "name": s.get("name"),
-                "claimed": bool(s.get("claimed")),
-                "connected": i in connected,
-            }
+            {"seat": i, **s.to_json(), "connected": i in connected}
             for i, s in enumerate(self.seats)
         ]
 
@@ -363,16 +356,16 @@ class TableRuntime:
         self.token_hashes[seat] = token_hash(token)
 
     async def claim(self, seat: int) -> None:
-        if not self.seats[seat].get("claimed"):
-            self.seats[seat]["claimed"] = True
+        if not self.seats[seat].claimed:
+            self.seats[seat].claimed = True
             await _stored(self.hub.store.set_seats(self.id, self.seats))
 
     async def release(self, seat: int) -> str:
         """The seat's holder leaves: a fresh token (kept by nobody) and an open seat."""
         token = secrets.token_urlsafe(18)
         await self.set_token(seat, token)
-        self.seats[seat]["claimed"] = False
-        self.seats[seat]["kind"] = "open"
+        self.seats[seat].claimed = False
+        self.seats[seat].kind = "open"
         await _stored(self.hub.store.set_seats(self.id, self.seats))
         return token
 

@@ -18,7 +18,7 @@ import dataclasses
 import datetime
 import hashlib
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -130,6 +130,27 @@ class ChatRow(Base):
     created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
+@dataclasses.dataclass(slots=True)
+class Seat:
+    """One seat of a table: who sits there (``bot``, ``human``, or ``open`` once left), the
+    name shown, a bot's agent, and whether a person holds it."""
+
+    kind: str
+    name: str = ""
+    agent: str | None = None
+    claimed: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def of(cls, raw: Seat | Mapping[str, Any]) -> Seat:
+        """A seat, or one from its JSON form (older rows may lack a name or an agent)."""
+        if isinstance(raw, Seat):
+            return raw
+        return cls(raw["kind"], raw.get("name") or "", raw.get("agent"), bool(raw.get("claimed")))
+
+
 @dataclasses.dataclass
 class StoredTable:
     """A table as loaded from storage."""
@@ -140,7 +161,7 @@ class StoredTable:
     bot_seed: int
     """The seed of the table's bots' own streams (a fresh secret if none was stored)."""
     options: dict[str, Any]
-    seats: list[dict[str, Any]]
+    seats: list[Seat]
     status: str
     outcome: dict[str, Any] | None
     rematch_of: str | None
@@ -338,7 +359,7 @@ class Store:
         game: str,
         seed: int,
         options: dict[str, Any],
-        seats: list[dict[str, Any]],
+        seats: Sequence[Seat | Mapping[str, Any]],
         tokens: dict[int, str],
         rematch_of: str | None = None,
         *,
@@ -353,7 +374,7 @@ class Store:
                     seed=str(seed),
                     bot_seed=str(new_seed() if bot_seed is None else bot_seed),
                     options=options,
-                    seats=seats,
+                    seats=[Seat.of(seat).to_json() for seat in seats],
                     status="playing",
                     rematch_of=rematch_of,
                 )
@@ -403,10 +424,10 @@ class Store:
         """Queue closing an unfinished table if it has had no step since ``idle_since``."""
         return self.writer.submit([(_CLOSE, {"t": table_id, "cutoff": idle_since})])
 
-    def set_seats(self, table_id: str, seats: list[dict[str, Any]]) -> asyncio.Future[None]:
+    def set_seats(self, table_id: str, seats: Sequence[Seat]) -> asyncio.Future[None]:
         """Queue the table's seats; the future resolves once they are committed."""
         return self.writer.submit(
-            [(_SET_SEATS, {"t": table_id, "seats": [dict(x) for x in seats]})]
+            [(_SET_SEATS, {"t": table_id, "seats": [x.to_json() for x in seats]})]
         )
 
     def set_token(self, table_id: str, seat: int, token: str) -> asyncio.Future[None]:
@@ -489,7 +510,7 @@ class Store:
             seed=int(row.seed),
             bot_seed=new_seed() if row.bot_seed is None else int(row.bot_seed),
             options=dict(row.options),
-            seats=[dict(x) for x in row.seats],
+            seats=[Seat.of(x) for x in row.seats],
             status=row.status,
             outcome=row.outcome,
             rematch_of=row.rematch_of,

@@ -17,7 +17,7 @@ ASK = {"hold": ("hold", "fold"), "raise": ("raise", "check"), "call": ("call", "
 LABELS = dict(zip(ACTIONS, ["Hold your card", "Fold", "Raise", "Check", "Call"], strict=True))
 
 
-class Options(msgspec.Struct, frozen=True):
+class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     cards: Annotated[int, msgspec.Meta(ge=3, le=20), doc("Cards in the deck (3 to 20).")] = 6
 
 

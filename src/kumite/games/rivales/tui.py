@@ -345,10 +345,6 @@ class HumanRivales:
 
 
 # ------------------------------------------------------------------------- front end
-def _catalog(game: Game[Any], options: Mapping[str, Any]) -> Catalog:
-    return GAME.catalog(options)
-
-
 class RivalesFrontEnd(TerminalFrontEnd):
     """Rivales on the terminal: 1vs1 and 2vs2, any mix of people and bots."""
 

@@ -1,0 +1,90 @@
+"""The pages, the games' API and each game's own browser files (docs/protocol.md)."""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
+from fastapi.responses import FileResponse
+
+from kumite.agents.registry import agent_names, describe
+from kumite.core.registry import get_game, specs
+from kumite.server.context import STATIC, Server
+from kumite.web.table import adapter
+
+
+def router(server: Server) -> APIRouter:
+    router = APIRouter()
+
+    # -- pages --------------------------------------------------------------------------
+    @router.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(str(STATIC / "index.html"))
+
+    @router.get("/table/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(str(STATIC / "table.html"))
+
+    @router.get("/replay/{table_id}", include_in_schema=False)
+    async def replay_page(table_id: str) -> FileResponse:
+        return FileResponse(str(STATIC / "replay.html"))
+
+    @router.get("/api/games")
+    async def games() -> list[dict[str, Any]]:
+        out = []
+        for game_id, gspec in specs().items():
+            game = gspec.load()
+            info = game.info
+            web = adapter(gspec)
+            lobby = web.lobby(gspec, game)
+            out.append(
+                {
+                    "id": info.id,
+                    "name": info.name,
+                    "min_players": info.min_players,
+                    "max_players": info.max_players,
+                    "agents": [
+                        {"name": n, "about": describe(gspec, n)} for n in agent_names(game_id)
+                    ],
+                    "options": [
+                        f.to_json()
+                        for f in gspec.option_fields(web.set_by_table)
+                        if f.kind in ("choice", "int")
+                    ],
+                    **lobby,
+                }
+            )
+        return out
+
+    @router.get("/static/games/{game_id}/{name}", include_in_schema=False)
+    async def game_static(game_id: str, name: str) -> FileResponse:
+        """A game's own browser front end (its spec's ``web`` package: JS and CSS)."""
+        spec = specs().get(game_id)
+        folder = None if spec is None or spec.web is None else resources.files(spec.web)
+        if folder is None or name.startswith(".") or not name.endswith((".js", ".css")):
+            raise HTTPException(404, "no such file")
+        path = folder / name
+        if not path.is_file():
+            raise HTTPException(404, "no such file")
+        return FileResponse(str(path))
+
+    @router.get("/api/games/{game_id}/rules")
+    async def rules(game_id: str) -> dict[str, str]:
+        return dict(get_game(game_id).rules)
+
+    @router.get("/api/server")
+    async def server_info() -> dict[str, Any]:
+        """What the lobby needs to know of this server's policy."""
+        return {
+            "dev_seeds": server.settings.dev_seeds,
+            "limits": {
+                "create": server.settings.create_rate,
+                "hello": server.settings.hello_rate,
+                "chat": server.settings.chat_rate,
+                "open_tables_per_client": server.settings.open_tables_per_client,
+                "spectators_per_table": server.settings.spectators_per_table,
+            },
+        }
+
+    return router

@@ -1,0 +1,187 @@
+"""Live play: a table's WebSocket, from the hello to the last message (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import msgspec
+from fastapi import APIRouter, WebSocket
+
+from kumite.server.context import Server, address
+from kumite.server.protocol import Chat, Choose, Hello, Ping, ProtocolError, parse
+from kumite.server.ratelimits import RateLimitedError
+from kumite.server.runtime import Client, TableRuntime
+from kumite.server.security import origin_allowed
+
+_ENCODER = msgspec.json.Encoder()
+HELLO_TIMEOUT = 15.0
+
+
+class RefusedError(Exception):
+    """A WebSocket refused before its hello is served: tell it why, close it with ``code``."""
+
+    def __init__(self, error: ProtocolError, code: int) -> None:
+        super().__init__(error.message)
+        self.error = error
+        self.code = code
+
+
+def router(server: Server) -> APIRouter:
+    router = APIRouter()
+    allowed_origins = frozenset(server.settings.allowed_origins)
+
+    @router.websocket("/ws/{table_id}")
+    async def socket(websocket: WebSocket, table_id: str) -> None:
+        if not origin_allowed(
+            websocket.headers.get("origin"), websocket.headers.get("host"), allowed_origins
+        ):
+            # A page of another site (cross-site WebSocket hijacking): an HTTP 403, no socket.
+            await websocket.close(4403)
+            return
+        await websocket.accept()
+        try:
+            runtime = server.hub.get(table_id)
+        except ProtocolError as exc:
+            await refuse(websocket, exc, 1011)
+            return
+        if runtime is None:
+            await refuse(websocket, ProtocolError("not-found", f"no table {table_id[:40]!r}"), 4404)
+            return
+        runtime.holds += 1
+        try:
+            await connect(websocket, runtime)
+        finally:
+            runtime.holds -= 1
+            runtime.last_used = time.monotonic()
+            server.hub.sweep()
+
+    async def greet(websocket: WebSocket, runtime: TableRuntime) -> int | None:
+        """Read and check the hello; the seat it is for (``None``: a spectator)."""
+        try:
+            raw = await asyncio.wait_for(receive(websocket), HELLO_TIMEOUT)
+        except TimeoutError:
+            raise RefusedError(ProtocolError("timeout", "no hello"), 4408) from None
+        if raw is None:
+            raise RefusedError(ProtocolError("gone", "closed"), 1000)
+        try:
+            # Every first message counts, a refused one too: no guessing tokens at speed.
+            server.limits.hit("hello", address(websocket))
+            hello = parse(raw)
+            if not isinstance(hello, Hello):
+                raise ProtocolError("hello-first", "the first message must be a hello")
+            seat = hello.seat
+            if seat is not None and not (
+                hello.token is not None and runtime.check_token(seat, hello.token)
+            ):
+                raise ProtocolError("bad-token", "wrong seat or token for this table")
+        except RateLimitedError as exc:
+            raise RefusedError(ProtocolError("rate-limited", str(exc)), 4429) from None
+        except ProtocolError as exc:
+            raise RefusedError(exc, 4401) from None
+        if seat is None and runtime.spectators() >= server.settings.spectators_per_table:
+            limit = server.settings.spectators_per_table
+            raise RefusedError(
+                ProtocolError("full", f"this table has {limit} spectators already"), 4429
+            )
+        return seat
+
+    async def connect(websocket: WebSocket, runtime: TableRuntime) -> None:
+        """A connection's life: hello, welcome, then its messages until it closes."""
+        try:
+            seat = await greet(websocket, runtime)
+        except RefusedError as refused:
+            await refuse(websocket, refused.error, refused.code)
+            return
+
+        async def close(code: int) -> None:
+            await websocket.close(code)
+
+        client = Client(seat, sender(websocket), close=close, address=address(websocket))
+        if seat is not None:
+            try:
+                await runtime.claim(seat)
+            except ProtocolError as exc:
+                await refuse(websocket, exc, 1011)
+                return
+        runtime.clients.add(client)
+        history = runtime.chat_history(seat)
+        await websocket.send_json(
+            {
+                "type": "welcome",
+                "table": runtime.id,
+                "seat": seat,
+                "game": runtime.game.info.id,
+                "chat": {
+                    "channel": None if seat is None else runtime.channel(seat),
+                    "rules": runtime.chat_rules(seat),
+                    "history": history,
+                },
+            }
+        )
+        await runtime.broadcast()
+        if seat is not None or runtime.has_humans:
+            # A table of bots alone plays from its creation on; a spectator never starts it
+            # (again, after a restart).
+            runtime.kick_bots()
+        try:
+            while client in runtime.clients:
+                raw = await receive(websocket)
+                if raw is None:
+                    break
+                try:
+                    await handle(runtime, client, parse(raw))
+                except ProtocolError as exc:
+                    await client.send(exc.to_json())
+        except Exception:  # the socket went away while we answered (a send failed)
+            pass
+        finally:
+            if client in runtime.clients:
+                runtime.clients.discard(client)
+                await runtime.broadcast()
+
+    async def handle(runtime: TableRuntime, client: Client, message: Any) -> None:
+        if isinstance(message, Choose):
+            if client.seat is None:
+                raise ProtocolError("spectator", "spectators cannot choose")
+            await runtime.choose(client.seat, message.step, message.choice)
+            await client.send({"type": "ack", "step": message.step, "choice": message.choice})
+        elif isinstance(message, Chat):
+            if client.seat is None:
+                raise ProtocolError("spectator", "spectators cannot chat")
+            try:
+                server.limits.hit("chat", client.address)
+            except RateLimitedError as exc:
+                raise ProtocolError("rate-limited", str(exc)) from None
+            await runtime.chat(client.seat, message.text.strip())
+        elif isinstance(message, Ping):
+            await client.send({"type": "pong", "step": runtime.step})
+        else:
+            raise ProtocolError("hello-again", "already greeted")
+
+    async def receive(websocket: WebSocket) -> str | bytes | None:
+        """The next frame's text (or bytes: a binary frame); ``None`` once it is closed."""
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return None
+        text: str | None = message.get("text")
+        if text is not None:
+            return text
+        data: bytes = message.get("bytes") or b""
+        return data
+
+    def sender(websocket: WebSocket) -> Callable[[dict[str, Any]], Awaitable[None]]:
+        async def send(message: dict[str, Any]) -> None:
+            await websocket.send_text(_ENCODER.encode(message).decode())
+
+        return send
+
+    async def refuse(websocket: WebSocket, exc: ProtocolError, code: int) -> None:
+        with contextlib.suppress(Exception):
+            await websocket.send_json(exc.to_json())
+            await websocket.close(code)
+
+    return router

@@ -1,0 +1,270 @@
+"""The tables' REST API: make, list, join, leave, rematch, record and replay a table."""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+from typing import Any
+
+import anyio
+import msgspec
+from fastapi import APIRouter, HTTPException, Request
+from pydantic import BaseModel, Field
+
+from kumite.agents.registry import make_agent
+from kumite.core.errors import KumiteError
+from kumite.core.registry import get_spec
+from kumite.server.context import Server, address, renderer
+from kumite.server.protocol import ProtocolError, one_line
+from kumite.server.runtime import LEFT_CODE, TableRuntime
+from kumite.server.seeds import MAX_SEED, new_seed
+from kumite.server.storage import Seat
+from kumite.web.table import adapter
+
+# Names are shown to every seat: printable text only (PostgreSQL cannot even store a NUL).
+PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f]*$"
+MAX_SEATS = 16
+
+
+class SeatSpec(BaseModel):
+    kind: str = Field(pattern="^(you|human|open|bot)$")
+    agent: str | None = Field(default=None, max_length=40)
+    name: str | None = Field(default=None, max_length=40, pattern=PRINTABLE)
+
+
+class TableSpec(BaseModel):
+    game: str = Field(max_length=32)
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatSpec] = Field(max_length=MAX_SEATS)
+    seed: int | None = Field(default=None, ge=0, lt=MAX_SEED)
+    """RefusedError unless the server runs with ``--dev-seeds`` (docs/protocol.md, "Seeds")."""
+
+
+class SeatToken(BaseModel):
+    seat: int = Field(ge=0, lt=MAX_SEATS)
+    token: str = Field(default="", max_length=64)
+
+
+def router(server: Server) -> APIRouter:
+    router = APIRouter()
+
+    @router.post("/api/tables")
+    async def create_table(spec: TableSpec, request: Request) -> dict[str, Any]:
+        if spec.seed is not None and not server.settings.dev_seeds:
+            raise HTTPException(
+                400,
+                "this server chooses every seed itself, in secret (a seed of your own is "
+                "accepted only by a server run with --dev-seeds)",
+            )
+        client = address(request)
+        if server.hub.open_tables(client) >= server.settings.open_tables_per_client:
+            raise HTTPException(
+                429,
+                f"your address has {server.settings.open_tables_per_client} unfinished tables "
+                "already: finish or leave one first",
+            )
+        server.limits.hit("create", client)
+        made = await anyio.to_thread.run_sync(new_table, spec, None)
+        server.hub.made(made["id"], client)
+        runtime = server.hub.tables.get(made["id"])
+        if runtime is not None and not runtime.has_humans:
+            runtime.kick_bots()  # bots alone: they play now (a spectator's hello never starts them)
+        return made
+
+    def new_table(spec: TableSpec, rematch_of: str | None) -> dict[str, Any]:
+        try:
+            return make_table(spec, rematch_of)
+        except (TypeError, ValueError, AttributeError) as exc:
+            # Options of the wrong shape (a number for a list, say) that a game's checks
+            # did not expect: the request's fault, said in one line.
+            if isinstance(exc, KumiteError):
+                raise
+            raise HTTPException(400, one_line(f"bad table options: {exc}")) from None
+
+    def make_table(spec: TableSpec, rematch_of: str | None) -> dict[str, Any]:
+        gspec = get_spec(spec.game)
+        game = gspec.load()
+        if not game.info.min_players <= len(spec.seats) <= game.info.max_players:
+            raise HTTPException(
+                400,
+                f"{game.info.name} needs {game.info.min_players}-"
+                f"{game.info.max_players} seats, got {len(spec.seats)}",
+            )
+        if sum(s.kind == "you" for s in spec.seats) > 1:
+            raise HTTPException(400, "only one seat can be yours")
+        seed = spec.seed if spec.seed is not None else new_seed()
+        options = adapter(gspec).table_options(gspec, spec.options, len(spec.seats))
+        state = game.new_state(seed, options)  # validates the options
+        options = state.options_json
+        seats: list[Seat] = []
+        tokens: dict[int, str] = {}
+        for index, s in enumerate(spec.seats):
+            if s.kind == "bot":
+                agent = s.agent or "random"
+                make_agent(agent, game, options, index, 0)  # validates the name
+                seats.append(Seat("bot", s.name or f"{agent} bot", agent, claimed=True))
+            else:
+                kind = "human" if s.kind == "you" else s.kind
+                seats.append(Seat(kind, s.name or f"Player {index + 1}", claimed=s.kind == "you"))
+                tokens[index] = secrets.token_urlsafe(18)
+        table_id = secrets.token_hex(6)
+        server.store.create_table(table_id, game.info.id, seed, options, seats, tokens, rematch_of)
+        runtime = server.hub.get(table_id)
+        assert runtime is not None
+        links = [
+            {
+                "seat": i,
+                "you": spec.seats[i].kind == "you",
+                "url": f"/table/{table_id}#seat={i}&token={tokens[i]}",
+                "token": tokens[i],
+            }
+            for i in tokens
+            if spec.seats[i].kind in ("you", "human")
+        ]
+        mine = next((i for i, s in enumerate(spec.seats) if s.kind == "you"), None)
+        # No seed here: it stays a secret until the game is over (then in the record).
+        return {
+            "id": table_id,
+            "game": game.info.id,
+            "seat": mine,
+            "links": links,
+            "spectate": f"/table/{table_id}",
+        }
+
+    @router.get("/api/tables")
+    async def list_tables() -> list[dict[str, Any]]:
+        return await anyio.to_thread.run_sync(server.store.list_tables)
+
+    @router.get("/api/tables/{table_id}")
+    async def table_info(table_id: str) -> dict[str, Any]:
+        runtime = server.runtime(table_id)
+        return {
+            "id": runtime.id,
+            "game": runtime.game.info.id,
+            "name": runtime.game.info.name,
+            "renderer": renderer(runtime.spec),
+            "step": runtime.step,
+            "finished": runtime.finished,
+            "seats": runtime.public_seats(),
+            "next_table": runtime.next_table,
+            "outcome": None if runtime.state.outcome is None else runtime.state.outcome.to_json(),
+            "closed": runtime.closed,
+        }
+
+    @router.get("/api/tables/{table_id}/cards")
+    async def table_cards(table_id: str) -> dict[str, Any]:
+        runtime = server.runtime(table_id)
+        return adapter(runtime.spec).cards(runtime.game, runtime.options)
+
+    @router.post("/api/tables/{table_id}/join")
+    async def join(table_id: str, body: SeatToken) -> dict[str, Any]:
+        runtime = server.runtime(table_id)
+        async with runtime.lock:
+            if not 0 <= body.seat < len(runtime.seats):
+                raise HTTPException(400, "no such seat")
+            if runtime.over:
+                raise HTTPException(409, "the game is over")
+            seat = runtime.seats[body.seat]
+            if seat.kind != "open" or seat.claimed:
+                raise HTTPException(409, "that seat is not open")
+            token = secrets.token_urlsafe(18)
+            await runtime.set_token(body.seat, token)
+            seat.claimed, seat.kind = True, "human"
+            await server.store.set_seats(table_id, runtime.seats)
+        await runtime.broadcast()
+        return {
+            "seat": body.seat,
+            "token": token,
+            "url": f"/table/{table_id}#seat={body.seat}&token={token}",
+        }
+
+    @router.post("/api/tables/{table_id}/leave")
+    async def leave(table_id: str, body: SeatToken) -> dict[str, Any]:
+        runtime = server.runtime(table_id)
+        server.authorise(runtime, body.seat, body.token)
+        async with runtime.lock:
+            await runtime.release(body.seat)
+        # The seat's other sockets (another tab, another device) stop at once.
+        await runtime.disconnect(
+            body.seat,
+            LEFT_CODE,
+            ProtocolError("seat-left", "this seat was left: its link no longer works"),
+        )
+        await runtime.broadcast()
+        return {"seat": body.seat, "open": True}
+
+    @router.post("/api/tables/{table_id}/rematch")
+    async def rematch(table_id: str, body: SeatToken, request: Request) -> dict[str, Any]:
+        runtime = server.runtime(table_id)
+        server.authorise(runtime, body.seat, body.token)
+        # Under the table's lock: two players asking at once must not make two rematches.
+        async with runtime.lock:
+            if not runtime.finished:
+                raise HTTPException(409, "the game is not over yet")
+            if runtime.next_table is not None:
+                raise HTTPException(409, f"a rematch exists: table {runtime.next_table}")
+            server.limits.hit("create", address(request))
+            seats = [
+                SeatSpec(kind="bot", agent=s.agent, name=s.name)
+                if s.kind == "bot"
+                else SeatSpec(kind="you" if i == body.seat else "human", name=s.name)
+                for i, s in enumerate(runtime.seats)
+            ]
+            spec = TableSpec(game=runtime.game.info.id, options=runtime.options, seats=seats)
+            made = await anyio.to_thread.run_sync(new_table, spec, table_id)
+            runtime.next_table = made["id"]
+        server.hub.made(made["id"], address(request))
+        # Each seat's new token goes to that seat's own sockets only; the answer holds the
+        # requester's alone.
+        by_seat = {link["seat"]: link for link in made["links"]}
+        for client in list(runtime.clients):
+            link = by_seat.get(client.seat) if client.seat is not None else None
+            with contextlib.suppress(Exception):
+                await client.send(
+                    {
+                        "type": "rematch",
+                        "table": made["id"],
+                        "url": link["url"] if link else made["spectate"],
+                    }
+                )
+        return {**made, "links": [by_seat[body.seat]] if body.seat in by_seat else []}
+
+    @router.get("/api/tables/{table_id}/record")
+    async def record(table_id: str) -> dict[str, Any]:
+        runtime = server.runtime(table_id)
+        if not runtime.finished:
+            raise HTTPException(403, "the record is available when the game is over")
+        players = [s.agent or "human" for s in runtime.seats]
+        rec = runtime.state.to_record(players=players, table=table_id)
+        data: dict[str, Any] = msgspec.to_builtins(rec)
+        return data
+
+    @router.get("/api/tables/{table_id}/replay")
+    async def replay_frames(table_id: str) -> dict[str, Any]:
+        runtime = server.runtime(table_id)
+        if not runtime.finished:
+            raise HTTPException(403, "replays are available when the game is over")
+        return await anyio.to_thread.run_sync(frames, runtime)
+
+    def frames(runtime: TableRuntime) -> dict[str, Any]:
+        state = runtime.game.new_state(runtime.seed, runtime.options)
+        out = [{"step": 0, "choices": {}, "events": [], "view": state.view(None)}]
+        for index, choices in enumerate(runtime.state.history, start=1):
+            events = state.apply(choices)
+            out.append(
+                {
+                    "step": index,
+                    "choices": {str(k): v for k, v in choices.items()},
+                    "events": [e.to_json() for e in events],
+                    "view": state.view(None),
+                }
+            )
+        return {
+            "table": runtime.id,
+            "game": runtime.game.info.id,
+            "renderer": renderer(runtime.spec),
+            "frames": out,
+            "seats": runtime.public_seats(),
+        }
+
+    return router
