@@ -7,7 +7,7 @@ opponents' answers), a Gymnasium vector of 8 (8 environments' actions), SF Rival
 vector environment of 8 and of 256 (env steps: one per environment) and OpenSpiel (one
 ``apply_action``/``apply_actions``). Each is timed for ``--seconds``, one core.
 
-    python benchmarks/env_steps.py [--seconds 3] [--json]
+    python benchmarks/env_steps.py [--seconds 3] [--game sfrivals] [--json]
 """
 
 from __future__ import annotations
@@ -145,10 +145,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--game", action="append", help="only these games (repeatable)")
     args = parser.parse_args()
     rows = []
     reference = timed(spiel(pyspiel.load_game("goofspiel(num_cards=8)")), args.seconds)
     for game, options in MODES:
+        if args.game and game not in args.game:
+            continue
         row: dict[str, Any] = {"game": game, "options": options}
         row["pettingzoo_aec"] = timed(aec(game, options), args.seconds)
         if game != "sfdbg":
