@@ -211,6 +211,15 @@ def sim(
     ] = None,
     report: Annotated[Path | None, typer.Option(help="Write the HTML report here.")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    batched: Annotated[
+        bool,
+        typer.Option(
+            help=(
+                "Random play on the game's batched engine, many games at once on arrays "
+                "(SF Rivals: other random games than the default, docs/envs.md)."
+            )
+        ),
+    ] = False,
 ) -> None:
     """Simulate many bot games: win rates with intervals, seat effects, ratings, matchups,
     card impact; with --pack, a before/after comparison."""
@@ -237,6 +246,7 @@ def sim(
             games_csv=games_csv,
             report=report,
             json_out=json_out,
+            batched=batched,
         )
     )
 

@@ -22,6 +22,7 @@ from kumite.core.errors import OptionsError
 
 if TYPE_CHECKING:
     from kumite.core.game import Game
+    from kumite.core.observation import Encoding
 
 T = TypeVar("T")
 
@@ -121,6 +122,26 @@ class OptionField:
         return out
 
 
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Observation:
+    """A game's research interface (docs/envs.md): its observation encoding, the name its
+    environments carry, and optionally a batched engine."""
+
+    encoding: Ref[Callable[[Game[Any], Mapping[str, Any]], Encoding]]
+    """``encoding(game, options)`` -> :class:`~kumite.core.observation.Encoding`."""
+    env_name: str
+    """The Gymnasium id is ``kumite/<env_name>-v<version>`` (``SFRivals``)."""
+    version: int = 0
+    """Raised when the encoding or the action ids change meaning."""
+    batch: Ref[Callable[[Game[Any], Mapping[str, Any]], Any]] | None = None
+    """``batch(game, options)`` -> a batched engine (N games stepped at once on arrays;
+    docs/envs.md). The lab reaches it through its own face (``Adapter.batch_random``)."""
+    vector: Ref[Callable[[Game[Any], Mapping[str, Any], int, int], Any]] | None = None
+    """``vector(game, options, num_envs, seat)`` -> a
+    :class:`~kumite.core.observation.VectorCore`: ``num_envs`` games of one seat against a
+    random opponent on the batched engine (the batched Gymnasium vector environment)."""
+
+
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class GameSpec:
     """Everything kumite knows about one game, and where its optional faces live."""
@@ -157,6 +178,9 @@ class GameSpec:
     solver: Ref[Callable[..., None]] | None = None
     """``kumite solve GAME``: ``run(picks, all, options, out, cache, strength, agents,
     json)`` (``agents``: a list of names)."""
+    observation: Observation | None = None
+    """The observation encoding of the research interfaces (:mod:`kumite.envs`); a game
+    without one has no environment."""
 
     def load(self) -> Game[Any]:
         return self.game.load()

@@ -135,6 +135,16 @@ class Adapter:
         as the engine with :class:`~kumite.agents.uniform.RandomAgent` seeded alike would."""
         raise NotImplementedError
 
+    has_batch_random: bool = False
+
+    def batch_random(
+        self, game: Game[Any], prepared: Any, seeds: Sequence[int]
+    ) -> list[GameSummary]:
+        """Play one game per seed between uniformly random seats, all at once (the game's
+        batched engine, ``kumite sim --batched``): the engine's rules, but random streams
+        of the batched engine's own, so other games than :meth:`fast_random` plays."""
+        raise NotImplementedError
+
 
 def adapter_for(game_id: str) -> Adapter:
     """The adapter ``game_id``'s spec declares (``GameSpec.lab``), else one from its spec."""

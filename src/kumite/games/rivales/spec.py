@@ -7,7 +7,7 @@ from typing import Any
 
 from kumite.core.errors import OptionsError
 from kumite.core.game import Game
-from kumite.core.spec import Bot, GameSpec, Ref, Role
+from kumite.core.spec import Bot, GameSpec, Observation, Ref, Role
 
 SPEC = GameSpec(
     id="rivales",
@@ -35,6 +35,9 @@ SPEC = GameSpec(
     lab=Ref("kumite.games.rivales.lab:ADAPTER"),
     web="kumite.games.rivales.web",
     table=Ref("kumite.games.rivales.web:ADAPTER"),
+    observation=Observation(
+        encoding=Ref("kumite.games.rivales.observation:encoding"), env_name="Rivales"
+    ),
 )
 
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kumite.core.game import Game
-from kumite.core.spec import Bot, GameSpec, Ref, Role
+from kumite.core.spec import Bot, GameSpec, Observation, Ref, Role
 
 SPEC = GameSpec(
     id="sfrivals",
@@ -54,6 +54,12 @@ SPEC = GameSpec(
     lab=Ref("kumite.games.sfrivals.lab:ADAPTER"),
     web="kumite.games.sfrivals.web",
     table=Ref("kumite.games.sfrivals.web:ADAPTER"),
+    observation=Observation(
+        encoding=Ref("kumite.games.sfrivals.observation:encoding"),
+        env_name="SFRivals",
+        batch=Ref("kumite.games.sfrivals.batch:make"),
+        vector=Ref("kumite.games.sfrivals.vector:make"),
+    ),
 )
 
 
