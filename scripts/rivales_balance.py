@@ -1,13 +1,17 @@
-"""Balance of the Rivales fighters: greedy-vs-greedy win rates for every pair of fighters.
+"""Balance of the Rivales fighters: win rates of every pair of different fighters, 1vs1.
 
-Method (the one the pack's reconstructed values were tuned with, see docs/packs.md): every
-unordered pair of different fighters plays ``--fights`` 1vs1 fights between two ``greedy``
-bots, each fighter taking seat 1 in half of them; fight ``n`` of a pair uses a seed derived
-from the pair and ``n``, so runs are reproducible. A win counts 1, a draw 1/2. A fighter's
-score is its mean win rate against the five others; the table gives each matchup (row
-fighter's win rate against the column fighter) and each score with a 95% Wilson interval.
+Method (the one the pack's reconstructed values are tuned with, see docs/packs.md): every
+unordered pair of different fighters plays ``--fights`` fights between two bots of the same
+kind (``--agent``: ``greedy`` or ``ismcts-easy``), each fighter taking seat 1 in half of them.
+Fight ``n`` of pair ``(a, b)`` uses the seed ``derive_seed(--seed, a, b, n)`` and each bot the
+seed ``derive_seed(that, seat)``, so a run is reproducible whatever ``--jobs`` is. A win counts
+1, a draw 1/2. A fighter's score is its mean result against the five others; the table gives
+each matchup (row fighter's score against the column fighter) and each score with a 95%
+Wilson interval. The last lines check the balance targets: every pairing within
+[0.35, 0.65] and every fighter's interval containing 1/2.
 
-    python scripts/rivales_balance.py [--fights 60] [--jobs 2] [--pack FILE] [--json]
+    python scripts/rivales_balance.py [--agent greedy] [--fights 200] [--seed 2026]
+                                      [--jobs 2] [--pack FILE] [--fighters a,b,...] [--json]
 """
 
 from __future__ import annotations
@@ -25,6 +29,13 @@ from kumite.core.rng import derive_seed
 from kumite.games.rivales.cards import read_overlay
 from kumite.games.rivales.game import GAME
 
+PAIRING = (0.35, 0.65)
+"""Target: every pairing's score within these bounds."""
+CHUNK = 10
+"""Fights per job (jobs are spread over the workers)."""
+
+Job = tuple[str, str, int, int, str, int, str | None]
+
 
 def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
     if n == 0:
@@ -35,75 +46,117 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (centre - margin) / (1 + z * z / n), (centre + margin) / (1 + z * z / n)
 
 
-def pair(job: tuple[str, str, int, str | None]) -> tuple[str, str, float, int]:
-    """``a``'s score against ``b`` over ``fights`` fights, seats alternating."""
-    a, b, fights, pack = job
+def fights(job: Job) -> tuple[str, str, float, int]:
+    """``a``'s score against ``b`` over fights ``start .. stop - 1``, seats alternating."""
+    a, b, start, stop, agent, seed, pack = job
     score = 0.0
-    for n in range(fights):
-        seed = derive_seed(2026, a, b, n)
+    for n in range(start, stop):
+        fight_seed = derive_seed(seed, a, b, n)
         first = n % 2 == 0
-        fighters = [a, b] if first else [b, a]
-        options: dict[str, Any] = {"fighters": fighters}
+        options: dict[str, Any] = {"fighters": [a, b] if first else [b, a]}
         if pack:
             options["pack"] = pack
-        state = GAME.new_state(seed, options)
+        state = GAME.new_state(fight_seed, options)
         state.quiet = True
         agents = [
-            make_agent("greedy", GAME, state.options_json, s, derive_seed(seed, s)) for s in (0, 1)
+            make_agent(agent, GAME, state.options_json, s, derive_seed(fight_seed, s))
+            for s in (0, 1)
         ]
         outcome = run_game(state, agents)
-        seat_a = 0 if first else 1
-        score += (outcome.returns[seat_a] + 1) / 2
-    return a, b, score, fights
+        score += (outcome.returns[0 if first else 1] + 1) / 2
+    return a, b, score, stop - start
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--fights", type=int, default=60)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--pack", type=Path, default=None)
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
-    pack = read_overlay(args.pack) if args.pack else None
+def measure(
+    agent: str, per_pair: int, seed: int, jobs: int, pack: str | None, only: list[str] | None = None
+) -> tuple[list[str], dict[tuple[str, str], tuple[float, int]]]:
     fighters = list(GAME.catalog(GAME.parse_options({"pack": pack} if pack else {})).fighters)
-    jobs = [(a, b, args.fights, pack) for a, b in itertools.combinations(fighters, 2)]
-    with multiprocessing.Pool(args.jobs) as pool:
-        results = pool.map(pair, jobs)
+    if only:
+        fighters = [f for f in fighters if f in only]
+    work: list[Job] = [
+        (a, b, start, min(start + CHUNK, per_pair), agent, seed, pack)
+        for a, b in itertools.combinations(fighters, 2)
+        for start in range(0, per_pair, CHUNK)
+    ]
+    with multiprocessing.Pool(jobs) as pool:
+        results = pool.map(fights, work, chunksize=1)
+    pairs: dict[tuple[str, str], tuple[float, int]] = {}
+    for a, b, score, n in results:
+        s, m = pairs.get((a, b), (0.0, 0))
+        pairs[(a, b)] = (s + score, m + n)
+    return fighters, pairs
+
+
+def report(
+    agent: str, per_pair: int, seed: int, fighters: list[str], pairs: dict[tuple[str, str], Any]
+) -> dict[str, Any]:
     rate: dict[tuple[str, str], float] = {}
     totals = {f: [0.0, 0] for f in fighters}
-    for a, b, score, n in results:
+    for (a, b), (score, n) in pairs.items():
         rate[(a, b)] = score / n
         rate[(b, a)] = 1 - score / n
         totals[a][0] += score
         totals[a][1] += n
         totals[b][0] += n - score
         totals[b][1] += n
-    summary = {
-        f: {
-            "score": round(s / n, 3),
-            "ci95": [round(x, 3) for x in wilson(s, n)],
-            "fights": n,
-        }
+    scores = {
+        f: {"score": round(s / n, 3), "ci95": [round(x, 3) for x in wilson(s, n)], "fights": n}
         for f, (s, n) in totals.items()
     }
+    worst = max(pairs, key=lambda p: abs(rate[p] - 0.5))
+    lo, hi = PAIRING
+    return {
+        "agent": agent,
+        "fights_per_pair": per_pair,
+        "seed": seed,
+        "fighters": scores,
+        "matchups": {f"{a}|{b}": round(r, 3) for (a, b), r in sorted(rate.items())},
+        "most_lopsided": [worst[0], worst[1], round(rate[worst], 3)],
+        "pairings_within": all(lo <= rate[p] <= hi for p in pairs),
+        "intervals_contain_half": all(s["ci95"][0] <= 0.5 <= s["ci95"][1] for s in scores.values()),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--agent", default="greedy", choices=["greedy", "ismcts-easy", "random"])
+    parser.add_argument("--fights", type=int, default=200, help="fights per pair of fighters")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--jobs", "-j", type=int, default=2)
+    parser.add_argument("--pack", type=Path, default=None)
+    parser.add_argument("--fighters", default=None, help="only these (comma-separated): a part")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    pack = read_overlay(args.pack) if args.pack else None
+    only = args.fighters.split(",") if args.fighters else None
+    fighters, pairs = measure(args.agent, args.fights, args.seed, args.jobs, pack, only)
+    out = report(args.agent, args.fights, args.seed, fighters, pairs)
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "fights_per_pair": args.fights,
-                    "fighters": summary,
-                    "matchups": {f"{a}|{b}": round(r, 3) for (a, b), r in sorted(rate.items())},
-                }
-            )
-        )
+        print(json.dumps(out))
         return
     width = max(len(f) for f in fighters)
-    print(f"greedy vs greedy, {args.fights} fights per pair; row fighter's win rate")
+    print(
+        f"{args.agent} vs {args.agent}, {args.fights} fights per pair (seats alternating), "
+        f"seed {args.seed}; row fighter's score"
+    )
     print(" " * width + "  " + "  ".join(f"{f[:6]:>6}" for f in fighters) + "   score  95% CI")
     for a in fighters:
-        cells = "  ".join("     -" if a == b else f"{rate[(a, b)]:6.2f}" for b in fighters)
-        lo, hi = summary[a]["ci95"]
-        print(f"{a:>{width}}  {cells}   {summary[a]['score']:.3f}  [{lo:.2f}, {hi:.2f}]")
+        cells = "  ".join(
+            "     -" if a == b else f"{out['matchups'][f'{a}|{b}']:6.2f}" for b in fighters
+        )
+        s = out["fighters"][a]
+        lo, hi = s["ci95"]
+        print(f"{a:>{width}}  {cells}   {s['score']:.3f}  [{lo:.3f}, {hi:.3f}]")
+    a, b, r = out["most_lopsided"]
+    low, high = PAIRING
+    print(
+        f"every pairing within [{low:.2f}, {high:.2f}]: {'yes' if out['pairings_within'] else 'NO'}"
+        f" (most lopsided: {a} against {b} {r:.3f})"
+    )
+    print(
+        "every fighter's 95% interval contains 0.5: "
+        + ("yes" if out["intervals_contain_half"] else "NO")
+    )
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from kumite.core.record import GameRecord, replay
 from kumite.core.registry import game_ids, get_spec
 from kumite.core.spec import GameSpec
 from kumite.tui.registry import labels_for
+from tests.graph import shared_mutables
 
 GAMES = game_ids()
 #: Steps of random play after which a game is stopped (keeps SF DBG's long games short).
@@ -134,6 +135,40 @@ def test_clones_share_no_mutable_object(spec: GameSpec) -> None:
         _play(copy, 30)
         assert observed(state) == before
         assert _play(state, 31) == _play(twin, 31)
+
+
+def every_seat_count(spec: GameSpec, seed: int, every: int) -> Iterator[State]:
+    """Positions of one seeded random game for each number of seats the game takes (SF DBG
+    2-5 players, Rivales 1vs1 and 2vs2), every ``every``-th step and the last."""
+    game = spec.load()
+    info = game.info
+    for seats in range(info.min_players, info.max_players + 1):
+        try:
+            options = spec.with_seats({}, seats)
+        except OptionsError:
+            continue
+        state = game.new_state(seed, options)
+        rng = random.Random(seed)
+        for step in range(STEPS):
+            if step % every == 0 or state.is_terminal:
+                yield state
+            if state.is_terminal:
+                break
+            state.apply(random_choices(state, rng))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_clone_reaches_no_mutable_object_of_its_original(spec: GameSpec, seed: int) -> None:
+    """§2 ``clone()``, walked: the object graphs of a state and its clone share no mutable
+    object (immutable values may be shared). A shared list (Rivales once shared its seats'
+    names) lets a search write into the live table, a change the test above sees only if
+    the search happens to write it."""
+    checked = 0
+    for state in every_seat_count(spec, seed, every=9):
+        shared = shared_mutables(state, state.clone())
+        assert not shared, f"seed {seed} step {len(state.history)}: {shared[:5]}"
+        checked += 1
+    assert checked >= 2  # the first position and the last at least
 
 
 @pytest.mark.parametrize("seed", [4, 5])

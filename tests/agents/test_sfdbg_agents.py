@@ -11,7 +11,7 @@ from kumite.agents.registry import agent_names
 from kumite.games.sfdbg.bots.policy import CardValues, Policy
 from kumite.games.sfdbg.bots.priority import STRATEGIES, StrategyError, load_strategy
 from kumite.games.sfdbg.game import GAME
-from kumite.games.sfdbg.scenario import act, position
+from tests.games.sfdbg.scenario import act, position
 
 BOTS = ["greedy", "priority", "priority-power", "priority-attack", "random"]
 

@@ -65,7 +65,8 @@ def _fake_results(chars: list[str]) -> dict[tuple[str, str], dict[str, Any]]:
     out = {}
     for i, a in enumerate(chars):
         for j, b in enumerate(chars[i:], start=i):
-            out[(a, b)] = {"characters": [a, b], "value": 0.1 * (j - i)}
+            v = 0.1 * (j - i)
+            out[(a, b)] = {"characters": [a, b], "value": v, "lower": v - 0.05, "upper": v + 0.05}
     return out
 
 
@@ -77,12 +78,40 @@ def test_value_table_files(tmp_path: Path) -> None:
     assert grid[2][0] == pytest.approx(-0.2)
     paths = solve_cmd.write_table(chars, grid, results, tmp_path)
     names = sorted(p.name for p in paths)
-    assert names == ["sfrivals-values.csv", "sfrivals-values.json", "sfrivals-values.png"]
+    assert names == [
+        "sfrivals-intervals.csv",
+        "sfrivals-values.csv",
+        "sfrivals-values.json",
+        "sfrivals-values.png",
+    ]
     rows = list(csv.reader((tmp_path / "sfrivals-values.csv").open()))
     assert rows[0] == ["character", *chars]
     assert float(rows[1][3]) == pytest.approx(0.2)
     assert json.loads((tmp_path / "sfrivals-values.json").read_text())["values"] == grid
     assert (tmp_path / "sfrivals-values.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_interval_table_is_seat_symmetric(tmp_path: Path) -> None:
+    """The 8x8 table of certified intervals: (b, a)'s interval is (a, b)'s, negated."""
+    chars = ["ryu", "ken", "guile"]
+    results = _fake_results(chars)
+    lows, highs = solve_cmd.interval_grid(chars, results)
+    assert (lows[0][2], highs[0][2]) == pytest.approx((0.15, 0.25))
+    assert (lows[2][0], highs[2][0]) == pytest.approx((-0.25, -0.15))
+    solve_cmd.write_table(chars, solve_cmd.value_grid(chars, results), results, tmp_path)
+    rows = list(csv.reader((tmp_path / "sfrivals-intervals.csv").open()))
+    assert rows[1][3] == "[0.150000 0.250000]"
+    data = json.loads((tmp_path / "sfrivals-values.json").read_text())
+    assert data["lower"] == lows and data["upper"] == highs
+
+
+def test_solve_exact_on_the_shipped_mini_pack_names_the_variant() -> None:
+    """``--pack mini`` is the shipped variant; --exact refuses the full game with one line."""
+    result = runner.invoke(
+        app, ["solve", "sfrivals", "--pack", "mini", "--characters", "ryu,ken", "--exact"]
+    )
+    assert result.exit_code == 2
+    assert "more than" in result.output and "Traceback" not in result.output
 
 
 def test_heat_map_degrades_without_matplotlib(

@@ -8,19 +8,16 @@ simultaneously to ``raise`` or ``stay``; if anyone raised, seat 0 then decides a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Self
 
 from kumite.core import Decision, Event, Game, GameInfo, MalformedChoiceError, Outcome, Rng, State
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Dealt(Event):
     seat: int
     number: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Chose(Event):
     seat: int
     choice: str

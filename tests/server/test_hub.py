@@ -6,7 +6,9 @@ import asyncio
 import random
 import time
 
-from kumite.server.runtime import IDLE_EVICT, SWEEP_EVERY, Hub
+from kumite.server.ownership import Solo
+from kumite.server.runtime import IDLE_EVICT, RESTART_CODE, SWEEP_EVERY, Client, Hub
+from kumite.server.settings import ServerSettings
 from kumite.server.storage import Store
 
 SEATS = [{"kind": "human", "claimed": False}, {"kind": "human", "claimed": False}]
@@ -68,6 +70,101 @@ def test_a_table_in_use_or_recently_used_is_kept(database_url):
         # The scan itself runs at most every SWEEP_EVERY seconds.
         assert hub.sweep(now + IDLE_EVICT + 2) == []
         assert hub.sweep(now + IDLE_EVICT + 2 + SWEEP_EVERY) == ["t1"]
+        await store.aclose()
+
+    asyncio.run(scenario())
+
+
+class Recorded(Solo):
+    """Ownership that records what the hub claims and lets go of."""
+
+    shared = True
+
+    def __init__(self) -> None:
+        self.owned: set[str] = set()
+        self.lost: set[str] = set()
+
+    def claim(self, table_id: str) -> str | None:
+        self.owned.add(table_id)
+        return None
+
+    def release(self, table_id: str) -> None:
+        self.owned.discard(table_id)
+
+    def holds(self, table_id: str) -> bool:
+        return table_id in self.owned and table_id not in self.lost
+
+
+def test_evict_after_sets_how_long_an_unused_table_stays_and_its_lock_goes_with_it(tmp_path):
+    async def scenario() -> None:
+        store = Store(f"sqlite:///{tmp_path}/k.sqlite3")
+        owned = Recorded()
+        hub = Hub(store, settings=ServerSettings(evict_after=2.0), ownership=owned)
+        store.create_table("t1", "sfrivals", 5, OPTIONS, SEATS, {})
+        assert hub.get("t1") is not None and owned.owned == {"t1"}
+        now = time.monotonic()
+        assert hub.sweep(now + 1) == []  # --evict-after 2: kept for 2 s
+        assert hub.sweep(now + 3) == ["t1"]  # (the sweep runs every second then)
+        assert owned.owned == set()  # let go of: another process may take it now
+        assert hub.get("missing") is None and owned.owned == set()  # no lock kept for it
+        await store.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_a_table_whose_lock_was_lost_is_let_go_of_and_its_sockets_told(tmp_path):
+    async def scenario() -> None:
+        store = Store(f"sqlite:///{tmp_path}/k.sqlite3")
+        owned = Recorded()
+        hub = Hub(store, ownership=owned)
+        store.create_table("t1", "sfrivals", 5, OPTIONS, SEATS, {})
+        runtime = hub.get("t1")
+        assert runtime is not None
+        told: list[object] = []
+        closed: list[int] = []
+
+        async def send(message: dict[str, object]) -> None:
+            told.append(message["code"])
+
+        async def close(code: int) -> None:
+            closed.append(code)
+
+        runtime.clients.add(Client(0, send, close=close))
+        owned.lost.add("t1")  # its connection to PostgreSQL was cut, say
+        hub.sweep()
+        await asyncio.sleep(0)
+        assert "t1" not in hub.tables
+        assert told == ["unavailable"] and closed == [RESTART_CODE]  # reconnect elsewhere
+        await store.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_housekeeping_goes_on_after_a_failure(tmp_path):
+    """A failing look-up of idle tables (the database busy, say) must not stop the sweeps
+    for good: else no table would ever be let go of again, and memory would grow with every
+    table served (found by web_load.py --churn)."""
+
+    async def scenario() -> None:
+        store = Store(f"sqlite:///{tmp_path}/k.sqlite3")
+        hub = Hub(store, settings=ServerSettings(evict_after=0.5))
+        store.create_table("t1", "sfrivals", 5, OPTIONS, SEATS, {})
+        assert hub.get("t1") is not None
+        failures = []
+
+        def busy(since: object, limit: int = 500) -> list[str]:
+            failures.append(since)
+            raise OSError("database is locked")
+
+        store.idle = busy  # type: ignore[method-assign]
+        maintenance = asyncio.create_task(hub.maintain())
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            if "t1" not in hub.tables and len(failures) >= 2:
+                break
+        maintenance.cancel()
+        assert len(failures) >= 2  # it went on after the first failure
+        assert "t1" not in hub.tables  # and let go of the unused table
         await store.aclose()
 
     asyncio.run(scenario())

@@ -278,6 +278,8 @@ def test_unfinished_tables_idle_too_long_are_closed(database_url):
         (["--chat-rate", "5 per fortnight"], "--chat-rate"),
         (["--bot-threads", "0"], "--bot-threads must be at least 1"),
         (["--max-open-tables", "0"], "--max-open-tables must be at least 1"),
+        (["--evict-after", "0"], "--evict-after must be above 0 seconds"),
+        (["--advertise", "10.0.0.5:8000"], "--advertise '10.0.0.5:8000': not an address"),
     ],
 )
 def test_kumite_serve_refuses_a_bad_limit_in_one_line(flags, words):

@@ -44,7 +44,15 @@ def test_the_lobby_offers_1vs1_and_2vs2_a_fighter_per_seat_and_the_rule_options(
     assert {"id": "hansel-gretel", "name": "Hansel & Gretel"} in field["choices"]
     assert len(field["choices"]) == 1 + len(CATALOG.fighters) == 7
     options = {o["name"]: o for o in rv["options"]}
-    assert set(options) == {"clash_winner", "max_combo_card", "pinzas", "final_round_limit"}
+    assert set(options) == {
+        "clash_winner",
+        "max_combo_card",
+        "pinzas",
+        "pinzas_dodge",
+        "exchanged_card",
+        "zone_order",
+        "final_round_limit",
+    }
     assert options["pinzas"]["choices"] == ["zone", "facing"]
     assert "rv.ruling.pinzas-2v2" in options["pinzas"]["doc"]
     assert options["final_round_limit"]["type"] == "int"
@@ -74,6 +82,9 @@ def test_a_table_takes_its_mode_from_its_seats_and_draws_random_fighters(server)
         "clash_winner": "damage",
         "max_combo_card": "energy",
         "pinzas": "zone",
+        "pinzas_dodge": "stands",
+        "exchanged_card": "values",
+        "zone_order": "winner",
         "final_round_limit": 3,
     }
 
@@ -143,7 +154,8 @@ def replayed(runtime) -> list[RivalesState]:
 
 def hidden_ids(state: RivalesState, seat: int | None) -> set[str]:
     """The other seats' unique and ultra cards ``seat`` cannot see now: hands, decks, life
-    markers, cards played face down (basic cards are in every deck: their ids say nothing)."""
+    markers, cards played face down (basic cards are in every deck: their ids say nothing),
+    but for those the table saw go into a hand (an ultra taken face up)."""
     own = set() if seat is None or state.fighters[seat] is None else state.fighter(seat).by_id
     out: set[str] = set()
     for other in state.seats:
@@ -161,6 +173,7 @@ def hidden_ids(state: RivalesState, seat: int | None) -> set[str]:
             if slot.owner == other and slot.side == HIDDEN
         ]
         known = state.known.get((seat, other), set()) if seat is not None else set()
+        known = known | state.public_held(other)  # an ultra taken into hand face up
         out |= {c.id for c in cards if not c.is_basic and c.id not in known and c.id not in own}
     return out
 
@@ -284,18 +297,17 @@ def test_a_whole_2v2_fight_sends_no_seat_its_partners_or_rivals_hidden_cards(ser
     shown = [e for _, e, _ in runtime.log if e.kind == "HandShown" and e.to is not None]
     assert shown, "the Sombrerero (seat 4) showed a hand at least once"
     for event in shown:
-        faced = event.to_seat
-        partner = faced ^ 1
-        assert event.to == frozenset({faced}) and event.seat == 3
-        names = [json.loads(raw) for raw in seats[partner].raw]
+        assert event.to == frozenset({event.to_seat}) and event.seat == 3
+    for seat, client in seats.items():
         private = [
             e
-            for m in names
+            for m in map(json.loads, client.raw)
             if m["type"] == "update"
             for e in m["events"]
             if e["type"] == "HandShown" and e["cards"]
         ]
-        assert not private  # the faced rival's partner never sees the shown cards
+        # a hand shown to the faced rival reaches no one else, its partner included
+        assert all(e["to_seat"] == seat for e in private), seat
     for client in seats.values():
         assert not client.errors
 

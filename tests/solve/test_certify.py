@@ -3,7 +3,11 @@ of the agent's own policy, and its place between the adaptive bounds."""
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -81,7 +85,7 @@ def test_committed_best_response_equals_the_search_against_the_agent(
 def test_certificate_is_between_the_adaptive_bounds(shared_cache: Path) -> None:
     """The committed opponent is weaker than the adaptive one: lower <= lower_committed <=
     upper_committed <= upper (a short fight: all four meet)."""
-    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK})
+    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK}, method="adaptive")
     cert = certify(sol)
     assert sol.lower - 1e-9 <= cert.lower <= cert.upper + 1e-9
     assert cert.upper <= sol.upper + 1e-9
@@ -89,3 +93,36 @@ def test_certificate_is_between_the_adaptive_bounds(shared_cache: Path) -> None:
     assert cert.uncertified == 0
     pure = tuple(max(sol.setup[seat].values()) == 1.0 for seat in (0, 1))
     assert cert.exact == pure
+
+
+_CERTIFY_SCRIPT = """
+import json, sys
+from kumite.games.sfrivals.solver.certify import certify
+from kumite.games.sfrivals.solver.setup import solve_matchup
+sol = solve_matchup(("juri", "guile"), {"pack": sys.argv[1]}, method="adaptive")
+cert = certify(sol)
+print(json.dumps([sol.from_cache, cert.lower, cert.upper, cert.uncertified]))
+"""
+
+
+def test_certify_a_solution_loaded_from_the_cache(tmp_path: Path) -> None:
+    """Issue 13: ``certify()`` on a solution loaded from the disk cache crashed the
+    interpreter (the loaded solver had filled none of the rule tables the compiled best
+    response reads, and it indexed with garbage). Run in subprocesses, so that a crash fails
+    this test instead of killing pytest: a fresh solve, then a fresh process that loads it
+    from the cache; both certificates must be the same."""
+    env = {**os.environ, "KUMITE_CACHE_DIR": str(tmp_path)}
+    results = []
+    for _ in range(2):
+        done = subprocess.run(
+            [sys.executable, "-c", _CERTIFY_SCRIPT, PACK3],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        results.append(json.loads(done.stdout.splitlines()[-1]))
+    (fresh, *first), (loaded, *again) = results
+    assert not fresh and loaded
+    assert again == pytest.approx(first, abs=1e-12)

@@ -9,8 +9,8 @@ import pytest
 
 from kumite.games.sfrivals.game import GAME
 from kumite.games.sfrivals.resolve import Carry
-from kumite.games.sfrivals.scenario import position
 from kumite.games.sfrivals.solver.fight import FightSolver, Position, setup_hand
+from tests.games.sfrivals.scenario import position
 from tests.solve.reference_fight import Position as RefPosition
 from tests.solve.reference_fight import ReferenceSolver
 

@@ -8,37 +8,43 @@ import numpy as np
 import pytest
 
 from kumite.games.sfrivals.game import GAME
-from kumite.games.sfrivals.solver.setup import cache_key, cache_path, solve_matchup
+from kumite.games.sfrivals.solver.setup import METHODS, cache_key, cache_path, solve_matchup
 from kumite.games.sfrivals.solver.strategy import advice, hints
 from kumite.solve.matrix import solve_matrix
 from tests.solve.conftest import SHORT_PACK, TINY_PACK
 
 
-def test_bounds_are_ordered_and_strategies_are_distributions(shared_cache: Path) -> None:
-    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK})
+@pytest.mark.parametrize("method", METHODS)
+def test_bounds_are_ordered_and_strategies_are_distributions(
+    shared_cache: Path, method: str
+) -> None:
+    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK}, method=method)
     assert sol.lower <= sol.upper + 1e-12
     assert sol.exploitability == pytest.approx((sol.upper - sol.lower) / 2)
     for seat in (0, 1):
         assert sum(sol.setup[seat].values()) == pytest.approx(1.0)
         assert min(sol.setup[seat].values()) >= -1e-12
-    # the set-up strategies are optimal in their bound games
-    x = np.array([sol.setup[0][r] for r in sol.rows[0]])
+    # the set-up strategies (for tight: the mixes over secret set-ups) are optimal in their
+    # bound games
+    plans = sol.setup if sol.plans is None else sol.plans
+    x = np.array([plans[0][r] for r in sol.rows[0]])
     assert (x @ sol.lower_matrix).min() == pytest.approx(sol.lower, abs=1e-9)
-    y = np.array([sol.setup[1][c] for c in sol.cols[1]])
+    y = np.array([plans[1][c] for c in sol.cols[1]])
     assert (sol.upper_matrix @ y).max() == pytest.approx(sol.upper, abs=1e-9)
 
 
-def test_short_fight_covers_cannot_matter(shared_cache: Path) -> None:
+@pytest.mark.parametrize("method", METHODS)
+def test_short_fight_covers_cannot_matter(shared_cache: Path, method: str) -> None:
     """With two rounds, eight cards in hand and the cover never needed, an adaptive
     opponent is no stronger than a committed one: the bounds meet (exploitability 0)."""
-    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK})
+    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK}, method=method)
     assert sol.exploitability == pytest.approx(0.0, abs=1e-12)
 
 
 def test_lower_bound_is_below_the_perfect_information_values(shared_cache: Path) -> None:
     """Seat 0's guarantee against an adaptive seat 1 is at most its value against any
     committed seat-1 set-up with the same shown card."""
-    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK})
+    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK}, method="adaptive")
     from kumite.games.sfrivals.solver.fight import Position, setup_hand
 
     a, b = sol.solver.chars
@@ -55,14 +61,18 @@ def test_lower_bound_is_below_the_perfect_information_values(shared_cache: Path)
             assert sol.lower_matrix[r, k] <= committed.min() + 1e-12
 
 
-def test_cache_round_trip(cache_dir: Path) -> None:
-    first = solve_matchup(("ken", "dudley"), {"pack": TINY_PACK})
+@pytest.mark.parametrize("method", METHODS)
+def test_cache_round_trip(cache_dir: Path, method: str) -> None:
+    """The cache keeps a small summary (no fight tables): a loaded solution solves the
+    positions it is asked about again, to the same advice."""
+    first = solve_matchup(("ken", "dudley"), {"pack": TINY_PACK}, method=method)
     assert not first.from_cache
-    assert cache_path(("ken", "dudley"), first.options).with_suffix(".npz").exists()
-    again = solve_matchup(("ken", "dudley"), {"pack": TINY_PACK})
+    path = cache_path(("ken", "dudley"), first.options, method).with_suffix(".json")
+    assert path.exists() and path.stat().st_size < 200_000
+    again = solve_matchup(("ken", "dudley"), {"pack": TINY_PACK}, method=method)
     assert again.from_cache
     assert again.lower == first.lower and again.upper == first.upper
-    assert again.setup == first.setup
+    assert again.setup == first.setup and again.plans == first.plans
     np.testing.assert_array_equal(again.lower_matrix, first.lower_matrix)
     # the loaded fight tables answer the same node questions
     state = GAME.new_state(3, {"characters": ["ken", "dudley"], "pack": TINY_PACK})
@@ -78,12 +88,14 @@ def test_cache_key_depends_on_rules_pack_and_characters() -> None:
         cache_key(("ken", "ryu"), base),
         cache_key(("ryu", "ken"), GAME.parse_options({"ultra_rule": "power"})),
         cache_key(("ryu", "ken"), GAME.parse_options({"pack": SHORT_PACK})),
+        cache_key(("ryu", "ken"), base, "adaptive"),
     }
-    assert len(keys) == 4
+    assert len(keys) == 5
 
 
 def test_hints_cover_every_legal_choice(shared_cache: Path) -> None:
     state = GAME.new_state(5, {"characters": ["juri", "guile"], "pack": SHORT_PACK})
+    # (hints use the default method, tight)
     while state.pending():
         choices = {}
         for d in state.pending():
@@ -98,8 +110,8 @@ def test_hints_cover_every_legal_choice(shared_cache: Path) -> None:
 
 def test_play_advice_values_match_the_node_game(shared_cache: Path) -> None:
     """At a simultaneous round, every card in the support of the equilibrium strategy has
-    the node's value, and no card is worth more."""
-    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK})
+    the node's value, and no card is worth more (method adaptive: one node game)."""
+    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK}, method="adaptive")
     state = GAME.new_state(1, {"characters": ["juri", "guile"], "pack": SHORT_PACK})
     state.apply({0: sol.rows[0][0], 1: sol.cols[1][0]})
     for seat in (0, 1):
@@ -111,7 +123,7 @@ def test_play_advice_values_match_the_node_game(shared_cache: Path) -> None:
 
 
 def test_setup_advice_values_are_the_bound_game(shared_cache: Path) -> None:
-    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK})
+    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK}, method="adaptive")
     state = GAME.new_state(1, {"characters": ["juri", "guile"], "pack": SHORT_PACK})
     adv = advice(state.view(0), sol)
     assert max(a.value for a in adv) == pytest.approx(solve_matrix(sol.lower_matrix).value)
@@ -119,9 +131,28 @@ def test_setup_advice_values_are_the_bound_game(shared_cache: Path) -> None:
 
 def test_mirror_match_is_symmetric(cache_dir: Path) -> None:
     """The rules favour neither seat: in a mirror match the two bounds are opposite and the
-    value is 0."""
-    sol = solve_matchup(("dudley", "dudley"), {"pack": TINY_PACK})
+    value is 0 (computed directly for seat 1 by method adaptive, so this checks the
+    symmetry that method tight relies on to bound seat 1 by the mirrored matchup)."""
+    sol = solve_matchup(("dudley", "dudley"), {"pack": TINY_PACK}, method="adaptive")
     assert sol.lower == pytest.approx(-sol.upper, abs=1e-12)
     assert sol.value == pytest.approx(0.0, abs=1e-12)
     # and seat 1's bound game is seat 0's, transposed and negated
     np.testing.assert_allclose(sol.upper_matrix, -sol.lower_matrix.T, atol=1e-12)
+
+
+def test_a_looked_up_position_does_not_rebuild_the_stored_levels(shared_cache: Path) -> None:
+    """Issue 13: every hint re-sorted a whole level of stored states (about 110 ms, seconds
+    on a big matchup) although it solved nothing new. Advising at positions already solved
+    must leave the stored levels as they are (the same arrays)."""
+    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK}, method="adaptive")
+    state = GAME.new_state(1, {"characters": ["juri", "guile"], "pack": SHORT_PACK})
+    state.apply({0: sol.rows[0][0], 1: sol.cols[1][0]})
+    for seat in (0, 1):  # solves these positions if the matchup solve did not
+        advice(state.view(seat), sol)
+    before = {r: (keys, vals) for r, (keys, vals) in sol.solver.levels.items()}
+    solved = sol.solver.states_solved
+    for seat in (0, 1):
+        advice(state.view(seat), sol)
+    assert sol.solver.states_solved == solved
+    for r, (keys, vals) in sol.solver.levels.items():
+        assert keys is before[r][0] and vals is before[r][1]

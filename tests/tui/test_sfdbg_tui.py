@@ -72,7 +72,7 @@ def test_the_human_agent_answers_from_the_menu(monkeypatch):
 
 
 def test_a_single_choice_is_answered_without_asking(monkeypatch):
-    from kumite.games.sfdbg.scenario import act, position
+    from tests.games.sfdbg.scenario import act, position
 
     s = position(hands={0: ["gill"], 1: ["punch"]})
     act(s, "play:gill")
@@ -117,7 +117,7 @@ def test_the_table_shows_the_marks_legend():
 
 
 def test_the_hand_shows_each_card_once_with_its_copies():
-    from kumite.games.sfdbg.scenario import position
+    from tests.games.sfdbg.scenario import position
 
     s = position(hands={0: ["punch", "punch", "punch", "vulnerability", "kick"]})
     out = text(tui.render(s.view(0), CATALOG))
@@ -136,7 +136,7 @@ def test_kicks_estimated_type_carries_its_mark_and_printed_variable_vp_is_a_star
 
 def test_stages_show_their_number_with_its_mark():
     """Stage 1 is the rulebook's (America); Stages 2-8 are ordered by an estimate."""
-    from kumite.games.sfdbg.scenario import position
+    from tests.games.sfdbg.scenario import position
 
     s = position(stages=["japan", "usa"], hands={0: ["hong-kong"]})
     out = text(tui.render(s.view(0), CATALOG))
@@ -159,7 +159,7 @@ def test_every_face_up_counter_attack_is_on_the_table_with_its_mark():
 
 
 def test_the_board_is_shown_when_you_must_defend(monkeypatch):
-    from kumite.games.sfdbg.scenario import act, position
+    from tests.games.sfdbg.scenario import act, position
 
     s = position(heroes=["ryu", "vega"], hands={0: ["gill"], 1: ["sakura", "punch"]})
     act(s, "play:gill")
@@ -174,8 +174,8 @@ def test_the_board_is_shown_when_you_must_defend(monkeypatch):
 
 
 def test_an_ultra_used_as_a_defense_says_where_it_went():
-    from kumite.games.sfdbg.scenario import act, position
     from kumite.tui.console import event_line
+    from tests.games.sfdbg.scenario import act, position
 
     s = position(heroes=["ken", "ryu"], hands={0: ["gill"], 1: ["metsu-hadoken", "sakura"]})
     events = act(s, "play:gill", "defend:metsu-hadoken")
@@ -189,8 +189,8 @@ def test_an_ultra_used_as_a_defense_says_where_it_went():
 
 
 def test_turn_lines_carry_no_rule_tag_and_your_own_draw_is_printed_once():
-    from kumite.games.sfdbg.scenario import act, position
     from kumite.tui.console import print_events
+    from tests.games.sfdbg.scenario import act, position
 
     s = position(decks={0: ["seth", "punch", "punch", "punch", "punch"]})
     events = act(s, "end")
@@ -206,7 +206,7 @@ def test_turn_lines_carry_no_rule_tag_and_your_own_draw_is_printed_once():
 
 
 def test_the_stage_boss_counter_attacking_you_is_on_the_table_with_its_mark():
-    from kumite.games.sfdbg.scenario import act, position
+    from tests.games.sfdbg.scenario import act, position
 
     s = position(heroes=["ryu", "ken"], hands={0: ["sakura"]}, power=7)
     guile = CATALOG.hero_by_id["guile"].index

@@ -18,6 +18,7 @@ WHERE = {
     "play": "#rv-hand button[data-choice]",
     "dodge": "#rv-hand button[data-choice]",
     "zones": ".rv-zonehead button[data-choice]",
+    "zone-order": ".rv-zonehead button[data-choice]",
     "flip-own-down": ".rv-slots button[data-choice], #rv-choices button[data-choice]",
     "exchange-with-basic": ".rv-slots button[data-choice], #rv-choices button[data-choice]",
 }
@@ -39,14 +40,25 @@ def click_a_choice(page, kind: str, rng: random.Random) -> str:
     return choice
 
 
+def assert_legend(page) -> None:
+    """The marks' legend is on screen wherever a marked value is."""
+    legend = page.inner_text("p.legend")
+    assert "† reconstructed" in legend and "* estimate" in legend
+
+
 def play_to_the_end(page, shots, rng: random.Random, limit: int = 400) -> list[tuple[str, str]]:
-    """Click through the fight; a screenshot of the first decision of each kind."""
+    """Click through the fight; a screenshot of the first decision of each kind; the legend
+    and the copies of the hand's cards at every decision."""
     clicks: list[tuple[str, str]] = []
     seen: set[str] = set()
     for _ in range(limit):
         page.wait_for_selector("#rv-decision, #rv-result", timeout=TIMEOUT)
         if page.query_selector("#rv-result"):
+            assert_legend(page)
             return clicks
+        assert_legend(page)
+        hand = page.query_selector_all("#rv-hand .rv-card")
+        assert len(page.query_selector_all("#rv-hand .rv-copies")) == len(hand)
         kind = page.get_attribute("#rv-decision", "data-kind")
         step = int(page.get_attribute("body", "data-step"))
         if kind not in seen:
@@ -74,6 +86,7 @@ def finish(page, web, shots, mode: str) -> None:
     for _ in range(8):
         page.click("#next")
     page.screenshot(path=shots / "91-replay.png", full_page=True)
+    assert_legend(page)
     assert page.query_selector("#rv-hand") is None  # replays show the public view
     assert page.query_selector("[data-choice]") is None
 
@@ -92,6 +105,11 @@ def test_rivales_1v1_full_fight_against_the_ai_by_clicking(browser, web, shots):
     page.click("#go")
     page.wait_for_selector("#rv-fighter-pick")
     assert len(page.query_selector_all("#rv-fighter-pick button[data-choice]")) == 6
+    # Honest marks: each deck card with its copies (×1), reconstructed names marked, legend
+    deck = page.text_content("#rv-fighter-pick")
+    assert deck.count("×1") == 36 and "one of each" in deck  # six decks of six own cards
+    assert "Estocada†" in deck.replace("\u200b", "")
+    assert_legend(page)
     clicks = play_to_the_end(page, shots, random.Random(1))
     kinds = {kind for kind, _ in clicks}
     assert {"fighter", "marker", "play"} <= kinds
@@ -137,7 +155,7 @@ def test_rivales_2v2_full_fight_with_a_bot_partner_by_clicking(browser, web, sho
     assert hand not in page.inner_text("#chat-log")
     clicks = play_to_the_end(page, shots, random.Random(2))
     kinds = {kind for kind, _ in clicks}
-    assert {"marker", "play", "zones"} <= kinds
+    assert {"marker", "play", "zones", "zone-order"} <= kinds
     assert len(page.query_selector_all(".rv-zone")) == 2
     assert "Curie" in page.inner_text("#rv-fighter-0") and "Zorro" in page.inner_text(
         "#rv-fighter-1"
@@ -193,6 +211,7 @@ def test_a_rivales_spectator_sees_no_hand_and_no_choices(browser, web, shots):
     assert page.query_selector("[data-choice]") is None
     assert page.query_selector("#chat").is_hidden()
     assert "is choosing a life marker" in page.inner_text("#rv-turn")
+    assert_legend(page)
     assert not errors, errors
 
 
@@ -261,6 +280,7 @@ def decision_samples() -> list[dict]:
         "fighter",
         "marker",
         "zones",
+        "zone-order",
         "play",
         "persona",
         "boost",

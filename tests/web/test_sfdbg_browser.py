@@ -177,7 +177,7 @@ def decision_samples() -> list[dict]:
 
     from kumite.games.sfdbg.game import GAME
     from kumite.games.sfdbg.labels import choice_labels
-    from kumite.games.sfdbg.scenario import position
+    from tests.games.sfdbg.scenario import position
 
     catalog = GAME.catalog()
     samples: list[dict] = []
@@ -361,8 +361,8 @@ def test_the_sfdbg_table_shows_marks_copies_stage_numbers_and_the_bosss_counter_
     hand's copies (×3), every Counter-Attack with † (the Stage Boss's too) and the legend."""
     from kumite.games.sfdbg.game import GAME
     from kumite.games.sfdbg.labels import choice_labels
-    from kumite.games.sfdbg.scenario import position
     from kumite.games.sfdbg.web import ADAPTER as SFDBG_ADAPTER
+    from tests.games.sfdbg.scenario import position
 
     s = position(
         heroes=["ryu", "ken"],

@@ -52,6 +52,18 @@ def agent_names(game_id: str) -> list[str]:
     return list(_table(specs().get(game_id)))
 
 
+def agent_info(name: str, game_id: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """A listing's entry for agent ``name`` in a game with ``options`` (the lobby, ``kumite
+    play``): its description and, where the game's bot declares one, what it is certified to
+    do (its spec's ``Bot.info``) — computed from solutions already at hand, never by solving."""
+    spec = specs().get(game_id)
+    out: dict[str, Any] = {"name": name, "about": "" if spec is None else describe(spec, name)}
+    bot = None if spec is None else next((b for b in spec.bots if b.name == name), None)
+    if bot is not None and bot.info is not None:
+        out.update(bot.info.load()(options))
+    return out
+
+
 def describe(spec: GameSpec, name: str) -> str:
     return HUMAN if name == "human" else _table(spec).get(name, ("", None))[0]
 

@@ -72,6 +72,11 @@ class PackData:
         return str(self.meta.get("version", "?"))
 
     @property
+    def defaults(self) -> dict[str, str]:
+        """``[pack.provenance]``: the default provenance of each card field."""
+        return {str(k): str(v) for k, v in self.meta.get("provenance", {}).items()}
+
+    @property
     def sources(self) -> dict[str, str]:
         src = self.data.get("sources", {})
         return {str(k): str(v) for k, v in src.items()} if isinstance(src, dict) else {}
@@ -310,6 +315,22 @@ def convert(values: Mapping[str, Any], schema: type[T], *, pack: str, card: str 
         raise PackError(pack, message, card=card, field=field or None) from None
 
 
+def read_rules(pack: PackData, schema: type[T]) -> tuple[T, dict[str, Provenance]]:
+    """The pack's ``[rules]`` (each value from the rulebook unless marked) and their
+    provenance; an error names the field as written, ``rules.<field>``."""
+    raw = pack.data.get("rules", {})
+    if not isinstance(raw, dict):
+        raise PackError(pack.name, "[rules] must be a table")
+    try:
+        values, prov = split_values(
+            raw, pack=pack.name, card=None, valued=raw, defaults=dict.fromkeys(raw, "rulebook")
+        )
+        return convert(values, schema, pack=pack.name, card=None), prov
+    except PackError as exc:
+        field = "rules" if exc.field is None else f"rules.{exc.field}"
+        raise PackError(pack.name, exc.message, field=field) from None
+
+
 C = TypeVar("C")
 
 
@@ -350,8 +371,15 @@ class PackLoader(Generic[C]):
         return self.compile(pack)
 
     def read_overlay(self, path: str | Path) -> str:
-        """Read and validate an overlay pack file; return its text (stored in game options)."""
+        """Read and validate an overlay pack file — or, where no such file exists, an overlay
+        the game ships, by name (``mini``: its ``packs/mini.toml``); return its text (stored
+        in game options)."""
         p = Path(path)
+        shipped = resources.files(self.package) / "packs" / f"{p.name}.toml"
+        if str(path) == p.name != "base" and not p.exists() and shipped.is_file():
+            text = shipped.read_text("utf-8")
+            self.load(text, f"{p.name}.toml")
+            return text
         read_pack(p)  # unreadable file or bad TOML: an error naming the file
         text = p.read_text(encoding="utf-8")
         self.load(text, p.name)  # bad card: an error naming file, card and field

@@ -11,6 +11,7 @@ Labels (see ``../shared/card-data/README.md``):
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 LABELS = ("rulebook", "source", "estimate", "reconstructed")
 
@@ -58,3 +59,9 @@ class Provenance:
         if self.note:
             out["note"] = self.note
         return out
+
+
+def mark(obj: Any, field: str) -> str:
+    """The mark of ``obj.field``'s provenance (``obj.provenance``: field -> Provenance)."""
+    prov = obj.provenance.get(field)
+    return prov.mark if prov is not None else ""

@@ -11,6 +11,9 @@ from kumite.cli.common import console, print_json
 from kumite.core.registry import specs
 from kumite.core.spec import GameSpec
 
+#: The optional faces a spec may name (``None``: the generic one).
+FACES = ("tui", "web", "lab", "table", "search", "solver")
+
 
 def describe(spec: GameSpec) -> dict[str, Any]:
     """What a spec declares, as JSON (imports the game's rules, none of its faces)."""
@@ -22,22 +25,11 @@ def describe(spec: GameSpec) -> dict[str, Any]:
         "players": [info.min_players, info.max_players],
         "role": None
         if role is None
-        else {"option": role.option, "label": role.label, "flag": f"--{role.flag}"},
+        else {"option": role.option, "label": role.label, "flag": f"--{role.option}"},
         "options": [f.to_json() for f in spec.option_fields()],
         "flags": {f"--{k}": v for k, v in spec.flags.items()},
         "agents": agent_names(spec.id),
-        "faces": [name for name, face in faces(spec).items() if face is not None],
-    }
-
-
-def faces(spec: GameSpec) -> dict[str, object]:
-    return {
-        "tui": spec.tui,
-        "web": spec.web,
-        "lab": spec.lab,
-        "table": spec.table,
-        "search": spec.search,
-        "solver": spec.solver,
+        "faces": [face for face in FACES if getattr(spec, face) is not None],
     }
 
 

@@ -35,7 +35,7 @@ PickOpt = Annotated[
         "--pick",
         help="Each seat's character, fighter or hero, e.g. ryu,ken (- leaves one unset). "
         "Each game's own name works too: "
-        + ", ".join(f"--{s.role.flag} ({s.id})" for s in specs().values() if s.role is not None)
+        + ", ".join(f"--{s.role.option} ({s.id})" for s in specs().values() if s.role is not None)
         + ".",
     ),
 ]
@@ -211,6 +211,15 @@ def sim(
     ] = None,
     report: Annotated[Path | None, typer.Option(help="Write the HTML report here.")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    batched: Annotated[
+        bool,
+        typer.Option(
+            help=(
+                "Random play on the game's batched engine, many games at once on arrays "
+                "(SF Rivals: other random games than the default, docs/envs.md)."
+            )
+        ),
+    ] = False,
 ) -> None:
     """Simulate many bot games: win rates with intervals, seat effects, ratings, matchups,
     card impact; with --pack, a before/after comparison."""
@@ -237,6 +246,7 @@ def sim(
             games_csv=games_csv,
             report=report,
             json_out=json_out,
+            batched=batched,
         )
     )
 
@@ -341,6 +351,19 @@ def serve(
             help="Hours after its last move that an unfinished table is closed (0: never)."
         ),
     ] = ServerSettings.idle_close / 3600,
+    evict_after: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a table nobody uses stays in memory (loaded again when asked for)."
+        ),
+    ] = ServerSettings.evict_after,
+    advertise: Annotated[
+        str,
+        typer.Option(
+            help="With several servers on one PostgreSQL database: the address the others "
+            "reach this one at, http://HOST:PORT (default: --host and --port; docs/deploy.md)."
+        ),
+    ] = ServerSettings.advertise,
 ) -> None:
     """Serve the web table: play in the browser, against bots or online with friends."""
     from kumite.cli import serve as serve_cmd
@@ -357,6 +380,8 @@ def serve(
         bot_threads=bot_threads,
         bot_budget=bot_budget,
         idle_close=idle_close * 3600,
+        evict_after=evict_after,
+        advertise=advertise,
     )
     serve_cmd.run(host, port, database_url, bot_delay, settings)
 
@@ -370,10 +395,13 @@ def solve(
         str | None, typer.Option("--pick", help="The matchup, e.g. ryu,ken (seat 0, seat 1).")
     ] = None,
     all_matchups: Annotated[
-        bool, typer.Option("--all", help="Every matchup: the table of values.")
+        bool, typer.Option("--all", help="Every matchup: the table of certified intervals.")
     ] = False,
     out: Annotated[Path, typer.Option(help="--all: where to write CSV, JSON and PNG.")] = Path("."),
-    pack: Annotated[Path | None, typer.Option(help="Your own pack over the shipped one.")] = None,
+    pack: Annotated[
+        Path | None,
+        typer.Option(help="Your own pack over the shipped one, or a variant it ships (mini)."),
+    ] = None,
     option: OptionOpt = None,
     cache: Annotated[bool, typer.Option(help="Use and fill the on-disk solution cache.")] = True,
     strength: Annotated[
@@ -383,9 +411,15 @@ def solve(
         str | None, typer.Option(help="--strength: agents to rate, e.g. random,greedy.")
     ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    method: Annotated[
+        str, typer.Option(help="tight (secret covers; default) or adaptive (see docs/solver.md).")
+    ] = "tight",
+    exact: Annotated[
+        bool, typer.Option(help="A small variant (--pack mini): the exact value, by LP.")
+    ] = False,
 ) -> None:
-    """Solve a game that ships a solver (SF Rivals): matchup value, exploitability, set-up
-    strategy (see docs/solver.md)."""
+    """Solve a game that ships a solver (SF Rivals): certified value interval,
+    exploitability, set-up strategy, or a small variant's exact value (see docs/solver.md)."""
     game, extra = game_and_flags(game, ctx.args)
     spec = get_spec(game)
     if spec.solver is None:
@@ -393,7 +427,10 @@ def solve(
     settings = settings_from(spec, pick, option or [], pack, extra)
     options = game_options(spec, spec.load(), dataclasses.replace(settings, pick=[]), 2)
     run = spec.solver.load()
-    run(settings.pick, all_matchups, options, out, cache, strength, split_list(agents), json_out)
+    run(
+        settings.pick, all_matchups, options, out, cache, strength, split_list(agents), json_out,
+        method=method, exact=exact,
+    )  # fmt: skip
 
 
 def main() -> None:

@@ -55,7 +55,7 @@ def settings_from(
     the spec's shorthands), as ``--flag value`` or ``--flag=value``."""
     picks = split_list(pick)
     pairs = parse_pairs(options)
-    role_flag = None if spec.role is None else spec.role.flag
+    role_flag = None if spec.role is None else spec.role.option
     rest = list(extra)
     while rest:
         word = rest.pop(0)
@@ -96,7 +96,7 @@ def game_options(
             raise OptionsError(f"{spec.name} has no role to pick per seat")
         if len(settings.pick) != players:
             raise OptionsError(
-                f"--{role.flag} needs one {role.label.lower()} per seat ({players}), "
+                f"--{role.option} needs one {role.label.lower()} per seat ({players}), "
                 f"{UNSET[0]} for one {role.unset}"
             )
         out[role.option] = [None if p in UNSET else p for p in settings.pick]

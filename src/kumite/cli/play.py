@@ -9,7 +9,7 @@ from typing import Any
 from rich.panel import Panel
 
 from kumite.agents.base import Agent, decide
-from kumite.agents.registry import make_agent
+from kumite.agents.registry import agent_info, make_agent
 from kumite.cli.common import console, new_seed, print_json, split_list
 from kumite.cli.options import PlaySettings, game_options
 from kumite.core.errors import OptionsError
@@ -64,6 +64,10 @@ def run(
     if show:
         console.rule(f"[bold]{game.info.name}[/bold] — seed {seed}")
         console.print("Seats: " + ", ".join(f"{i + 1}: {n}" for i, n in enumerate(names)))
+        for name in dict.fromkeys(names):
+            figure = agent_info(name, game_id, state.options_json).get("certified_exploitability")
+            if figure is not None:
+                console.print(f"{name}: certified exploitability at most {figure:.3f} here")
     outcome = play_loop(state, agents, humans, hot_seat, viewer, show)
     if record is not None:
         state.to_record(players=names).save(record)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from typing import Any
 
@@ -24,6 +25,10 @@ def settings(**values: Any) -> ServerSettings:
             ) from None
     if made.bot_threads < 1 or made.bot_budget <= 0:
         raise fail("--bot-threads must be at least 1 and --bot-budget above 0")
+    if made.evict_after <= 0:
+        raise fail("--evict-after must be above 0 seconds")
+    if made.advertise and not made.advertise.startswith(("http://", "https://")):
+        raise fail(f"--advertise {made.advertise!r}: not an address such as http://10.0.0.5:8000")
     if made.open_tables_per_client < 1 or made.spectators_per_table < 0:
         raise fail("--max-open-tables must be at least 1 and --max-spectators at least 0")
     return made
@@ -42,6 +47,11 @@ def run(
     from kumite.server.storage import default_database_url
 
     settings = settings or ServerSettings()
+    if not settings.advertise:
+        # Where the other servers of a PostgreSQL database forward this one's tables.
+        reach = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+        reach = f"[{reach}]" if ":" in reach else reach
+        settings = dataclasses.replace(settings, advertise=f"http://{reach}:{port}")
     url = database_url or os.environ.get("KUMITE_DATABASE_URL") or default_database_url()
     app = create_app(url, bot_delay=bot_delay, freeze_gc=True, settings=settings, bound_host=host)
     shown = url if "@" not in url else url.split("@", 1)[-1]  # never print a password

@@ -51,6 +51,7 @@ class SimArgs:
     report: Path | None
     json_out: bool
     progress: bool = True
+    batched: bool = False
 
 
 def lineups(game: Game[Any], players: Sequence[str]) -> tuple[tuple[str, ...], ...]:
@@ -128,6 +129,7 @@ def run(args: SimArgs) -> dict[str, Any]:
         seed=seed,
         design=args.design,
         rotate=args.rotate,
+        batched=args.batched,
         **options_for(base_settings),
     )
     specs = [base]

@@ -11,16 +11,27 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, dataclass_transform
 
 #: Keys of :meth:`Event.to_json` that an event's own fields may not use.
 RESERVED = frozenset({"type", "rule", "to", "text", "step"})
 
 
-@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
-class Event:
-    """Base class of every event. Subclasses may not name a field after one of the
-    :data:`RESERVED` keys of the JSON form."""
+@dataclass_transform(frozen_default=True, kw_only_default=True)
+class _Frozen(type):
+    """Makes each event class a frozen, slotted, keyword-only dataclass: an event declares
+    its fields and nothing else."""
+
+    def __new__(mcls, name: str, bases: tuple[type, ...], namespace: dict[str, Any]) -> Any:
+        cls = super().__new__(mcls, name, bases, namespace)
+        if "__slots__" in namespace:  # the slotted class ``dataclass`` makes of ``cls``
+            return cls
+        return dataclasses.dataclass(frozen=True, slots=True, kw_only=True)(cls)
+
+
+class Event(metaclass=_Frozen):
+    """Base class of every event (each subclass is a frozen dataclass of its fields, which
+    may not be named after one of the :data:`RESERVED` keys of the JSON form)."""
 
     rule: str
     to: frozenset[int] | None = None

@@ -272,10 +272,6 @@ class State(abc.ABC):
         self.history.append(choices)
         return events
 
-    def apply_one(self, seat: int, choice: str) -> list[Event]:
-        """Shorthand for :meth:`apply` when exactly one seat is to decide."""
-        return self.apply({seat: choice})
-
     def apply_action(self, actions: Mapping[int, int]) -> list[Event]:
         """:meth:`apply` with dense action ids."""
         try:

@@ -22,6 +22,7 @@ from kumite.core.errors import OptionsError
 
 if TYPE_CHECKING:
     from kumite.core.game import Game
+    from kumite.core.observation import Encoding
 
 T = TypeVar("T")
 
@@ -65,11 +66,10 @@ class Role:
     """What each seat plays as (a character, fighter, hero), fixed through one option."""
 
     option: str
-    """The option holding one id per seat (``None``: chosen at the table or dealt)."""
+    """The option holding one id per seat (``None``: chosen at the table or dealt); also
+    the command line's flag (``--characters``), an alias of ``--pick``."""
     label: str
     """Its name for people: ``Character``."""
-    flag: str
-    """The command line's name for it (``--characters``), an alias of ``--pick``."""
     names: Ref[Names]
     distinct: bool = False
     """Seats must play different ones."""
@@ -86,6 +86,9 @@ class Bot:
     factory: Ref[Callable[..., Any]]
     rated: bool = True
     """Compared in the default strength table (``False``: a variant, or needs set-up)."""
+    info: Ref[Callable[[Mapping[str, Any]], Mapping[str, Any]]] | None = None
+    """``info(options)``: what a listing shows beside ``about`` for a game with these
+    options (e.g. a certified exploitability), from what is at hand — never by solving."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -117,6 +120,26 @@ class OptionField:
         if self.choices:
             out["choices"] = list(self.choices)
         return out
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Observation:
+    """A game's research interface (docs/envs.md): its observation encoding, the name its
+    environments carry, and optionally a batched engine."""
+
+    encoding: Ref[Callable[[Game[Any], Mapping[str, Any]], Encoding]]
+    """``encoding(game, options)`` -> :class:`~kumite.core.observation.Encoding`."""
+    env_name: str
+    """The Gymnasium id is ``kumite/<env_name>-v<version>`` (``SFRivals``)."""
+    version: int = 0
+    """Raised when the encoding or the action ids change meaning."""
+    batch: Ref[Callable[[Game[Any], Mapping[str, Any]], Any]] | None = None
+    """``batch(game, options)`` -> a batched engine (N games stepped at once on arrays;
+    docs/envs.md). The lab reaches it through its own face (``Adapter.batch_random``)."""
+    vector: Ref[Callable[[Game[Any], Mapping[str, Any], int, int], Any]] | None = None
+    """``vector(game, options, num_envs, seat)`` -> a
+    :class:`~kumite.core.observation.VectorCore`: ``num_envs`` games of one seat against a
+    random opponent on the batched engine (the batched Gymnasium vector environment)."""
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -155,6 +178,9 @@ class GameSpec:
     solver: Ref[Callable[..., None]] | None = None
     """``kumite solve GAME``: ``run(picks, all, options, out, cache, strength, agents,
     json)`` (``agents``: a list of names)."""
+    observation: Observation | None = None
+    """The observation encoding of the research interfaces (:mod:`kumite.envs`); a game
+    without one has no environment."""
 
     def load(self) -> Game[Any]:
         return self.game.load()

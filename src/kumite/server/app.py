@@ -12,6 +12,7 @@ import contextlib
 import gc
 from collections.abc import AsyncIterator
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
@@ -22,6 +23,8 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from kumite.core.errors import KumiteError
 from kumite.server import pages, sockets, tables
 from kumite.server.context import STATIC, Server
+from kumite.server.forward import Forwarder, Peers
+from kumite.server.ownership import Leases, Solo
 from kumite.server.protocol import ProtocolError, one_line
 from kumite.server.ratelimits import RateLimitedError, RateLimits
 from kumite.server.runtime import Hub
@@ -46,7 +49,12 @@ def create_app(
     loopback names and ``settings.allowed_hosts``."""
     settings = settings or ServerSettings()
     store = Store(database_url)
-    hub = Hub(store, bot_delay=bot_delay, settings=settings)
+    # On PostgreSQL several processes may serve one database: each table is owned by one of
+    # them at a time, and the others forward its requests there (docs/deploy.md).
+    ownership = (
+        Leases(store.engine, settings.advertise) if store.dialect == "postgresql" else Solo()
+    )
+    hub = Hub(store, bot_delay=bot_delay, settings=settings, ownership=ownership)
     limits = RateLimits(settings)
 
     @contextlib.asynccontextmanager
@@ -63,6 +71,8 @@ def create_app(
         yield
         maintenance.cancel()
         hub.shutdown()
+        if peers is not None:
+            await peers.aclose()
         await store.aclose()
 
     # No /docs pages: they load scripts from elsewhere, which the pages' policy forbids.
@@ -99,9 +109,22 @@ def create_app(
     for part in (pages, tables, sockets):
         app.include_router(part.router(server))
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    peers: Peers | None = None
+    hosts = settings.hosts(bound_host)
+    if ownership.shared:
+        peers = Peers(
+            hub.locate,
+            store.cluster_secret(),
+            settings.max_frame,
+            frozenset(settings.allowed_origins),
+        )
+        app.add_middleware(Forwarder, peers=peers)
+        if settings.advertise:  # peers forward to it by that name
+            hosts.append(urlsplit(settings.advertise).netloc.rsplit(":", 1)[0].lower())
     # Each added middleware wraps the ones before: the headers go on every answer, the
-    # Host check's refusals too; then the Host check; then the body's.
+    # Host check's refusals too; then the Host check; then the body's; then, with several
+    # processes, forwarding a table's requests to its owner.
     app.add_middleware(BodyGuard, max_body=settings.max_body)
-    app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.hosts(bound_host))
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts)
     app.add_middleware(SecurityHeaders)
     return app

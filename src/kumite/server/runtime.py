@@ -31,6 +31,7 @@ from kumite.core.registry import get_spec
 from kumite.core.rng import derive_seed
 from kumite.core.spec import GameSpec, Labeler
 from kumite.server.bots import BotPool
+from kumite.server.ownership import Solo
 from kumite.server.protocol import ProtocolError
 from kumite.server.settings import ServerSettings
 from kumite.server.storage import Store, StoredTable, chat_entry, now, token_hash
@@ -166,7 +167,10 @@ class TableRuntime:
         return True
 
     # -- what a seat sees ---------------------------------------------------------------
-    def snapshot(self, seat: int | None) -> dict[str, Any]:
+    def snapshot(
+        self, seat: int | None, seats: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
+        """What ``seat`` sees now (``seats``: :meth:`public_seats`, if made already)."""
         pending = self.state.pending()
         mine = next((d for d in pending if d.seat == seat), None)
         outcome = self.state.outcome
@@ -186,7 +190,7 @@ class TableRuntime:
             "decision": decision,
             "submitted": seat is not None and seat in self.partial,
             "waiting": [d.seat for d in pending if d.seat not in self.partial],
-            "seats": self.public_seats(),
+            "seats": self.public_seats() if seats is None else seats,
             "outcome": None if outcome is None else outcome.to_json(),
             "closed": self.closed,
             "next_table": self.next_table,
@@ -207,19 +211,20 @@ class TableRuntime:
         client.sent = len(self.log)
         return out
 
-    async def update(self, client: Client) -> None:
+    async def update(self, client: Client, seats: list[dict[str, Any]] | None = None) -> None:
         await client.send(
             {
                 "type": "update",
                 "events": self.events_for(client),
-                "state": self.snapshot(client.seat),
+                "state": self.snapshot(client.seat, seats),
             }
         )
 
     async def broadcast(self) -> None:
+        seats = self.public_seats()  # the same for everyone: made once
         for client in list(self.clients):
             try:
-                await self.update(client)
+                await self.update(client, seats)
             except Exception:  # a dead socket is dropped; the game goes on
                 self.clients.discard(client)
 
@@ -402,6 +407,9 @@ LEFT_CODE = 4403
 """WebSocket close code for the sockets of a seat whose player left it."""
 CLOSED_CODE = 4410
 """WebSocket close code for the sockets of a table closed unfinished."""
+RESTART_CODE = 1012
+"""WebSocket close code ("service restart") for the sockets of a table this process no
+longer serves: reconnect, to whichever process owns it now."""
 
 
 async def _stored(write: Awaitable[None]) -> None:
@@ -420,9 +428,13 @@ def _first_line(exc: Exception) -> str:
     return f"{type(exc).__name__}: {lines[0] if lines else ''}"
 
 
-IDLE_EVICT = 300.0
-"""Seconds a table nobody uses stays in memory (:meth:`Hub.sweep`)."""
+IDLE_EVICT = ServerSettings.evict_after
+"""Seconds a table nobody uses stays in memory by default (:meth:`Hub.sweep`)."""
 SWEEP_EVERY = 30.0
+"""The longest time between two sweeps (shorter when tables are let go of sooner)."""
+CLAIM_GRACE = 60.0
+"""Seconds a table claimed but never loaded (a request for a table that does not exist,
+say) stays claimed before the sweep lets go of it."""
 
 
 class Hub:
@@ -434,38 +446,80 @@ class Hub:
         *,
         bot_delay: float = 0.0,
         settings: ServerSettings | None = None,
+        ownership: Solo | None = None,
     ) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.settings = settings or ServerSettings()
+        self.ownership = ownership or Solo()
+        """Which tables this process serves (all of them, but with several processes on one
+        PostgreSQL database: :mod:`kumite.server.ownership`)."""
         self.bots = BotPool(self.settings.bot_threads, self.settings.bot_budget)
         self.tables: dict[str, TableRuntime] = {}
+        self.evict_after = self.settings.evict_after
+        self.sweep_every = min(SWEEP_EVERY, max(0.5, self.evict_after / 2))
+        self._claimed: dict[str, float] = {}
+        """Tables claimed (their lock taken) and when, until loaded or let go of."""
         self._swept = float("-inf")
         self._made_by: dict[str, set[str]] = {}
         """client address -> the unfinished tables it made (since the server started)."""
         self._maker: dict[str, str] = {}
         """table id -> the address that made it, while unfinished."""
 
+    async def locate(self, table_id: str) -> str | None:
+        """``None`` if this process serves the table (claiming it if nobody does), else the
+        address of the process that owns it."""
+        if table_id in self.tables or not self.ownership.shared:
+            return None
+        owner = await anyio.to_thread.run_sync(self.ownership.claim, table_id)
+        if owner is None:
+            self._claimed.setdefault(table_id, time.monotonic())
+        return owner
+
     def get(self, table_id: str) -> TableRuntime | None:
         """The table, loaded from storage if it is not in memory; ``None`` if there is none."""
         runtime = self.tables.get(table_id)
+        if runtime is not None and not self.ownership.holds(table_id):
+            self.drop(table_id)  # its lock was lost: maybe another process serves it now
+            runtime = None
         if runtime is None:
             if not TABLE_ID.fullmatch(table_id):
                 return None
             try:
+                if self.ownership.claim(table_id) is not None:
+                    raise ProtocolError("unavailable", "another server has this table; try again")
                 stored = self.store.load(table_id)
                 if stored is None:
+                    self.ownership.release(table_id)
+                    self._claimed.pop(table_id, None)
                     return None
                 runtime = TableRuntime(self, stored)
                 runtime.recover()
+            except ProtocolError:
+                raise
             except Exception as exc:  # the database is down, say: the server's fault
                 log.error("table %s could not be loaded: %s", table_id, _first_line(exc))
                 raise ProtocolError(
                     "unavailable", "the table could not be loaded; try again"
                 ) from None
             self.tables[table_id] = runtime
+            self._claimed.pop(table_id, None)
         runtime.last_used = time.monotonic()
         return runtime
+
+    def drop(self, table_id: str) -> None:
+        """Forget a table this process no longer owns: its bots stop, its sockets are told
+        to reconnect (they reach whoever owns it now)."""
+        runtime = self.tables.pop(table_id, None)
+        if runtime is None:
+            return
+        if runtime._bot_task is not None:
+            runtime._bot_task.cancel()
+        gone = ProtocolError("unavailable", "this table moved to another server; reconnect")
+        for client in list(runtime.clients):
+            runtime.clients.discard(client)
+            with contextlib.suppress(RuntimeError):  # no event loop: nobody to tell
+                asyncio.get_running_loop().create_task(_tell_and_close(client, gone))
 
     # -- who made what ------------------------------------------------------------------
     def open_tables(self, address: str) -> int:
@@ -497,7 +551,7 @@ class Hub:
         :data:`SWEEP_EVERY` s.
         """
         now = time.monotonic() if now is None else now
-        if now - self._swept < SWEEP_EVERY:
+        if now - self._swept < self.sweep_every:
             return []
         self._swept = now
         idle = [
@@ -507,10 +561,18 @@ class Hub:
             and not rt.clients
             and not rt.lock.locked()
             and (rt._bot_task is None or rt._bot_task.done())
-            and now - rt.last_used >= IDLE_EVICT
+            and now - rt.last_used >= self.evict_after
         ]
         for table_id in idle:
             del self.tables[table_id]
+            self.ownership.release(table_id)
+        for table_id, claimed in list(self._claimed.items()):
+            if table_id not in self.tables and now - claimed >= CLAIM_GRACE:
+                del self._claimed[table_id]
+                self.ownership.release(table_id)
+        if self.ownership.shared:
+            for table_id in [t for t in self.tables if not self.ownership.holds(t)]:
+                self.drop(table_id)
         return idle
 
     async def close_idle(self, wall: datetime.datetime | None = None) -> list[str]:
@@ -539,15 +601,33 @@ class Hub:
         return closed
 
     async def maintain(self) -> None:
-        """Forever: close idle tables and let go of unused ones, every :data:`SWEEP_EVERY`."""
+        """Forever: close idle tables and let go of unused ones, every :attr:`sweep_every`."""
         while True:
-            await asyncio.sleep(SWEEP_EVERY)
-            with contextlib.suppress(ProtocolError):  # storage unavailable: logged; next time
+            await asyncio.sleep(self.sweep_every)
+            # Any failure is logged and tried again next time: were this loop to end, no
+            # table would be let go of again and memory would grow with every table served.
+            try:
                 await self.close_idle()
-            self.sweep()
+            except ProtocolError:
+                pass  # storage unavailable: logged already
+            except Exception as exc:
+                log.error("closing idle tables failed: %s", _first_line(exc))
+            try:
+                # Its tables' locks lost with their connection: let go of them (in sweep).
+                await anyio.to_thread.run_sync(self.ownership.check)
+                self.sweep()
+            except Exception as exc:
+                log.error("letting go of unused tables failed: %s", _first_line(exc))
 
     def shutdown(self) -> None:
         for runtime in self.tables.values():
             if runtime._bot_task is not None:
                 runtime._bot_task.cancel()
         self.bots.shutdown()
+        self.ownership.close()
+
+
+async def _tell_and_close(client: Client, error: ProtocolError) -> None:
+    with contextlib.suppress(Exception):  # a socket already gone
+        await client.send(error.to_json())
+        await client.close(RESTART_CODE)

@@ -39,6 +39,15 @@ class ServerSettings:
     idle_close: float = 24 * 3600.0
     """Seconds after its last step that an unfinished table is closed (0: never)."""
 
+    evict_after: float = 300.0
+    """Seconds a table nobody uses (no socket, no bot thinking) stays in memory; it is loaded
+    again from storage when next asked for."""
+
+    advertise: str = ""
+    """The address other server processes of the same PostgreSQL database reach this one at
+    (``http://host:port``), to forward a table's requests to its owner; empty: this
+    process's own ``--host``/``--port`` (docs/deploy.md)."""
+
     allowed_hosts: tuple[str, ...] = ()
     """``Host`` names accepted besides the loopback names and the bound host ("*" for any,
     "*.example.org" for subdomains): a DNS-rebinding page sends its own name."""

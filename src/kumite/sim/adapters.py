@@ -50,6 +50,18 @@ class GameSummary:
     """:class:`CardPlay` records (plain ``(seat, card, when, verb)`` tuples are accepted:
     a fast path builds thousands per second)."""
 
+    @classmethod
+    def of(
+        cls,
+        outcome: Outcome,
+        length: int,
+        entities: Sequence[str | None],
+        plays: Sequence[tuple[int, str, int, str]] = (),
+    ) -> GameSummary:
+        """The summary of a game played through the engine to ``outcome``."""
+        winners = tuple(outcome.winners)
+        return cls(winners, outcome.draw, outcome.reason, length, tuple(entities), plays)
+
 
 class Adapter:
     """The lab's view of a game. Entities come from the spec's seat role (``spec``); a
@@ -107,13 +119,7 @@ class Adapter:
 
     def summarize(self, state: State, outcome: Outcome) -> GameSummary:
         """What the lab keeps of a game played through the engine."""
-        return GameSummary(
-            winners=tuple(outcome.winners),
-            draw=outcome.draw,
-            reason=outcome.reason,
-            length=len(state.history),
-            entities=(None,) * state.num_players,
-        )
+        return GameSummary.of(outcome, len(state.history), (None,) * state.num_players)
 
     def prepare(self, game: Game[Any], options: Mapping[str, Any]) -> Any:
         """Parsed options (and anything else) for :meth:`fast_random`, made once per set of
@@ -127,6 +133,16 @@ class Adapter:
     ) -> GameSummary:
         """Play one game between uniformly random seats drawing from ``rngs[seat]``, exactly
         as the engine with :class:`~kumite.agents.uniform.RandomAgent` seeded alike would."""
+        raise NotImplementedError
+
+    has_batch_random: bool = False
+
+    def batch_random(
+        self, game: Game[Any], prepared: Any, seeds: Sequence[int]
+    ) -> list[GameSummary]:
+        """Play one game per seed between uniformly random seats, all at once (the game's
+        batched engine, ``kumite sim --batched``): the engine's rules, but random streams
+        of the batched engine's own, so other games than :meth:`fast_random` plays."""
         raise NotImplementedError
 
 

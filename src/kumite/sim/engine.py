@@ -54,6 +54,9 @@ class SimSpec:
     """Seed stream name: runs with different streams use independent games."""
     fast: bool = True
     """Use the game's fast random rollout (same games) when every seat is ``random``."""
+    batched: bool = False
+    """Play all-``random`` games on the game's batched engine where it has one (many games
+    at once on arrays; other random games than the engine's, see ``Adapter.batch_random``)."""
 
     def __post_init__(self) -> None:
         if self.games < 0:
@@ -76,6 +79,7 @@ class SimSpec:
                 self.rotate,
                 self.stream,
                 self.fast,
+                self.batched,
             ],
             sort_keys=True,
         )
@@ -378,12 +382,39 @@ class Runner:
         outcome = run_game(state, players)
         return seed, agents, adapter.summarize(state, outcome)
 
+    def _batched(self, start: int, stop: int) -> dict[int, tuple[int, tuple[str, ...], Any]]:
+        """Games ``start..stop-1`` that the batched engine plays (all-``random`` line-ups),
+        grouped by their options and played group by group."""
+        if not (self.spec.batched and self.adapter.has_batch_random):
+            return {}
+        groups: dict[Any, list[tuple[int, int, tuple[str, ...]]]] = {}
+        prepared_of: dict[Any, Any] = {}
+        for index in range(start, stop):
+            agents, entities = self.assignment(index)
+            if any(a != "random" for a in agents):
+                continue
+            _, prepared = self.options(len(agents), entities)
+            key = (len(agents), entities)
+            prepared_of[key] = prepared
+            seed = derive_seed(self.spec.seed, self.spec.stream, index)
+            groups.setdefault(key, []).append((index, seed, agents))
+        out = {}
+        for key, games in groups.items():
+            summaries = self.adapter.batch_random(
+                self.game, prepared_of[key], [seed for _, seed, _ in games]
+            )
+            for (index, seed, agents), summary in zip(games, summaries, strict=True):
+                out[index] = (seed, agents, summary)
+        return out
+
     def chunk(self, start: int, stop: int, rows: bool = True) -> Chunk:
         tally = Tally()
         out: list[GameRow] = []
         per_entity = self.adapter.cards_per_entity
+        batched = self._batched(start, stop)
         for index in range(start, stop):
-            seed, agents, summary = self.play(index)
+            found = batched.get(index)
+            seed, agents, summary = self.play(index) if found is None else found
             tally.add(agents, summary, per_entity)
             if rows:
                 out.append(

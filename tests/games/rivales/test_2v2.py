@@ -133,12 +133,15 @@ def test_2v2_boosting__energy_of_both_teammates_but_only_of_the_zone():
             3: "play:basic.golpe",
         }
     )
-    by_seat = {d.seat: d.legal for d in state.pending()}
-    assert by_seat == {
-        0: ("boost:none", "boost:damage"),  # Zone 1 holds Curie's face-down Golpe
-        1: ("boost:none", "boost:damage", "boost:speed"),
+    state.apply({0: "order:1"})  # Zone 1 first (rv.ruling.zone-order)
+    assert {d.seat: d.legal for d in state.pending()} == {
+        0: ("boost:none", "boost:damage")  # Zone 1 holds Curie's face-down Golpe
     }
-    events = state.apply({0: "boost:damage", 1: "boost:none"})
+    events = state.apply({0: "boost:damage"})
+    assert {d.seat: d.legal for d in state.pending()} == {
+        1: ("boost:none", "boost:damage", "boost:speed")  # then Zone 2, separately
+    }
+    events += state.apply({1: "boost:none"})
     assert state.lines[0][0][0].side == 2  # Curie's card, moved down by Zorro
     assert of_kind(events, "BoostChosen")[0].rule == "rv.2v2.boosting"
 
@@ -366,6 +369,7 @@ def test_2v2_adjust_zorro__presion_may_flip_a_card_of_the_partner():
             3: "play:basic.golpe",
         }
     )
+    state.apply({0: "order:1"})
     (d,) = state.pending()
     assert d.legal == ("pick:1:basic.golpe", "pass")
     state.apply({0: "pick:1:basic.golpe"})
@@ -390,6 +394,7 @@ def test_2v2_adjust_zorro__amague_only_exchanges_with_his_own_basic_cards():
             3: "play:basic.golpe",
         }
     )
+    state.apply({0: "order:1"})
     (d,) = state.pending()
     assert d.legal == ("pick:0:basic.patada", "pass")
 
@@ -409,6 +414,83 @@ def test_2v2_adjust_curie__passive_counts_the_partners_energy_cards():
     up = [e for e in of_kind(events, "CardFlipped") if e.up]
     assert [e.card for e in up] == ["basic.bloqueo"]  # the most recent energy card
     assert state.lines[0][0][2].side == UP
+
+
+def test_2v2_adjust_curie__passive_never_flips_up_the_card_of_this_clash():
+    """Radiactividad in 2vs2: the card Damage flipped this clash stays face down; the most
+    recent energy card of an earlier clash, the partner's here, is flipped instead."""
+    state = four(
+        fighters=["curie", "zorro", "mulan", "darwin"],
+        lines={(0, 0): ["p2:v:golpe", "v:patada", "p2:v:bloqueo"]},
+        hands=[
+            ["golpe", "salto"],
+            ["patada", "latigazo"],
+            ["espada", "golpe"],
+            ["golpe", "patada"],
+        ],
+    )
+    events = clash(state, {0: "golpe", 1: "patada", 2: "espada", 3: "golpe"})
+    assert [e.seat for e in of_kind(events, "DamageTaken")][:1] == [0]
+    assert [e.card for e in of_kind(events, "CardFlipped") if e.up] == ["basic.bloqueo"]
+    assert sides(state, 0) == ["golpe/down", "patada/down", "bloqueo/up", "golpe/down"]
+
+
+def _ruled_2v2(card_id):
+    text = card(card_id).text
+    assert "2vs2" in text and "partner" in text, text  # the text says what the card counts
+
+
+def test_2v2_your_cards__polonio_counts_the_partners_energy_cards():
+    """rv.ruling.your-cards-2v2: "you have 2 or more energy cards" counts the team's line."""
+    _ruled_2v2("curie.polonio")
+    state = four(
+        fighters=["curie", "zorro", "mulan", "darwin"],
+        lines={(0, 0): ["p2:v:golpe", "v:patada"]},
+        hands=[["polonio", "golpe"], ["bloqueo", "golpe"], ["bloqueo", "golpe"], ["golpe"] * 1],
+    )
+    events = clash(state, {0: "polonio", 1: "bloqueo", 2: "bloqueo", 3: "golpe"})
+    assert [e.what for e in of_kind(events, "EffectApplied") if e.source == "Polonio"] == [
+        "+1 Damage"
+    ]
+
+
+def test_2v2_your_cards__radio_refreshes_the_partners_exhausted_card():
+    """rv.ruling.your-cards-2v2: Radio's "one of your exhausted cards" may be the partner's."""
+    _ruled_2v2("curie.radio")
+    state = four(
+        fighters=["curie", "zorro", "mulan", "darwin"],
+        lines={(0, 0): ["p2:x:golpe"]},
+        hands=[["radio", "golpe"], ["bloqueo", "golpe"], ["bloqueo", "golpe"], ["golpe"]],
+    )
+    clash(state, {0: "radio", 1: "bloqueo", 2: "bloqueo", 3: "golpe"})
+    assert sides(state, 0)[0] == "golpe/down"  # Zorro's, energy again
+
+
+def test_2v2_your_cards__fiesta_refreshes_the_partners_exhausted_cards():
+    """rv.ruling.your-cards-2v2: Fiesta de No-Cumpleaños refreshes the team's line."""
+    _ruled_2v2("sombrerero.fiesta")
+    state = four(
+        fighters=["sombrerero", "zorro", "mulan", "darwin"],
+        lines={(0, 0): ["p2:x:golpe", "x:patada"]},
+        hands=[["fiesta", "golpe"], ["bloqueo", "golpe"], ["bloqueo", "golpe"], ["golpe"]],
+        ultra_taken=[0],
+    )
+    clash(state, {0: "fiesta", 1: "bloqueo", 2: "bloqueo", 3: "golpe"})
+    assert sides(state, 0)[:2] == ["golpe/down", "patada/down"]
+
+
+def test_2v2_your_cards__supervivencia_counts_the_partners_face_down_cards():
+    """rv.ruling.your-cards-2v2: Supervivencia del Más Apto counts the team's line."""
+    _ruled_2v2("darwin.supervivencia")
+    state = four(
+        fighters=["darwin", "zorro", "mulan", "curie"],
+        lines={(0, 0): ["p2:v:golpe", "p2:x:patada"]},
+        hands=[["supervivencia", "golpe"], ["bloqueo", "golpe"], ["espada", "golpe"], ["golpe"]],
+    )
+    events = clash(state, {0: "supervivencia", 1: "bloqueo", 2: "espada", 3: "golpe"})
+    assert [
+        e.what for e in of_kind(events, "EffectApplied") if e.source == "Supervivencia del Más Apto"
+    ] == ["+1 Guard"]
 
 
 def test_2v2_adjust_curie__onda_radiactiva_counts_the_partners_face_up_cards():
@@ -579,6 +661,7 @@ def test_2v2_adjust_hansel_gretel__guardia_galleta_flips_partners_energy_in_its_
         }
     )
     state.apply({0: "persona:hansel"})
+    state.apply({0: "order:1"})
     while state.pending()[0].kind == "boost":
         state.apply({d.seat: "boost:none" for d in state.pending()})
     (d,) = state.pending()

@@ -8,8 +8,9 @@ import math
 import pytest
 
 from kumite.agents import RandomAgent, make_agent, run_game
+from kumite.agents.base import decide
 from kumite.games.rivales.bots.greedy import card_value
-from tests.games.rivales.helpers import CATALOG, GAME
+from tests.games.rivales.helpers import CATALOG, GAME, position
 
 
 def wilson_lower(wins: float, n: int, z: float = 1.96) -> float:
@@ -51,6 +52,8 @@ def test_bots_choose_legal_moves_from_their_own_view(mode):
         for spy in spies[::2]:
             kinds |= spy.kinds
     assert {"fighter", "marker", "play", "boost"} <= kinds
+    if mode == "2v2":
+        assert {"zones", "zone-order"} <= kinds
 
 
 def test_greedy_beats_random_with_95_percent_confidence():
@@ -117,3 +120,25 @@ def test_greedy_guards_against_a_ko():
     (d,) = state.pending()
     bot = make_agent("greedy", GAME, state.options_json, 1, 0)
     assert bot.choose(state.view(1), d) == "guard:2"
+
+
+@pytest.mark.parametrize("agent", ["greedy", "ismcts-easy"])
+def test_bots_choose_the_order_of_the_zones(agent):
+    """rv.ruling.zone-order: the greedy bot and the search bot answer the new decision."""
+    state = position(
+        ["zorro", "curie", "mulan", "darwin"],
+        lines={(0, 0): ["golpe"], (1, 1): ["p4:v:golpe"]},
+        hands=[["latigazo", "patada"], ["salto", "golpe"], ["espada", "golpe"], ["pinzon"]],
+    )
+    state.apply(
+        {
+            0: "play:zorro.latigazo",
+            1: "play:curie.salto",
+            2: "play:mulan.espada",
+            3: "play:darwin.pinzon",
+        }
+    )
+    (d,) = state.pending()
+    assert d.kind == "zone-order"
+    bot = make_agent(agent, GAME, state.options_json, d.seat, 3)
+    assert decide(bot, state, d) in ("order:1", "order:2")

@@ -171,10 +171,12 @@ def test_card_zorro_la_marca__plus_one_damage_per_face_down_card_at_most_three()
 
 
 @covers_passive("zorro")
-def test_passive_zorro__two_exhausted_cards_give_plus_one_speed():
-    """Maestro espadachín: with enough exhausted cards (the pack says how many), your cards
-    get +1 Speed."""
-    need = CATALOG.fighters["zorro"].static[0].requires.min_exhausted
+def test_passive_zorro__three_exhausted_cards_give_plus_one_speed_two_do_not():
+    """Maestro espadachín: while there are 3 or more exhausted cards in your line, your cards
+    get +1 Speed (the number is the pack's, and its text says it)."""
+    zorro = CATALOG.fighters["zorro"]
+    need = zorro.static[0].requires.min_exhausted
+    assert need == 3 and f"{need} or more exhausted cards" in zorro.passive
     tokens = ["golpe", "patada", "bloqueo", "esquiva"][:need]
     state = position(
         ["zorro", "darwin"],
@@ -191,18 +193,25 @@ def test_passive_zorro__two_exhausted_cards_give_plus_one_speed():
 
 # ---------------------------------------------------------------------------- Curie
 @covers("curie.isotopos")
-def test_card_curie_isotopos__plus_one_damage_per_two_rival_face_up_cards():
-    """Isótopos Cargados: +1 Damage per face-up card of your rival (at most +2; the count
-    step and cap come from the pack)."""
+def test_card_curie_isotopos__plus_one_damage_per_rival_face_up_card_at_most_two():
+    """Isótopos Cargados: +1 Damage for each face-up card of your rival in play (at most +2;
+    the count step and cap come from the pack, and its text says them)."""
+    e = card("curie.isotopos").effects[0]
+    assert (e.amount, e.every, e.max) == (1, 1, 2) and "at most +2" in card("curie.isotopos").text
+    state = position(
+        ["curie", "darwin"],
+        lines=[[], ["golpe", "v:patada"]],
+        hands=[["isotopos"], ["pinzon"]],
+    )
+    events = clash(state, {0: "isotopos", 1: "pinzon"})
+    assert effect_lines(events, "Isótopos Cargados") == ["+1 Damage"]  # one face-up card
     state = position(
         ["curie", "darwin"],
         lines=[[], ["golpe", "patada", "v:bloqueo", "esquiva"]],
         hands=[["isotopos"], ["pinzon"]],
     )
     events = clash(state, {0: "isotopos", 1: "pinzon"})
-    e = card("curie.isotopos").effects[0]
-    expected = min(e.max, e.amount * (3 // e.every))  # three face-up rival cards
-    assert effect_lines(events, "Isótopos Cargados") == [f"+{expected} Damage"]
+    assert effect_lines(events, "Isótopos Cargados") == ["+2 Damage"]  # three, at most +2
 
 
 @covers("curie.fisica")
@@ -280,6 +289,63 @@ def test_passive_curie__three_energy_cards_one_must_be_flipped_face_up():
     assert not [e for e in of_kind(events, "CardFlipped") if e.up]
 
 
+def _curie_flips_up(events):
+    return [e.card for e in of_kind(events, "CardFlipped") if e.up]
+
+
+def test_passive_curie__never_flips_up_the_card_of_this_clash_flipped_by_damage():
+    """Radiactividad flips the most recent energy card of an earlier clash: the card
+    Damage flipped this clash stays face down (rv.damage.flip, rv.ruling.curie-energy)."""
+    state = position(
+        ["curie", "mulan"],
+        lines=[["v:golpe", "v:patada", "v:bloqueo"], []],
+        hands=[["salto"], ["espada"]],
+    )
+    clash(state, {0: "salto", 1: "espada"})
+    assert sides(state, 0) == ["golpe/down", "patada/down", "bloqueo/up", "salto/down"]
+
+
+def test_passive_curie__never_flips_up_the_card_of_this_clash_flipped_by_an_exchange():
+    """rv.speed.exchange flips both cards: Radiactividad leaves Curie's face down."""
+    state = position(
+        ["curie", "darwin"],
+        lines=[["v:patada", "v:bloqueo", "v:esquiva"], []],
+        hands=[["golpe"], ["golpe"]],
+    )
+    events = clash(state, {0: "golpe", 1: "golpe"})
+    assert of_kind(events, "SpeedCompared")[0].attacker is None  # the exchange
+    assert _curie_flips_up(events) == ["basic.esquiva"]
+    assert sides(state, 0)[-2:] == ["esquiva/up", "golpe/down"]
+
+
+def test_passive_curie__never_undoes_the_cut_of_her_maximum_combo():
+    """rv.combo.maximum cuts the last card of the maximum combo: Radiactividad flips an
+    older energy card instead, and the cut stands."""
+    top = CATALOG.fighters["curie"].max_combo
+    links = ["isotopos", "salto", "onda", "fisica"][:top]
+    state = position(
+        ["curie", "darwin"],
+        lines=[["v:golpe", "v:patada", "v:bloqueo", *links], []],
+        hands=[["polonio"], ["bloqueo"]],
+        ultra_taken=[0],
+    )
+    events = clash(state, {0: "polonio", 1: "bloqueo"})
+    assert of_kind(events, "ComboFormed")[0].maximum
+    assert _curie_flips_up(events) == ["basic.bloqueo"]
+    assert sides(state, 0)[-1] == "polonio/down"
+
+
+def test_passive_curie__counts_the_energy_cards_of_earlier_clashes_only():
+    """rv.ruling.counts: the card Damage flipped this clash is not one of the three."""
+    state = position(
+        ["curie", "mulan"], lines=[["v:golpe", "v:patada"], []], hands=[["salto"], ["espada"]]
+    )
+    events = clash(state, {0: "salto", 1: "espada"})
+    assert sides(state, 0)[-1] == "salto/down"
+    assert not _curie_flips_up(events)
+    assert state.carry[0] == [0, 0, 0]
+
+
 # ---------------------------------------------------------------------------- Mulan
 @covers("mulan.pinzas")
 def test_card_mulan_pinzas_de_mantis__the_rival_may_not_play_basic_cards_next_clash():
@@ -306,8 +372,13 @@ def test_card_mulan_grillo__plus_one_damage_per_link_of_its_combo():
 
 
 @covers_passive("mulan")
-def test_passive_mulan__less_life_than_the_rival_plus_one_damage():
-    """Valor: while you have less life than the rival you face, +1 Damage."""
+def test_passive_mulan__more_damage_received_than_the_rival_plus_one_damage():
+    """Valor: while you have received more Damage than the rival you face, +1 Damage; less
+    life alone (a shorter life bar) is not enough."""
+    assert CATALOG.fighters["mulan"].life < CATALOG.fighters["darwin"].life
+    state = position(["mulan", "darwin"], hands=[["espada"], ["bloqueo"]], taken=[0, 0])
+    events = clash(state, {0: "espada", 1: "bloqueo"})
+    assert of_kind(events, "AttackResolved")[0].damage == card("mulan.espada").damage
     state = position(["mulan", "darwin"], hands=[["espada"], ["bloqueo"]], taken=[3, 0])
     events = clash(state, {0: "espada", 1: "bloqueo"})
     assert of_kind(events, "AttackResolved")[0].damage == card("mulan.espada").damage + 1

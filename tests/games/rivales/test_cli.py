@@ -190,6 +190,18 @@ def test_cards_table_marks_reconstructed_values():
     assert "Curie" not in result.output
 
 
+def test_cards_table__reconstructed_names_carry_a_dagger_and_copies_are_shown():
+    """Honest marks in ``kumite cards rivales``: Estocada† (reconstructed name), La Marca (the
+    rulebook's), the copies of each card in a deck (×1) and the legend of the marks."""
+    result = kumite("cards", "rivales", "--only", "zorro")
+    lines = result.output.splitlines()
+    estocada = next(line for line in lines if "Estocada" in line)
+    assert "Estocada†" in estocada and "×1" in estocada
+    assert "La Marca†" not in result.output and "La Marca" in result.output
+    assert sum("×1" in line for line in lines) == 10  # four basic cards, five unique, one ultra
+    assert "† reconstructed" in result.output and "copies in a fighter's deck" in result.output
+
+
 def test_rules_lists_clauses_rulings_and_2v2_adjustments():
     result = kumite("rules", "rivales")
     assert "rv.ruling.double-ko" in result.output
@@ -224,3 +236,56 @@ def test_team_chat_between_two_humans_delivers_messages_and_shows_the_rules(monk
     text = console.export_text()
     assert "Not sent" in text and "Team talk (2vs2 rules)" in text
     assert "zone 2 has energy for you" in text
+
+
+def _table(mode: str = "1v1", seat: int = 0) -> str:
+    fighters = ["zorro", "curie"] if mode == "1v1" else ["zorro", "curie", "mulan", "darwin"]
+    state = GAME.new_state(2, {"mode": mode, "fighters": fighters})
+    state.apply({d.seat: d.legal[0] for d in state.pending()})  # life markers
+    console = Console(record=True, width=140)
+    console.print(tui.render(state.view(seat), GAME.catalog()))
+    return console.export_text()
+
+
+def test_terminal_table__shows_your_fighter_card_and_the_rivals():
+    """The terminal shows each fighter card: life, ultra icon, combo bonuses by link, the
+    maximum combo and the passive, marked; the rival's as well as yours."""
+    text = _table()
+    zorro, curie = GAME.catalog().fighters["zorro"], GAME.catalog().fighters["curie"]
+    assert "your fighter card: Zorro" in text and "fighter card: Curie" in text
+    for f in (zorro, curie):
+        assert f"{f.passive_name}†" in text
+        assert f"maximum combo {f.max_combo} links†" in text
+    assert "1st link +1 Speed" in text
+
+
+def test_terminal_table__names_are_marked_copies_shown_and_the_legend_is_there():
+    """Every terminal table with a marked value shows the legend; the hand lists copies."""
+    for mode, seat in (("1v1", 0), ("1v1", None), ("2v2", 2)):
+        text = _table(mode, seat)
+        assert "† reconstructed" in text and "* estimate" in text, (mode, seat)
+    text = _table()
+    hand = text[text.index("Your hand") :]
+    assert "×1" in hand and "†" in hand
+
+
+def test_terminal_2v2__the_zone_order_is_asked_and_shown():
+    """rv.ruling.zone-order in the terminal: the caller is asked which zone goes first, with
+    the web table's labels; the table then says which zone is resolved first."""
+    result = kumite(
+        "play",
+        "rivales",
+        "--mode",
+        "2v2",
+        "--players",
+        "human,greedy,greedy,greedy",
+        "--fighters",
+        "zorro,curie,mulan,darwin",
+        "--seed",
+        "6",
+        input="1\n" * 600,
+    )
+    assert result.exit_code == 0, result.output
+    assert "Choose the zone resolved first" in result.output
+    assert "boosted and resolved before" in result.output
+    assert "(resolved first)" in result.output

@@ -92,3 +92,74 @@ def test_every_event_keeps_its_kind_and_its_text_in_json(mode):
             assert (data["type"], data["text"]) == (event.kind, event.describe())
             kinds.add(event.kind)
     assert "CardRevealed" in kinds
+
+
+def test_clone__a_fighter_chosen_in_a_copy_leaves_the_live_tables_names():
+    """Issue 14: a copy shared its list of player names, so a bot's search wrote fighter
+    names into the live table before anyone had chosen."""
+    for mode in ("1v1", "2v2"):
+        state = GAME.new_state(3, {"mode": mode})
+        before = [p["who"] for p in state.view(None)["players"]]
+        copy = state.clone()
+        copy.apply({d.seat: d.legal[-1] for d in copy.pending()})
+        assert [p["who"] for p in state.view(None)["players"]] == before
+        assert state.who == [f"P{s + 1}" for s in state.seats]
+        assert copy.who != state.who
+
+
+def test_illegal_boost__says_what_the_level_costs_and_how_much_energy_there_is():
+    """rv.energy.boost: x2 energies = +1 Speed; with 1 energy the refusal says so, not 'a
+    boost decision is pending'."""
+    state = position(["darwin", "curie"], lines=[["v:golpe"], []], hands=[["pinzon"], ["salto"]])
+    state.apply({0: "play:darwin.pinzon", 1: "play:curie.salto"})
+    before = snapshot(state)
+    with pytest.raises(IllegalChoiceError) as info:
+        state.apply({0: "boost:speed"})
+    assert str(info.value) == (
+        "seat 0: choice 'boost:speed' rejected: a Speed boost costs 2 energy; you have 1"
+    )
+    with pytest.raises(IllegalChoiceError, match="no boost level 'fast'"):
+        state.apply({0: "boost:fast"})
+    assert snapshot(state) == before
+
+
+def test_illegal_life_marker__says_the_card_is_not_among_the_cards_drawn():
+    """rv.setup.life-marker: the marker is one of the 5 cards drawn."""
+    state = GAME.new_state(2, {"fighters": ["zorro", "curie"]})
+    drawn = [c.removeprefix("marker:") for c in state.legal(0)]
+    other = next(c.id for c in state.fighter(0).cards if c.id not in drawn)
+    before = snapshot(state)
+    with pytest.raises(IllegalChoiceError) as info:
+        state.apply({0: f"marker:{other}", 1: state.legal(1)[0]})
+    name = state.fighter(0).by_id[other].name
+    assert str(info.value).endswith(
+        f"rejected: {name} is not among the 5 cards you drew (the life marker is one of them)"
+    )
+    with pytest.raises(IllegalChoiceError, match="no such card for your fighter"):
+        state.apply({0: "marker:zorro.nada", 1: state.legal(1)[0]})
+    assert snapshot(state) == before
+
+
+def test_illegal_guard__says_how_much_energy_can_be_exhausted():
+    """rv.energy.guard: the defender exhausts at most the energy it has."""
+    state = position(["darwin", "mulan"], lines=[["v:patada"], []], hands=[["golpe"], ["espada"]])
+    state.apply({0: "play:basic.golpe", 1: "play:mulan.espada"})
+    state.apply({0: "boost:none"})
+    assert state.pending()[0].kind == "guard"
+    with pytest.raises(IllegalChoiceError, match="you have 1 energy to exhaust for Guard"):
+        state.apply({0: "guard:3"})
+
+
+@pytest.mark.parametrize("action", [999, -1, GAME.info.num_actions, 10**9])
+def test_unknown_action_id__is_a_one_line_choice_error(action):
+    """A dense action id outside the game's range is refused as a malformed choice."""
+    state = position(["zorro", "curie"], hands=[["golpe", "patada"], ["golpe", "salto"]])
+    with pytest.raises(MalformedChoiceError) as info:
+        state.action_to_choice(0, action)
+    assert "\n" not in str(info.value) and f"action id {action}" in str(info.value)
+
+
+def test_action_before_any_fighter_is_chosen__is_a_choice_error():
+    state = GAME.new_state(1)
+    with pytest.raises(MalformedChoiceError, match="no fighter yet"):
+        state.action_to_choice(0, 26)

@@ -88,12 +88,12 @@ def test_zone_persona_marker_and_play_labels():
     assert choice_label("zone:2", CATALOG, view) == "Play in Zone 2 (your partner takes Zone 1)"
     assert choice_label("persona:gretel", CATALOG, view) == "GRETEL (cookie): +1 Damage"
     assert choice_label("play:basic.golpe", CATALOG, view) == (
-        "Play Golpe face down (Speed 4, Damage 2, link)"
+        "Play Golpe† face down (Speed 4, Damage 2, link)"
     )
     assert choice_label("marker:basic.bloqueo", CATALOG, view).startswith(
-        "Cover your life bar with Bloqueo"
+        "Cover your life bar with Bloqueo†"
     )
-    assert choice_label("fighter:zorro", CATALOG, view).startswith("Fight as Zorro (life 9")
+    assert choice_label("fighter:zorro", CATALOG, view).startswith("Fight as Zorro (life 9†")
 
 
 def test_effect_picks_say_whose_card_they_act_on_in_2v2():
@@ -116,8 +116,8 @@ def test_effect_picks_say_whose_card_they_act_on_in_2v2():
         s.apply({d.seat: d.legal[0] for d in s.pending()})
     (d,) = s.pending()
     labels = dict(zip(d.legal, choice_labels(d.legal, CATALOG, s.view(0)), strict=True))
-    assert labels["pick:0:basic.patada"] == "Flip your Patada face down (it becomes energy)"
-    assert labels["pick:1:basic.golpe"] == "Flip P2 Curie's Golpe face down (it becomes energy)"
+    assert labels["pick:0:basic.patada"] == "Flip your Patada† face down (it becomes energy)"
+    assert labels["pick:1:basic.golpe"] == "Flip P2 Curie's Golpe† face down (it becomes energy)"
     assert labels["pass"] == "Flip nothing"
 
 
@@ -185,3 +185,28 @@ def test_a_hand_shown_by_lluvia_de_sombreros_may_not_be_passed_on():
     assert "known_hand" not in partner["players"][0]
     assert team_message_refusal("watch out for the Tetera Voladora", faced, CATALOG)
     assert team_message_refusal("watch out for the Tetera Voladora", partner, CATALOG) is None
+
+
+def test_marks__a_reconstructed_name_carries_a_dagger_a_rulebook_name_none():
+    """Honest marks: Estocada is kumite's name (†); La Marca is the rulebook's."""
+    view = {"seat": 0, "players": [{"fighter": "zorro"}], "pending": [{"seat": 0, "kind": "play"}]}
+    assert CATALOG.cards["zorro.estocada"].provenance["name"].label == "reconstructed"
+    assert choice_label("play:zorro.estocada", CATALOG, view).startswith("Play Estocada† ")
+    assert CATALOG.cards["zorro.la-marca"].provenance["name"].label == "rulebook"
+    assert choice_label("play:zorro.la-marca", CATALOG, view).startswith("Play La Marca face")
+    assert "Maestro espadachín†" in choice_label("fighter:zorro", CATALOG, view)
+
+
+def test_marks__a_move_list_names_the_copies_of_a_card_when_a_deck_holds_several():
+    """Copies (×N) in move lists: a Rivales deck holds one of each card (rv.components.deck),
+    so no ×N shows with this pack; a deck holding two copies would say ×2."""
+    import dataclasses
+
+    zorro = CATALOG.fighters["zorro"]
+    golpe = CATALOG.cards["basic.golpe"]
+    doubled = dataclasses.replace(zorro, cards=(golpe, *zorro.cards[1:]))
+    doubled = dataclasses.replace(doubled, cards=(golpe, golpe, *zorro.cards[2:]))
+    catalog = dataclasses.replace(CATALOG, fighters={**CATALOG.fighters, "zorro": doubled})
+    view = {"seat": 0, "players": [{"fighter": "zorro"}], "pending": [{"seat": 0, "kind": "play"}]}
+    assert choice_label("play:basic.golpe", catalog, view).startswith("Play Golpe† ×2 face down")
+    assert "×" not in choice_label("play:basic.golpe", CATALOG, view)

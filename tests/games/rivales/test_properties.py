@@ -17,6 +17,7 @@ from kumite.core.record import replay
 from kumite.games.rivales.game import GAME
 from kumite.games.rivales.state import RivalesState
 from kumite.games.rivales.table import HIDDEN
+from tests.games.rivales.helpers import clash, position
 
 FIGHTERS = ["zorro", "curie", "mulan", "darwin", "hansel-gretel", "sombrerero"]
 RULINGS = {
@@ -240,3 +241,72 @@ def test_fork_shares_only_what_never_changes_and_copies_the_rest():
             assert getattr(other, name) == value
         assert getattr(other, name) is not value
     assert other.view(None) == state.view(None)
+
+
+def _held(state, seat):
+    cards = [c.id for c in state.hand[seat]]
+    cards += [
+        s.card.id
+        for zone in state.lines
+        for line in zone
+        for s in line
+        if s.owner == seat and s.side == HIDDEN
+    ]
+    return cards
+
+
+def test_determinize__an_ultra_taken_into_hand_face_up_stays_in_that_hand():
+    """rv.end.ultra: the ultra is taken from the table in view of everyone; resampling never
+    moves it into the deck or under the life marker (it may be the card played face down)."""
+    state = position(
+        ["darwin", "zorro"],
+        lines=[["v:golpe"], ["v:golpe"]],
+        hands=[["pinzon", "patada"], ["la-marca", "estocada", "capa"]],
+    )
+    rng = random.Random(1)
+    assert all("zorro.la-marca" in _held(state.determinize(0, rng), 1) for _ in range(40))
+    state.apply({0: "play:darwin.pinzon", 1: "play:zorro.estocada"})  # both may boost now
+    hidden = set()
+    for _ in range(60):
+        other = state.determinize(0, rng)
+        assert "zorro.la-marca" in _held(other, 1)
+        hidden.add(other.lines[0][1][-1].card.id)
+        check_cards_conserved(other)
+    assert "zorro.la-marca" in hidden and len(hidden) > 1
+
+
+def test_view__a_hand_shown_by_lluvia_is_not_shortened_by_a_card_played_face_down():
+    """rv.ruling.flipped-cards-known: a card played face down is hidden until the reveal;
+    the hand Lluvia de Sombreros showed stays as it was seen, or the shortened list would
+    name the card played."""
+    state = position(
+        ["sombrerero", "darwin"],
+        lines=[["v:golpe"], ["v:golpe"]],
+        hands=[["lluvia", "tetera", "liebre", "patada"], ["bloqueo", "pinzon"]],
+    )
+    clash(state, {0: "lluvia", 1: "bloqueo"})
+    shown = state.view(1)["players"][0]["known_hand"]
+    assert "sombrerero.tetera" in shown
+    state.apply({0: "play:sombrerero.tetera", 1: "play:darwin.pinzon"})
+    assert state.pending() and state.pending()[0].kind == "boost"  # before the reveal
+    assert state.view(1)["players"][0]["known_hand"] == shown
+    rng = random.Random(2)
+    for _ in range(20):
+        assert set(shown) <= set(_held(state.determinize(1, rng), 0))
+
+
+def test_determinize__a_rival_bound_by_pinzas_de_mantis_played_a_non_basic_card():
+    """Pinzas de Mantis: the rival may not play basic cards (it held a non-basic one), so
+    the card it played face down is never resampled into a basic card."""
+    state = position(
+        ["mulan", "darwin"],
+        lines=[["v:golpe"], ["v:patada"]],
+        hands=[["pinzas", "espada"], ["bloqueo", "golpe", "pinzon"]],
+    )
+    clash(state, {0: "pinzas", 1: "bloqueo"})
+    assert state.restricted == {1}
+    state.apply({0: "play:mulan.espada", 1: "play:darwin.pinzon"})
+    assert state.pending()[0].kind == "boost"
+    rng = random.Random(3)
+    played = {state.determinize(0, rng).lines[0][1][-1].card for _ in range(60)}
+    assert len(played) > 1 and not any(c.is_basic for c in played)

@@ -3,12 +3,18 @@ per option."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from kumite.core.errors import OptionsError
 from kumite.games.rivales.state import BOOST, MARKER, PERSONA, PLAY
 from kumite.games.rivales.table import DOWN, SPENT
-from tests.games.rivales.helpers import GAME, card, clash, of_kind, position, sides
+from tests.games.rivales.helpers import CATALOG, GAME, card, clash, of_kind, position, sides
+
+
+def speeds(events):
+    return of_kind(events, "SpeedCompared")[0].speeds
 
 
 def test_every_ruling_has_an_entry_in_the_rule_index():
@@ -217,6 +223,90 @@ def test_ruling_no_basic_only_basics__a_hand_of_basics_may_still_be_played():
     assert state.legal(1) == ("play:basic.golpe",)
 
 
+def _pinzas_against_a_dodge(option=None):
+    """Darwin dodges Mulan's Pinzas de Mantis (faster in combo with Golpe) with Esquiva and
+    leaves Golpe face up; Pinzas, still face up, forbids basic cards next clash."""
+    state = position(
+        ["mulan", "darwin"],
+        lines=[["golpe"], []],
+        hands=[["pinzas", "espada"], ["esquiva", "golpe", "pinzon"]],
+        decks=[[], []],
+        options=None if option is None else {"pinzas_dodge": option},
+    )
+    events = clash(state, {0: "pinzas", 1: "esquiva"}, picks={1: ["golpe"]})
+    assert of_kind(events, "NoBasicNextClash")
+    assert [e.card for e in of_kind(events, "DodgeCardLeft")] == ["basic.golpe"]
+    return state
+
+
+def test_ruling_pinzas_dodge__a_basic_card_left_face_up_by_a_dodge_is_still_played():
+    """rv.ruling.pinzas-dodge (default pinzas_dodge=stands): the dodge's card is already in
+    play; Pinzas de Mantis forbids playing basic cards from the hand."""
+    state = _pinzas_against_a_dodge()
+    assert state.restricted == {1}
+    assert [d.seat for d in state.pending()] == [0]  # Darwin's card is the face-up Golpe
+    events = clash(state, {0: "espada"})
+    played = [e for e in of_kind(events, "CardPlayed") if e.seat == 1]
+    assert played[0].card == "basic.golpe" and played[0].rule == "rv.dodge"
+
+
+def test_ruling_pinzas_dodge__back_the_basic_card_returns_to_the_hand_in_sight():
+    """rv.ruling.pinzas-dodge (pinzas_dodge=back): the basic card goes back to the hand,
+    seen by everyone, and its owner plays a non-basic card."""
+    state = _pinzas_against_a_dodge("back")
+    assert state.ready[1] is None and card("basic.golpe") in state.hand[1]
+    assert state.legal(1) == ("play:darwin.pinzon",)
+    assert state.view(0)["players"][1]["seen_in_hand"] == ["basic.golpe"]
+    rng = random.Random(4)
+    for _ in range(20):  # the table saw it go back: resampling keeps it there
+        assert card("basic.golpe") in state.determinize(0, rng).hand[1]
+    events = clash(state, {0: "espada", 1: "pinzon"})
+    assert state.view(0)["players"][1]["seen_in_hand"] == ["basic.golpe"]
+    assert [e.card for e in of_kind(events, "CardRevealed") if e.seat == 1] == ["darwin.pinzon"]
+
+
+def test_ruling_pinzas_dodge__back_event_says_why():
+    state = position(
+        ["mulan", "darwin"],
+        lines=[["golpe"], []],
+        hands=[["pinzas", "espada"], ["esquiva", "golpe", "pinzon"]],
+        options={"pinzas_dodge": "back"},
+    )
+    events = clash(state, {0: "pinzas", 1: "esquiva"}, picks={1: ["golpe"]})
+    (back,) = of_kind(events, "ReadyCardReturned")
+    assert back.rule == "rv.ruling.pinzas-dodge" and "Pinzas de Mantis" in back.describe()
+
+
+def _amague_with_esquiva(option=None):
+    state = position(
+        ["zorro", "mulan"],
+        lines=[["esquiva"], []],
+        hands=[["amague", "golpe"], ["espada", "golpe"]],
+        options=None if option is None else {"exchanged_card": option},
+    )
+    events = clash(state, {0: "amague", 1: "espada"}, picks={0: ["esquiva", "golpe"]})
+    assert sides(state, 0) == ["amague/up", "esquiva/" + ("up" if option == "effects" else "down")]
+    return state, events
+
+
+def test_ruling_exchanged_card__the_card_swapped_in_brings_its_values_not_its_effect():
+    """rv.ruling.exchanged-card (default exchanged_card=values): Esquiva, swapped in by
+    Amague, was revealed in an earlier clash: its immediate effect does not act again, so
+    Zorro does not dodge; its printed values are those of the clash."""
+    state, events = _amague_with_esquiva()
+    assert not of_kind(events, "DodgeCardLeft")
+    assert speeds(events)[0] == card("basic.esquiva").speed
+    assert state.taken[0] == card("mulan.espada").damage
+
+
+def test_ruling_exchanged_card__effects_the_card_swapped_in_acts_as_if_revealed():
+    """rv.ruling.exchanged-card (exchanged_card=effects): Esquiva's dodge acts right after
+    Amague's exchange: no Damage, and a card left face up for the next clash."""
+    state, events = _amague_with_esquiva("effects")
+    assert of_kind(events, "AttackResolved")[0].dodged
+    assert state.taken[0] == 0 and state.ready[0] is card("basic.golpe")
+
+
 def test_ruling_flipped_cards_known__flipped_cards_stay_known_hidden_cards_do_not():
     """rv.ruling.flipped-cards-known."""
     state = position(
@@ -239,12 +329,97 @@ def test_ruling_zones_before_cards__players_know_whom_they_face_when_they_play()
     assert state.view(0)["fights"][0]["seats"] == [0, 3]
 
 
-def test_ruling_zone_order__zone_1_resolves_before_zone_2():
-    """rv.ruling.zone-order."""
-    state = position(["zorro", "curie", "mulan", "darwin"], hands=[["golpe", "patada"]] * 4)
-    events = clash(state, dict.fromkeys(range(4), "golpe"))
+def _isotopos_against_presion(first_zone):
+    """Zone 1: Mulan (Team B) hits Darwin. Zone 2: Curie's Isótopos Cargados against Zorro's
+    Presión, of the same type and Speed at the reveal (Presión's combo with Golpe): the most
+    recent clash winner's effect goes first."""
+    state = position(
+        ["darwin", "curie", "mulan", "zorro"],
+        lines={(1, 1): ["p4:golpe"]},
+        hands=[
+            ["golpe", "patada"],
+            ["isotopos", "golpe"],
+            ["espada", "golpe"],
+            ["presion", "golpe"],
+        ],
+    )
+    combo = CATALOG.fighters["zorro"].combo[0].speed
+    assert card("curie.isotopos").speed == card("zorro.presion").speed + combo
+    events = clash(
+        state,
+        {0: "golpe", 1: "isotopos", 2: "espada", 3: "presion"},
+        picks={3: ["golpe"]},
+        first_zone=first_zone,
+    )
+    isotopos = [e.what for e in of_kind(events, "EffectApplied") if e.source == "Isótopos Cargados"]
+    return state, events, isotopos
+
+
+def test_ruling_zone_order__the_order_of_the_zones_changes_the_clash():
+    """rv.2v2.boosting: "Each zone is resolved separately and in the order the players decide".
+    Zone 1 first: Mulan's win makes Team B the most recent winner, Presión resolves first
+    and flips Zorro's Golpe: Isótopos +0. Zone 2 first: nobody has won yet, Isótopos (the
+    lower seat) resolves first: +1."""
+    _, events, first_1 = _isotopos_against_presion(1)
+    assert first_1 == ["+0 Damage"]
+    (chosen,) = of_kind(events, "ZoneOrderChosen")
+    assert (chosen.first, chosen.rule) == (0, "rv.ruling.zone-order")
+    _, events, first_2 = _isotopos_against_presion(2)
+    assert first_2 == ["+1 Damage"]
     reveals = [e.seat for e in of_kind(events, "CardRevealed")]
-    assert reveals == [0, 2, 1, 3]
+    assert reveals == [1, 3, 0, 2]  # Zone 2, then Zone 1
+
+
+def test_ruling_zone_order__the_zone_resolved_last_gives_the_most_recent_winner():
+    """rv.energy.boost-order: the most recent clash winner is the winner of the zone
+    resolved last."""
+    state, _, _ = _isotopos_against_presion(2)
+    assert state.last_winner == 1  # Mulan's zone was resolved last
+    state, events, _ = _isotopos_against_presion(1)
+    attacks = of_kind(events, "AttackResolved")
+    assert attacks[-1].attacker == 1 and attacks[-1].dealt  # Curie, in Zone 2, resolved last
+    assert state.last_winner == 0
+
+
+def test_ruling_zone_order__boosts_go_zone_by_zone_in_the_order_chosen():
+    """rv.2v2.boosting: both zones are boosted separately, the first zone completely first."""
+    state = position(
+        ["darwin", "curie", "mulan", "zorro"],
+        lines={(0, 0): ["v:patada"], (1, 0): ["p2:v:patada"], (1, 1): ["p4:v:patada"]},
+        hands=[["golpe"], ["golpe"], ["golpe"], ["golpe"]],
+    )
+    state.apply(dict.fromkeys(range(4), "play:basic.golpe"))
+    assert [(d.seat, d.kind) for d in state.pending()] == [(0, "zone-order")]
+    state.apply({0: "order:2"})
+    assert {d.seat for d in state.pending()} == {1, 3}  # Zone 2: both, at once (no winner)
+    state.apply({1: "boost:none", 3: "boost:damage"})
+    assert {d.seat for d in state.pending()} == {0}  # then Zone 1
+    assert state.view(0)["fights"][0]["zone"] == 1  # the views list the zones in order
+
+
+@pytest.mark.parametrize(
+    ("option", "last_winner", "clash", "seat"),
+    [
+        ("winner", None, 1, 0),  # nobody has won: Team A on odd clashes (its first seat)
+        ("winner", None, 2, 3),  # Team B on even ones (its caller: the second seat)
+        ("winner", 1, 1, 2),  # Team B won most recently: its caller decides
+        ("winner", 0, 2, 1),
+        ("alternate", 1, 1, 0),  # the teams in turn, whoever won
+        ("alternate", 0, 2, 3),
+    ],
+)
+def test_ruling_zone_order__who_chooses(option, last_winner, clash, seat):
+    """rv.ruling.zone-order (option zone_order): the team that won a clash most recently
+    (its zone caller, rv.ruling.zone-caller) chooses; else the teams take turns."""
+    state = position(
+        ["darwin", "curie", "mulan", "zorro"],
+        hands=[["golpe"]] * 4,
+        last_winner=last_winner,
+        clash=clash,
+        options={"zone_order": option},
+    )
+    state.apply(dict.fromkeys(range(4), "play:basic.golpe"))
+    assert [(d.seat, d.kind) for d in state.pending()] == [(seat, "zone-order")]
 
 
 def test_ruling_persona_order__hansel_or_gretel_after_the_cards_before_the_boosts():
@@ -259,18 +434,36 @@ def test_ruling_persona_order__hansel_or_gretel_after_the_cards_before_the_boost
 
 
 def test_ruling_end_order__card_effects_then_maximum_combo_then_passives():
-    """rv.ruling.end-order: Radio's end effect makes a third energy card, then Curie's
-    passive (3 energy cards) flips the most recent one face up."""
+    """rv.ruling.end-order. Mulan's Pinzas de Mantis closes her maximum combo: its end effect
+    still acts, then the combo is cut; Curie's Radio turns an exhausted card into a third
+    energy card, and only then does Curie's passive count three and flip one face up."""
+    top = CATALOG.fighters["mulan"].max_combo
+    chain = ["golpe", "patada", "abanico", "grillo", "montana"][:top]
     state = position(
-        ["curie", "darwin"],
-        lines=[["v:golpe", "v:patada", "x:bloqueo"], []],
-        hands=[["radio"], ["pinzon"]],
+        ["curie", "mulan"],
+        lines=[["v:golpe", "v:patada", "x:bloqueo"], chain],
+        hands=[["radio", "salto"], ["pinzas", "espada"]],
     )
-    events = clash(state, {0: "radio", 1: "pinzon"})
+    events = clash(state, {0: "radio", 1: "pinzas"})
+    assert of_kind(events, "ComboFormed")[0].maximum
+    assert of_kind(events, "AttackResolved")[0].dealt == 0  # both cards stay face up
+    where = {
+        "pinzas": next(i for i, e in enumerate(events) if e.kind == "NoBasicNextClash"),
+        "radio": next(
+            i for i, e in enumerate(events) if e.kind == "EffectApplied" and e.source == "Radio"
+        ),
+        "cut": next(
+            i
+            for i, e in enumerate(events)
+            if e.kind == "CardFlipped" and e.rule == "rv.combo.maximum"
+        ),
+        "passive": next(i for i, e in enumerate(events) if e.kind == "CardFlipped" and e.up),
+    }
+    assert where["pinzas"] < where["cut"] and where["radio"] < where["cut"] < where["passive"]
+    assert sides(state, 1)[-1] == "pinzas/down"  # cut after its effect acted
+    assert state.restricted == {0}  # Pinzas de Mantis binds Curie this clash
     assert sides(state, 0) == ["golpe/down", "patada/down", "bloqueo/up", "radio/up"]
-    sources = [e.source for e in of_kind(events, "EffectApplied")]
-    assert sources.index("Radio") < len(sources)
-    assert [e.card for e in of_kind(events, "CardFlipped") if e.up] == ["basic.bloqueo"]
+    assert state.carry[0] == [1, 0, 0]  # the passive's +1 Speed for Curie's next card
 
 
 def test_ruling_mirror__two_players_may_fight_with_the_same_fighter_in_1vs1():

@@ -5,8 +5,8 @@ Each test's docstring is the card's text; the test plays it.
 
 from __future__ import annotations
 
-from kumite.games.sfdbg.scenario import act, deck_top, ids, pending, position
 from kumite.games.sfdbg.scoring import deck_vp
+from tests.games.sfdbg.scenario import act, deck_top, ids, pending, position
 
 
 def deck(s, *names):

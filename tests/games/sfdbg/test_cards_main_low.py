@@ -5,7 +5,7 @@ Each test's docstring is the card's text; the test plays it.
 
 from __future__ import annotations
 
-from kumite.games.sfdbg.scenario import act, ids, pending, position
+from tests.games.sfdbg.scenario import act, ids, pending, position
 
 
 def test_card__punch():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from kumite.games.sfdbg.scenario import act, ids, pending, position
+from tests.games.sfdbg.scenario import act, ids, pending, position
 
 ULTRAS = [
     "metsu-hadoken",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kumite.games.sfdbg.scenario import act, ids, kinds, pending, position
 from kumite.games.sfdbg.scoring import deck_vp
+from tests.games.sfdbg.scenario import act, ids, kinds, pending, position
 
 
 def deck(s, *names):

@@ -6,8 +6,8 @@ import typing
 
 from kumite.games.sfdbg.effects import BLOCKING, PRIMITIVES
 from kumite.games.sfdbg.game import GAME
-from kumite.games.sfdbg.scenario import act, ids, pending, position
 from kumite.games.sfdbg.schema import Op
+from tests.games.sfdbg.scenario import act, ids, pending, position
 
 CATALOG = GAME.catalog()
 

@@ -16,8 +16,8 @@ from kumite.core.record import GameRecord, replay
 from kumite.games.sfdbg.attack import Attack
 from kumite.games.sfdbg.engine import Ctx, Engine, Request
 from kumite.games.sfdbg.game import GAME
-from kumite.games.sfdbg.scenario import act, pending, position
 from kumite.games.sfdbg.state import SFDBGState
+from tests.games.sfdbg.scenario import act, pending, position
 
 
 def random_game(

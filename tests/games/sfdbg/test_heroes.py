@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from kumite.games.sfdbg.game import GAME
-from kumite.games.sfdbg.scenario import act, ids, pending, position
+from tests.games.sfdbg.scenario import act, ids, pending, position
 
 
 def challenged_by(boss: str, **kw):

@@ -9,7 +9,7 @@ import pytest
 from kumite.games.sfdbg.actions import vocabulary
 from kumite.games.sfdbg.game import GAME
 from kumite.games.sfdbg.labels import choice_label, choice_labels
-from kumite.games.sfdbg.scenario import position
+from tests.games.sfdbg.scenario import position
 
 CATALOG = GAME.catalog()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kumite.core.errors import IllegalChoiceError
-from kumite.games.sfdbg.scenario import act, ids, kinds, pending, position
+from tests.games.sfdbg.scenario import act, ids, kinds, pending, position
 
 
 def test_attacks__each_affected_player_may_avoid_it_with_a_defense():

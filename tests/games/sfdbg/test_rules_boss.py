@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kumite.core.errors import IllegalChoiceError
-from kumite.games.sfdbg.scenario import act, ids, kinds, pending, position
+from tests.games.sfdbg.scenario import act, ids, kinds, pending, position
 
 
 def boss_game(boss: str = "ryu", **kw):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kumite.games.sfdbg.scenario import act, ids, kinds, pending, position
+from tests.games.sfdbg.scenario import act, ids, kinds, pending, position
 
 
 def test_counter__your_ultra_as_a_defense_makes_your_super_hero_counter_attack():

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from kumite.games.sfdbg.scenario import act, kinds, position
 from kumite.games.sfdbg.scoring import decided_by, deck_vp, winners
+from tests.games.sfdbg.scenario import act, kinds, position
 
 
 def cards(s, *names):

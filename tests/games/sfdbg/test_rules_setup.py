@@ -8,8 +8,8 @@ import pytest
 
 from kumite.core.errors import OptionsError
 from kumite.games.sfdbg.game import GAME
-from kumite.games.sfdbg.scenario import act, ids
 from kumite.games.sfdbg.turn import owned
+from tests.games.sfdbg.scenario import act, ids
 
 CATALOG = GAME.catalog()
 
@@ -156,7 +156,7 @@ def test_setup__main_deck__no_kick_stage_or_ultra_is_ever_put_into_it_whatever_t
     """sfdbg.setup.main-deck: "None of the following cards should ever be placed into the
     main deck: Stage, Punch, Vulnerability, Kick, Ultra, Weakness" — the engine's rule, even
     when a pack's effect would put them there (sfdbg.ruling.never-into-main-deck)."""
-    from kumite.games.sfdbg.scenario import pending, position
+    from tests.games.sfdbg.scenario import pending, position
 
     def dhalsim_counters(discards: list[str]):
         s = position(

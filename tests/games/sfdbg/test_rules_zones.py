@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kumite.core.errors import IllegalChoiceError
-from kumite.games.sfdbg.scenario import act, ids, pending, position
+from tests.games.sfdbg.scenario import act, ids, pending, position
 
 
 def test_destroy__a_destroyed_card_goes_to_the_face_up_destroyed_pile():

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from kumite.games.sfdbg.game import GAME
 from kumite.games.sfdbg.rules import RULES
-from kumite.games.sfdbg.scenario import act, ids, pending, position
 from kumite.games.sfdbg.scoring import winners
+from tests.games.sfdbg.scenario import act, ids, pending, position
 
 
 def boss_on_top(s, boss):

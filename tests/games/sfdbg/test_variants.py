@@ -6,7 +6,7 @@ import random
 from collections import Counter
 
 from kumite.games.sfdbg.game import GAME
-from kumite.games.sfdbg.scenario import act, ids, kinds, pending, position
+from tests.games.sfdbg.scenario import act, ids, kinds, pending, position
 
 # -- High-Powered Heroes -----------------------------------------------------------------------
 

@@ -7,8 +7,8 @@ from typing import Any
 
 from kumite.core.events import Event
 from kumite.games.sfrivals.cards import Card, load_catalog
-from kumite.games.sfrivals.scenario import clash, position
 from kumite.games.sfrivals.state import SFRState
+from tests.games.sfrivals.scenario import clash, position
 
 CATALOG = load_catalog()
 

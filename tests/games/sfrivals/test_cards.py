@@ -290,7 +290,7 @@ def test_card_ultra__only_playable_at_life_5_or_under(cid):
     """Ultra Combo: this power can only be used when your health is 5 or under
     (sfr.layout.ultra-combo, sfr.ruling.ultra-play)."""
     char = cid.split(".")[0]
-    from kumite.games.sfrivals.scenario import position
+    from tests.games.sfrivals.scenario import position
 
     for life, legal in ((6, False), (5, True), (1, True)):
         s = position(char, "ken", lives=(life, 10))
@@ -366,7 +366,7 @@ SUPERS = cards(
 def test_card_super_combo__only_from_round_5(cid):
     """This card can only be played in the 5th round of the fight or later
     (sfr.layout.super-combo)."""
-    from kumite.games.sfrivals.scenario import position
+    from tests.games.sfrivals.scenario import position
 
     char = cid.split(".")[0]
     for round, legal in ((1, False), (4, False), (5, True), (8, True)):

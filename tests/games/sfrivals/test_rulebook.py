@@ -6,9 +6,9 @@ import pytest
 
 from kumite.core.errors import IllegalChoiceError, MissingChoiceError
 from kumite.games.sfrivals.game import GAME
-from kumite.games.sfrivals.scenario import clash, position
 from kumite.games.sfrivals.state import PLAY, SETUP
 from tests.games.sfrivals.helpers import dmg, fight, of_kind
+from tests.games.sfrivals.scenario import clash, position
 
 
 def set_up(state, first="setup:ryu.jab:ryu.hadouken", second="setup:ken.guard:ken.hadouken"):

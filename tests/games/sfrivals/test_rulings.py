@@ -6,8 +6,8 @@ import pytest
 
 from kumite.core.errors import OptionsError
 from kumite.games.sfrivals.game import GAME
-from kumite.games.sfrivals.scenario import clash, position
 from tests.games.sfrivals.helpers import dmg, fight, of_kind
+from tests.games.sfrivals.scenario import clash, position
 
 
 def test_ruling_power_order__cancellation_before_swap():

@@ -64,7 +64,8 @@ class ToyState(State):
     def clone(self) -> "ToyState":
         other = object.__new__(ToyState)
         other.__dict__.update(self.__dict__, deck=[*self.deck], hands=[*self.hands])
-        other.history, other.rng = [*self.history], self.rng.clone()
+        other.history = [dict(step) for step in self.history]  # a step is a dict: copied
+        other.rng = self.rng.clone()
         return other
 
     def determinize(self, seat: int, rng: Any) -> "ToyState":

@@ -13,6 +13,7 @@ range          choice                                     size
 60-99          ``pick:<seat>:<card>`` (seat x position)   40
 100            ``pass``                                   1
 101-104        ``count:<n>``                              4
+105-106        ``order:1``, ``order:2`` (the zone first)  2
 =============  =========================================  ======
 """
 
@@ -27,8 +28,8 @@ if TYPE_CHECKING:
     from kumite.games.rivales.state import RivalesState
 
 A_FIGHTER, A_MARKER, A_PLAY, A_ZONE, A_PERSONA = 0, 16, 26, 36, 38
-A_BOOST, A_GUARD, A_PICK, A_PASS, A_COUNT = 40, 44, 60, 100, 101
-NUM_ACTIONS = 105
+A_BOOST, A_GUARD, A_PICK, A_PASS, A_COUNT, A_ORDER = 40, 44, 60, 100, 101, 105
+NUM_ACTIONS = 107
 MAX_GUARD = A_PICK - A_GUARD - 1
 PERSONA_NAMES = ("hansel", "gretel")
 BOOST_NAMES = ("none", "damage", "speed", "both")
@@ -59,25 +60,40 @@ def choice_to_action(state: RivalesState, seat: int, choice: str) -> int:
             return A_PASS
         if verb == "count" and 0 <= int(rest) <= 3:
             return A_COUNT + int(rest)
+        if verb == "order" and rest in ("1", "2"):
+            return A_ORDER + int(rest) - 1
     except (KeyError, ValueError, AssertionError):
         pass
     raise MalformedChoiceError(seat, choice, "unknown choice")
 
 
-def _cards(state: RivalesState, seat: int) -> tuple[Card, ...]:
+def _cards(state: RivalesState, seat: int, action: int) -> tuple[Card, ...]:
     fighter = state.fighters[seat] if 0 <= seat < state.n else None
     if fighter is None:
-        raise KeyError(seat)
+        raise MalformedChoiceError(
+            seat, action, f"action id {action}: seat {seat} has no fighter yet"
+        )
     return fighter.cards
 
 
 def action_to_choice(state: RivalesState, seat: int, action: int) -> str:
+    """The choice string of a dense action id; a :class:`MalformedChoiceError` for an id
+    outside the table (or one naming a card before a fighter is chosen)."""
+    if type(action) is not int or not 0 <= action < NUM_ACTIONS:
+        raise MalformedChoiceError(
+            seat, action, f"unknown action id {action!r} (Rivales ids are 0..{NUM_ACTIONS - 1})"
+        )
     if A_FIGHTER <= action < A_MARKER:
-        return "fighter:" + list(state.catalog.fighters)[action - A_FIGHTER]
+        fighters = list(state.catalog.fighters)
+        if action - A_FIGHTER >= len(fighters):
+            raise MalformedChoiceError(
+                seat, action, f"action id {action}: the pack has {len(fighters)} fighters"
+            )
+        return "fighter:" + fighters[action - A_FIGHTER]
     if A_MARKER <= action < A_PLAY:
-        return "marker:" + _cards(state, seat)[action - A_MARKER].id
+        return "marker:" + _cards(state, seat, action)[action - A_MARKER].id
     if A_PLAY <= action < A_ZONE:
-        return "play:" + _cards(state, seat)[action - A_PLAY].id
+        return "play:" + _cards(state, seat, action)[action - A_PLAY].id
     if A_ZONE <= action < A_PERSONA:
         return f"zone:{action - A_ZONE + 1}"
     if A_PERSONA <= action < A_BOOST:
@@ -88,9 +104,11 @@ def action_to_choice(state: RivalesState, seat: int, action: int) -> str:
         return f"guard:{action - A_GUARD}"
     if A_PICK <= action < A_PASS:
         who, index = divmod(action - A_PICK, 10)
-        return f"pick:{who}:{_cards(state, who)[index].id}"
+        if who >= state.n:
+            raise MalformedChoiceError(seat, action, f"action id {action}: no seat {who} here")
+        return f"pick:{who}:{_cards(state, who, action)[index].id}"
     if action == A_PASS:
         return "pass"
-    if A_COUNT <= action < NUM_ACTIONS:
+    if A_COUNT <= action < A_ORDER:
         return f"count:{action - A_COUNT}"
-    raise KeyError(action)
+    return f"order:{action - A_ORDER + 1}"

@@ -20,7 +20,7 @@ from kumite.cards import (
     convert,
     split_values,
 )
-from kumite.cards.pack import PackLoader
+from kumite.cards.pack import PackLoader, read_rules
 from kumite.core.errors import PackError
 
 When = Literal["immediate", "end", "passive", "damaged"]
@@ -434,18 +434,8 @@ def _fill(
 
 def _compile(pack: PackData) -> Catalog:
     name = pack.name
-    defaults = {str(k): str(v) for k, v in pack.meta.get("provenance", {}).items()}
-    raw_rules = pack.data.get("rules", {})
-    if not isinstance(raw_rules, dict):
-        raise PackError(name, "[rules] must be a table")
-    rule_values, rule_prov = split_values(
-        raw_rules,
-        pack=name,
-        card=None,
-        valued=raw_rules.keys(),
-        defaults=dict.fromkeys(raw_rules, "rulebook"),
-    )
-    rules = convert(rule_values, RuleValues, pack=name, card=None)
+    defaults = pack.defaults
+    rules, rule_prov = read_rules(pack, RuleValues)
     fighter_specs: list[tuple[FighterSpec, dict[str, Provenance]]] = []
     for table in pack.data.get("fighters", []):
         fid = str(table.get("id"))

@@ -156,10 +156,12 @@ def reveal(state: RivalesState, fight: Fight, out: list[Event] | None) -> None:
     lines = state.lines[fight.zone]
     for t in (0, 1):
         slot = lines[t][-1]
-        if slot.side == HIDDEN:
-            slot.side = UP
         seat = fight.seats[t]
         card = slot.card
+        if slot.side == HIDDEN:
+            slot.side = UP
+            if state.known or state.seen[seat]:
+                state.forget(seat, card)  # it left the hand in sight
         if out is not None:
             out.append(
                 ev.CardRevealed(

@@ -130,10 +130,12 @@ def _requirement_checks(r: Requires, own: bool) -> list[Check]:
         least_energy = r.min_energy
 
         def energy_(state: RivalesState, fight: Fight, t: int, owner: int | None) -> bool:
+            # energy cards of earlier clashes: the card of this clash, flipped by Damage,
+            # an exchange or a maximum combo's cut, is not one of them (rv.ruling.counts)
             line = state.lines[fight.zone][t]
             if not own:
-                return energy(line) >= least_energy
-            return count(line, "energy", who(fight, t, owner)) >= least_energy
+                return energy(line) - (line[-1].side == DOWN) >= least_energy
+            return count(line, "energy", who(fight, t, owner), len(line) - 1) >= least_energy
 
         checks.append(energy_)
     if r.min_exhausted is not None:
@@ -358,6 +360,15 @@ def execute(c: Ctx, e: Effect, card: Card, choice: str | None, out: list[Event] 
             active = c.line[-1]
             slot.card, active.card = active.card, slot.card
             slot.owner, active.owner = active.owner, slot.owner
+            if state.opts.exchanged_card == "effects" and active.card.immediate:
+                # its immediate effects act next, as if it had been revealed now
+                # (rv.ruling.exchanged-card); by default it brings only its values
+                swapped = tuple(
+                    (t, x, active.card, None if x.requires is NO_REQUIREMENT else check_of(x))
+                    for x in active.card.immediate
+                )
+                at = fight.qpos + 1
+                fight.queue = fight.queue[:at] + swapped + fight.queue[at:]
             if out is not None:
                 _say(
                     out,
@@ -476,7 +487,9 @@ def end_effect(c: Ctx, e: Effect, card: Card | None, out: list[Event] | None) ->
             if out is not None:
                 out.append(_flip(state, slot, False, f"{src}: it becomes energy", rule))
     elif op == "flip_energy_up":
-        for slot in newest(c.line, DOWN, e.amount):
+        # energy cards of earlier clashes: flipping this clash's card up would undo its
+        # flip by Damage or an exchange, or the cut of a maximum combo (rv.ruling.curie-energy)
+        for slot in newest(c.line, DOWN, e.amount, len(c.line) - 1):
             slot.side = UP
             if out is not None:
                 out.append(_flip(state, slot, True, src, rule))

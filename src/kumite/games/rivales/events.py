@@ -5,8 +5,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from kumite.core.events import Event
 
 
@@ -15,7 +13,6 @@ def _stats(speed: int, damage: int, guard: int) -> str:
     return out + (f", Guard {guard}" if guard else "")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class FighterChosen(Event):
     seat: int
     who: str
@@ -25,7 +22,6 @@ class FighterChosen(Event):
         return f"Player {self.seat + 1} fights as {self.fighter}."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class RoundStarted(Event):
     round: int
     final: bool
@@ -36,7 +32,6 @@ class RoundStarted(Event):
         return f"Round {self.round} begins."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class ClashStarted(Event):
     round: int
     clash: int
@@ -45,7 +40,6 @@ class ClashStarted(Event):
         return f"Clash {self.clash} of round {self.round}."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class UltraSetAside(Event):
     seat: int
     who: str
@@ -56,7 +50,6 @@ class UltraSetAside(Event):
         return f"{self.who} sets the ultra {self.name} aside, face up."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class LifeMarkerChosen(Event):
     """Private to the owner with the card; the public twin has ``card=None``."""
 
@@ -71,7 +64,6 @@ class LifeMarkerChosen(Event):
         return f"You cover your life bar with {self.name} as life marker (hidden from rivals)."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class CardsDrawn(Event):
     """Private to the drawer with the cards; the public twin lists none."""
 
@@ -89,7 +81,6 @@ class CardsDrawn(Event):
         return f"{self.who} draws {self.count} card{'s' if self.count > 1 else ''}."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class ZonesTaken(Event):
     zones: tuple[tuple[str, ...], ...]
     """Per zone, the labels of the fighters playing there."""
@@ -100,7 +91,33 @@ class ZonesTaken(Event):
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+class ReadyCardReturned(Event):
+    seat: int
+    who: str
+    card: str
+    name: str
+
+    def describe(self) -> str:
+        return (
+            f"{self.who}'s {self.name}, left face up by a dodge, goes back to the hand in sight: "
+            "Pinzas de Mantis forbids basic cards this clash."
+        )
+
+
+class ZoneOrderChosen(Event):
+    seat: int
+    who: str
+    team: str
+    first: int
+    """The zone boosted and resolved first (0 or 1)."""
+
+    def describe(self) -> str:
+        return (
+            f"{self.team} ({self.who}) chooses the order: Zone {self.first + 1} is boosted and "
+            f"resolved first, then Zone {2 - self.first}."
+        )
+
+
 class CardPlayed(Event):
     seat: int
     who: str
@@ -115,7 +132,6 @@ class CardPlayed(Event):
         return f"{self.who} plays a card face down."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class PersonaChosen(Event):
     seat: int
     who: str
@@ -126,7 +142,6 @@ class PersonaChosen(Event):
         return f"{self.who} calls out {self.persona.upper()} ({icon})."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class BoostChosen(Event):
     seat: int
     who: str
@@ -141,7 +156,6 @@ class BoostChosen(Event):
         return f"{self.who} spends {self.energy} energy (cards moved down): {' and '.join(parts)}."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class CardRevealed(Event):
     seat: int
     who: str
@@ -160,7 +174,6 @@ class CardRevealed(Event):
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class EffectApplied(Event):
     """One effect of a card or a fighter's passive, in words."""
 
@@ -173,7 +186,6 @@ class EffectApplied(Event):
         return f"{self.who}'s {self.source}: {self.what}."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class RequirementUnmet(Event):
     seat: int
     who: str
@@ -184,7 +196,6 @@ class RequirementUnmet(Event):
         return f"{self.who}'s {self.source} has no effect: it requires {self.requirement}."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class ComboFormed(Event):
     seat: int
     who: str
@@ -209,7 +220,6 @@ class ComboFormed(Event):
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class SpeedCompared(Event):
     seats: tuple[int, int]
     whos: tuple[str, str]
@@ -227,7 +237,6 @@ class SpeedCompared(Event):
         return f"{head}: {att} attacks{self.how and ' (' + self.how + ')'}."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class GuardBoosted(Event):
     seat: int
     who: str
@@ -240,7 +249,6 @@ class GuardBoosted(Event):
         return f"{self.who} exhausts {self.energy} energy: Guard now {self.guard}."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class AttackResolved(Event):
     attacker: int
     defender: int
@@ -263,7 +271,6 @@ class AttackResolved(Event):
         return f"{att} deals {self.damage}{guard} = {self.dealt} Damage to {dfn}."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class DamageTaken(Event):
     seat: int
     who: str
@@ -278,7 +285,6 @@ class DamageTaken(Event):
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class CardFlipped(Event):
     seat: int
     who: str
@@ -292,7 +298,6 @@ class CardFlipped(Event):
         return f"{self.who}'s {self.name} is flipped {side} ({self.reason})."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class UltraIconUncovered(Event):
     seat: int
     who: str
@@ -301,7 +306,6 @@ class UltraIconUncovered(Event):
         return f"{self.who} uncovers the ultra icon: the ultra card comes to hand next clash."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class UltraTaken(Event):
     seat: int
     who: str
@@ -312,7 +316,6 @@ class UltraTaken(Event):
         return f"{self.who} takes the ultra {self.name} into hand."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class KnockedOut(Event):
     seat: int
     who: str
@@ -321,7 +324,6 @@ class KnockedOut(Event):
         return f"{self.who} uncovers K.O.!"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class HandShown(Event):
     """Private to the seat shown the hand; the public twin names no card."""
 
@@ -339,7 +341,6 @@ class HandShown(Event):
         return f"{self.who} shows their hand to {self.to_who} only."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class DodgeCardLeft(Event):
     seat: int
     who: str
@@ -350,7 +351,6 @@ class DodgeCardLeft(Event):
         return f"{self.who} leaves {self.name} face up: it is their card next clash."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class NoBasicNextClash(Event):
     seat: int
     """Mulan's seat."""
@@ -361,7 +361,6 @@ class NoBasicNextClash(Event):
         return f"{self.target} may not play basic cards next clash."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class RoundEnded(Event):
     round: int
     winners: tuple[int, ...]
@@ -377,7 +376,6 @@ class RoundEnded(Event):
         return f"Round {self.round} ({self.reason}) won by {who}. Rounds won: {score}."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class FightEnded(Event):
     winner: int | None
     """Winning team; None for a draw."""

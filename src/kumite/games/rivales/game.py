@@ -16,9 +16,9 @@ from kumite.games.rivales.rules import RULES, card_rule, fighter_rule
 from kumite.games.rivales.state import RivalesState
 
 RULES_VERSION = "rivales-1"
-#: Decisions per clash at most: zones 1, play 1, persona 1, boosts 2 per zone, effects 2
-#: per zone, guard 1 per zone; rounds: 3 + final rounds (option, at most 10).
-_PER_CLASH = 3 + 5 * 2
+#: Decisions per clash at most: zones 1, play 1, persona 1, zone order 1, boosts 2 per zone,
+#: effects 2 per zone, guard 1 per zone; rounds: 3 + final rounds (option, at most 10).
+_PER_CLASH = 4 + 5 * 2
 
 
 class Rivales(PackGame[Options, Catalog]):

@@ -49,14 +49,8 @@ class RivalesAdapter(Adapter):
                 if verb == "play":
                     clashes[seat] += 1
                     plays.append((seat, card, clashes[seat], "played"))
-        return GameSummary(
-            winners=tuple(outcome.winners),
-            draw=outcome.draw,
-            reason=outcome.reason,
-            length=max(clashes),
-            entities=tuple(f.id if f is not None else None for f in fighters),
-            plays=plays,
-        )
+        entities = [f.id if f is not None else None for f in fighters]
+        return GameSummary.of(outcome, max(clashes), entities, plays)
 
 
 ADAPTER = RivalesAdapter(SPEC)

@@ -12,7 +12,7 @@ from typing import Any
 
 from kumite.core.game import Game
 from kumite.core.spec import Labeler
-from kumite.games.rivales.cards import Card, Catalog
+from kumite.games.rivales.cards import Card, Catalog, Fighter
 from kumite.games.rivales.game import GAME
 
 PERSONAS = {
@@ -23,6 +23,24 @@ _PASS = {
     "flip-own-down": "Flip nothing",
     "exchange-with-basic": "Keep this card (no exchange)",
 }
+
+
+def mark(obj: Card | Fighter, field: str) -> str:
+    """The provenance mark of a field (``†`` reconstructed, ``*`` estimate, else "")."""
+    prov = obj.provenance.get(field)
+    return prov.mark if prov else ""
+
+
+def named(obj: Card | Fighter) -> str:
+    """A card's or fighter's name with its mark: ``Estocada†`` (reconstructed)."""
+    return obj.name + mark(obj, "name")
+
+
+def copies(card: Card, catalog: Catalog, seat_fighter: str | None) -> int:
+    """Copies of ``card`` in the seat's fighter's deck (a Rivales deck holds one of each)."""
+    fighter = catalog.fighters.get(seat_fighter or "")
+    found = sum(1 for c in fighter.cards if c is card) if fighter else 0
+    return found or 1
 
 
 def stats(card: Card) -> str:
@@ -59,13 +77,21 @@ def choice_label(
     cards = catalog.cards
     if verb == "fighter" and rest in catalog.fighters:
         f = catalog.fighters[rest]
-        return f"Fight as {f.name} (life {f.life}, maximum combo {f.max_combo}; {f.passive_name})"
+        return (
+            f"Fight as {named(f)} (life {f.life}{mark(f, 'life')}, maximum combo "
+            f"{f.max_combo}{mark(f, 'combo')}; {f.passive_name}{mark(f, 'passive_name')})"
+        )
     if verb == "marker" and rest in cards:
-        return f"Cover your life bar with {cards[rest].name} (your hand keeps the other 4)"
+        return (
+            f"Cover your life bar with {_card(cards[rest], catalog, view)} "
+            "(your hand keeps the other 4)"
+        )
     if verb == "play" and rest in cards:
-        return f"Play {cards[rest].name} face down ({stats(cards[rest])})"
+        return f"Play {_card(cards[rest], catalog, view)} face down ({stats(cards[rest])})"
     if verb == "zone" and rest in ("1", "2"):
         return f"Play in Zone {rest} (your partner takes Zone {3 - int(rest)})"
+    if verb == "order" and rest in ("1", "2"):
+        return _order(int(rest) - 1, view)
     if choice in PERSONAS:
         return PERSONAS[choice]
     if verb == "boost":
@@ -83,6 +109,15 @@ def choice_label(
     return choice
 
 
+def _card(card: Card, catalog: Catalog, view: Mapping[str, Any]) -> str:
+    """The card's marked name, with its copies in the deck when there are several."""
+    seat = view.get("seat")
+    players = view.get("players", [])
+    fighter = players[seat]["fighter"] if isinstance(seat, int) and seat < len(players) else None
+    n = copies(card, catalog, fighter)
+    return named(card) + (f" ×{n}" if n > 1 else "")
+
+
 def choice_labels(choices: Sequence[str], catalog: Catalog, view: Mapping[str, Any]) -> list[str]:
     kind = my_kind(view)
     return [choice_label(c, catalog, view, kind) for c in choices]
@@ -98,13 +133,13 @@ def _whose(owner: int, view: Mapping[str, Any]) -> str:
 
 def _pick(kind: str, owner: int, card: Card, view: Mapping[str, Any]) -> str:
     if kind == "dodge":
-        return f"Leave {card.name} face up: your card of the next clash"
+        return f"Leave {named(card)} face up: your card of the next clash"
     whose = _whose(owner, view)
     if kind == "exchange-with-basic":
-        return f"Exchange with {whose} face-up {card.name}"
+        return f"Exchange with {whose} face-up {named(card)}"
     if kind == "flip-own-down":
-        return f"Flip {whose} {card.name} face down (it becomes energy)"
-    return f"Choose {whose} {card.name}"
+        return f"Flip {whose} {named(card)} face down (it becomes energy)"
+    return f"Choose {whose} {named(card)}"
 
 
 def _my_card(catalog: Catalog, view: Mapping[str, Any]) -> Card | None:
@@ -117,6 +152,22 @@ def _my_card(catalog: Catalog, view: Mapping[str, Any]) -> Card | None:
             if line and line[-1]["owner"] == seat and line[-1]["card"] in catalog.cards:
                 return catalog.cards[line[-1]["card"]]
     return None
+
+
+def _order(first: int, view: Mapping[str, Any]) -> str:
+    """``Zone 2 first (P2 Curie vs P4 Darwin), then Zone 1 (...)``."""
+    players = view.get("players", [])
+
+    def who(zone: int) -> str:
+        fight = next((f for f in view.get("fights", ()) if f["zone"] == zone), None)
+        if fight is None or any(s >= len(players) for s in fight["seats"]):
+            return ""
+        return " (" + " vs ".join(players[s]["who"] for s in fight["seats"]) + ")"
+
+    return (
+        f"Zone {first + 1} first{who(first)}: boosted and resolved before "
+        f"Zone {2 - first}{who(1 - first)}"
+    )
 
 
 def _count(n: int, catalog: Catalog, view: Mapping[str, Any]) -> str:

@@ -40,6 +40,29 @@ class Options(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=T
             "rival facing Mulan next clash (``rv.ruling.pinzas-2v2``)."
         ),
     ] = "zone"
+    pinzas_dodge: Annotated[
+        Literal["stands", "back"],
+        doc(
+            "A basic card left face up by a dodge when Pinzas de Mantis forbids basic cards: "
+            "it is played all the same (default), or goes back to the hand "
+            "(``rv.ruling.pinzas-dodge``)."
+        ),
+    ] = "stands"
+    exchanged_card: Annotated[
+        Literal["values", "effects"],
+        doc(
+            "A card swapped in by an exchange (Amague) brings its values but not its immediate "
+            "effect (default), or its immediate effects act too (``rv.ruling.exchanged-card``)."
+        ),
+    ] = "values"
+    zone_order: Annotated[
+        Literal["winner", "alternate"],
+        doc(
+            "2vs2: who chooses which zone is boosted and resolved first: the team that won a "
+            "clash most recently (default; while nobody has, the teams take turns), or the teams "
+            "in turn, Team A on odd clashes (``rv.ruling.zone-order``)."
+        ),
+    ] = "winner"
     final_round_limit: Annotated[
         int, doc("Final (sudden-death) rounds played before the fight is declared a draw.")
     ] = 3

@@ -6,17 +6,19 @@ from kumite.core.decision import new_decision
 from kumite.core.game import Decision
 from kumite.core.memo import Memo
 
-FIGHTER, MARKER, ZONES, PLAY, PERSONA, BOOST, RESOLVE, OVER = (
+FIGHTER, MARKER, ZONES, PLAY, PERSONA, ORDER, BOOST, RESOLVE, OVER = (
     "fighter",
     "marker",
     "zones",
     "play",
     "persona",
+    "order",
     "boost",
     "resolve",
     "over",
 )
-"""Phases where players decide (``resolve`` also runs on its own until someone must)."""
+"""Phases where players decide (``resolve`` also runs on its own until someone must;
+``order``, 2vs2 only: which zone goes first)."""
 SETUP, START, END = "setup", "start-clash", "end-clash"
 """Phases that run on their own: a round's set-up, a clash's start, its end."""
 

@@ -7,6 +7,8 @@ of a clash itself is in :mod:`.clash`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from kumite.core.decision import new_decision
@@ -59,6 +61,7 @@ def setup_round(state: RivalesState, out: list[Event] | None) -> None:
         state.ready[s] = None
         state.carry[s] = [0, 0, 0]
     state.known = {}
+    state.seen = [set() for _ in state.seats]
     state.no_basic_zone = set()
     state.no_basic_facing = set()
     state.restricted = set()
@@ -258,31 +261,33 @@ def boost_levels(state: RivalesState) -> dict[str, tuple[int, int, int]]:
 
 
 BoostTables = tuple[
-    dict[str, tuple[int, int, int]],
+    Mapping[str, tuple[int, int, int]],
     tuple[int, ...],
-    dict[str, tuple[int, int, int]],
-    dict[int, tuple[str, ...]],
+    Mapping[str, tuple[int, int, int]],
 ]
 _BOOST_TABLES: dict[tuple[int, ...], BoostTables] = {}
+_BOOST_LEGAL: dict[tuple[tuple[int, ...], int], tuple[str, ...]] = {}
+"""Memo of :func:`boost_legal`, by (boost costs, energy)."""
 
 
 def boost_tables(state: RivalesState) -> BoostTables:
-    """The boost levels (:func:`boost_levels`), their costs (a key), the levels by choice
-    string, and a memo of :func:`boost_legal`: shared by every state with the same costs."""
+    """The boost levels (:func:`boost_levels`), their costs (a key) and the levels by
+    choice string: read-only tables shared by every state with the same costs."""
     levels = boost_levels(state)
     key = tuple(cost for cost, _, _ in levels.values())
     found = _BOOST_TABLES.get(key)
     if found is None:
         by_choice = {f"boost:{k}": v for k, v in levels.items()}
-        found = _BOOST_TABLES[key] = (levels, key, by_choice, {})
+        found = _BOOST_TABLES[key] = (MappingProxyType(levels), key, MappingProxyType(by_choice))
     return found
 
 
 def boost_legal(state: RivalesState, n: int) -> tuple[str, ...]:
     """The boost choices ``n`` energy pays for."""
-    legal = state.boost_legal.get(n)
+    key = (state.boost_key, n)
+    legal = _BOOST_LEGAL.get(key)
     if legal is None:
-        legal = state.boost_legal[n] = tuple(
+        legal = _BOOST_LEGAL[key] = tuple(
             choice for choice in BOOSTS if state.boost_costs[choice[6:]][0] <= n
         )
     return legal
@@ -308,14 +313,13 @@ def boost_decisions(state: RivalesState) -> tuple[Decision, ...] | None:
         if plan is None:
             plan = fight.boost_plan = _boost_plan(state, fight)
         return plan[fight.boost_pos][1] if fight.boost_pos < len(plan) else None
-    waiting: list[Decision] = []
-    for fight in fights:
+    for fight in fights:  # 2vs2: zone by zone, in the order chosen (rv.2v2.boosting)
         plan = fight.boost_plan
         if plan is None:
             plan = fight.boost_plan = _boost_plan(state, fight)
         if fight.boost_pos < len(plan):
-            waiting.extend(plan[fight.boost_pos][1])
-    return tuple(waiting) or None
+            return plan[fight.boost_pos][1]
+    return None
 
 
 def apply_boosts(state: RivalesState, choices: dict[int, str], out: list[Event] | None) -> None:

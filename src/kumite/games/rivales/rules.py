@@ -270,6 +270,10 @@ RULES: dict[str, str] = {
         "Effects that count cards 'in play' count the cards of the line other than the cards of "
         "this clash; face-down cards include exhausted ones."
     ),
+    "rv.ruling.curie-energy": (
+        "Curie's Radiactividad counts and flips the energy cards of earlier clashes: the card of "
+        "this clash, flipped by Damage or an exchange or cut by a maximum combo, stays face down."
+    ),
     "rv.ruling.flip-cancels": (
         "A flipped card loses its effects still to come (end of clash); immediate effects it "
         "already resolved stand."
@@ -301,6 +305,23 @@ RULES: dict[str, str] = {
         "left face up leaves the hand and is its owner's card of the next clash, played face "
         "up before the others choose; on the last clash of a round no card is left."
     ),
+    "rv.ruling.pinzas-dodge": (
+        "A card left face up by a dodge is already in play: Pinzas de Mantis, which forbids "
+        "playing basic cards, does not forbid it (option pinzas_dodge=stands); or a basic card "
+        "so left goes back to the hand in sight of everyone and its owner plays from the hand "
+        "(pinzas_dodge=back)."
+    ),
+    "rv.ruling.exchanged-card": (
+        "A card swapped in by an exchange (Amague) is the card of this clash for its printed "
+        "values, type, link and end-of-clash effects, but its immediate effect does not act: it "
+        "was revealed in an earlier clash (option exchanged_card=values); or its immediate "
+        "effects act right after the exchange (exchanged_card=effects)."
+    ),
+    "rv.ruling.your-cards-2v2": (
+        "2vs2: a card that counts or acts on 'your' cards in play (energy, exhausted, face-down "
+        "cards) means your team's line in your zone, yours and your partner's, unless its text "
+        "says only your own."
+    ),
     "rv.ruling.no-basic-only-basics": (
         "A player forbidden to play basic cards who holds only basic cards may play one."
     ),
@@ -320,8 +341,12 @@ RULES: dict[str, str] = {
         "card plays in its zone."
     ),
     "rv.ruling.zone-order": (
-        "2vs2: zones are resolved one at a time, Zone 1 then Zone 2; since every effect acts "
-        "only in its zone, the order changes nothing. K.O. is checked at the end of the clash."
+        "2vs2: once the cards are down, the team that won a clash most recently (option "
+        "zone_order=winner; while nobody has, Team A on odd clashes and Team B on even ones) or "
+        "the teams in turn (zone_order=alternate) choose the zone resolved first, through their "
+        "zone caller. The first zone is boosted, then the second; the first is resolved, then "
+        "the second; the end of the clash goes in the same order. K.O. is checked at the end of "
+        "the clash."
     ),
     "rv.ruling.team-life": (
         "2vs2: after the seventh clash the team with more life in total wins the round; equal "

@@ -151,13 +151,15 @@ def clash(
     picks: Mapping[int, Sequence[str]] | None = None,
     personas: Mapping[int, str] | None = None,
     zones: Mapping[int, int] | None = None,
+    first_zone: int = 1,
 ) -> list[Event]:
     """Play one clash: seat ``s`` plays ``plays[s]`` (a card name). Other decisions are
     answered from ``boosts`` (``"damage"``, ``"speed"``, ``"both"``; default none),
     ``guards`` (energy to exhaust; default 0), ``picks`` (effect answers in order, card
     names or ``"pass"``/``"count:N"``; default pass, else the first option), ``personas``
-    (``"hansel"``/``"gretel"``) and ``zones`` (2vs2 callers: zone number 1 or 2). Returns
-    every event until the next clash begins or the round or fight ends."""
+    (``"hansel"``/``"gretel"``), ``zones`` (2vs2 callers: zone number 1 or 2) and
+    ``first_zone`` (2vs2: the zone resolved first, 1 or 2). Returns every event until the
+    next clash begins or the round or fight ends."""
     events: list[Event] = []
     start = (state.round, state.clash)
     queue = {s: list(v) for s, v in (picks or {}).items()}
@@ -170,6 +172,8 @@ def clash(
                 choices[s] = f"play:{find(fighter, plays[s]).id}"
             elif d.kind == "zones":
                 choices[s] = f"zone:{(zones or {}).get(s, 1)}"
+            elif d.kind == "zone-order":
+                choices[s] = f"order:{first_zone}"
             elif d.kind == "persona":
                 choices[s] = f"persona:{(personas or {}).get(s, 'hansel')}"
             elif d.kind == "boost":

@@ -7,7 +7,7 @@ from typing import Any
 
 from kumite.core.errors import OptionsError
 from kumite.core.game import Game
-from kumite.core.spec import Bot, GameSpec, Ref, Role
+from kumite.core.spec import Bot, GameSpec, Observation, Ref, Role
 
 SPEC = GameSpec(
     id="rivales",
@@ -18,7 +18,6 @@ SPEC = GameSpec(
     role=Role(
         option="fighters",
         label="Fighter",
-        flag="fighters",
         names=Ref("kumite.games.rivales.spec:fighter_names"),
     ),
     flags={"mode": "mode"},
@@ -36,6 +35,9 @@ SPEC = GameSpec(
     lab=Ref("kumite.games.rivales.lab:ADAPTER"),
     web="kumite.games.rivales.web",
     table=Ref("kumite.games.rivales.web:ADAPTER"),
+    observation=Observation(
+        encoding=Ref("kumite.games.rivales.observation:encoding"), env_name="Rivales"
+    ),
 )
 
 

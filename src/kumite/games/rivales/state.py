@@ -31,6 +31,7 @@ from kumite.games.rivales.phases import (
     END,
     FIGHTER,
     MARKER,
+    ORDER,
     OVER,
     PERSONA,
     PLAY,
@@ -41,18 +42,22 @@ from kumite.games.rivales.phases import (
     ZONES,
     decision,
 )
-from kumite.games.rivales.table import HIDDEN, UP, Line, Slot
+from kumite.games.rivales.table import HIDDEN, UP, Line, Slot, energy
 from kumite.games.rivales.view import build_view
 
 if TYPE_CHECKING:
     from kumite.games.rivales.game import Rivales
 
 ZONE_CHOICES = ("zone:1", "zone:2")
+ORDER_CHOICES = ("order:1", "order:2")
+ORDER_PROMPT = "Choose the zone resolved first: its boosts, then its clash; the other zone follows"
+BOOST_WORDS = {"none": "no", "damage": "Damage", "speed": "Speed", "both": "Speed and Damage"}
 __all__ = [
     "BOOST",
     "END",
     "FIGHTER",
     "MARKER",
+    "ORDER",
     "OVER",
     "PERSONA",
     "PLAY",
@@ -69,7 +74,7 @@ __all__ = [
 MARKER_PROMPT = "Choose the card that becomes your life marker (the other 4 are your hand)"
 
 
-_SHARED = (
+_SHARED = (  # never a list, dict or set: a copy shares these (tests/test_conformance.py)
     "game",
     "seed",
     "opts",
@@ -82,7 +87,6 @@ _SHARED = (
     "zones",
     "clashes_per_round",
     "rng",
-    "who",
     "round",
     "final",
     "finals",
@@ -97,7 +101,6 @@ _SHARED = (
     "boost_costs",
     "boost_key",
     "boost_by_choice",
-    "boost_legal",
     "phase",
     "_outcome",
     "_pending",
@@ -107,6 +110,7 @@ or tables never changed after the set-up)."""
 _COPIED = (
     "history",
     "fighters",
+    "who",
     "deck",
     "hand",
     "marker",
@@ -118,6 +122,7 @@ _COPIED = (
     "ready_zone",
     "carry",
     "known",
+    "seen",
     "no_basic_zone",
     "no_basic_facing",
     "restricted",
@@ -185,7 +190,12 @@ class RivalesState(State):
         self.carry = [[0, 0, 0] for _ in range(n)]
         """Bonuses (Speed, Damage, Guard) for the seat's next card."""
         self.known: dict[tuple[int, int], set[str]] = {}
-        """(viewer, owner) -> ids of cards the viewer has seen in the owner's hand."""
+        """(viewer, owner) -> ids of cards the viewer has seen in the owner's hand (Lluvia de
+        Sombreros), until they are revealed or left face up."""
+        self.seen: list[set[str]] = [set() for _ in range(n)]
+        """Per seat, ids of cards everyone saw go into its hand (a dodge's card sent back by
+        Pinzas de Mantis), until they are revealed; its ultra, once taken, is too (see
+        :meth:`public_held`)."""
         self.no_basic_zone: set[tuple[int, int]] = set()
         self.no_basic_facing: set[tuple[int, int]] = set()
         self.restricted: set[int] = set()
@@ -205,9 +215,7 @@ class RivalesState(State):
         self.persona_decisions: tuple[Decision, ...] = ()
         """The decisions of the seats whose fighter chooses HANSEL or GRETEL every clash
         (the same every clash of the round: made at its set-up)."""
-        self.boost_costs, self.boost_key, self.boost_by_choice, self.boost_legal = rd.boost_tables(
-            self
-        )
+        self.boost_costs, self.boost_key, self.boost_by_choice = rd.boost_tables(self)
         self.phase = FIGHTER
         self._forced: dict[int, str] = {}
         self._outcome: Outcome | None = None
@@ -246,8 +254,9 @@ class RivalesState(State):
         other.__dict__.update(self.__dict__)
         for name, value in zip(_SHARED, _read_shared(self), strict=True):
             setattr(other, name, value)
-        other.history = list(self.history)
+        other.history = [dict(step) for step in self.history]
         other.fighters = list(self.fighters)
+        other.who = list(self.who)
         other.deck = [list(d) for d in self.deck]
         other.hand = [list(h) for h in self.hand]
         other.marker = list(self.marker)
@@ -259,6 +268,7 @@ class RivalesState(State):
         other.ready_zone = list(self.ready_zone)
         other.carry = [list(c) for c in self.carry]
         other.known = {k: set(v) for k, v in self.known.items()}
+        other.seen = [set(x) for x in self.seen]
         other.no_basic_zone = set(self.no_basic_zone)
         other.no_basic_facing = set(self.no_basic_facing)
         other.restricted = set(self.restricted)
@@ -338,7 +348,7 @@ class RivalesState(State):
     ) -> None:
         """A dodge leaves ``card`` from ``seat``'s hand face up for the next clash."""
         self.hand[seat].remove(card)
-        self._forget(seat, card)
+        self.forget(seat, card)
         self.ready[seat] = card
         self.ready_zone[seat] = zone
         if out is not None:
@@ -386,10 +396,29 @@ class RivalesState(State):
         if out is not None:
             out.append(ev.NoBasicNextClash(rule=rule, seat=seat, who=self.who[seat], target=target))
 
-    def _forget(self, seat: int, card: Card) -> None:
+    def forget(self, seat: int, card: Card) -> None:
+        """``card`` left ``seat``'s hand in sight (revealed, or left face up by a dodge)."""
         for (_, owner), ids in self.known.items():
             if owner == seat:
                 ids.discard(card.id)
+        self.seen[seat].discard(card.id)
+
+    def public_held(self, seat: int) -> set[str]:
+        """Ids of cards everyone knows ``seat`` holds, in hand or played face down this clash:
+        cards seen going into the hand, and the ultra once taken (rv.end.ultra: it is picked
+        up face up, and only the reveal or a dodge shows it leave)."""
+        out = set(self.seen[seat])
+        fighter = self.fighters[seat]
+        if fighter is not None and self.ultra[seat] is None and self.round:
+            ultra = fighter.ultra
+            if ultra in self.hand[seat] or any(
+                slot.card is ultra and slot.owner == seat and slot.side == HIDDEN
+                for zone in self.lines
+                for line in zone
+                for slot in line
+            ):
+                out.add(ultra.id)
+        return out
 
     def damage(self, seat: int, amount: int, out: list[Event] | None, rule: str) -> None:
         """``seat`` receives ``amount`` Damage: the life marker moves, maybe uncovering the
@@ -552,6 +581,8 @@ class RivalesState(State):
     def _enter_play(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
         if self.restricted or self.no_basic_zone or self.no_basic_facing:
             rd.compute_restrictions(self)
+            if self.opts.pinzas_dodge == "back":
+                self._return_ready_basics(out)
         ready = self.ready
         restricted = self.restricted
         hands = self.hand
@@ -571,6 +602,27 @@ class RivalesState(State):
             return tuple(waiting)
         self._on_play({}, out)  # every card was left face up by a dodge
         return None
+
+    def _return_ready_basics(self, out: list[Event] | None) -> None:
+        """Option pinzas_dodge=back: a basic card left face up by a dodge goes back to the
+        hand of a seat Pinzas de Mantis binds, in sight of everyone (rv.ruling.pinzas-dodge)."""
+        for s in sorted(self.restricted):
+            card = self.ready[s]
+            if card is None or not card.is_basic:
+                continue
+            self.ready[s] = None
+            self.hand[s].append(card)
+            self.seen[s].add(card.id)
+            if out is not None:
+                out.append(
+                    ev.ReadyCardReturned(
+                        rule="rv.ruling.pinzas-dodge",
+                        seat=s,
+                        who=self.who[s],
+                        card=card.id,
+                        name=card.name,
+                    )
+                )
 
     def playable(self, seat: int) -> tuple[str, ...]:
         """``play:<card>`` choices of ``seat`` this clash."""
@@ -594,9 +646,7 @@ class RivalesState(State):
                 else:
                     card = fighters[s].by_play[choices[s]]  # type: ignore[union-attr]  # chosen by now
                     hands[s].remove(card)
-                    if self.known:
-                        self._forget(s, card)
-                    side = HIDDEN
+                    side = HIDDEN  # still known to be held by whoever saw it: until the reveal
                 zone[t].append(Slot(card, s, side))
                 if out is not None:
                     up = side == UP
@@ -612,13 +662,13 @@ class RivalesState(State):
                             name=card.name if up else None,
                         )
                     )
-        self.phase = PERSONA if self.persona_decisions else BOOST
+        self.phase = PERSONA if self.persona_decisions else self._after_cards
 
     def _enter_persona(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
         waiting = self.persona_decisions
         if waiting:
             return waiting
-        self.phase = BOOST
+        self.phase = self._after_cards
         return None
 
     def _on_persona(self, choices: dict[int, str], out: list[Event] | None) -> None:
@@ -637,6 +687,42 @@ class RivalesState(State):
                                 persona=persona,
                             )
                         )
+        self.phase = self._after_cards
+
+    @property
+    def _after_cards(self) -> str:
+        """The phase once the cards are down (and HANSEL or GRETEL called): 2vs2 first
+        chooses the order of the zones."""
+        return ORDER if self.two else BOOST
+
+    def zone_order_seat(self) -> int:
+        """Who chooses which zone goes first (rv.ruling.zone-order): the caller of the team
+        that won a clash most recently (option zone_order=winner), or of Team A on odd
+        clashes and Team B on even ones (zone_order=alternate, and while nobody has won)."""
+        turn = (self.clash - 1) % 2
+        team = turn
+        if self.opts.zone_order == "winner" and self.last_winner is not None:
+            team = self.last_winner
+        return self.teams[team][turn]
+
+    def _enter_order(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
+        return (decision(self.zone_order_seat(), "zone-order", ORDER_CHOICES, ORDER_PROMPT),)
+
+    def _on_order(self, choices: dict[int, str], out: list[Event] | None) -> None:
+        ((seat, choice),) = choices.items()
+        first = int(choice[-1]) - 1
+        if self.fights[0].zone != first:
+            self.fights.reverse()  # boosts, resolution and the end of the clash go in order
+        if out is not None:
+            out.append(
+                ev.ZoneOrderChosen(
+                    rule="rv.ruling.zone-order",
+                    seat=seat,
+                    who=self.who[seat],
+                    team=("Team A", "Team B")[self.team_of[seat]],
+                    first=first,
+                )
+            )
         self.phase = BOOST
 
     def _enter_boost(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
@@ -676,6 +762,7 @@ class RivalesState(State):
         ZONES: _enter_zones,
         PLAY: _enter_play,
         PERSONA: _enter_persona,
+        ORDER: _enter_order,
         BOOST: _enter_boost,
         RESOLVE: _enter_resolve,
         END: _enter_end,
@@ -686,6 +773,7 @@ class RivalesState(State):
         ZONES: _on_zones,
         PLAY: _on_play,
         PERSONA: _on_persona,
+        ORDER: _on_order,
         BOOST: _on_boost,
         RESOLVE: _on_resolve,
     }
@@ -701,15 +789,18 @@ class RivalesState(State):
 
     def determinize(self, seat: int, rng: random.Random) -> Self:
         """Resample what ``seat`` cannot see: the other seats' hands, decks, life markers and
-        cards played face down this clash (keeping cards ``seat`` was shown), the order of
-        ``seat``'s own deck, and future shuffles."""
+        cards played face down this clash, the order of ``seat``'s own deck, and future
+        shuffles. Cards the table saw stay where it saw them: a hand shown to ``seat``, an
+        ultra taken face up and a card seen going back to the hand stay among the cards held
+        (the hand or this clash's face-down card), and a seat bound by Pinzas de Mantis
+        played a non-basic card if it held one."""
         other = self.clone()
         other.rng = Rng(rng.getrandbits(63))
         rng.shuffle(other.deck[seat])
         for o in self.seats:
             if o == seat or self.fighters[o] is None:
                 continue
-            kept = self.known.get((seat, o), set())
+            kept = self.known.get((seat, o), set()) | self.public_held(o)
             hidden = [
                 slot
                 for zone in other.lines
@@ -717,38 +808,64 @@ class RivalesState(State):
                 for slot in line
                 if slot.owner == o and slot.side == HIDDEN
             ]
-            fixed = [c for c in other.hand[o] if c.id in kept]
-            pool = [c for c in other.hand[o] if c.id not in kept] + other.deck[o]
-            if other.marker[o] is not None:
-                pool.append(other.marker[o])  # type: ignore[arg-type]
-            pool += [slot.card for slot in hidden]
+            held = other.hand[o] + [slot.card for slot in hidden]
+            fixed = [c for c in held if c.id in kept]
+            pool = [c for c in held if c.id not in kept] + other.deck[o]
+            marker = other.marker[o]
+            if marker is not None:
+                pool.append(marker)
             rng.shuffle(pool)
+            free = len(held) - len(fixed)
+            cards, pool = fixed + pool[:free], pool[free:]
+            rng.shuffle(cards)
+            bound = o in self.restricted and any(not c.is_basic for c in cards)
             for slot in hidden:
-                slot.card = pool.pop()
-            if other.marker[o] is not None:
+                pick = next(i for i, c in enumerate(cards) if not c.is_basic) if bound else -1
+                slot.card = cards.pop(pick)
+            other.hand[o] = cards
+            if marker is not None:
                 other.marker[o] = pool.pop()
-            free = len(other.hand[o]) - len(fixed)
-            other.hand[o] = fixed + pool[:free]
-            other.deck[o] = pool[free:]
+            other.deck[o] = pool
         other._pending = None
         other._advance(None)  # decisions are recomputed from the resampled position
         return other
 
     def explain_illegal(self, seat: int, choice: str) -> str:
-        verb = choice.partition(":")[0]
-        expected = {d.kind for d in self.pending() if d.seat == seat}
-        if self.phase == PLAY and verb == "play":
-            card_id = choice[5:]
-            fighter = self.fighters[seat]
-            if fighter is None or card_id not in fighter.by_id:
+        """Why ``choice`` is not legal for ``seat`` now, in one line, from what the seat
+        may know (its own cards, the public table)."""
+        verb, _, rest = choice.partition(":")
+        mine = [d for d in self.pending() if d.seat == seat]
+        kinds = {d.kind for d in mine}
+        fighter = self.fighters[seat] if 0 <= seat < self.n else None
+        if verb in ("play", "marker") and verb in kinds:
+            if fighter is None or rest not in fighter.by_id:
                 return "no such card for your fighter"
-            card = fighter.by_id[card_id]
+            card = fighter.by_id[rest]
+            if verb == "marker":
+                drawn = len(mine[0].legal)
+                return (
+                    f"{card.name} is not among the {drawn} cards you drew "
+                    "(the life marker is one of them)"
+                )
             if card not in self.hand[seat]:
                 return f"{card.name} is not in your hand"
             if card.is_basic and seat in self.restricted:
                 return "you may not play basic cards this clash (Pinzas de Mantis)"
-        if expected:
-            return f"a {'/'.join(sorted(expected))} decision is pending"
+        if verb == "boost" and "boost" in kinds:
+            if rest not in self.boost_costs:
+                return f"no boost level {rest!r} (none, damage, speed or both)"
+            cost = self.boost_costs[rest][0]
+            have = sum(
+                energy(self.lines[f.zone][f.seats.index(seat)])
+                for f in self.fights
+                if seat in f.seats
+            )
+            return f"a {BOOST_WORDS[rest]} boost costs {cost} energy; you have {have}"
+        if verb == "guard" and "guard" in kinds:
+            most = len(mine[0].legal) - 1
+            return f"you have {most} energy to exhaust for Guard (guard:0 to guard:{most})"
+        if kinds:
+            return f"a {'/'.join(sorted(kinds))} decision is pending: {mine[0].prompt}"
         return "not among the legal choices"
 
     # -- actions ------------------------------------------------------------------------

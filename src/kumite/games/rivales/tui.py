@@ -27,7 +27,7 @@ from kumite.core.errors import OptionsError
 from kumite.core.game import Decision, Game
 from kumite.games.rivales.cards import Card, Catalog, Fighter
 from kumite.games.rivales.game import GAME
-from kumite.games.rivales.labels import choice_labels
+from kumite.games.rivales.labels import choice_labels, mark, named
 from kumite.games.rivales.rules import RULES
 from kumite.games.rivales.talk import (
     BOT_PARTNER,
@@ -53,58 +53,80 @@ def value(obj: Card | Fighter, field: str) -> str:
     return f"{shown}{prov.mark if prov else ''}"
 
 
-def card_label(card: Card, *, text: bool = True) -> Text:
+def copies(card: Card, fighter: Fighter | None) -> int:
+    """Copies of ``card`` in ``fighter``'s deck (a Rivales deck holds one of each card)."""
+    return 1 if fighter is None else sum(1 for c in fighter.cards if c is card) or 1
+
+
+def card_label(card: Card, *, text: bool = True, fighter: Fighter | None = None) -> Text:
     out = Text()
-    out.append(f"{TYPE_ICON[card.type]} {card.name}", style=f"bold {TYPE_STYLE[card.type]}")
-    out.append(f"  Speed {card.speed}  Damage {card.damage}")
+    out.append(f"{TYPE_ICON[card.type]} {named(card)}", style=f"bold {TYPE_STYLE[card.type]}")
+    n = copies(card, fighter)
+    if n > 1:
+        out.append(f" ×{n}")
+    out.append(f"  Speed {value(card, 'speed')}  Damage {value(card, 'damage')}")
     if card.guard:
-        out.append(f"  Guard {card.guard}")
+        out.append(f"  Guard {value(card, 'guard')}")
     if card.link:
-        out.append("  ⛓ link", style="green")
+        out.append(f"  ⛓ link{mark(card, 'link')}", style="green")
     if text and card.text:
-        out.append(f"  — {card.text}", style="italic")
+        out.append(f"  — {card.text}{mark(card, 'text')}", style="italic")
     return out
 
 
-def cards_table(cards: Sequence[Card], title: str) -> Table:
+def cards_table(cards: Sequence[Card], title: str, fighter: Fighter | None = None) -> Table:
+    """Cards with their values and marks; ``×``: copies in the deck (one of each card)."""
     table = Table(title=title, expand=True)
-    for col, justify in (("card", "left"), ("type", "left"), ("Spd", "right"), ("Dmg", "right")):
+    for col, justify in (("card", "left"), ("×", "right"), ("type", "left"), ("Spd", "right")):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    table.add_column("Dmg", justify="right")
     table.add_column("Grd", justify="right")
     table.add_column("link")
     table.add_column("effect")
     for c in cards:
         table.add_row(
-            Text(c.name, style=f"bold {TYPE_STYLE[c.type]}"),
-            c.type,
+            Text(named(c), style=f"bold {TYPE_STYLE[c.type]}"),
+            f"×{copies(c, fighter)}",
+            value(c, "type"),
             value(c, "speed"),
             value(c, "damage"),
             value(c, "guard"),
-            "⛓" if c.link else "",
-            c.text or "—",
+            f"⛓{mark(c, 'link')}" if c.link else "",
+            f"{c.text}{mark(c, 'text')}" if c.text else "—",
         )
     return table
 
 
-def fighter_card(fighter: Fighter) -> Text:
-    combo = ", ".join(
-        "+"
-        + " +".join(
-            f"{v} {k}"
-            for k, v in (("Speed", s.speed), ("Damage", s.damage), ("Guard", s.guard))
-            if v
-        )
-        for s in fighter.combo
+def combo_text(fighter: Fighter) -> str:
+    """``1st link +1 Speed, 2nd link +1 Damage; maximum combo 2 links``, marked."""
+    steps = []
+    for i, step in enumerate(fighter.combo, start=1):
+        parts = [f"+{v} {k}" for k, v in (("Speed", step.speed), ("Damage", step.damage)) if v]
+        parts += [f"+{step.guard} Guard"] if step.guard else []
+        ordinal = {1: "1st", 2: "2nd", 3: "3rd"}.get(i, f"{i}th")
+        steps.append(f"{ordinal} link {' '.join(parts) or 'no bonus'}")
+    return (
+        f"{', '.join(steps)}{mark(fighter, 'combo')}; maximum combo {fighter.max_combo} "
+        f"link{'s' if fighter.max_combo != 1 else ''}{mark(fighter, 'combo')}"
     )
+
+
+def fighter_card(fighter: Fighter) -> Text:
+    """The fighter card: life bar, ultra icon, combo bonuses, maximum combo and passive."""
     out = Text()
-    out.append(fighter.name, style="bold")
+    out.append(named(fighter), style="bold")
     out.append(
         f"  life {value(fighter, 'life')}, ultra icon after {value(fighter, 'ultra_at')} Damage; "
-        f"combo bonuses by link: {combo} (maximum {fighter.max_combo} links)\n"
+        f"combo: {combo_text(fighter)}\n"
     )
-    out.append(f"  {fighter.passive_name}: ", style="bold")
-    out.append(fighter.passive, style="italic")
+    out.append(f"  {fighter.passive_name}{mark(fighter, 'passive_name')}: ", style="bold")
+    out.append(f"{fighter.passive}{mark(fighter, 'passive')}", style="italic")
     return out
+
+
+def legend() -> Text:
+    """What the marks mean: shown under every table that shows one."""
+    return Text("\n".join(LEGEND.values()), style="dim")
 
 
 def life_bar(p: Mapping[str, Any]) -> Text:
@@ -127,7 +149,7 @@ def slot_text(slot: Mapping[str, Any], catalog: Catalog, who: str) -> Text:
         return Text("[?]", style="dim")
     card = catalog.cards[slot["card"]]
     icon = {"up": "", "down": "▼ ", "exhausted": "✕ ", "hidden": "? "}[side]
-    label = f"[{icon}{card.name}{' ⛓' if card.link and side == 'up' else ''}{who}]"
+    label = f"[{icon}{named(card)}{' ⛓' if card.link and side == 'up' else ''}{who}]"
     return Text(label, style=SIDE_STYLE[side] or TYPE_STYLE[card.type])
 
 
@@ -164,19 +186,34 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
         if bonus:
             extras.append("next card " + ", ".join(f"+{v} {k}" for k, v in bonus.items()))
         if p["ready"]:
-            extras.append(f"face up for this clash: {catalog.cards[p['ready']].name}")
+            extras.append(f"face up for this clash: {named(catalog.cards[p['ready']])}")
         if p["no_basic"]:
             extras.append("no basic cards this clash")
         if p.get("known_hand"):
             extras.append(
-                "hand shown to you: " + ", ".join(catalog.cards[c].name for c in p["known_hand"])
+                "hand shown to you: " + ", ".join(named(catalog.cards[c]) for c in p["known_hand"])
+            )
+        seen = [c for c in p.get("seen_in_hand", ()) if not me]
+        if seen:
+            extras.append(
+                "in hand, seen by all: " + ", ".join(named(catalog.cards[c]) for c in seen)
             )
         if extras:
             line.append("  [" + "; ".join(extras) + "]", style="yellow")
         parts.append(line)
+        fighter = catalog.fighters[p["fighter"]]
+        card = Text("    " + ("your fighter card: " if me else "fighter card: "), style="dim")
+        card.append(fighter_card(fighter))
+        parts.append(card)
+    order = view.get("zone_order") or []
     for zone in view["zones"]:
         if two:
-            parts.append(Text(f"Zone {zone['zone'] + 1}", style="bold underline"))
+            rank = (
+                f" (resolved {('first', 'second')[order.index(zone['zone'])]})"
+                if zone["zone"] in order
+                else ""
+            )
+            parts.append(Text(f"Zone {zone['zone'] + 1}{rank}", style="bold underline"))
         for t, line in enumerate(zone["lines"]):
             row = Text(f"  {names[t]:<12} ")
             for slot in line:
@@ -208,11 +245,16 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
         parts.append(Text(text, style="bold"))
     me = next((p for p in players if p["seat"] == seat), None)
     if me is not None and me.get("hand"):
-        parts.append(cards_table([catalog.cards[c] for c in me["hand"]], "Your hand"))
+        mine = catalog.fighters[me["fighter"]] if me["fighter"] else None
+        parts.append(cards_table([catalog.cards[c] for c in me["hand"]], "Your hand", mine))
         if me.get("marker"):
             parts.append(
-                Text(f"Your life marker (hidden): {catalog.cards[me['marker']].name}", style="dim")
+                Text(
+                    f"Your life marker (hidden): {named(catalog.cards[me['marker']])}", style="dim"
+                )
             )
+    if any(p["fighter"] for p in players):
+        parts.append(legend())  # the table shows marked values: say what the marks mean
     return Group(*parts)
 
 
@@ -279,11 +321,12 @@ class HumanRivales:
             for f in fighters:
                 c.print(
                     Panel(
-                        Group(fighter_card(f), cards_table(f.cards[4:], "unique and ultra")),
-                        title=f.name,
+                        Group(fighter_card(f), cards_table(f.cards[4:], "unique and ultra", f)),
+                        title=named(f),
                     )
                 )
-            chosen = pick(c, f"{self.label}: choose your fighter", fighters, lambda f: f.name)
+            c.print(legend())
+            chosen = pick(c, f"{self.label}: choose your fighter", fighters, named)
             return f"fighter:{chosen.id}"
         c.print(
             Panel(
@@ -291,8 +334,13 @@ class HumanRivales:
                 title=f"{self.label} — {view['players'][self.seat]['who']}",
             )
         )
-        if self.chat is not None and kind in ("zones", "play"):
+        if self.chat is not None and kind in ("zones", "zone-order", "play"):
             self._talk(view)
+        mine = self.catalog.fighters.get(view["players"][self.seat]["fighter"] or "")
+
+        def label(card: Card) -> Text:
+            return card_label(card, fighter=mine)
+
         if kind == "marker":
             drawn = [self.catalog.cards[x.partition(":")[2]] for x in decision.legal]
             marker = pick(
@@ -300,13 +348,13 @@ class HumanRivales:
                 f"{self.label}: choose the card that becomes your life marker "
                 "(the other 4 are your hand)",
                 drawn,
-                card_label,
+                label,
             )
             return f"marker:{marker.id}"
         if kind == "play":
             cards = [self.catalog.cards[x[5:]] for x in decision.legal]
-            return pick(c, f"{self.label}: play a card face down", cards, card_label).play
-        # zones, persona, boost, guard and effect choices: the labels the web table shows too
+            return pick(c, f"{self.label}: play a card face down", cards, label).play
+        # zones, zone order, persona, boost, guard and effect choices: the web table's labels
         labels = dict(
             zip(decision.legal, choice_labels(decision.legal, self.catalog, view), strict=True)
         )
@@ -377,15 +425,24 @@ class RivalesFrontEnd(TerminalFrontEnd):
                 fighters=[f.to_json() for f in fighters],
                 cards=[c.to_json() for c in cards],
             )
-        parts: list[RenderableType] = [cards_table(catalog.basics, "Basic cards (every fighter)")]
+        parts: list[RenderableType] = [
+            cards_table(catalog.basics, "Basic cards (in every fighter's deck)")
+        ]
         for f in fighters:
             parts.append(
                 Panel(
-                    Group(fighter_card(f), cards_table(f.cards[len(catalog.basics) :], "")),
-                    title=f"{f.name} ({f.id})",
+                    Group(fighter_card(f), cards_table(f.cards[len(catalog.basics) :], "", f)),
+                    title=f"{named(f)} ({f.id})",
                 )
             )
-        parts.append(Text("\n".join(LEGEND.values()), style="dim"))
+        parts.append(
+            Text(
+                "×: copies in a fighter's deck (rv.components.deck: 4 basic, 5 unique, 1 ultra, "
+                "one of each).",
+                style="dim",
+            )
+        )
+        parts.append(legend())
         parts.append(
             Text(
                 f"Pack {catalog.pack.id} {catalog.pack.version}: no public source prints the card "

@@ -4,7 +4,9 @@ Hidden: other seats' hands, decks and life markers, and the cards they played fa
 clash before the reveal (a seat sees its own). Public: the lines of cards in play (a flipped
 card was shown to everyone before it was flipped, ``rv.ruling.flipped-cards-known``), life
 bars, energy, boosts, zones, the ultra cards set aside, whom a hand was shown to this round
-(Lluvia de Sombreros is played face up), and the cards of any hand shown to this seat.
+(Lluvia de Sombreros is played face up), the cards every seat saw go into a hand (an ultra
+taken; until the reveal one of them may be the card just played face down) and the cards of
+any hand shown to this seat.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ def build_view(state: RivalesState, seat: int | None) -> dict[str, Any]:
             "no_basic": s in state.restricted,
             "rounds_won": state.rounds_won[state.team_of[s]],
             "shown_to": sorted(viewer for viewer, owner in state.known if owner == s),
+            "seen_in_hand": sorted(state.public_held(s)),
         }
         if seat == s:
             entry["hand"] = [c.id for c in state.hand[s]]
@@ -115,6 +118,9 @@ def build_view(state: RivalesState, seat: int | None) -> dict[str, Any]:
         "players": players,
         "zones": zones,
         "fights": fights,
+        "zone_order": [f.zone for f in state.fights]
+        if state.two and state.phase in ("boost", "resolve")
+        else None,
         "pending": pending,
         "outcome": None if outcome is None else outcome.to_json(),
     }

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from kumite.cards import PackData, Provenance, convert, split_values
-from kumite.cards.pack import PackLoader
+from kumite.cards.pack import PackLoader, read_rules
 from kumite.core.errors import PackError
 from kumite.games.sfdbg.schema import (
     CARD_TYPES,
@@ -263,14 +263,6 @@ class Catalog:
         return {}
 
     @functools.cached_property
-    def punch(self) -> int:
-        return self.by_id["punch"].index
-
-    @functools.cached_property
-    def vulnerability(self) -> int:
-        return self.by_id["vulnerability"].index
-
-    @functools.cached_property
     def kick(self) -> int:
         return self.by_id["kick"].index
 
@@ -318,18 +310,8 @@ def _effect(spec: EffectSpec) -> Effect:
 
 def _compile(pack: PackData) -> Catalog:
     name = pack.name
-    defaults = {str(k): str(v) for k, v in pack.meta.get("provenance", {}).items()}
-    raw_rules = pack.data.get("rules", {})
-    if not isinstance(raw_rules, dict):
-        raise PackError(name, "[rules] must be a table")
-    rule_values, rule_prov = split_values(
-        raw_rules,
-        pack=name,
-        card=None,
-        valued=raw_rules.keys(),
-        defaults=dict.fromkeys(raw_rules, "rulebook"),
-    )
-    rules = convert(rule_values, RuleValues, pack=name, card=None)
+    defaults = pack.defaults
+    rules, rule_prov = read_rules(pack, RuleValues)
     tables = pack.data.get("cards", [])
     ids = {str(t.get("id")) for t in tables}
     specs: list[tuple[CardSpec, dict[str, Provenance]]] = []

@@ -6,7 +6,6 @@ player draws) go to their owner only, with a redacted public twin.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from kumite.core.events import Event
@@ -16,7 +15,6 @@ def who(seat: int | None) -> str:
     return "The Stage Boss" if seat is None else f"Player {seat + 1}"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class GameSetUp(Event):
     heroes: tuple[str, ...]
     """Each seat's Super Hero name (``?`` when face down)."""
@@ -32,7 +30,6 @@ class GameSetUp(Event):
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class TurnStarted(Event):
     seat: int
     turn: int
@@ -43,7 +40,6 @@ class TurnStarted(Event):
         return f"— Turn {self.turn}: {who(self.seat)} —"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class CardPlayed(Event):
     seat: int
     card: str
@@ -60,7 +56,6 @@ class CardPlayed(Event):
         return f"{who(self.seat)} plays {self.name}."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class PowerChanged(Event):
     seat: int
     amount: int
@@ -72,7 +67,6 @@ class PowerChanged(Event):
         return f"{who(self.seat)}: {verb} Power from {self.source} (now {self.power})."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class CardsDrawn(Event):
     """Private to the drawer with the names; the public twin has only the count."""
 
@@ -92,7 +86,6 @@ class CardsDrawn(Event):
         return f"{who(self.seat)} draws {self.count} card{plural}{what}."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class DeckShuffled(Event):
     seat: int
     size: int
@@ -104,7 +97,6 @@ class DeckShuffled(Event):
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class CardMoved(Event):
     """A public card movement: bought, gained, discarded, destroyed, put somewhere."""
 
@@ -120,7 +112,6 @@ class CardMoved(Event):
         return f"{who(self.seat)} {self.verb} {self.name}{tail}."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class CardRevealed(Event):
     seat: int | None
     card: str
@@ -131,7 +122,6 @@ class CardRevealed(Event):
         return f"{who(self.seat)} reveals {self.name} {self.where}."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class AttackMade(Event):
     seat: int | None
     source: str
@@ -146,7 +136,6 @@ class AttackMade(Event):
         return f"{who(self.seat)} {kind} {targets}."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class AttackAvoided(Event):
     seat: int
     card: str
@@ -159,7 +148,6 @@ class AttackAvoided(Event):
         return f"{who(self.seat)} plays {self.name} as a Defense and avoids the Attack{went}."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class AttackNotAvoided(Event):
     seat: int
     forced: bool = False
@@ -170,7 +158,6 @@ class AttackNotAvoided(Event):
         return f"{who(self.seat)} does not avoid the Attack."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class WeaknessGained(Event):
     seat: int
     left: int
@@ -180,7 +167,6 @@ class WeaknessGained(Event):
         return f"{who(self.seat)} gains a Weakness ({self.left} left in the stack)."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class NoWeaknessLeft(Event):
     seat: int
 
@@ -188,7 +174,6 @@ class NoWeaknessLeft(Event):
         return f"The Weakness stack is empty: {who(self.seat)} gains no Weakness."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class PowerLost(Event):
     seat: int
     amount: int
@@ -200,7 +185,6 @@ class PowerLost(Event):
         return f"{who(self.seat)} loses {self.amount} Power (now {self.power})."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Noted(Event):
     """A rule took effect without moving a card (cannot buy, cannot avoid, Rose...)."""
 
@@ -211,7 +195,6 @@ class Noted(Event):
         return f"{who(self.seat)}: {self.note}"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Named(Event):
     seat: int
     what: str
@@ -220,7 +203,6 @@ class Named(Event):
         return f"{who(self.seat)} names {self.what}."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class StageChallenged(Event):
     seat: int
     stage: str
@@ -234,7 +216,6 @@ class StageChallenged(Event):
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class StageDefeated(Event):
     seat: int
     stage: str
@@ -247,7 +228,6 @@ class StageDefeated(Event):
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class LineUpRefilled(Event):
     cards: tuple[str, ...]
 
@@ -255,7 +235,6 @@ class LineUpRefilled(Event):
         return f"The Line-Up is refilled with {', '.join(self.cards)}."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class StageFlipped(Event):
     stage: str
     cost: int
@@ -264,7 +243,6 @@ class StageFlipped(Event):
         return f"The next Stage is flipped face up: {self.stage} (cost {self.cost})."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class HeroRevealed(Event):
     seat: int
     hero: str
@@ -273,7 +251,6 @@ class HeroRevealed(Event):
         return f"{who(self.seat)} flips his Super Hero face up: {self.hero}."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class HeroReplaced(Event):
     seat: int
     old: str
@@ -282,7 +259,6 @@ class HeroReplaced(Event):
         return f"{who(self.seat)} discards {self.old} and receives a new face-down Super Hero."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class TurnEnded(Event):
     seat: int
 
@@ -290,7 +266,6 @@ class TurnEnded(Event):
         return f"{who(self.seat)} ends the turn, discards and draws a new hand of five."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class GameEnded(Event):
     reason: str
     vp: tuple[int, ...]

@@ -51,14 +51,8 @@ class SFDBGAdapter(Adapter):
                         plays.append((seat, KICK, turns[seat], "bought"))
                     elif card:
                         plays.append((seat, card, turns[seat], "bought"))
-        return GameSummary(
-            winners=tuple(outcome.winners),
-            draw=outcome.draw,
-            reason=outcome.reason,
-            length=max(turns) - 1,
-            entities=tuple(heroes[h].id for h in hero_of),
-            plays=plays,
-        )
+        entities = [heroes[h].id for h in hero_of]
+        return GameSummary.of(outcome, max(turns) - 1, entities, plays)
 
 
 ADAPTER = SFDBGAdapter(SPEC)

@@ -14,11 +14,7 @@ class Options(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=T
     players: Annotated[int, doc("Number of seats, 2 to 5.")] = 2
     heroes: Annotated[
         tuple[str | None, ...] | None,
-        doc(
-            "Super Hero per seat (``None``: dealt at random from the shuffled Super Heroes). "
-            "Not allowed with the Secret Heroes variant, where every Super Hero is dealt "
-            "face down."
-        ),
+        doc("Each seat's Super Hero (None: dealt at random); not with Secret Heroes."),
     ] = None
     variant: Annotated[
         Literal["standard", "high-powered", "secret-heroes"],
@@ -30,9 +26,6 @@ class Options(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=T
     ] = None
     round_limit: Annotated[
         int,
-        doc(
-            "``sfdbg.ruling.round-limit``: the game also ends after this many full rounds (the "
-            "rulebook has no limit; players who stop buying could play forever)."
-        ),
+        doc("Full rounds after which the game ends too (``sfdbg.ruling.round-limit``)."),
     ] = 60
     pack: Pack = None

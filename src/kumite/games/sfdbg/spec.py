@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kumite.core.game import Game
-from kumite.core.spec import Bot, GameSpec, Ref, Role
+from kumite.core.spec import Bot, GameSpec, Observation, Ref, Role
 
 SPEC = GameSpec(
     id="sfdbg",
@@ -17,7 +17,6 @@ SPEC = GameSpec(
     role=Role(
         option="heroes",
         label="Super Hero",
-        flag="heroes",
         names=Ref("kumite.games.sfdbg.spec:hero_names"),
         distinct=True,
         unset="dealt at random",
@@ -54,6 +53,9 @@ SPEC = GameSpec(
     lab=Ref("kumite.games.sfdbg.lab:ADAPTER"),
     web="kumite.games.sfdbg.web",
     table=Ref("kumite.games.sfdbg.web:ADAPTER"),
+    observation=Observation(
+        encoding=Ref("kumite.games.sfdbg.observation:encoding"), env_name="SFDBG"
+    ),
 )
 
 

@@ -180,7 +180,8 @@ class SFDBGState(Machine, State):
     def clone(self) -> Self:
         other = type(self)(cast("SFDBG", self.game), self.seed, self.opts, self.catalog, blank=True)
         other.__dict__.update(self.__dict__)  # compiled, only what the engine does not hold
-        other.history, other._pending = list(self.history), self._pending
+        other.history, other._pending = [dict(step) for step in self.history], self._pending
+        other.setup_events = list(self.setup_events)  # a copy shares no mutable object
         other.copy_from(self)
         return other
 

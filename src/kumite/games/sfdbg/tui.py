@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kumite.agents.base import Agent
-from kumite.cards.provenance import LEGEND
+from kumite.cards.provenance import LEGEND, mark
 from kumite.core.errors import OptionsError
 from kumite.core.game import Decision, Game
 from kumite.games.sfdbg.cards import Card, Catalog, Hero
@@ -30,11 +30,6 @@ MARKS_LEGEND = (
     *LEGEND.values(),
     f"{VARIABLE_VP} VP — printed on the card: its VP depend on your deck at the end of the game",
 )
-
-
-def mark(card: Card | Hero, field: str) -> str:
-    prov = card.provenance.get(field)
-    return prov.mark if prov is not None else ""
 
 
 def value(card: Card, field: str) -> str:

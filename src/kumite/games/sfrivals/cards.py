@@ -18,7 +18,7 @@ from kumite.cards import (
     convert,
     split_values,
 )
-from kumite.cards.pack import PackLoader
+from kumite.cards.pack import PackLoader, read_rules
 from kumite.core.errors import PackError
 
 Op = Literal[
@@ -228,22 +228,8 @@ class Catalog:
 
 def _compile(pack: PackData) -> Catalog:
     name = pack.name
-    defaults = {str(k): str(v) for k, v in pack.meta.get("provenance", {}).items()}
-    raw_rules = pack.data.get("rules", {})
-    if not isinstance(raw_rules, dict):
-        raise PackError(name, "[rules] must be a table")
-    try:
-        rule_values, rule_prov = split_values(
-            raw_rules,
-            pack=name,
-            card=None,
-            valued=raw_rules.keys(),
-            defaults=dict.fromkeys(raw_rules, "rulebook"),
-        )
-        rules = convert(rule_values, RuleValues, pack=name, card=None)
-    except PackError as exc:  # name the field as it is written: rules.<field>
-        field = "rules" if exc.field is None else f"rules.{exc.field}"
-        raise PackError(name, exc.message, field=field) from None
+    defaults = pack.defaults
+    rules, rule_prov = read_rules(pack, RuleValues)
     _check_rules(rules, name)
     chars_raw = pack.data.get("characters", [])
     specs_c = []

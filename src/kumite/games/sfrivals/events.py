@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from kumite.core.events import Event
@@ -12,7 +11,6 @@ def _who(seat: int) -> str:
     return f"Player {seat + 1}"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class CharacterChosen(Event):
     seat: int
     character: str
@@ -21,7 +19,6 @@ class CharacterChosen(Event):
         return f"{_who(self.seat)} fights as {self.character}."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class CardShown(Event):
     """The unused card a player reveals at set-up."""
 
@@ -33,7 +30,6 @@ class CardShown(Event):
         return f"{_who(self.seat)} sets aside {self.name} face up (not used this fight)."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class CoverChosen(Event):
     """Private to its owner: the card put face down on the life gauge."""
 
@@ -45,7 +41,6 @@ class CoverChosen(Event):
         return f"You cover your life gauge with {self.name} (hidden from your opponent)."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class CardRevealed(Event):
     seat: int
     card: str
@@ -65,7 +60,6 @@ class CardRevealed(Event):
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class PowerCancelled(Event):
     seat: int
     """Whose power is cancelled."""
@@ -78,7 +72,6 @@ class PowerCancelled(Event):
         return f"{_who(self.seat)}'s {self.card} loses its power: {self.reason}."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class TechniqueCancelled(Event):
     seat: int
     card: str
@@ -88,7 +81,6 @@ class TechniqueCancelled(Event):
         return f"{_who(self.seat)}'s {self.card} is cancelled outright by {self.by_card}."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class PowerInactive(Event):
     seat: int
     card: str
@@ -98,7 +90,6 @@ class PowerInactive(Event):
         return f"{_who(self.seat)}'s {self.card} is played without its power: {self.reason}."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class InitiativeBonus(Event):
     seat: int
     amount: int
@@ -111,7 +102,6 @@ class InitiativeBonus(Event):
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class InitiativeSwapped(Event):
     by_seat: int
     card: str
@@ -122,7 +112,6 @@ class InitiativeSwapped(Event):
         return f"{self.card} swaps the initiatives: now {a} against {b}."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class InitiativeDrawForced(Event):
     by_seat: int
     card: str
@@ -131,7 +120,6 @@ class InitiativeDrawForced(Event):
         return f"{self.card}: the initiative counts as a draw this round."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class InitiativeCompared(Event):
     initiatives: tuple[int, int]
     winner: int | None
@@ -143,7 +131,6 @@ class InitiativeCompared(Event):
         return f"Initiative {a} against {b}: {_who(self.winner)}'s technique wins."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class DamageDealt(Event):
     seat: int
     """Who receives the damage."""
@@ -160,7 +147,6 @@ class DamageDealt(Event):
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class NextRoundBonus(Event):
     seat: int
     amount: int
@@ -170,7 +156,6 @@ class NextRoundBonus(Event):
         return f"{self.card}: {_who(self.seat)} gets +{self.amount} initiative next round."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class LastingEffect(Event):
     seat: int
     initiative: int
@@ -187,7 +172,6 @@ class LastingEffect(Event):
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class RevealFirstNext(Event):
     seat: int
     """The player who must reveal first next round."""
@@ -197,14 +181,12 @@ class RevealFirstNext(Event):
         return f"{self.card}: {_who(self.seat)} must reveal first next round."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class RevealFirstVoided(Event):
     template: ClassVar[str] = (
         "Both players would have to reveal first: the next round is played simultaneously."
     )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class FightEnded(Event):
     winner: int | None
     reason: str

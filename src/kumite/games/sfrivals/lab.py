@@ -20,6 +20,7 @@ class SFRivalsAdapter(Adapter):
     turn = "round"
     cards_per_entity = True
     has_fast_random = True
+    has_batch_random = True
 
     def card_names(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
         return {c.id: c.name for c in GAME.catalog(options).cards.values()}
@@ -36,15 +37,9 @@ class SFRivalsAdapter(Adapter):
             for seat in (0, 1)
             for rnd, card in enumerate(state.played[seat], start=1)
         )
-        chars = state.chars
-        return GameSummary(
-            winners=tuple(outcome.winners),
-            draw=outcome.draw,
-            reason=outcome.reason,
-            length=int(outcome.detail.get("rounds", state.round - 1)),
-            entities=tuple(c.id if c is not None else None for c in chars),
-            plays=plays,
-        )
+        length = int(outcome.detail.get("rounds", state.round - 1))
+        entities = [c.id if c is not None else None for c in state.chars]
+        return GameSummary.of(outcome, length, entities, plays)
 
     def prepare(self, game: Game[Any], options: Mapping[str, Any]) -> tuple[Options, Catalog]:
         opts = GAME.parse_options(options)
@@ -66,6 +61,38 @@ class SFRivalsAdapter(Adapter):
             entities=r.characters,
             plays=plays,
         )
+
+    def batch_random(
+        self, game: Game[Any], prepared: Any, seeds: Sequence[int]
+    ) -> list[GameSummary]:
+        from kumite.games.sfrivals.batch import REASONS, engine_for
+
+        opts, _ = prepared
+        engine = engine_for(game, opts)
+        fights = engine.random_fights(seeds, opts.characters)
+        ids = [c.id for c in engine.characters]
+        cards = [[c.id for c in char.cards] for char in engine.characters]
+        out = []
+        for i in range(len(fights)):
+            chars = (int(fights.characters[i, 0]), int(fights.characters[i, 1]))
+            rounds = int(fights.rounds[i])
+            plays = [
+                (s, cards[chars[s]][int(fights.played[i, s, r])], r + 1, "played")
+                for s in (0, 1)
+                for r in range(rounds)
+            ]
+            winner = int(fights.winner[i])
+            out.append(
+                GameSummary(
+                    winners=() if winner < 0 else (winner,),
+                    draw=winner < 0,
+                    reason=REASONS[int(fights.reason[i])],
+                    length=rounds,
+                    entities=(ids[chars[0]], ids[chars[1]]),
+                    plays=plays,
+                )
+            )
+        return out
 
 
 ADAPTER = SFRivalsAdapter(SPEC)

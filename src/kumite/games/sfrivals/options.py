@@ -13,10 +13,7 @@ from kumite.core.spec import doc
 class Options(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
     characters: Annotated[
         tuple[str | None, str | None] | None,
-        doc(
-            "Fix the seats' characters (mirror matches allowed); a seat left None picks its "
-            "character at the table."
-        ),
+        doc("Each seat's character, mirrors allowed (None: picked at the table)."),
     ] = None
     ultra_rule: Annotated[
         Literal["card", "power"],
@@ -27,16 +24,10 @@ class Options(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=T
     ] = "card"
     no_legal_card: Annotated[
         Literal["end-fight", "play-powerless"],
-        doc(
-            "A player whose remaining cards may not be played: the fight ends (default), or "
-            "the player must play one of them without its power."
-        ),
+        doc("No card left may be played: the fight ends, or one is played without its power."),
     ] = "end-fight"
     swap: Annotated[
         Literal["current", "printed"],
-        doc(
-            "A swap exchanges the cards' current initiatives (default), or only the printed "
-            "values, each player keeping their own bonuses."
-        ),
+        doc("A swap exchanges the cards' current initiatives, or only the printed values."),
     ] = "current"
     pack: Pack = None

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kumite.core.game import Game
-from kumite.core.spec import Bot, GameSpec, Ref, Role
+from kumite.core.spec import Bot, GameSpec, Observation, Ref, Role
 
 SPEC = GameSpec(
     id="sfrivals",
@@ -17,7 +17,6 @@ SPEC = GameSpec(
     role=Role(
         option="characters",
         label="Character",
-        flag="characters",
         names=Ref("kumite.games.sfrivals.spec:character_names"),
     ),
     bots=(
@@ -27,10 +26,27 @@ SPEC = GameSpec(
             Ref("kumite.games.sfrivals.bots.greedy:make"),
         ),
         Bot(
+            "bounded",
+            "the solver's bound strategy, certified to give up at most its matchup's "
+            "exploitability (kumite solve prints it)",
+            Ref("kumite.games.sfrivals.solver.equilibrium:make_bounded"),
+            rated=False,
+            info=Ref("kumite.games.sfrivals.solver.equilibrium:info"),
+        ),
+        Bot(
+            "belief",
+            "tracks the odds of the opponent's hidden cover from its plays and answers with "
+            "exact fight values",
+            Ref("kumite.games.sfrivals.solver.belief:make"),
+            rated=False,
+        ),
+        Bot(
             "equilibrium",
-            "the solver's strategy (guaranteed bound; see kumite solve)",
+            "a strategy certified within 0.05 of an equilibrium — only where one is (e.g. the "
+            "mini pack, solved exactly); else play bounded",
             Ref("kumite.games.sfrivals.solver.equilibrium:make"),
             rated=False,
+            info=Ref("kumite.games.sfrivals.solver.equilibrium:info"),
         ),
     ),
     tui=Ref("kumite.games.sfrivals.tui:FRONT_END"),
@@ -38,6 +54,12 @@ SPEC = GameSpec(
     lab=Ref("kumite.games.sfrivals.lab:ADAPTER"),
     web="kumite.games.sfrivals.web",
     table=Ref("kumite.games.sfrivals.web:ADAPTER"),
+    observation=Observation(
+        encoding=Ref("kumite.games.sfrivals.observation:encoding"),
+        env_name="SFRivals",
+        batch=Ref("kumite.games.sfrivals.batch:make"),
+        vector=Ref("kumite.games.sfrivals.vector:make"),
+    ),
 )
 
 

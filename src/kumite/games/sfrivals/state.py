@@ -88,7 +88,7 @@ class SFRState(State):
     def clone(self) -> Self:
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
-        other.history = list(self.history)
+        other.history = [dict(step) for step in self.history]  # shares no mutable object
         other.chars = list(self.chars)
         other.hands = list(self.hands)
         other.cover = list(self.cover)

@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kumite.agents.base import Agent
-from kumite.cards.provenance import LEGEND
+from kumite.cards.provenance import LEGEND, mark
 from kumite.core.errors import OptionsError
 from kumite.core.game import Decision, Game
 from kumite.games.sfrivals.cards import Card, Catalog
@@ -26,8 +26,7 @@ SHOWN_FIELDS = ("name", "initiative", "damage", "text")
 
 def value(card: Card, field: str) -> str:
     """A card value with its provenance mark (``3*`` for an estimate)."""
-    prov = card.provenance.get(field)
-    return f"{getattr(card, field)}{prov.mark if prov else ''}"
+    return f"{getattr(card, field)}{mark(card, field)}"
 
 
 def marks(cards: Iterable[Card]) -> set[str]:

@@ -13,6 +13,8 @@ and a K.O. (a lot).
 * Card: the best average score; among equals, the least valuable card.
 * Boost: the level with the best average score, counting each energy spent as a cost.
 * HANSEL or GRETEL: the better average score of the two.
+* Zone order (2vs2): the better average score; among equals its own zone last, whose
+  winner is then the most recent one (the boost initiative of the next clash).
 * Guard: exhausts energy when the Damage would K.O. it or cost 2 or more.
 * Effect choices: Presión flips its oldest face-up card that is not linked to the card of
   this clash; Amague takes the basic card with the best Speed + Damage if it is better;
@@ -71,6 +73,8 @@ class GreedyRivales:
             return self._boost(view, decision)
         if kind == "persona":
             return self._persona(view, decision)
+        if kind == "zone-order":
+            return self._order(view, decision)
         if kind == "guard":
             return self._guard(view, decision)
         return self._effect(view, decision)
@@ -179,6 +183,7 @@ class GreedyRivales:
         *,
         boosts: Mapping[int, str] | None = None,
         personas: Mapping[int, str] | None = None,
+        first_zone: int = 1,
     ) -> float:
         state = base.fork()
         seat = self.seat
@@ -197,6 +202,7 @@ class GreedyRivales:
             {s: (plays[s].id if s in plays else state.hand[s][0].id) for s in state.seats},
             boosts=boosts,
             personas=personas,
+            first_zone=first_zone,
         )
         mine, theirs = state.team_of[seat], 1 - state.team_of[seat]
         if state.rounds_won != won or state.is_terminal:
@@ -248,8 +254,11 @@ class GreedyRivales:
         cands = self._candidates(view, rival)
         for option in decision.legal:
             level = option.partition(":")[2]
+            first = (view.get("zone_order") or [0])[0] + 1  # 2vs2: the order chosen
             total = sum(
-                self._score(base, {self.seat: mine, rival: r}, boosts={self.seat: level})
+                self._score(
+                    base, {self.seat: mine, rival: r}, boosts={self.seat: level}, first_zone=first
+                )
                 for r in cands
             )
             value = total / max(1, len(cands)) - ENERGY * costs[level]
@@ -266,6 +275,19 @@ class GreedyRivales:
             for option in decision.legal
         }
         return max(decision.legal, key=lambda o: (scores[o], o == "persona:hansel"))
+
+    def _order(self, view: Mapping[str, Any], decision: Decision) -> str:
+        mine, fight = self._my_card(view), self._fight(view)
+        if mine is None or fight is None:  # pragma: no cover - cards are down by now
+            return decision.legal[0]
+        scores = {
+            option: self._average(view, mine, first_zone=int(option[-1]))
+            for option in decision.legal
+        }
+        return max(
+            decision.legal,
+            key=lambda o: (round(scores[o], 6), int(o[-1]) - 1 != fight["zone"]),
+        )
 
     def _guard(self, view: Mapping[str, Any], decision: Decision) -> str:
         fight = self._fight(view)
@@ -342,7 +364,7 @@ BOOST_BY_COST = {1: (0, 1), 2: (1, 0), 3: (1, 1)}
 
 def _current(view: Mapping[str, Any]) -> dict[int, str | None]:
     """The cards of this clash (after they are played): seat -> card id (None: hidden)."""
-    if view["phase"] not in ("persona", "boost", "resolve"):
+    if view["phase"] not in ("persona", "order", "boost", "resolve"):
         return {}
     out: dict[int, str | None] = {}
     for fight in view["fights"]:

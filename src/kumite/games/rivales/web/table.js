@@ -18,6 +18,7 @@ const DOING = {
   fighter: "is choosing a fighter",
   marker: "is choosing a life marker",
   zones: "is calling the team's zones",
+  "zone-order": "chooses which zone is resolved first",
   play: "is playing a card face down",
   persona: "calls out HANSEL or GRETEL",
   boost: "decides whether to boost",
@@ -33,6 +34,7 @@ const YOURS = {
   fighter: "choose your fighter",
   marker: "choose your life marker",
   zones: "call your team's zones",
+  "zone-order": "which zone is resolved first?",
   play: "play a card face down",
   persona: "HANSEL or GRETEL",
   boost: "boost before the reveal?",
@@ -47,6 +49,7 @@ const HINTS = {
   fighter: "Pick a fighter card below (its deck is listed under it).",
   marker: "Click the card of your hand that covers your life bar: it is hidden from your rivals, and the other 4 are your hand.",
   zones: "Click a zone (or a button): you play there, your partner in the other. Talk it over in the team chat first.",
+  "zone-order": "Your team chooses the order of the zones: click the zone boosted and resolved first (the other follows). The first zone's winner is the most recent clash winner when the second is resolved.",
   play: "Click a card of your hand to play it face down. Both sides play at the same time.",
   persona: "Choose out loud, before the boosts: HANSEL (+1 Guard) or GRETEL (+1 Damage).",
   boost: "Before the reveal: spend energy (flipped cards, moved down once spent) to boost your card. The most recent clash winner decides first.",
@@ -61,7 +64,7 @@ const HINTS = {
 const CLASH_EVENTS = new Set([
   "CardPlayed", "PersonaChosen", "BoostChosen", "CardRevealed", "EffectApplied", "RequirementUnmet",
   "ComboFormed", "SpeedCompared", "GuardBoosted", "AttackResolved", "DamageTaken", "CardFlipped",
-  "UltraIconUncovered", "KnockedOut", "HandShown", "DodgeCardLeft", "NoBasicNextClash",
+  "UltraIconUncovered", "KnockedOut", "HandShown", "DodgeCardLeft", "NoBasicNextClash", "ZoneOrderChosen",
   "RoundEnded", "FightEnded",
 ]);
 
@@ -119,7 +122,7 @@ function target(choice, kind) {
   const [verb, a, b] = choice.split(":");
   if (verb === "play" || verb === "marker") return `hand|${a}`;
   if (verb === "pick") return kind === "dodge" ? `hand|${b}` : `slot|${a}|${b}`;
-  if (verb === "zone") return `zone|${a}`;
+  if (verb === "zone" || verb === "order") return `zone|${a}`;
   if (verb === "fighter") return `fighter|${a}`;
   return null;
 }
@@ -163,6 +166,12 @@ function richText(text) {
   }
   if (last < text.length) out.push(text.slice(last));
   return out;
+}
+
+// "×1": copies of a card in a fighter's deck (rv.components.deck: one of each card).
+function copiesNote(f, id) {
+  const n = f.cards.filter((c) => c === id).length || 1;
+  return h("span.rv-copies", { title: `${n} ${n === 1 ? "copy" : "copies"} in the deck` }, `×${n}`);
 }
 
 function hoverText(c) {
@@ -322,7 +331,7 @@ function slotTile(ctx, slot, { inChain, active, map, zone }) {
       onclick: attrs.onclick,
     },
       h("span.rv-side", {}, slot.side === "hidden" ? "?" : slot.side === "down" ? "⚡ energy" : "spent"),
-      c ? h("span.rv-backname", {}, c.name) : null));
+      c ? h("span.rv-backname", {}, c.name, provMark(c, "name")) : null));
 }
 
 function lineRow(ctx, zone, t, map) {
@@ -383,7 +392,9 @@ function zoneBox(ctx, zone, map) {
   const pick = pickAttrs(ctx, map, `zone|${zone.zone + 1}`);
   if (two || pick.choice) {
     const names = fight ? fight.seats.map((s) => view.players[s].who).join(" vs ") : "zones not chosen yet";
+    const rank = view.zone_order ? view.zone_order.indexOf(zone.zone) : -1;
     box.append(h("div.rv-zonehead", {}, h("h3", {}, `Zone ${zone.zone + 1}`), h("span.dim", {}, names),
+      rank >= 0 ? h("span.chip.rv-order", { title: "the order chosen for this clash's boosts and resolution" }, rank === 0 ? "resolved first" : "resolved second") : null,
       pick.choice ? h("button.primary", { type: "button", dataset: { choice: pick.choice }, onclick: pick.onclick }, pick.label) : null));
   }
   box.append(...[lineRow(ctx, zone, top, map), versus(ctx, fight), lineRow(ctx, zone, 1 - top, map)].filter(Boolean));
@@ -498,9 +509,9 @@ function fighterChoice(ctx, map) {
       h("div.rv-facts", {}, h("span.badge", {}, `♥ life ${f.life}`, provMark(f, "life")),
         h("span.badge", {}, `⬢ ultra after ${f.ultra_at} Damage`, provMark(f, "ultra_at"))),
       h("div.rv-passive", {}, h("strong", {}, f.passive_name, ": "), ...richText(f.passive), provMark(f, "passive")),
-      h("div.rv-combo", {}, "∞ ", comboText(f)),
-      h("details", {}, h("summary", {}, "Unique and ultra cards"),
-        h("div.rv-row", {}, own.map((c) => cardTile(ctx, c, { small: false }))))));
+      h("div.rv-combo", {}, "∞ ", comboText(f), provMark(f, "combo")),
+      h("details", {}, h("summary", {}, `Unique and ultra cards (the deck: ${f.cards.length} cards, one of each)`),
+        h("div.rv-row", {}, own.map((c) => cardTile(ctx, c, { small: false, note: copiesNote(f, c) }))))));
   }
   return grid;
 }
@@ -525,9 +536,10 @@ function handArea(ctx, me, map) {
     h("h2", {}, `Your hand (${me.hand.length})`, me.no_basic ? h("span.chip.bad", {}, "no basic cards this clash") : null));
   const row = h("div.rv-row.rv-hand", { id: "rv-hand" });
   if (!me.hand.length) row.append(h("span.dim", {}, "empty"));
+  const f = me.fighter && ctx.cards.fighters[me.fighter];
   for (const id of me.hand) {
     const attrs = pickAttrs(ctx, map, `hand|${id}`);
-    row.append(cardTile(ctx, id, attrs));
+    row.append(cardTile(ctx, id, { ...attrs, note: f ? copiesNote(f, id) : undefined }));
   }
   box.append(row);
   return box;

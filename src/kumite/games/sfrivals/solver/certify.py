@@ -77,7 +77,10 @@ class Certificate:
 
 
 def certify(sol: MatchupSolution, progress: Progress | None = None) -> Certificate:
-    """The committed best responses to both bound strategies of ``sol``."""
+    """The committed best responses to both bound strategies of ``sol`` (method
+    ``adaptive``; a ``tight`` solution's bounds are already guarantees of its strategies)."""
+    if sol.method != "adaptive":
+        raise ValueError("certify() covers method adaptive's strategies")
     t0 = time.perf_counter()
     solver = sol.solver
     states = 0
@@ -138,7 +141,10 @@ def _best_response(solver: FightSolver, roots: I64, me: int) -> tuple[FloatArray
     r = r0
     while len(states) and r <= solver.rounds:
         levels[r] = states
+        # the kernel reads the rule tables of both the states and their twins: a solution
+        # loaded from the cache has filled none of them
         solver._prepare(r, states)
+        solver._prepare(r, certify_kernels.twin_keys(states, solver.tables, me))
         while True:
             kids, _, _, wanted = kernels.expand(states, solver.tables, numba.get_num_threads())
             if not wanted:

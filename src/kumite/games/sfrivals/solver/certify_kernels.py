@@ -30,6 +30,30 @@ Array = Any
 
 
 @_jit
+def twin_key(k: int, t: Tables, me: int) -> int:
+    """The *twin* of committed state ``k``: the same position with the opponent of ``me``
+    adaptive over its hand plus its cover (what seat ``me`` sees), cover bits cleared."""
+    opp = 1 - me
+    cover = ((k >> _COVER) & 31) - 1
+    twin = k & ~_COVER_BITS & ~np.int64(3 << _AD)
+    if opp == 0:
+        twin += t.radix0[cover] << _H0
+    else:
+        twin += t.radix1[cover] << _H1
+    out: int = twin | (np.int64(1 << opp) << _AD)
+    return out
+
+
+@_jit
+def twin_keys(states: Array, t: Tables, me: int) -> Array:
+    """:func:`twin_key` of each of ``states``."""
+    out = np.empty(len(states), dtype=np.int64)
+    for n in range(len(states)):
+        out[n] = twin_key(states[n], t, me)
+    return out
+
+
+@_jit
 def best_response(
     states: Array,
     t: Tables,
@@ -64,16 +88,9 @@ def best_response(
     row = np.empty(t0)
     col = np.empty(t1)
     uncertified = 0
-    opp = 1 - me
     for n in range(len(states)):
         k = states[n]
-        cover = ((k >> _COVER) & 31) - 1
-        twin = k & ~_COVER_BITS & ~np.int64(3 << _AD)
-        if opp == 0:
-            twin += t.radix0[cover] << _H0
-        else:
-            twin += t.radix1[cover] << _H1
-        twin |= np.int64(1 << opp) << _AD
+        twin = twin_key(k, t, me)
         nr, nc = _node_matrix(
             twin,
             t,
@@ -94,21 +111,27 @@ def best_response(
             wrows,
             wcols,
         )
+        if nr == 0 or nc == 0 or wr == 0 or wc == 0:
+            # a rule table the caller did not fill (certify prepares every state it reads)
+            raise ValueError("certificate: a state without legal cards (rule tables not filled)")
         g = a[:nr, :nc]
         rf = (k >> _RF) & 3
         # the opponent's committed cards are some of its twin's: where they sit there
         if me == 0:
-            at = np.empty(wc, dtype=np.int64)
+            at = np.full(wc, -1, dtype=np.int64)
             for q in range(wc):
                 for q2 in range(nc):
                     if cols[q2] == wcols[q]:
                         at[q] = q2
         else:
-            at = np.empty(wr, dtype=np.int64)
+            at = np.full(wr, -1, dtype=np.int64)
             for p in range(wr):
                 for p2 in range(nr):
                     if rows[p2] == wrows[p]:
                         at[p] = p2
+        for x in range(len(at)):
+            if at[x] < 0:
+                raise ValueError("certificate: a committed card its twin may not play")
         if rf == 0:
             v = _game_strategy(g, *ws, row, col)
             if np.isnan(v):

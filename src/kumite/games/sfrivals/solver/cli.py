@@ -1,9 +1,11 @@
-"""``kumite solve``: solve SF Rivals matchups, the 8x8 value table, the strength table."""
+"""``kumite solve``: solve SF Rivals matchups, the 8x8 table of certified intervals, the
+strength table, and small variants exactly."""
 
 from __future__ import annotations
 
 import csv
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +14,8 @@ from rich.table import Table
 
 from kumite.core.errors import OptionsError
 from kumite.games.sfrivals.game import GAME
-from kumite.games.sfrivals.solver.setup import MatchupSolution, cache_dir, solve_matchup
+from kumite.games.sfrivals.solver.bounds import SecretSetup
+from kumite.games.sfrivals.solver.setup import METHODS, MatchupSolution, cache_dir, solve_matchup
 from kumite.games.sfrivals.solver.strength import DEFAULT_AGENTS, strength_table
 from kumite.tui.console import console, err_console, print_json
 
@@ -26,9 +29,15 @@ def run(
     strength: bool,
     agents: list[str],
     json_out: bool,
+    method: str = "tight",
+    exact: bool = False,
 ) -> None:
+    if method not in METHODS:
+        raise OptionsError(f"unknown method {method!r} (known: {', '.join(METHODS)})")
     if all_matchups:
-        table(options, out, use_cache, json_out)
+        if exact:
+            raise OptionsError("--exact solves one matchup: give --characters X,Y")
+        table(options, out, use_cache, json_out, method)
         return
     if len(chars) != 2:
         raise OptionsError("give two characters: --characters X,Y (or --all)")
@@ -42,17 +51,54 @@ def run(
         else:
             show_strength(result)
         return
+    if exact:
+        exact_matchup(pair, options, json_out)
+        return
     with console.status(f"Solving {pair[0]} vs {pair[1]} (cache: {cache_dir()}) ..."):
-        sol = solve_matchup(pair, options, cache=use_cache)
+        sol = solve_matchup(pair, options, cache=use_cache, method=method)
     if json_out:
         print_json(sol.summary())
     else:
         show(sol)
 
 
+def exact_matchup(pair: tuple[str, str], options: dict[str, Any], json_out: bool) -> None:
+    """The whole hidden-cover game of a small variant, exactly (sequence-form LP), beside
+    the bounds of both methods."""
+    from kumite.games.sfrivals.solver.hidden import solve_exact
+
+    with console.status(f"Solving the whole hidden-cover game of {pair[0]} vs {pair[1]} ..."):
+        ex = solve_exact(pair, options)
+        bounds = {m: solve_matchup(pair, options, cache=False, method=m) for m in METHODS}
+    result = {
+        **ex.summary(),
+        "bounds": {
+            m: {"lower": b.lower, "upper": b.upper, "exploitability": b.exploitability}
+            for m, b in bounds.items()
+        },
+    }
+    if json_out:
+        print_json(result)
+        return
+    console.print(f"[bold]{pair[0]} (seat 0) vs {pair[1]} (seat 1)[/bold], whole hidden-cover game")
+    console.print(
+        f"exact value {ex.value:+.9f}  (sequence-form LP; its equilibrium's exploitability "
+        f"{ex.exploitability:.1e} by exact best responses)"
+    )
+    console.print(
+        f"{result['histories']:,} histories, {result['infosets']:,} information sets, "
+        f"{ex.seconds:.0f} s"
+    )
+    for m, b in bounds.items():
+        console.print(
+            f"method {m}: certified [{b.lower:+.4f}, {b.upper:+.4f}], "
+            f"exploitability <= {b.exploitability:.4f}"
+        )
+
+
 def show(sol: MatchupSolution) -> None:
     a, b = sol.characters
-    console.print(f"[bold]{a} (seat 0) vs {b} (seat 1)[/bold]")
+    console.print(f"[bold]{a} (seat 0) vs {b} (seat 1)[/bold], method {sol.method}")
     console.print(
         f"value {sol.value:+.4f}  (certified bounds [{sol.lower:+.4f}, {sol.upper:+.4f}]; "
         "win +1, draw 0, loss -1 for seat 0)"
@@ -62,20 +108,24 @@ def show(sol: MatchupSolution) -> None:
     console.print(f"time {sol.seconds:.1f} s, {sol.states:,} fight states{cached}")
     for seat, name in enumerate(sol.characters):
         t = Table(title=f"Set-up strategy of {name} (seat {seat})")
-        t.add_column("cover (hidden)")
+        t.add_column("cover (hidden), drawn uniformly from")
         t.add_column("shown")
         t.add_column("probability", justify="right")
-        for choice, p in sorted(sol.setup[seat].items(), key=lambda kv: -kv[1]):
+        plan = sol.setup[seat] if sol.plans is None else sol.plans[seat]
+        for choice, p in sorted(plan.items(), key=lambda kv: -kv[1]):
             if p > 1e-6:
-                _, cover, shown = choice.split(":")
-                t.add_row(cover, shown, f"{p:.3f}")
+                st = SecretSetup.parse(choice)
+                t.add_row(" or ".join(st.cover_from), st.shown, f"{p:.3f}")
         console.print(t)
 
 
-def table(options: dict[str, Any], out: Path, use_cache: bool, json_out: bool) -> None:
-    chars = list(GAME.catalog(options).characters)
+def table(
+    options: dict[str, Any], out: Path, use_cache: bool, json_out: bool, method: str = "tight"
+) -> None:
+    chars = list(GAME.catalog(GAME.parse_options(options)).characters)
     pairs = [(a, b) for i, a in enumerate(chars) for b in chars[i:]]
     results: dict[tuple[str, str], dict[str, Any]] = {}
+    t0 = time.perf_counter()
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -86,21 +136,42 @@ def table(options: dict[str, Any], out: Path, use_cache: bool, json_out: bool) -
         task = bar.add_task("matchups", total=len(pairs))
         for a, b in pairs:
             bar.update(task, description=f"{a} vs {b}")
-            results[(a, b)] = solve_matchup((a, b), options, cache=use_cache).summary()
+            sol = solve_matchup((a, b), options, cache=use_cache, method=method)
+            results[(a, b)] = sol.summary()
             bar.advance(task)
+    seconds = time.perf_counter() - t0
     grid = value_grid(chars, results)
+    lows, highs = interval_grid(chars, results)
     out.mkdir(parents=True, exist_ok=True)
-    paths = write_table(chars, grid, results, out)
+    paths = write_table(chars, grid, results, out, (lows, highs), seconds)
     if json_out:
-        print_json({"characters": chars, "values": grid, "files": [str(p) for p in paths]})
+        print_json(
+            {
+                "characters": chars,
+                "method": method,
+                "values": grid,
+                "lower": lows,
+                "upper": highs,
+                "seconds": seconds,
+                "files": [str(p) for p in paths],
+            }
+        )
         return
-    t = Table(title="SF Rivals: value for the row character (win +1, draw 0, loss -1)")
+    t = Table(
+        title=f"SF Rivals ({method}): certified interval of the row character's value "
+        "(win +1, draw 0, loss -1)"
+    )
     t.add_column("")
     for c in chars:
         t.add_column(c, justify="right")
-    for c, row in zip(chars, grid, strict=True):
-        t.add_row(c, *(f"{v:+.3f}" for v in row))
+    for c, low, high in zip(chars, lows, highs, strict=True):
+        t.add_row(c, *(f"[{lo:+.2f},{hi:+.2f}]" for lo, hi in zip(low, high, strict=True)))
     console.print(t)
+    gaps = [float(r["exploitability"]) for r in results.values()]
+    console.print(
+        f"{len(results)} matchups in {seconds:.0f} s; certified exploitability at most "
+        f"{max(gaps):.3f} (mean {sum(gaps) / len(gaps):.3f})"
+    )
     for p in paths:
         console.print(f"wrote {p}")
 
@@ -118,11 +189,28 @@ def value_grid(
     return grid
 
 
+def interval_grid(
+    chars: list[str], results: dict[tuple[str, str], dict[str, Any]]
+) -> tuple[list[list[float]], list[list[float]]]:
+    """Certified lower and upper bounds of the row character's value against the column
+    character (seat-symmetric: the interval of (b, a) is that of (a, b), negated)."""
+    lows = [[0.0] * len(chars) for _ in chars]
+    highs = [[0.0] * len(chars) for _ in chars]
+    for (a, b), summary in results.items():
+        i, j = chars.index(a), chars.index(b)
+        lo, hi = float(summary["lower"]), float(summary["upper"])
+        lows[j][i], highs[j][i] = -hi, -lo
+        lows[i][j], highs[i][j] = lo, hi
+    return lows, highs
+
+
 def write_table(
     chars: list[str],
     grid: list[list[float]],
     results: dict[tuple[str, str], dict[str, Any]],
     out: Path,
+    intervals: tuple[list[list[float]], list[list[float]]] | None = None,
+    seconds: float | None = None,
 ) -> list[Path]:
     csv_path = out / "sfrivals-values.csv"
     with csv_path.open("w", newline="") as f:
@@ -130,18 +218,28 @@ def write_table(
         w.writerow(["character", *chars])
         for c, row in zip(chars, grid, strict=True):
             w.writerow([c, *(f"{v:.6f}" for v in row)])
+    lows, highs = intervals if intervals is not None else interval_grid(chars, results)
+    interval_path = out / "sfrivals-intervals.csv"
+    with interval_path.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["character", *chars])
+        for c, low, high in zip(chars, lows, highs, strict=True):
+            w.writerow([c, *(f"[{lo:.6f} {hi:.6f}]" for lo, hi in zip(low, high, strict=True))])
     json_path = out / "sfrivals-values.json"
     json_path.write_text(
         json.dumps(
             {
                 "characters": chars,
                 "values": grid,
+                "lower": lows,
+                "upper": highs,
+                "seconds": seconds,
                 "matchups": [results[k] for k in sorted(results)],
             },
             indent=1,
         )
     )
-    paths = [csv_path, json_path]
+    paths = [csv_path, interval_path, json_path]
     png = heat_map(chars, grid, out / "sfrivals-values.png")
     if png is not None:
         paths.append(png)

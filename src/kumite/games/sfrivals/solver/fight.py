@@ -515,12 +515,19 @@ class FightSolver:
         return known if known.any() else None
 
     def _store(self, r: int, states: I64, vals: FloatArray) -> None:
+        """Add the newly solved ``states`` (none of them stored yet) to round ``r``'s sorted
+        level: only they are sorted, then merged in, so that a call that solved nothing new
+        (an agent's look-up) costs nothing here."""
+        if len(states) == 0:
+            return
+        order = np.argsort(states, kind="stable")
+        states, vals = states[order], vals[order]
         level = self.levels.get(r)
         if level is not None:
-            states = np.concatenate([level[0], states])
-            vals = np.concatenate([level[1], vals])
-        order = np.argsort(states, kind="stable")
-        self.levels[r] = (states[order], vals[order])
+            at = np.searchsorted(level[0], states)
+            states = np.insert(level[0], at, states)
+            vals = np.insert(level[1], at, vals)
+        self.levels[r] = (states, vals)
 
     def _lookup(self, r: int, keys: I64) -> FloatArray:
         level = self.levels[r]

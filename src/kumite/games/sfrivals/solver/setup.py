@@ -20,6 +20,11 @@ The true value of the matchup lies in ``[lower, upper]``; the strategy pair foun
 certified to be at most ``(upper - lower) / 2`` exploitable (NashConv / 2, in win/draw/loss
 units). Everything in the bounds is exact; what is approximate is only how close the bound
 strategies are to an equilibrium of the hidden-cover game.
+
+That is method ``adaptive``. The default, method ``tight`` (:mod:`.bounds`), tightens both
+relaxations — a seat may keep its own cover secret among two card types, and the opponent
+is committed to a cover of one class of its cards, unknown — and contains ``adaptive``, so
+its bounds are never looser.
 """
 
 from __future__ import annotations
@@ -39,10 +44,14 @@ import platformdirs
 from kumite.games.sfrivals.cards import Catalog, Character
 from kumite.games.sfrivals.game import GAME
 from kumite.games.sfrivals.options import Options
+from kumite.games.sfrivals.solver.bounds import BoundSolver, SecretSetup, SideBound, side_bound
 from kumite.games.sfrivals.solver.fight import FightSolver, Position, setup_hand
 from kumite.solve.matrix import solve_matrix
 
-SOLVER_VERSION = "sfr-bounds-1"
+SOLVER_VERSION = "sfr-bounds-2"
+METHODS = ("tight", "adaptive")
+"""``tight``: :mod:`.bounds` (secret covers, classes of the opponent's cover); ``adaptive``:
+the committed-against-adaptive bounds below."""
 Progress = Callable[[str], None]
 
 
@@ -75,7 +84,29 @@ class MatchupSolution:
     seconds: float
     states: int
     solver: FightSolver
+    """The fight solver of the pairing (seat 0 first), filled on demand."""
     from_cache: bool = False
+    method: str = "adaptive"
+    plans: tuple[dict[str, float], dict[str, float]] | None = None
+    """``tight``: each seat's mix over its (secret) set-ups, by :attr:`SecretSetup.name`;
+    :attr:`setup` is then its marginal over the engine's set-up choices."""
+    classes: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    """``tight``: per seat, the classes (bit masks of card types) of the opponent's cover."""
+    _sides: list[BoundSolver | None] = dataclasses.field(default_factory=lambda: [None, None])
+
+    def side(self, seat: int) -> BoundSolver:
+        """``tight``: the bound solver of ``seat``'s strategy, in that seat's frame (for seat
+        1 the mirrored pairing), empty at first and filled on demand."""
+        found = self._sides[seat]
+        if found is None:
+            if seat == 0:
+                fight = self.solver
+            else:
+                cat = self.solver.catalog
+                b, a = self.solver.chars[1], self.solver.chars[0]
+                fight = FightSolver(cat, self.options, (b, a))
+            found = self._sides[seat] = BoundSolver(fight, self.classes[seat] or None)
+        return found
 
     @property
     def value(self) -> float:
@@ -102,6 +133,13 @@ class MatchupSolution:
                 for s in self.setup
             ],
             "solver_version": SOLVER_VERSION,
+            "method": self.method,
+            "plans": None
+            if self.plans is None
+            else [
+                {k: v for k, v in sorted(p.items(), key=lambda kv: -kv[1]) if v > 1e-9}
+                for p in self.plans
+            ],
             "from_cache": self.from_cache,
         }
 
@@ -112,19 +150,82 @@ def solve_matchup(
     *,
     cache: bool = True,
     progress: Progress | None = None,
+    method: str = "tight",
 ) -> MatchupSolution:
-    """Solve (or load from the cache) the matchup of ``characters`` under ``options``."""
+    """Solve (or load from the cache) the matchup of ``characters`` under ``options`` by
+    ``method`` (:data:`METHODS`)."""
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r} (known: {', '.join(METHODS)})")
     opts = GAME.parse_options({**_as_dict(options), "characters": list(characters)})
-    path = cache_path(characters, opts) if cache else None
-    if path is not None and path.with_suffix(".npz").exists():
+    path = cache_path(characters, opts, method) if cache else None
+    if path is not None and path.with_suffix(".json").exists():
         try:
             return _load(path, characters, opts)
-        except (OSError, ValueError, KeyError):
+        except (OSError, ValueError, KeyError, TypeError):
             pass  # a damaged cache entry is solved again
-    sol = _solve(characters, opts, progress)
+    if cache:
+        shipped = shipped_solution(characters, opts, method)
+        if shipped is not None:
+            return shipped
+    if method == "tight":
+        sol = _solve_tight(characters, opts, progress)
+    else:
+        sol = _solve(characters, opts, progress)
     if path is not None:
         _save(path, sol)
     return sol
+
+
+_MEMO: dict[str, MatchupSolution] = {}
+
+
+def shared_solution(
+    characters: tuple[str, str], options: Options | dict[str, Any] | None = None
+) -> MatchupSolution:
+    """:func:`solve_matchup` (method tight, cached), one object per process and matchup:
+    the agents of many games share it and the positions it has solved since."""
+    opts = GAME.parse_options({**_as_dict(options), "characters": list(characters)})
+    key = cache_key(characters, opts)
+    found = _MEMO.get(key)
+    if found is None:
+        found = _MEMO[key] = solve_matchup(characters, opts)
+    return found
+
+
+SHIPPED = "solved-base.json.gz"
+"""Solved matchups shipped with kumite (method tight, the base pack and default rules;
+``python -m kumite.games.sfrivals.solver.ship`` writes it from the cache):
+``kumite.games.sfrivals.solver/<this>``. Where it is absent, nothing ships."""
+
+
+def shipped_solution(
+    characters: tuple[str, str], opts: Options, method: str = "tight"
+) -> MatchupSolution | None:
+    """The shipped solution of the matchup, if this pack, rules and method are the ones
+    shipped, else None."""
+    import gzip
+    from importlib import resources
+
+    res = resources.files("kumite.games.sfrivals.solver") / SHIPPED
+    if not res.is_file():
+        return None
+    wanted = cache_key(characters, opts, method)
+    table = _shipped_table(gzip.decompress(res.read_bytes()).decode("utf-8"))
+    summary = table.get(wanted)
+    if summary is None:
+        return None
+    return from_summary(summary, characters, opts)
+
+
+_SHIPPED_TABLES: dict[int, dict[str, dict[str, Any]]] = {}
+
+
+def _shipped_table(text: str) -> dict[str, dict[str, Any]]:
+    key = hash(text)
+    found = _SHIPPED_TABLES.get(key)
+    if found is None:
+        found = _SHIPPED_TABLES[key] = dict(json.loads(text)["matchups"])
+    return found
 
 
 def _as_dict(options: Options | dict[str, Any] | None) -> dict[str, Any]:
@@ -184,6 +285,70 @@ def _solve(
     )
 
 
+def _solve_tight(
+    characters: tuple[str, str], opts: Options, progress: Progress | None
+) -> MatchupSolution:
+    """Method ``tight``: each seat's bound of :mod:`.bounds` (seat 1's from the mirrored
+    pairing), the set-up LPs over secret set-ups."""
+    t0 = time.perf_counter()
+    cat = GAME.catalog(opts)
+    a, b = cat.characters[characters[0]], cat.characters[characters[1]]
+    sides: list[SideBound] = []
+    states = 0
+    for seat, pair in ((0, (a, b)), (1, (b, a))):
+        if seat == 1 and a is b:  # a mirror match: seat 1's side is seat 0's
+            sides.append(sides[0])
+            break
+        if progress:
+            progress(f"seat {seat}'s bound: {pair[0].id} keeping its cover secret")
+        side = side_bound(FightSolver(cat, opts, pair), progress=progress)
+        states += side.solver.states_solved
+        side.solver.levels.clear()  # agents re-solve what they meet: free the memory now
+        sides.append(side)
+    low, up = sides
+    # seat 1's guarantee is seat 0's of the mirrored matchup: in seat 0's terms, negated
+    upper_m = -up.matrix.T
+    plans = tuple(
+        {st.name: float(p) for st, p in zip(side.setups, side.mix, strict=True)} for side in sides
+    )
+    return MatchupSolution(
+        characters=characters,
+        options=opts,
+        lower=low.value,
+        upper=-up.value,
+        setup=(_marginal(plans[0]), _marginal(plans[1])),
+        lower_matrix=low.matrix,
+        upper_matrix=upper_m,
+        rows=(tuple(st.name for st in low.setups), tuple(_label(c) for c in up.cols)),
+        cols=(tuple(_label(c) for c in low.cols), tuple(st.name for st in up.setups)),
+        seconds=time.perf_counter() - t0,
+        states=states,
+        solver=FightSolver(cat, opts, (a, b)),
+        method="tight",
+        plans=(plans[0], plans[1]),
+        classes=(
+            tuple(int(c) for c in low.solver.classes),
+            tuple(int(c) for c in up.solver.classes),
+        ),
+    )
+
+
+def _label(col: tuple[int, str]) -> str:
+    """``<class>:<shown card>``: a column of a tight bound's set-up game."""
+    return f"{col[0]}:{col[1]}"
+
+
+def _marginal(plan: dict[str, float]) -> dict[str, float]:
+    """The engine's set-up choices of a mix of secret set-ups (the cover uniform over S)."""
+    out: dict[str, float] = {}
+    for name, p in plan.items():
+        st = SecretSetup.parse(name)
+        for cover in st.cover_from:
+            key = f"setup:{cover}:{st.shown}"
+            out[key] = out.get(key, 0.0) + p / len(st.cover_from)
+    return out
+
+
 def _hand(char: Character, choice: str) -> tuple[int, ...]:
     cover, shown = setup_cards(char, choice)
     return setup_hand(char, char.card(cover), char.card(shown))
@@ -196,8 +361,8 @@ def cache_dir() -> Path:
     return Path(root) / "sfrivals-solutions"
 
 
-def cache_key(characters: tuple[str, str], opts: Options) -> str:
-    """Pack sha256 + rule options + characters + solver version."""
+def cache_key(characters: tuple[str, str], opts: Options, method: str = "tight") -> str:
+    """Pack sha256 + rule options + characters + method + solver version."""
     pack = GAME.pack_ref(opts)
     rules = {k: v for k, v in GAME.options_to_json(opts).items() if k not in ("pack", "characters")}
     blob = json.dumps(
@@ -205,6 +370,7 @@ def cache_key(characters: tuple[str, str], opts: Options) -> str:
             "pack": pack.get("sha256"),
             "rules": rules,
             "chars": list(characters),
+            "method": method,
             "v": SOLVER_VERSION,
         },
         sort_keys=True,
@@ -212,64 +378,66 @@ def cache_key(characters: tuple[str, str], opts: Options) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()[:32]
 
 
-def cache_path(characters: tuple[str, str], opts: Options) -> Path:
-    return cache_dir() / f"{characters[0]}-{characters[1]}-{cache_key(characters, opts)}"
+def cache_path(characters: tuple[str, str], opts: Options, method: str = "tight") -> Path:
+    key = cache_key(characters, opts, method)
+    return cache_dir() / f"{characters[0]}-{characters[1]}-{key}"
 
 
 def _save(path: Path, sol: MatchupSolution) -> None:
+    """One small JSON file: the bounds, the set-up games and mixes. The fight tables are
+    not kept: agents and hints solve the positions they meet on demand (exactly the values
+    the matchup solve computed), so a load reads kilobytes, not tens of megabytes."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    summary = full_summary(sol)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(summary))
+    os.replace(tmp, path.with_suffix(".json"))
+
+
+def full_summary(sol: MatchupSolution) -> dict[str, Any]:
+    """:meth:`MatchupSolution.summary` with everything :func:`from_summary` needs."""
     summary = sol.summary()
     summary["setup_full"] = [sol.setup[0], sol.setup[1]]
+    summary["plans_full"] = None if sol.plans is None else [sol.plans[0], sol.plans[1]]
+    summary["classes"] = [list(sol.classes[0]), list(sol.classes[1])]
     summary["rows"] = [list(sol.rows[0]), list(sol.rows[1])]
     summary["cols"] = [list(sol.cols[0]), list(sol.cols[1])]
-    summary["pairs"] = [
-        [
-            [c0.bonus, c0.lasting_initiative, c0.lasting_damage],
-            [c1.bonus, c1.lasting_initiative, c1.lasting_damage],
-        ]
-        for c0, c1 in sol.solver._pair_list
-    ]
-    arrays: dict[str, Any] = {"lower_matrix": sol.lower_matrix, "upper_matrix": sol.upper_matrix}
-    for r, (keys, vals) in sol.solver.levels.items():
-        arrays[f"keys_{r}"] = keys
-        arrays[f"vals_{r}"] = vals
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, **arrays)
-    path.with_suffix(".json").write_text(json.dumps(summary, indent=1))
-    os.replace(tmp, path.with_suffix(".npz"))
+    summary["lower_matrix"] = sol.lower_matrix.tolist()
+    summary["upper_matrix"] = sol.upper_matrix.tolist()
+    return summary
 
 
 def _load(path: Path, characters: tuple[str, str], opts: Options) -> MatchupSolution:
-    from kumite.games.sfrivals.resolve import Carry
-
     summary = json.loads(path.with_suffix(".json").read_text())
     if summary.get("solver_version") != SOLVER_VERSION:
         raise ValueError("stale cache entry")
+    return from_summary(summary, characters, opts)
+
+
+def from_summary(
+    summary: dict[str, Any], characters: tuple[str, str], opts: Options
+) -> MatchupSolution:
+    """A solution from its saved summary (the cache's or a shipped one), fight tables
+    empty (filled on demand)."""
     cat: Catalog = GAME.catalog(opts)
     a, b = cat.characters[characters[0]], cat.characters[characters[1]]
-    solver = FightSolver(cat, opts, (a, b))
-    for p0, p1 in summary["pairs"]:
-        solver._pair_code((Carry(*p0), Carry(*p1)))
-    with np.load(path.with_suffix(".npz")) as data:
-        lower_m = data["lower_matrix"]
-        upper_m = data["upper_matrix"]
-        for name in data.files:
-            if name.startswith("keys_"):
-                r = int(name[5:])
-                solver.levels[r] = (data[name], data[f"vals_{r}"])
-    solver.states_solved = int(summary["states"])
+    plans = summary.get("plans_full")
+    classes = summary.get("classes") or [[], []]
     return MatchupSolution(
         characters=characters,
         options=opts,
         lower=float(summary["lower"]),
         upper=float(summary["upper"]),
-        setup=(summary["setup_full"][0], summary["setup_full"][1]),
-        lower_matrix=lower_m,
-        upper_matrix=upper_m,
+        setup=(dict(summary["setup_full"][0]), dict(summary["setup_full"][1])),
+        lower_matrix=np.array(summary["lower_matrix"], dtype=np.float64),
+        upper_matrix=np.array(summary["upper_matrix"], dtype=np.float64),
         rows=(tuple(summary["rows"][0]), tuple(summary["rows"][1])),
         cols=(tuple(summary["cols"][0]), tuple(summary["cols"][1])),
         seconds=float(summary["seconds"]),
         states=int(summary["states"]),
-        solver=solver,
+        solver=FightSolver(cat, opts, (a, b)),
         from_cache=True,
+        method=str(summary.get("method", "adaptive")),
+        plans=None if plans is None else (dict(plans[0]), dict(plans[1])),
+        classes=(tuple(classes[0]), tuple(classes[1])),
     )

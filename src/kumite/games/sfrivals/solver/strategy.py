@@ -21,6 +21,7 @@ from kumite.games.sfrivals.game import GAME
 from kumite.games.sfrivals.resolve import Carry
 from kumite.games.sfrivals.solver.fight import Position
 from kumite.games.sfrivals.solver.setup import MatchupSolution, solve_matchup
+from kumite.games.sfrivals.solver.tight import card_values, play_distribution
 from kumite.solve.matrix import solve_matrix
 
 
@@ -58,6 +59,8 @@ def advice(view: Mapping[str, Any], solution: MatchupSolution) -> list[Advice]:
     if pending["kind"] == "setup":
         return _setup_advice(seat, legal, solution)
     if pending["kind"] in ("play", "play-first"):
+        if solution.method == "tight":
+            return _tight_play_advice(view, seat, legal, solution)
         return _play_advice(view, seat, legal, solution)
     return [Advice(c, 1.0 / len(legal), 0.0) for c in legal]
 
@@ -124,6 +127,22 @@ def _play_advice(
         c.choice: (float(p), float(v)) for c, p, v in zip(mine, probs, values, strict=True)
     }
     return [Advice(c, *by_choice.get(c, (0.0, float("nan")))) for c in legal]
+
+
+def _tight_play_advice(
+    view: Mapping[str, Any], seat: int, legal: list[str], sol: MatchupSolution
+) -> list[Advice]:
+    """Method ``tight``: the seat's behaviour strategy from its view (:mod:`.tight`)."""
+    assert sol.plans is not None
+    side = sol.side(seat)
+    probs = play_distribution(view, side, sol.plans[seat])
+    values = card_values(view, side)
+    char = side.chars[0]
+    out = []
+    for choice in legal:
+        i = char.card(choice.partition(":")[2]).index
+        out.append(Advice(choice, float(probs.get(i, 0.0)), float(values.get(i, float("nan")))))
+    return out
 
 
 def _carry(raw: Mapping[str, int]) -> Carry:

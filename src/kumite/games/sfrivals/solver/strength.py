@@ -11,7 +11,7 @@ best response is computed exactly by backward induction over the fight. The tabl
   opponent can hold any strategy of the agent to at most the value).
 
 The ``random`` agent's best response is solved by the vectorised fight solver; policies
-given as a function of the view (``greedy``, ``equilibrium``, ``ismcts-*``) by a memoised
+given as a function of the view (``greedy``, ``bounded``, ``ismcts-*``) by a memoised
 search over the fight, the agent's choices coming from the agent itself.
 """
 
@@ -38,7 +38,7 @@ Policy = Callable[[SFRState, Decision], dict[str, float]]
 """The agent's distribution over ``decision.legal`` at ``state`` (from its own view)."""
 
 DEFAULT_AGENTS = ("random", "greedy")
-"""Rated by default; ``equilibrium`` too when its matchup is in the solution cache.
+"""Rated by default; ``bounded`` too when its matchup is in the solution cache.
 (``ismcts`` can be named, but its exact best response is out of reach for full fights: its
 choices depend on the whole history, so the search cannot merge positions and asks the
 agent — a search of its own — at every one of ~10^5 decision points.)"""
@@ -88,8 +88,8 @@ def strength_table(
     """Exact best-response strength of each agent, in both seats."""
     opts = GAME.parse_options({**dict(options or {}), "characters": list(characters)})
     setups = setups or greedy_setups(characters, opts)
-    if agents is DEFAULT_AGENTS and cache_path(characters, opts).with_suffix(".npz").exists():
-        agents = (*agents, "equilibrium")
+    if agents is DEFAULT_AGENTS and cache_path(characters, opts).with_suffix(".json").exists():
+        agents = (*agents, "bounded")
     start = GAME.new_state(seed, GAME.options_to_json(opts))
     start.apply({0: setups[0], 1: setups[1]})
     cat = start.catalog
@@ -104,7 +104,7 @@ def strength_table(
                 w0 = FightSolver(cat, opts, chars, uniform_seat=seat).value(pos)
             else:
                 agent = make_agent(name, GAME, GAME.options_to_json(opts), seat, seed)
-                policy, markov = _policy_of(agent, name)
+                policy, markov = _policy_of(agent, name, start.view(seat))
                 w0 = best_response_value(start, seat, policy, markov)
             sign = 1.0 if seat == 0 else -1.0
             rows.append(StrengthRow(name, seat, sign * w0, sign * value0, time.perf_counter() - t0))
@@ -116,18 +116,21 @@ def strength_table(
     }
 
 
-def _policy_of(agent: Agent, name: str) -> tuple[Policy, bool]:
+def _policy_of(agent: Agent, name: str, view: Mapping[str, Any]) -> tuple[Policy, bool]:
     """The agent's policy, and whether it depends on the position only (not on the order
     in which cards were played) — then the search merges positions."""
-    if name == "equilibrium":
+    if name in ("bounded", "equilibrium") and hasattr(agent, "solution"):
         from kumite.games.sfrivals.solver.strategy import advice
 
         def eq_policy(state: SFRState, decision: Decision) -> dict[str, float]:
             view = state.view(decision.seat)
-            sol = agent.solution(view)  # type: ignore[attr-defined]
+            sol = agent.solution(view)
             return {a.choice: a.probability for a in advice(view, sol) if a.probability > 0}
 
-        return eq_policy, True
+        # method adaptive's strategy reads the position only; tight's reads the order of
+        # play (Bayes' rule over its own plans), so positions cannot be merged
+        markov = agent.solution(view).method == "adaptive"
+        return eq_policy, markov
     if name == "greedy":
 
         def greedy_policy(state: SFRState, decision: Decision) -> dict[str, float]:

@@ -1,0 +1,182 @@
+"""Environment steps per second of every research interface and game (issue 17), beside
+OpenSpiel's goofspiel(8) stepped through pyspiel in the same run.
+
+A step is one ``step()`` call with a masked random action: PettingZoo AEC (one seat's
+action), PettingZoo Parallel (every seat's), Gymnasium (the learner's action and the random
+opponents' answers), a Gymnasium vector of 8 (8 environments' actions), SF Rivals' batched
+vector environment of 8 and of 256 (env steps: one per environment) and OpenSpiel (one
+``apply_action``/``apply_actions``). Each is timed for ``--seconds``, one core.
+
+    python benchmarks/env_steps.py [--seconds 3] [--game sfrivals] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+MODES: list[tuple[str, dict[str, Any]]] = [
+    ("sfrivals", {}),
+    ("rivales", {}),
+    ("rivales", {"mode": "2v2"}),
+    ("sfdbg", {}),
+    ("sfdbg", {"players": 4}),
+]
+
+
+def timed(step: Callable[[], int], seconds: float) -> float:
+    steps = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        steps += step()
+    return steps / (time.perf_counter() - t0)
+
+
+def aec(game: str, options: dict[str, Any]) -> Callable[[], int]:
+    from kumite.envs import pettingzoo as kpz
+
+    env = kpz.env(game, options)
+    rng = np.random.default_rng(0)
+    env.reset(seed=0)
+
+    def step() -> int:
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.reset()
+            return 0
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        return 1
+
+    return step
+
+
+def parallel(game: str, options: dict[str, Any]) -> Callable[[], int]:
+    from kumite.envs import pettingzoo as kpz
+
+    env = kpz.parallel_env(game, options)
+    rng = np.random.default_rng(0)
+    box = {"obs": env.reset(seed=0)[0]}
+
+    def step() -> int:
+        if not env.agents:
+            box["obs"] = env.reset()[0]
+        obs = box["obs"]
+        actions = {a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in obs.items()}
+        box["obs"] = env.step(actions)[0]
+        return 1
+
+    return step
+
+
+def gym_single(game: str, options: dict[str, Any]) -> Callable[[], int]:
+    from kumite.envs.gymnasium import KumiteEnv
+
+    env = KumiteEnv(game, options)
+    rng = np.random.default_rng(0)
+    box = {"info": env.reset(seed=0)[1]}
+
+    def step() -> int:
+        _, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(box["info"]["action_mask"]))))
+        box["info"] = env.reset()[1] if done else info
+        return 1
+
+    return step
+
+
+def gym_vector(
+    game: str, options: dict[str, Any], n: int = 8, batched: bool = False
+) -> Callable[[], int]:
+    from kumite.envs.gymnasium import make_vector
+
+    env = make_vector(game, n, options, batched=batched)
+    rng = np.random.default_rng(0)
+    box = {"info": env.reset(seed=0)[1]}
+
+    def step() -> int:
+        masks = box["info"]["action_mask"]
+        # a uniform legal action per environment (none legal: action 0, ignored on autoreset)
+        actions = np.argmax(masks * rng.random(masks.shape), axis=1)
+        box["info"] = env.step(actions)[4]
+        return n
+
+    if batched:
+        # the rule tables fill as fights meet new positions (not timed): random fights of
+        # the same engine fill most of them
+        core: Any = env.unwrapped.core  # type: ignore[attr-defined]
+        for start in range(0, 2_000_000, 200_000):
+            core.engine.random_fights(np.arange(start, start + 200_000))
+        for _ in range(20_000 // n):
+            step()
+    return step
+
+
+def spiel(game: Any) -> Callable[[], int]:
+    rng = random.Random(0)
+    players = range(game.num_players())
+    box = {"state": game.new_initial_state()}
+
+    def step() -> int:
+        state = box["state"]
+        if state.is_terminal():
+            box["state"] = game.new_initial_state()
+            return 0
+        if state.is_simultaneous_node():
+            state.apply_actions([rng.choice(state.legal_actions(p)) for p in players])
+        elif state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        return 1
+
+    return step
+
+
+def main() -> None:
+    import pyspiel
+
+    from kumite.envs import openspiel as kos
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--game", action="append", help="only these games (repeatable)")
+    args = parser.parse_args()
+    rows = []
+    reference = timed(spiel(pyspiel.load_game("goofspiel(num_cards=8)")), args.seconds)
+    for game, options in MODES:
+        if args.game and game not in args.game:
+            continue
+        row: dict[str, Any] = {"game": game, "options": options}
+        row["pettingzoo_aec"] = timed(aec(game, options), args.seconds)
+        if game != "sfdbg":
+            row["pettingzoo_parallel"] = timed(parallel(game, options), args.seconds)
+        row["gymnasium"] = timed(gym_single(game, options), args.seconds)
+        row["gymnasium_vector_8"] = timed(gym_vector(game, options), args.seconds)
+        if game == "sfrivals":
+            for n in (8, 256):
+                vector = gym_vector(game, options, n, batched=True)
+                row[f"batched_vector_{n}"] = timed(vector, args.seconds)
+        row["openspiel"] = timed(spiel(kos.load(game, options)), args.seconds)
+        rows.append(row)
+    if args.json:
+        print(json.dumps({"goofspiel8_steps_per_s": reference, "rows": rows}, indent=1))
+        return
+    print(f"reference, goofspiel(8) through pyspiel: {reference:,.0f} steps/s (same run)")
+    cols = ["pettingzoo_aec", "pettingzoo_parallel", "gymnasium", "gymnasium_vector_8"]
+    cols += ["batched_vector_8", "batched_vector_256", "openspiel"]
+    print("| game | " + " | ".join(cols) + " |")
+    print("|---|" + "---|" * len(cols))
+    for row in rows:
+        name = row["game"] + "".join(f" {k}={v}" for k, v in row["options"].items())
+        cells = [f"{row[c]:,.0f}" if c in row else "—" for c in cols]
+        print(f"| {name} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,427 @@
+"""The batched SF Rivals engine: N fights stepped at once on arrays (docs/envs.md).
+
+No rule is written here. A fight position is the fight solver's packed 64-bit key (round,
+hands, lives, carried bonuses, reveal-first flags; :mod:`.solver.fight`), and one round is
+the solver's own compiled transition (:func:`.solver.kernels._child`, legal cards from
+:func:`.solver.kernels._masks`), which only reads the rule tables the solver builds *by
+calling the engine's pure functions* (``resolve_round``, ``playable_cards``, ``is_stuck``,
+``fight_end``, ``powerless_reason``), filled on demand: where a fight meets an entry the
+tables lack, it stops, the entries are filled (``FightSolver._prepare``) and it goes on.
+So the batched engine plays the scalar engine's game choice for choice — the tests replay
+10^4 random batched fights on :class:`~.state.SFRState` and compare every legal set, the
+outcome and the lives.
+
+Random play has its own random streams: one counter-based stream per fight (SplitMix64 of
+the fight's seed), so a fight's choices depend only on its seed — never on the batch it ran
+in — but they are not the draws of ``RandomAgent`` (``kumite sim --batched`` plays other,
+equally random, games than ``kumite sim``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import msgspec
+import numpy as np
+from numba import njit
+from numpy.typing import NDArray
+
+from kumite.core.game import Game
+from kumite.games.sfrivals.cards import HAND, Catalog, Character
+from kumite.games.sfrivals.game import SFRivals
+from kumite.games.sfrivals.options import Options
+from kumite.games.sfrivals.resolve import NO_CARRY
+from kumite.games.sfrivals.solver import kernels
+from kumite.games.sfrivals.solver.fight import FightSolver, _pack
+from kumite.games.sfrivals.state import A_CHARACTER, A_PLAY, A_SETUP, CARD_SLOTS
+
+I64 = NDArray[np.int64]
+U64 = NDArray[np.uint64]
+
+RUNNING, DONE, WANTS = 0, 1, 2
+"""A fight's status in :func:`_play`: playing, over, stopped for a table entry."""
+_R, _L1, _L0, _CP = 48, 14, 19, 4
+_MASK64 = (1 << 64) - 1
+
+
+def fight_seeds(seeds: Sequence[int] | I64) -> U64:
+    """The random stream of each fight, from its seed (an int; its low 64 bits count),
+    hashed so that streams of nearby seeds do not overlap."""
+    if isinstance(seeds, np.ndarray) and seeds.dtype.kind in "iu":
+        raw = seeds.astype(np.int64).view(np.uint64)
+    else:
+        raw = np.asarray([int(s) & _MASK64 for s in seeds], dtype=np.uint64)
+    state = raw.copy()
+    _mix(state)
+    return state
+
+
+@njit(cache=True)
+def _mix(state: U64) -> None:
+    for i in range(len(state)):
+        _next(state, i)
+        state[i] = np.uint64(_next(state, i))
+
+
+@njit(cache=True)
+def _next(state: U64, i: int) -> int:
+    """SplitMix64: the next 64-bit draw of fight ``i``'s stream."""
+    z = state[i] + np.uint64(0x9E3779B97F4A7C15)
+    state[i] = z
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))  # type: ignore[no-any-return]
+
+
+@njit(cache=True)
+def _below(state: U64, i: int, n: int) -> int:
+    """A uniform draw in ``0..n-1`` (Lemire's method, rejection keeps it exact)."""
+    bound = np.uint64(n)
+    threshold = (np.uint64(0) - bound) % bound
+    while True:
+        x = np.uint64(_next(state, i)) >> np.uint64(32)
+        m = x * bound
+        if (m & np.uint64(0xFFFFFFFF)) >= threshold:
+            return int(m >> np.uint64(32))
+
+
+@njit(cache=True)
+def _nth_bit(mask: int, k: int) -> int:
+    """The position of the ``k``-th set bit of ``mask`` (from the lowest)."""
+    i = 0
+    while True:
+        if mask & 1:
+            if k == 0:
+                return i
+            k -= 1
+        mask >>= 1
+        i += 1
+
+
+@njit(cache=True)
+def _bits(mask: int) -> int:
+    n = 0
+    while mask:
+        n += mask & 1
+        mask >>= 1
+    return n
+
+
+@njit(cache=True)
+def draw_setups(
+    rng: U64, fixed: NDArray[np.int64], characters: int, setups: NDArray[np.int64]
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Each fight's characters (``fixed[seat]`` or drawn uniformly, seat 0 first) and set-up
+    choices (an index into the character's ``setup_choices``)."""
+    n = len(rng)
+    chars = np.empty((n, 2), dtype=np.int64)
+    setup = np.empty((n, 2), dtype=np.int64)
+    for i in range(n):
+        for s in range(2):
+            chars[i, s] = fixed[s] if fixed[s] >= 0 else _below(rng, i, characters)
+        for s in range(2):
+            setup[i, s] = _below(rng, i, setups[chars[i, s]])
+    return chars, setup
+
+
+@njit(cache=True)
+def _play(
+    keys: I64,
+    rng: U64,
+    status: NDArray[np.int8],
+    order: I64,
+    pairing: NDArray[np.int64],
+    tables: Any,
+    pair_done: Any,
+    played: NDArray[np.int8],
+    legal: NDArray[np.int16],
+    end: I64,
+) -> int:
+    """Play each running fight at random to its end, or until it needs a table entry the
+    solver has not filled (then it stops as :data:`WANTS`, its stream as it was before the
+    round). ``tables[pairing[i]]`` are fight ``i``'s rule tables; fights are taken in
+    ``order`` (sorted by pairing: one pairing's tables at a time stay in the caches).
+    Returns how many stopped."""
+    stopped = 0
+    last = pairing[order[0]] if len(order) else 0
+    t = tables[last]
+    done = pair_done[last]
+    for j in range(len(order)):
+        i = order[j]
+        if status[i] != RUNNING:
+            continue
+        if pairing[i] != last:
+            last = pairing[i]
+            t = tables[last]
+            done = pair_done[last]
+        while True:
+            k = keys[i]
+            r = (k >> _R) & 15
+            e0 = t.legal0[r, (k >> 36) & 0xFFF, (k >> _L0) & 31, 0]
+            e1 = t.legal1[r, (k >> 24) & 0xFFF, (k >> _L1) & 31, 0]
+            if (
+                not done[(k >> _CP) & 0x3FF]
+                or e0 & kernels.LEGAL_DONE == 0
+                or e1 & kernels.LEGAL_DONE == 0
+            ):
+                status[i] = WANTS
+                stopped += 1
+                break
+            m0, m1 = kernels._masks(k, t)
+            saved = rng[i]
+            a = _nth_bit(m0, _below(rng, i, _bits(m0)))
+            b = _nth_bit(m1, _below(rng, i, _bits(m1)))
+            child, stop, wanted = kernels._child(k, a, b, t, False)
+            if wanted:
+                rng[i] = saved  # drawn again once the entry is filled
+                status[i] = WANTS
+                stopped += 1
+                break
+            played[i, 0, r - 1] = a
+            played[i, 1, r - 1] = b
+            legal[i, 0, r - 1] = m0
+            legal[i, 1, r - 1] = m1
+            if stop >= 0:
+                end[i] = stop
+                status[i] = DONE
+                break
+            keys[i] = child
+    return stopped
+
+
+@dataclasses.dataclass
+class Fights:
+    """N random fights: every choice made and how each fight ended."""
+
+    characters: NDArray[np.int64]
+    """``[fight, seat]``: the character's position in the pack."""
+    setup: NDArray[np.int64]
+    """``[fight, seat]``: the set-up choice, an index into ``Character.setup_choices``."""
+    played: NDArray[np.int8]
+    """``[fight, seat, round - 1]``: the card slot played, -1 after the end."""
+    legal: NDArray[np.int16]
+    """``[fight, seat, round - 1]``: the legal card slots then (bit mask)."""
+    winner: NDArray[np.int8]
+    """0 or 1, or -1 for a draw."""
+    lives: NDArray[np.int64]
+    rounds: NDArray[np.int64]
+    """Rounds played."""
+    reason: NDArray[np.int8]
+    """Index into :data:`REASONS`."""
+
+    def __len__(self) -> int:
+        return len(self.winner)
+
+    def choices(self, engine: BatchEngine, i: int) -> list[dict[int, str]]:
+        """Fight ``i``'s choices as the scalar engine's steps (character picks where the
+        options leave them, set-ups, then one card per seat per round)."""
+        chars = [engine.characters[c] for c in self.characters[i]]
+        out: list[dict[int, str]] = []
+        picks = {s: f"character:{chars[s].id}" for s in (0, 1) if engine.fixed[s] < 0}
+        if picks:
+            out.append(picks)
+        out.append({s: chars[s].setup_choices[int(self.setup[i, s])] for s in (0, 1)})
+        for r in range(int(self.rounds[i])):
+            out.append({s: "play:" + chars[s].cards[int(self.played[i, s, r])].id for s in (0, 1)})
+        return out
+
+
+REASONS = ("KO", "double KO", "out of cards", "no playable card left")
+
+
+class BatchEngine:
+    """SF Rivals fights on arrays under one set of options (one fight solver's tables per
+    pairing of characters, built on first use and kept)."""
+
+    def __init__(self, game: SFRivals, options: Mapping[str, Any] | None = None) -> None:
+        self.game = game
+        self.options: Options = game.parse_options(options)
+        self.catalog: Catalog = game.catalog(self.options)
+        self.characters: list[Character] = list(self.catalog.characters.values())
+        self.index = {c.id: k for k, c in enumerate(self.characters)}
+        self.fixed = self._fixed(self.options.characters or (None, None))
+        self.setups = np.array([len(c.setup_choices) for c in self.characters], dtype=np.int64)
+        # per character: the (cover, shown) slots of each set-up choice
+        self._setup_cards = []
+        for char in self.characters:
+            pairs = [choice.split(":")[1:] for choice in char.setup_choices]
+            self._setup_cards.append(
+                np.array([[char.by_id[c].index, char.by_id[s].index] for c, s in pairs])
+            )
+        self._solvers: dict[tuple[int, int], FightSolver] = {}
+        most = max(len(c.setup_choices) for c in self.characters)
+        self._setup_table = np.zeros((len(self.characters), most, 2), dtype=np.int64)
+        for k, cards in enumerate(self._setup_cards):
+            self._setup_table[k, : len(cards)] = cards
+        self._consts: tuple[I64, I64, I64, NDArray[np.bool_]] | None = None
+        self.life = self.catalog.rules.life
+        self._tables: Any = None
+
+    def _typed_tables(self, pairings: NDArray[np.int64]) -> tuple[Any, Any]:
+        """Every pairing's rule tables (and filled carried-bonus pairs) as Numba lists
+        indexed by pairing (``a * characters + b``), those in ``pairings`` made: the others
+        hold the first made pairing's tables as placeholders, never read."""
+        from numba.typed import List
+
+        count = len(self.characters)
+        if self._tables is None:
+            first = self.solver(*divmod(int(pairings[0]), count))
+            tables, done = List(), List()
+            for _ in range(count * count):
+                tables.append(first.tables)
+                done.append(first._pair_done)
+            self._tables = (tables, done, set())
+        tables, done, made = self._tables
+        for p in pairings.tolist():
+            if p not in made:
+                solver = self.solver(*divmod(p, count))
+                tables[p] = solver.tables
+                done[p] = solver._pair_done
+                made.add(p)
+        return tables, done
+
+    def _fixed(self, characters: Sequence[str | None]) -> NDArray[np.int64]:
+        return np.array([-1 if c is None else self.index[c] for c in characters], dtype=np.int64)
+
+    def solver(self, a: int, b: int) -> FightSolver:
+        """The fight solver (its rule tables) of characters ``a`` and ``b``."""
+        found = self._solvers.get((a, b))
+        if found is None:
+            pair = (self.characters[a], self.characters[b])
+            found = self._solvers[a, b] = FightSolver(self.catalog, self.options, pair)
+        return found
+
+    def first_keys(self, chars: NDArray[np.int64], setup: NDArray[np.int64]) -> I64:
+        """Round-1 keys of fights of any pairings (``[fight, seat]`` characters and set-up
+        choices), in one vectorised pass over per-pairing constants."""
+        count = len(self.characters)
+        pairing = chars[:, 0] * count + chars[:, 1]
+        radix, full, pair = self._start_consts(np.unique(pairing))
+        flat = radix.reshape(-1)  # gathers from the small table, not one row per fight
+        codes = []
+        for seat in (0, 1):
+            cards = self._setup_table[chars[:, seat], setup[:, seat]]
+            base = (pairing * 2 + seat) * CARD_SLOTS
+            codes.append(full[pairing, seat] - flat[base + cards[:, 0]] - flat[base + cards[:, 1]])
+        one = np.ones(len(pairing), dtype=np.int64)
+        life = one * self.life
+        keys: I64 = _pack(one, codes[0], codes[1], life, life, pair[pairing], 0 * one, 0 * one)
+        return keys
+
+    def _start_consts(self, pairings: NDArray[np.int64]) -> tuple[I64, I64, I64]:
+        """Per pairing: each seat's hand radix per card slot, its full hand's code, and the
+        code of "no carried bonus" (made for ``pairings`` as needed)."""
+        count = len(self.characters)
+        if self._consts is None:
+            self._consts = (
+                np.zeros((count * count, 2, CARD_SLOTS), dtype=np.int64),
+                np.zeros((count * count, 2), dtype=np.int64),
+                np.zeros(count * count, dtype=np.int64),
+                np.zeros(count * count, dtype=bool),
+            )
+        radix, full, pair, made = self._consts
+        for p in pairings[~made[pairings]].tolist():
+            a, b = divmod(p, count)
+            solver = self.solver(a, b)
+            for seat, c in ((0, a), (1, b)):
+                r = np.asarray(solver.radix[seat], dtype=np.int64)
+                radix[p, seat, : len(r)] = r
+                full[p, seat] = sum(
+                    card.copies * r[card.index] for card in self.characters[c].cards
+                )
+            pair[p] = solver._pair_code((NO_CARRY, NO_CARRY))
+            made[p] = True
+        return radix, full, pair
+
+    def random_fights(
+        self, seeds: Sequence[int] | I64, characters: Sequence[str | None] | None = None
+    ) -> Fights:
+        """One fight per seed, both seats choosing uniformly at random (characters where the
+        options — or ``characters``, which override them — leave them, set-ups, a card each
+        round)."""
+        rng = fight_seeds(seeds)
+        n = len(rng)
+        fixed = self.fixed if characters is None else self._fixed(characters)
+        chars, setup = draw_setups(rng, fixed, len(self.characters), self.setups)
+        played = np.full((n, 2, HAND), -1, dtype=np.int8)
+        legal = np.zeros((n, 2, HAND), dtype=np.int16)
+        end = np.full(n, -1, dtype=np.int64)
+        count = len(self.characters)
+        pairing = chars[:, 0] * count + chars[:, 1]
+        keys = self.first_keys(chars, setup)
+        tables, done = self._typed_tables(np.unique(pairing))
+        status = np.zeros(n, dtype=np.int8)
+        order = np.argsort(pairing, kind="stable")
+        while _play(keys, rng, status, order, pairing, tables, done, played, legal, end):
+            wanting = np.flatnonzero(status == WANTS)
+            rounds = (keys[wanting] >> _R) & 15
+            for p in np.unique(pairing[wanting]):
+                solver = self.solver(*divmod(int(p), count))
+                mine = pairing[wanting] == p
+                for r in np.unique(rounds[mine]):
+                    solver._prepare(int(r), keys[wanting[mine & (rounds == r)]])
+            status[wanting] = RUNNING
+        return self._fights(chars, setup, played, legal, end)
+
+    def _fights(
+        self,
+        chars: NDArray[np.int64],
+        setup: NDArray[np.int64],
+        played: NDArray[np.int8],
+        legal: NDArray[np.int16],
+        end: I64,
+    ) -> Fights:
+        # end = ((life0 * size + life1) * 2 + over) * 2 + stuck: kernels._child's index
+        size = self.life + 1
+        stuck = end & 1
+        over = (end >> 1) & 1
+        l1 = (end >> 2) % size
+        l0 = (end >> 2) // size
+        winner = np.where(l0 > l1, 0, np.where(l1 > l0, 1, -1)).astype(np.int8)
+        ko = (l0 == 0) | (l1 == 0)
+        reason = np.where(
+            ko, np.where(l0 == l1, 1, 0), np.where(over == 1, 2, np.where(stuck == 1, 3, 2))
+        ).astype(np.int8)
+        rounds = (played[:, 0, :] >= 0).sum(axis=1)
+        return Fights(
+            chars, setup, played, legal, winner, np.stack([l0, l1], axis=1), rounds, reason
+        )
+
+    def action_ids(self, fights: Fights, i: int) -> list[dict[int, int]]:
+        """Fight ``i``'s choices as dense action ids (``state.A_*``), step by step."""
+        out: list[dict[int, int]] = []
+        picks = {s: A_CHARACTER + int(fights.characters[i, s]) for s in (0, 1) if self.fixed[s] < 0}
+        if picks:
+            out.append(picks)
+        step = {}
+        for s in (0, 1):
+            cover, shown = self._setup_cards[int(fights.characters[i, s])][int(fights.setup[i, s])]
+            step[s] = A_SETUP + int(cover) * CARD_SLOTS + int(shown)
+        out.append(step)
+        for r in range(int(fights.rounds[i])):
+            out.append({s: A_PLAY + int(fights.played[i, s, r]) for s in (0, 1)})
+        return out
+
+
+def make(game: Game[Any], options: Mapping[str, Any]) -> BatchEngine:
+    """The spec's ``batch`` hook."""
+    assert isinstance(game, SFRivals)
+    return BatchEngine(game, options)
+
+
+_ENGINES: dict[Options, BatchEngine] = {}
+
+
+def engine_for(game: Game[Any], options: Options) -> BatchEngine:
+    """The batched engine of these rule options, kept (its rule tables fill as it plays);
+    characters are left out: pass them to :meth:`BatchEngine.random_fights`."""
+    key = msgspec.structs.replace(options, characters=None)
+    found = _ENGINES.get(key)
+    if found is None:
+        assert isinstance(game, SFRivals)
+        if len(_ENGINES) >= 8:
+            _ENGINES.clear()
+        found = _ENGINES[key] = BatchEngine(game, game.options_to_json(key))
+    return found

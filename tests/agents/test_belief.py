@@ -1,0 +1,99 @@
+"""The belief-aware SF Rivals agent: a posterior over the opponent's cover from its view
+alone, and exact fight values averaged over it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kumite.agents import make_agent, run_game
+from kumite.games.sfrivals.game import GAME
+from kumite.games.sfrivals.solver.belief import BeliefAgent
+from kumite.games.sfrivals.solver.hidden import mini_pack
+from kumite.games.sfrivals.solver.setup import shared_solution
+from tests.solve.conftest import shared_cache
+
+__all__ = ["shared_cache"]
+PACK = mini_pack() + "\n[rules]\nhand = 6\n"
+OPTIONS = {"characters": ["ryu-mini", "ken-mini"], "pack": PACK}
+
+
+def _play_until(state, agents, rounds):  # type: ignore[no-untyped-def]
+    from kumite.agents.base import decide
+
+    while state.pending() and state.round <= rounds:
+        state.apply({d.seat: decide(agents[d.seat], state, d) for d in state.pending()})
+
+
+def test_posterior_depends_only_on_the_view_and_rules_out_what_was_played(
+    shared_cache: Path,
+) -> None:
+    """Fights that differ only in the opponent's hidden cover give the same posterior;
+    it is a distribution over the opponent's unseen card types."""
+    posts = []
+    for cover in ("ken-mini.shoryuken", "ken-mini.guren-senpukyaku"):
+        state = GAME.new_state(4, OPTIONS)
+        state.apply(
+            {0: "setup:ryu-mini.guard:ryu-mini.jab", 1: f"setup:{cover}:ken-mini.weak-shoryuken"}
+        )
+        state.apply({0: "play:ryu-mini.jab", 1: "play:ken-mini.weak-shoryuken"})
+        agent = BeliefAgent({"pack": PACK}, 0, 1)
+        view = state.view(0)
+        sol = agent.solution(view)
+        posts.append(agent.posterior(view, sol))
+    assert posts[0] == posts[1]
+    assert sum(posts[0].values()) == pytest.approx(1.0)
+    assert set(posts[0]) <= {0, 1, 2}
+
+
+def test_prior_follows_the_solved_set_up_mix(shared_cache: Path) -> None:
+    """Before any card is played the posterior is the prior: the solved set-up mix's covers
+    with the card shown (its secret set-ups split between two types), mixed with epsilon of
+    the uniform draw of one of the unseen cards."""
+    from kumite.games.sfrivals.solver.belief import EPSILON
+    from kumite.games.sfrivals.solver.fight import setup_hand
+
+    sol = shared_solution(("ryu-mini", "ken-mini"), {"pack": PACK})
+    choice = max(sol.setup[1], key=sol.setup[1].__getitem__)
+    shown = choice.split(":")[2]
+    state = GAME.new_state(5, OPTIONS)
+    state.apply({0: "setup:ryu-mini.guard:ryu-mini.jab", 1: choice})
+    agent = BeliefAgent({"pack": PACK}, 0, 1)
+    post = agent.posterior(state.view(0), sol)
+    ken = sol.solver.chars[1]
+    unseen = setup_hand(ken, None, ken.card(shown))
+    model = {c.index: sol.setup[1].get(f"setup:{c.id}:{shown}", 0.0) for c in ken.cards}
+    for i, p in post.items():
+        want = (1 - EPSILON) * model[i] / sum(model.values()) + EPSILON * unseen[i] / sum(unseen)
+        assert p == pytest.approx(want, abs=1e-12)
+
+
+def test_plays_legal_games_and_beats_random(shared_cache: Path) -> None:
+    score = 0.0
+    for seed in range(8):
+        state = GAME.new_state(seed, OPTIONS)
+        state.quiet = True
+        me = seed % 2
+        agents = [
+            make_agent("belief" if s == me else "random", GAME, OPTIONS, s, seed) for s in (0, 1)
+        ]
+        score += run_game(state, agents).returns[me]
+    assert score > 0
+
+
+def test_scores_are_fight_values(shared_cache: Path) -> None:
+    """Each legal card's score is an expected result: between -1 and +1."""
+    state = GAME.new_state(3, OPTIONS)
+    state.apply(
+        {
+            0: "setup:ryu-mini.guard:ryu-mini.jab",
+            1: "setup:ken-mini.shoryuken:ken-mini.weak-shoryuken",
+        }
+    )
+    agent = BeliefAgent({"pack": PACK}, 1, 2)
+    view = state.view(1)
+    scores = agent.scores(view, agent.solution(view))
+    legal = next(d for d in state.pending() if d.seat == 1).legal
+    assert set(scores) == set(legal)
+    assert all(-1.0 - 1e-9 <= v <= 1.0 + 1e-9 for v in scores.values())

@@ -1,0 +1,251 @@
+"""Issue 17 acceptance: every game as a pyspiel Python game (docs/envs.md, "OpenSpiel"):
+OpenSpiel's own random_sim_test, the declared game types, observers, serialisation."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+import pytest
+
+from kumite.core.errors import ChoiceError
+from kumite.envs import openspiel as kos
+from kumite.envs.base import EnvGame
+
+Mode = tuple[str, dict[str, Any]]
+T = pyspiel.GameType
+
+
+def play_randomly(game: Any, seed: int, limit: int = 10**6) -> Any:
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if state.is_terminal():
+            break
+        if state.is_simultaneous_node():
+            state.apply_actions(
+                [rng.choice(state.legal_actions(p)) for p in range(game.num_players())]
+            )
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_registered_names() -> None:
+    assert kos.register() == ["kumite_sfrivals", "kumite_rivales", "kumite_sfdbg"]
+    assert kos.register() == ["kumite_sfrivals", "kumite_rivales", "kumite_sfdbg"]
+    names = pyspiel.registered_names()
+    assert {"kumite_sfrivals", "kumite_rivales", "kumite_sfdbg"} <= set(names)
+
+
+def test_random_sim_test(mode: Mode, request: pytest.FixtureRequest) -> None:
+    """pyspiel.random_sim_test: with serialisation (serialize_game_and_state) where the game
+    is deterministic; the stochastic ones round-trip their states below (OpenSpiel's Python
+    games cannot give Game::GetRNGState, which serialize_game_and_state needs)."""
+    game = kos.load(*mode)
+    deterministic = game.get_type().chance_mode == T.ChanceMode.DETERMINISTIC
+    sims = 5 if deterministic else 1
+    if mode[0] == "sfdbg" and mode[1].get("players", 2) > 3:
+        pytest.skip(
+            "the slow test below (one 4-seat game takes ~40 s: every step checks every seat)"
+        )
+    pyspiel.random_sim_test(game, num_sims=sims, serialize=deterministic, verbose=False)
+
+
+@pytest.mark.slow
+def test_random_sim_test_four_seats() -> None:
+    game = kos.load("sfdbg", {"players": 4, "variant": "high-powered"})
+    pyspiel.random_sim_test(game, 1, serialize=False, verbose=False)
+
+
+def test_states_round_trip_through_records(mode: Mode) -> None:
+    """Serialisation through records: state.serialize() / game.deserialize_state() and
+    pickle give back the same game (replayed from its kumite record), mid-game."""
+    game = kos.load(*mode)
+    state = play_randomly(game, 3, limit=40)
+    again = game.deserialize_state(state.serialize())
+    assert str(again) == str(state)
+    assert again.history() == state.history()
+    for p in range(game.num_players()):
+        assert again.observation_string(p) == state.observation_string(p)
+        assert again.information_state_string(p) == state.information_state_string(p)
+    # the copy plays on exactly as the original
+    a, b = play_randomly_from(state, 9), play_randomly_from(again, 9)
+    assert a.returns() == b.returns() and str(a) == str(b)
+    if game.get_type().chance_mode == T.ChanceMode.DETERMINISTIC:
+        _, copied = pyspiel.deserialize_game_and_state(
+            pyspiel.serialize_game_and_state(game, state)
+        )
+        assert str(copied) == str(state)
+
+
+def play_randomly_from(state: Any, seed: int) -> Any:
+    state = state.clone()
+    game = state.get_game()
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        if state.is_simultaneous_node():
+            state.apply_actions(
+                [rng.choice(state.legal_actions(p)) for p in range(game.num_players())]
+            )
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize(
+    ("mode", "dynamics", "chance", "utility", "actions"),
+    [
+        (
+            ("sfrivals", {}),
+            T.Dynamics.SIMULTANEOUS,
+            T.ChanceMode.DETERMINISTIC,
+            T.Utility.ZERO_SUM,
+            127,
+        ),
+        (
+            ("rivales", {}),
+            T.Dynamics.SIMULTANEOUS,
+            T.ChanceMode.SAMPLED_STOCHASTIC,
+            T.Utility.ZERO_SUM,
+            106,
+        ),
+        (
+            ("rivales", {"mode": "2v2"}),
+            T.Dynamics.SIMULTANEOUS,
+            T.ChanceMode.SAMPLED_STOCHASTIC,
+            T.Utility.ZERO_SUM,
+            106,
+        ),
+        (
+            ("sfdbg", {}),
+            T.Dynamics.SEQUENTIAL,
+            T.ChanceMode.SAMPLED_STOCHASTIC,
+            T.Utility.ZERO_SUM,
+            1538,
+        ),
+        (
+            ("sfdbg", {"players": 3}),
+            T.Dynamics.SEQUENTIAL,
+            T.ChanceMode.SAMPLED_STOCHASTIC,
+            T.Utility.GENERAL_SUM,
+            1538,
+        ),
+    ],
+)
+def test_game_types_are_declared_honestly(
+    mode: Mode, dynamics: Any, chance: Any, utility: Any, actions: int
+) -> None:
+    """SF Rivals and Rivales simultaneous, SF DBG sequential; SF Rivals deterministic, the
+    shuffling games sampled stochastic; SF DBG at 3 seats general-sum, Rivales 2vs2 (teams)
+    zero-sum; the NO-OP only where nodes are simultaneous."""
+    game = kos.load(*mode)
+    t = game.get_type()
+    assert (t.dynamics, t.chance_mode, t.utility) == (dynamics, chance, utility)
+    assert game.num_distinct_actions() == actions
+    assert t.provides_information_state_tensor == (mode[0] == "sfrivals")
+    if utility == T.Utility.ZERO_SUM:
+        for seed in range(3):
+            assert sum(play_randomly(game, seed).returns()) == 0.0
+
+
+def test_players_parameter_sets_the_seats() -> None:
+    game = pyspiel.load_game("kumite_sfdbg", {"players": 4})
+    assert game.num_players() == 4
+    assert pyspiel.load_game("kumite_rivales", {"players": 4}).num_players() == 4
+    with pytest.raises(ValueError, match="has 2 seats"):
+        pyspiel.load_game("kumite_sfrivals", {"players": 3})
+
+
+def test_sampled_chance_gives_each_new_state_its_own_seed() -> None:
+    game = kos.load("rivales", seed=5)
+    seeds = [game.new_initial_state().kumite.seed for _ in range(3)]
+    assert seeds[0] == 5 and len(set(seeds)) == 3
+    fixed = kos.load("sfrivals")
+    assert {fixed.new_initial_state().kumite.seed for _ in range(3)} == {0}
+
+
+def test_observation_tensor_is_the_declared_encoding(mode: Mode) -> None:
+    game = kos.load(*mode)
+    env = EnvGame.make(*mode)
+    state = play_randomly(game, 4, limit=30)
+    for p in range(game.num_players()):
+        expected = env.encoding.encode(state.kumite.view(p))
+        assert np.array_equal(np.asarray(state.observation_tensor(p), np.float32), expected)
+        if game.get_type().provides_information_state_tensor:
+            assert np.array_equal(np.asarray(state.information_state_tensor(p)), expected)
+
+
+def test_information_state_has_perfect_recall() -> None:
+    """information_state_string: every view before each step and the seat's own choices,
+    so it only grows — a later information state extends every earlier one — and two
+    different own choices give different information states."""
+    game = kos.load("rivales")
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    earlier = [state.information_state_string(0)]
+    while not state.is_terminal() and len(earlier) < 30:
+        if state.is_simultaneous_node():
+            state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(2)])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        now = state.information_state_string(0)
+        prefix = earlier[-1].rsplit("\n", 1)[0] if "\n" in earlier[-1] else ""
+        assert now.startswith(prefix)
+        earlier.append(now)
+    # a clone made before the information state was asked for replays its trail
+    fresh = game.deserialize_state(state.serialize())
+    assert fresh.information_state_string(0) == state.information_state_string(0)
+
+
+def test_illegal_action_is_refused() -> None:
+    game = kos.load("sfdbg")
+    state = game.new_initial_state()
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
+    before = str(state)
+    with pytest.raises((ChoiceError, pyspiel.SpielError)):
+        state.apply_action(illegal)
+    assert str(state) == before
+
+
+def test_pickle_of_a_state() -> None:
+    """pickle goes through serialize_game_and_state: the deterministic game's states."""
+    game = kos.load("sfrivals")
+    state = play_randomly(game, 2, limit=6)
+    again = pickle.loads(pickle.dumps(state))
+    assert str(again) == str(state) and again.history() == state.history()
+
+
+def _mcts_game(game: Any, simulations: int) -> Any:
+    from open_spiel.python.algorithms import mcts
+
+    rng = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bots = [
+        mcts.MCTSBot(game, 2.0, simulations, evaluator, random_state=rng, solve=False)
+        for _ in range(game.num_players())
+    ]
+    state = game.new_initial_state()
+    moves = 0
+    while not state.is_terminal():
+        state.apply_action(bots[state.current_player()].step(state))
+        moves += 1
+    return state, moves
+
+
+def test_mcts_bot_plays_a_full_game() -> None:
+    """OpenSpiel's MCTS bot (random roll-outs) plays a whole SF Rivals fight, through
+    OpenSpiel's turn-based transform (MCTSBot needs a sequential game)."""
+    game = pyspiel.convert_to_turn_based(kos.load("sfrivals"))
+    state, moves = _mcts_game(game, 20)
+    assert moves >= 6 and sum(state.returns()) == 0
+
+
+@pytest.mark.slow
+def test_mcts_bot_plays_a_full_sequential_game() -> None:
+    """... and a whole SF DBG game, which is sequential as it is."""
+    state, moves = _mcts_game(kos.load("sfdbg"), 4)
+    assert moves > 20 and len(state.returns()) == 2
