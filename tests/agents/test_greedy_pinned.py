@@ -2,7 +2,8 @@
 
 Each digest is of every choice of a whole game (greedy in every seat, or greedy against
 ``random``), computed with the greedy bots of Rivales and SF DBG as they were before they
-were made fast (issue 19, branch ai at 92223da). Greedy is deterministic given its seed, so
+were made fast (issue 19, branch ai at 92223da; the Rivales games again after main's Rivales
+rule changes of 3a3ae22 were merged, Rivales' greedy being unchanged). Greedy is deterministic given its seed, so
 a changed digest means a bot decides differently, not only faster.
 """
 
@@ -102,7 +103,7 @@ PINNED: dict[str, list[str]] = {
         "c5c07a7ee8ffe804",
         "59b3d2528556b694",
         "4ebbdebe6e46d677",
-        "afb7aac5bef2f3dc",
+        "28d3eb9ddf4ae82e",
         "af4ef7f301250d91",
         "337f3bb0f2548f91",
         "b61359a73b43750a",
@@ -110,32 +111,32 @@ PINNED: dict[str, list[str]] = {
         "1d9ea7175c8666b9",
         "5d020ddf56a08f71",
         "2719e4736fc5e552",
-        "3bcb5d47f9599c8e",
-        "a77f99cbb55ee56a",
+        "9d2f57774e06b9b6",
+        "eff4d7950fe9dfd6",
         "6f509b89763cedaa",
         "7d0a40d187c0e700",
-        "bc9be839e2413c94",
+        "7266fa8fb34dbd58",
     ],
     "rivales {} ('greedy', 'random')": [
         "b96938597d00ae74",
-        "4e1555d40543bac9",
+        "33e41c96a50624ba",
         "bd092d2d724637f5",
         "5f93a8158dd12de2",
         "9723ea75e0a80041",
         "7f07b859917e970f",
     ],
     "rivales {'mode': '2v2'} ('greedy', 'greedy', 'greedy', 'greedy')": [
-        "73069805a2615285",
-        "79d4ee098583345d",
-        "ed1a3bb7a51de9e4",
-        "75380544e6978125",
-        "45248e9012f1a609",
-        "9e19727ad8ecd5aa",
+        "bbf9af859ae363f4",
+        "2904a16d84f3ef71",
+        "ec569e44329fe677",
+        "336d15180cfb49d0",
+        "f17e9b277484e4e2",
+        "1579ad7f394dd626",
     ],
     "rivales {'mode': '2v2'} ('greedy', 'random', 'greedy', 'random')": [
-        "bbd25ca9988690c5",
-        "2d1031813e908dc5",
-        "d1fe8c41c84cc7f4",
+        "7809d7fdcc9fd712",
+        "11dc234e72690214",
+        "db0ba09a92bd2069",
     ],
 }
 
