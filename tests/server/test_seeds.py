@@ -22,6 +22,7 @@ import pytest
 
 from kumite.agents.base import decide
 from kumite.agents.registry import make_agent
+from kumite.core.errors import ChoiceError
 from kumite.core.record import GameRecord, replay
 from kumite.core.registry import get_game
 from kumite.core.rng import derive_seed
@@ -82,6 +83,20 @@ def bot_decisions(game_id: str, runtime: Any, seat: int) -> list[tuple[Any, Any,
                 made.append((state.clone(), decision, choices[seat]))
         state.apply(choices)
     return made
+
+
+def bot_views(game: Any, seed: int, runtime: Any) -> list[str]:
+    """The bot's views (seat 1) through the table's game dealt from ``seed``, up to the first
+    choice that game refuses."""
+    state = game.new_state(seed, runtime.options)
+    seen = [json.dumps(state.view(1), sort_keys=True)]
+    for choices in runtime.state.history:
+        try:
+            state.apply(choices)
+        except ChoiceError:  # the cards dealt differ: a choice of the table is not legal here
+            break
+        seen.append(json.dumps(state.view(1), sort_keys=True))
+    return seen
 
 
 def reproduces_the_bot(game_id: str, runtime: Any, seat: int, seed: int, made: list) -> bool:
@@ -148,10 +163,11 @@ def test_nothing_sent_before_the_end_gives_away_the_seed_or_the_hidden_state(
     dealt = start.view(1) != game.new_state(runtime.seed + 1, runtime.options).view(1)
     assert dealt == (game_id != "sfrivals")  # SF Rivals deals nothing: hands are fixed
     if dealt:
-        hidden = json.dumps(start.view(1), sort_keys=True)
+        # An opening hand of a few cards can be dealt again by luck; the bot's cards through
+        # the whole game cannot.
+        hidden = bot_views(game, runtime.seed, runtime)
         for number in candidates:
-            again = game.new_state(number, runtime.options).view(1)
-            assert json.dumps(again, sort_keys=True) != hidden, number
+            assert bot_views(game, number, runtime) != hidden, number
     # The bot's choices: no number seeds a bot that makes them all (the check can tell:
     # the bot's real seed does).
     made_by_bot = bot_decisions(game_id, runtime, 1)

@@ -223,7 +223,7 @@ def decision_samples() -> list[dict]:
     and, for the rarest, from scenario positions."""
     from kumite.games.rivales.game import GAME
     from kumite.games.rivales.labels import choice_labels
-    from kumite.games.rivales.scenario import position
+    from kumite.games.rivales.lookahead import position
 
     catalog = GAME.catalog()
     samples: list[dict] = []

@@ -9,7 +9,7 @@ from typing import Any
 from kumite.core.events import Event
 from kumite.games.rivales.cards import Card, load_catalog
 from kumite.games.rivales.game import GAME
-from kumite.games.rivales.scenario import clash, find, of_kind, position
+from kumite.games.rivales.lookahead import clash, find, position
 from kumite.games.rivales.state import RivalesState
 from kumite.games.rivales.table import SIDES
 
@@ -35,3 +35,12 @@ def random_play(state: RivalesState, rng: random.Random, until: Any = None) -> N
     """Random legal choices until the fight ends (or ``until(state)`` holds)."""
     while not state.is_terminal and not (until and until(state)):
         state.apply({d.seat: rng.choice(d.legal) for d in state.pending()})
+
+
+def kinds(events: Sequence[Event]) -> list[str]:
+    """Event class names, in order."""
+    return [e.kind for e in events]
+
+
+def of_kind(events: Sequence[Event], kind: str) -> list[Any]:
+    return [e for e in events if e.kind == kind]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from kumite.cards.provenance import mark
 from kumite.core.game import Game
 from kumite.core.spec import Labeler
 from kumite.games.rivales.cards import Card, Catalog, Fighter
@@ -23,12 +24,6 @@ _PASS = {
     "flip-own-down": "Flip nothing",
     "exchange-with-basic": "Keep this card (no exchange)",
 }
-
-
-def mark(obj: Card | Fighter, field: str) -> str:
-    """The provenance mark of a field (``†`` reconstructed, ``*`` estimate, else "")."""
-    prov = obj.provenance.get(field)
-    return prov.mark if prov else ""
 
 
 def named(obj: Card | Fighter) -> str:

@@ -19,6 +19,7 @@ from kumite.core.rng import shuffle
 from kumite.games.rivales import events as ev
 from kumite.games.rivales.cards import Effect
 from kumite.games.rivales.clash import order
+from kumite.games.rivales.decisions import OVER, SETUP, START
 from kumite.games.rivales.effects import (
     STAT_INDEX,
     Check,
@@ -29,7 +30,6 @@ from kumite.games.rivales.effects import (
     end_effect,
     requirement_met,
 )
-from kumite.games.rivales.phases import OVER, SETUP, START
 from kumite.games.rivales.rules import fighter_rule
 from kumite.games.rivales.table import DOWN, SPENT, UP, energy, spend
 

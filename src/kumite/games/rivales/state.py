@@ -12,21 +12,16 @@ from __future__ import annotations
 
 import random
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, Self
 
-from kumite.core.decision import new_decision
 from kumite.core.events import Event
 from kumite.core.game import Decision, Outcome, State
 from kumite.core.rng import Rng
-from kumite.games.rivales import clash as cl
 from kumite.games.rivales import events as ev
 from kumite.games.rivales import rounds as rd
 from kumite.games.rivales.actions import action_to_choice, choice_to_action
 from kumite.games.rivales.cards import Card, Catalog, Effect, Fighter
-from kumite.games.rivales.effects import Check, PassiveBonus
-from kumite.games.rivales.fight import Fight
-from kumite.games.rivales.options import Options
-from kumite.games.rivales.phases import (
+from kumite.games.rivales.decisions import (
     BOOST,
     END,
     FIGHTER,
@@ -35,22 +30,23 @@ from kumite.games.rivales.phases import (
     OVER,
     PERSONA,
     PLAY,
-    PLAY_PROMPT,
     RESOLVE,
     SETUP,
     START,
     ZONES,
     decision,
 )
-from kumite.games.rivales.table import HIDDEN, UP, Line, Slot, energy
+from kumite.games.rivales.effects import Check, PassiveBonus
+from kumite.games.rivales.fight import Fight
+from kumite.games.rivales.options import Options
+from kumite.games.rivales.phases import ENTER as _ENTER
+from kumite.games.rivales.phases import HANDLERS as _HANDLERS
+from kumite.games.rivales.table import HIDDEN, Line, energy
 from kumite.games.rivales.view import build_view
 
 if TYPE_CHECKING:
     from kumite.games.rivales.game import Rivales
 
-ZONE_CHOICES = ("zone:1", "zone:2")
-ORDER_CHOICES = ("order:1", "order:2")
-ORDER_PROMPT = "Choose the zone resolved first: its boosts, then its clash; the other zone follows"
 BOOST_WORDS = {"none": "no", "damage": "Damage", "speed": "Speed", "both": "Speed and Damage"}
 __all__ = [
     "BOOST",
@@ -69,9 +65,6 @@ __all__ = [
     "RivalesState",
     "decision",
 ]
-
-
-MARKER_PROMPT = "Choose the card that becomes your life marker (the other 4 are your hand)"
 
 
 _SHARED = (  # never a list, dict or set: a copy shares these (tests/test_conformance.py)
@@ -453,247 +446,12 @@ class RivalesState(State):
         for e in fighter.damaged:
             rd.passive_on_damage(self, seat, e, out)
 
-    # -- phases -------------------------------------------------------------------------
-    def _enter_fighter(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
-        missing = [s for s in self.seats if self.fighters[s] is None]
-        if not missing:
-            self.phase = SETUP
-            return None
-        ids = self.catalog.fighter_choices
-        if not self.two:
-            return tuple(decision(s, "fighter", ids, "Choose your fighter") for s in missing)
-        seat = missing[0]  # 2vs2: in seat order, teammates must differ
-        mates = {self.fighters[m] for m in self.teams[self.team_of[seat]]} - {None}
-        legal = tuple(f"fighter:{f.id}" for f in self.catalog.fighters.values() if f not in mates)
-        return (decision(seat, "fighter", legal, "Choose your fighter (not your partner's)"),)
-
-    def _on_fighter(self, choices: dict[int, str], out: list[Event] | None) -> None:
-        for seat in sorted(choices):
-            fighter = self.catalog.fighters[choices[seat].partition(":")[2]]
-            self._set_fighter(seat, fighter)
-            if out is not None:
-                out.append(
-                    ev.FighterChosen(
-                        rule="rv.setup.fighter", seat=seat, who=self.who[seat], fighter=fighter.name
-                    )
-                )
-
-    def _enter_setup(self, out: list[Event] | None) -> None:
-        rd.setup_round(self, out)
-        self.phase = MARKER
-        return
-
-    def _enter_marker(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
-        # not cached (as :func:`decision` would): the hands of a round rarely recur
-        return tuple(
-            [
-                new_decision(s, "marker", tuple([c.mark for c in self.hand[s]]), MARKER_PROMPT)
-                for s in self.seats
-            ]
-        )
-
-    def _on_marker(self, choices: dict[int, str], out: list[Event] | None) -> None:
-        for s in self.seats:
-            card = self.fighter(s).by_id[choices[s].partition(":")[2]]
-            self.hand[s].remove(card)
-            self.marker[s] = card
-            if out is not None:
-                rule = "rv.setup.life-marker"
-                out.append(
-                    ev.LifeMarkerChosen(
-                        rule=rule,
-                        to=frozenset({s}),
-                        seat=s,
-                        who=self.who[s],
-                        card=card.id,
-                        name=card.name,
-                    )
-                )
-                out.append(
-                    ev.LifeMarkerChosen(rule=rule, seat=s, who=self.who[s], card=None, name=None)
-                )
-        self.phase = START
-
-    def _enter_start(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
-        rd.start_clash(self, out)
-        if self.two:
-            self.phase = ZONES
-            self.zone_of = [-1] * 4  # until the teams have chosen
-            self.fights = []
-            return None
-        self.phase = PLAY
-        fights = self.fights
-        if fights:  # the fight of the last clash, made anew (1vs1 always has one zone)
-            fights[0].reset()
-        else:
-            self.zone_of = [0, 0]
-            self.fights = [Fight(0, (0, 1))]
-        return self._enter_play(out)  # the next phase at once (as :meth:`_advance` would)
-
-    def _enter_zones(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
-        waiting = []
-        self._forced = {}
-        for team in (0, 1):
-            a, b = self.teams[team]
-            caller = (a, b)[(self.clash - 1) % 2]
-            bound = [s for s in (a, b) if self.ready[s] is not None]
-            if bound:
-                zone = self.ready_zone[bound[0]]
-                if bound[0] != caller:
-                    zone = 1 - zone
-                self._forced[caller] = ZONE_CHOICES[zone]
-            else:
-                waiting.append(
-                    decision(
-                        caller,
-                        "zones",
-                        ZONE_CHOICES,
-                        "Call the zones for your team: the zone you play (your partner takes "
-                        "the other)",
-                    )
-                )
-        if waiting:
-            return tuple(waiting)
-        self._on_zones(self._forced, out)
-        self._forced = {}
-        return None
-
-    def _on_zones(self, choices: dict[int, str], out: list[Event] | None) -> None:
-        for caller, choice in choices.items():
-            zone = int(choice[-1]) - 1
-            team = self.team_of[caller]
-            partner = next(s for s in self.teams[team] if s != caller)
-            self.zone_of[caller] = zone
-            self.zone_of[partner] = 1 - zone
-        self.fights = []
-        for z in range(2):
-            seats = tuple(next(s for s in self.teams[t] if self.zone_of[s] == z) for t in (0, 1))
-            self.fights.append(Fight(z, (seats[0], seats[1])))
-        if out is not None:
-            out.append(
-                ev.ZonesTaken(
-                    rule="rv.2v2.zone-choice",
-                    zones=tuple(tuple(self.who[s] for s in f.seats) for f in self.fights),
-                )
-            )
-        self.phase = PLAY
-
-    def _enter_play(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
-        if self.restricted or self.no_basic_zone or self.no_basic_facing:
-            rd.compute_restrictions(self)
-            if self.opts.pinzas_dodge == "back":
-                self._return_ready_basics(out)
-        ready = self.ready
-        restricted = self.restricted
-        hands = self.hand
-        # not cached: hands recur in too many orders for a cache to pay (half the look-ups
-        # missed)
-        if self.n == 2 and not restricted and ready[0] is None and ready[1] is None:
-            return (  # the common case, without a list to gather the decisions
-                new_decision(0, "play", tuple([c.play for c in hands[0]]), PLAY_PROMPT),
-                new_decision(1, "play", tuple([c.play for c in hands[1]]), PLAY_PROMPT),
-            )
-        waiting: list[Decision] = []
-        for s in self.seats:
-            if ready[s] is None:
-                legal = self.playable(s) if restricted else tuple([c.play for c in hands[s]])
-                waiting.append(new_decision(s, "play", legal, PLAY_PROMPT))
-        if waiting:
-            return tuple(waiting)
-        self._on_play({}, out)  # every card was left face up by a dodge
-        return None
-
-    def _return_ready_basics(self, out: list[Event] | None) -> None:
-        """Option pinzas_dodge=back: a basic card left face up by a dodge goes back to the
-        hand of a seat Pinzas de Mantis binds, in sight of everyone (rv.ruling.pinzas-dodge)."""
-        for s in sorted(self.restricted):
-            card = self.ready[s]
-            if card is None or not card.is_basic:
-                continue
-            self.ready[s] = None
-            self.hand[s].append(card)
-            self.seen[s].add(card.id)
-            if out is not None:
-                out.append(
-                    ev.ReadyCardReturned(
-                        rule="rv.ruling.pinzas-dodge",
-                        seat=s,
-                        who=self.who[s],
-                        card=card.id,
-                        name=card.name,
-                    )
-                )
-
     def playable(self, seat: int) -> tuple[str, ...]:
         """``play:<card>`` choices of ``seat`` this clash."""
         hand = self.hand[seat]
         if self.restricted and seat in self.restricted and any(not c.is_basic for c in hand):
             return tuple([c.play for c in hand if not c.is_basic])
         return tuple([c.play for c in hand])
-
-    def _on_play(self, choices: dict[int, str], out: list[Event] | None) -> None:
-        lines = self.lines
-        ready_cards = self.ready
-        fighters = self.fighters
-        hands = self.hand
-        for fight in self.fights:
-            zone = lines[fight.zone]
-            for t, s in enumerate(fight.seats):
-                ready = ready_cards[s]
-                if ready is not None:
-                    card, side = ready, UP
-                    ready_cards[s] = None
-                else:
-                    card = fighters[s].by_play[choices[s]]  # type: ignore[union-attr]  # chosen by now
-                    hands[s].remove(card)
-                    side = HIDDEN  # still known to be held by whoever saw it: until the reveal
-                zone[t].append(Slot(card, s, side))
-                if out is not None:
-                    up = side == UP
-                    out.append(
-                        ev.CardPlayed(
-                            rule="rv.dodge"
-                            if up
-                            else ("rv.2v2.preparation" if self.two else "rv.clash.play"),
-                            seat=s,
-                            who=self.who[s],
-                            zone=fight.zone,
-                            card=card.id if up else None,
-                            name=card.name if up else None,
-                        )
-                    )
-        self.phase = PERSONA if self.persona_decisions else self._after_cards
-
-    def _enter_persona(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
-        waiting = self.persona_decisions
-        if waiting:
-            return waiting
-        self.phase = self._after_cards
-        return None
-
-    def _on_persona(self, choices: dict[int, str], out: list[Event] | None) -> None:
-        for fight in self.fights:
-            for t in (0, 1):
-                s = fight.seats[t]
-                if s in choices:
-                    persona = choices[s].partition(":")[2]
-                    fight.persona[t] = persona
-                    if out is not None:
-                        out.append(
-                            ev.PersonaChosen(
-                                rule="rv.ruling.persona-order",
-                                seat=s,
-                                who=self.who[s],
-                                persona=persona,
-                            )
-                        )
-        self.phase = self._after_cards
-
-    @property
-    def _after_cards(self) -> str:
-        """The phase once the cards are down (and HANSEL or GRETEL called): 2vs2 first
-        chooses the order of the zones."""
-        return ORDER if self.two else BOOST
 
     def zone_order_seat(self) -> int:
         """Who chooses which zone goes first (rv.ruling.zone-order): the caller of the team
@@ -704,79 +462,6 @@ class RivalesState(State):
         if self.opts.zone_order == "winner" and self.last_winner is not None:
             team = self.last_winner
         return self.teams[team][turn]
-
-    def _enter_order(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
-        return (decision(self.zone_order_seat(), "zone-order", ORDER_CHOICES, ORDER_PROMPT),)
-
-    def _on_order(self, choices: dict[int, str], out: list[Event] | None) -> None:
-        ((seat, choice),) = choices.items()
-        first = int(choice[-1]) - 1
-        if self.fights[0].zone != first:
-            self.fights.reverse()  # boosts, resolution and the end of the clash go in order
-        if out is not None:
-            out.append(
-                ev.ZoneOrderChosen(
-                    rule="rv.ruling.zone-order",
-                    seat=seat,
-                    who=self.who[seat],
-                    team=("Team A", "Team B")[self.team_of[seat]],
-                    first=first,
-                )
-            )
-        self.phase = BOOST
-
-    def _enter_boost(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
-        waiting = rd.boost_decisions(self)
-        if waiting:
-            return waiting
-        self.phase = RESOLVE
-        self.fi = 0
-        return self._enter_resolve(out)  # at once, as :meth:`_advance` would (every clash)
-
-    def _on_boost(self, choices: dict[int, str], out: list[Event] | None) -> None:
-        rd.apply_boosts(self, choices, out)
-
-    def _enter_resolve(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
-        waiting = cl.resolve(self, out)
-        if waiting is not None:
-            for fight in self.fights:
-                fight.release()  # no reference cycle left in a state waiting for a player
-            return waiting
-        self.phase = END
-        return self._enter_end(out)  # at once, as :meth:`_advance` would
-
-    def _on_resolve(self, choices: dict[int, str], out: list[Event] | None) -> None:
-        cl.on_choice(self, choices, out)
-
-    def _enter_end(self, out: list[Event] | None) -> tuple[Decision, ...] | None:
-        rd.end_clash(self, out)
-        if self.phase == START:
-            return self._enter_start(out)  # the next clash at once (as :meth:`_advance` would)
-        return None
-
-    _ENTER: ClassVar[dict[str, Any]] = {
-        FIGHTER: _enter_fighter,
-        SETUP: _enter_setup,
-        MARKER: _enter_marker,
-        START: _enter_start,
-        ZONES: _enter_zones,
-        PLAY: _enter_play,
-        PERSONA: _enter_persona,
-        ORDER: _enter_order,
-        BOOST: _enter_boost,
-        RESOLVE: _enter_resolve,
-        END: _enter_end,
-    }
-    _HANDLERS: ClassVar[dict[str, Any]] = {
-        FIGHTER: _on_fighter,
-        MARKER: _on_marker,
-        ZONES: _on_zones,
-        PLAY: _on_play,
-        PERSONA: _on_persona,
-        ORDER: _on_order,
-        BOOST: _on_boost,
-        RESOLVE: _on_resolve,
-    }
 
     def team_names(self) -> tuple[str, ...]:
         if not self.two:
@@ -878,5 +563,3 @@ class RivalesState(State):
 
 
 # module globals: read faster than class attributes through an instance (once per step)
-_ENTER = RivalesState._ENTER
-_HANDLERS = RivalesState._HANDLERS

@@ -22,12 +22,12 @@ from rich.table import Table
 from rich.text import Text
 
 from kumite.agents.base import Agent
-from kumite.cards.provenance import LEGEND
+from kumite.cards.provenance import LEGEND, mark
 from kumite.core.errors import OptionsError
 from kumite.core.game import Decision, Game
 from kumite.games.rivales.cards import Card, Catalog, Fighter
 from kumite.games.rivales.game import GAME
-from kumite.games.rivales.labels import choice_labels, mark, named
+from kumite.games.rivales.labels import choice_labels, named
 from kumite.games.rivales.rules import RULES
 from kumite.games.rivales.talk import (
     BOT_PARTNER,
@@ -47,10 +47,9 @@ SIDE_STYLE = {"up": "", "down": "dim", "exhausted": "dim strike", "hidden": "dim
 # ------------------------------------------------------------------------------ pieces
 def value(obj: Card | Fighter, field: str) -> str:
     """A value with its provenance mark (``3†`` for a reconstructed value)."""
-    prov = obj.provenance.get(field)
     raw = getattr(obj, field)
     shown = "yes" if raw is True else "no" if raw is False else str(raw)
-    return f"{shown}{prov.mark if prov else ''}"
+    return f"{shown}{mark(obj, field)}"
 
 
 def copies(card: Card, fighter: Fighter | None) -> int:

@@ -30,7 +30,7 @@ from typing import Any
 from kumite.core.game import Decision, Game
 from kumite.games.rivales.cards import Card, Catalog, Fighter
 from kumite.games.rivales.game import GAME
-from kumite.games.rivales.scenario import clash, position
+from kumite.games.rivales.lookahead import clash, position, with_hands
 from kumite.games.rivales.state import RivalesState
 
 KO = 50.0
@@ -185,15 +185,12 @@ class GreedyRivales:
         personas: Mapping[int, str] | None = None,
         first_zone: int = 1,
     ) -> float:
-        state = base.fork()
         seat = self.seat
-        for s, card in plays.items():
-            state.hand[s] = [card]
-        for s in state.seats:
-            if s not in plays and state.ready[s] is None:
-                state.hand[s] = [state.fighter(s).cards[0]]
-        state._pending = None
-        state._advance(None)
+        hands = {s: [card] for s, card in plays.items()}
+        for s in base.seats:
+            if s not in plays and base.ready[s] is None:
+                hands[s] = [base.fighter(s).cards[0]]
+        state = with_hands(base, hands)
         energy = _energy(state, seat)
         taken = list(state.taken)
         won = list(state.rounds_won)

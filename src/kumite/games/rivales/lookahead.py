@@ -1,5 +1,5 @@
-"""Build Rivales positions from plain data and play clashes by name — for scenario tests,
-documentation and bot checks.
+"""Rivales positions from plain data, and one clash played by name: what a bot's lookahead
+builds from its view (``bots/greedy``), and what scenario tests set up.
 
 Cards are named without their fighter prefix (``"latigazo"``, ``"golpe"``) or by full id.
 A line is a list of tokens, oldest first: ``"golpe"`` face up, ``"v:golpe"`` face down
@@ -200,10 +200,12 @@ def _pick(state: RivalesState, legal: Sequence[str], wanted: list[str] | None) -
     return "pass" if "pass" in legal else legal[0]
 
 
-def kinds(events: Sequence[Event]) -> list[str]:
-    """Event class names, in order."""
-    return [e.kind for e in events]
-
-
-def of_kind(events: Sequence[Event], kind: str) -> list[Any]:
-    return [e for e in events if e.kind == kind]
+def with_hands(base: RivalesState, hands: Mapping[int, Sequence[Card]]) -> RivalesState:
+    """A copy of ``base`` (a position at the start of a clash) in which each seat of
+    ``hands`` holds those cards: what a lookahead supposes they hold."""
+    state = base.fork()
+    for seat, cards in hands.items():
+        state.hand[seat] = list(cards)
+    state._pending = None
+    state._advance(None)
+    return state
