@@ -3,8 +3,9 @@
 Each digest is of every choice of a whole game (greedy in every seat, or greedy against
 ``random``), computed with the greedy bots of Rivales and SF DBG as they were before they
 were made fast (issue 19, branch ai at 92223da; the Rivales games again after main's Rivales
-rule changes of 3a3ae22 were merged, Rivales' greedy being unchanged). Greedy is deterministic given its seed, so
-a changed digest means a bot decides differently, not only faster.
+rule changes of 3a3ae22 were merged, Rivales' greedy being unchanged). Greedy is
+deterministic given its seed, so a changed digest means a bot decides differently, not
+only faster.
 """
 
 from __future__ import annotations
