@@ -9,10 +9,8 @@ waits: from the moment the step was theirs to wait on (the update that asks the 
 this seat's own acknowledgement if it also had to choose) to the update of the next step.
 Prints p50, p99 and the largest wait per level, and the share over ``--target`` (1 s).
 
-``--deadline-from-ask`` runs the server with the hook this benchmark asks of it (a sketch,
-here, of a change to ``kumite.server.bots.BotPool.think``): a search bot's deadline is set
-when its move is asked for, ``ISMCTSAgent.deadline = now + its level's time limit``, so that
-time spent queued behind other tables' bots counts against the limit.
+The server counts a search bot's time limit from when its move is asked for
+(``kumite.server.bots.BotPool.think``), so time queued behind other tables' bots counts.
 
     python benchmarks/bot_latency.py sfdbg --tables 4 --seconds 60
     python benchmarks/bot_latency.py rivales --levels greedy,ismcts --tables 4 --json
@@ -45,26 +43,6 @@ ONE_ADDRESS_LIMITS = [
     "100000",
 ]
 LEVELS = "greedy,ismcts-easy,ismcts,ismcts-hard,ismcts-expert"
-
-#: ``kumite serve`` with the deadline set when a move is asked for (``--deadline-from-ask``).
-DEADLINE_FROM_ASK = """
-import sys, time
-from kumite.agents.search import Level
-from kumite.server import bots
-
-think = bots.BotPool.think
-
-async def asked(self, agent, state, decision):
-    level = getattr(agent, "level", None)
-    if isinstance(level, Level) and level.seconds is not None and hasattr(agent, "deadline"):
-        agent.deadline = time.monotonic() + min(level.seconds, self.budget)
-    return await think(self, agent, state, decision)
-
-bots.BotPool.think = asked
-from kumite.cli.main import main
-sys.argv = ["kumite", *sys.argv[1:]]
-main()
-"""
 
 
 async def play_seat(
@@ -163,7 +141,6 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--target", type=float, default=1.0, help="seconds a person may wait")
     parser.add_argument("--port", type=int, default=8798)
-    parser.add_argument("--deadline-from-ask", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     TARGET_MS = args.target * 1000
@@ -172,11 +149,8 @@ def main() -> None:
         server = subprocess.Popen(
             [
                 sys.executable,
-                *(
-                    ["-c", DEADLINE_FROM_ASK]
-                    if args.deadline_from_ask
-                    else ["-m", "kumite.cli.main"]
-                ),
+                "-m",
+                "kumite.cli.main",
                 "serve",
                 "--port",
                 str(args.port),
@@ -222,7 +196,6 @@ def main() -> None:
                 {
                     "game": args.game,
                     "players": args.players,
-                    "deadline_from_ask": args.deadline_from_ask,
                     "levels": rows,
                 }
             )

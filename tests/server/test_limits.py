@@ -227,6 +227,31 @@ def test_one_table_s_expert_search_cannot_starve_the_other_tables():
     assert done["expert"] < 3.0 and done["quick"] < 3.0, done
 
 
+def test_a_search_bot_s_move_is_due_its_time_after_it_was_asked_not_after_it_is_picked_up():
+    """Issue 19, bots on time: a move queued behind another table's bot keeps its own time
+    limit from the moment it was asked for, so the player waits about that long, not the
+    queue plus the limit. Here the queue alone outlasts the limit: the search plays its best
+    move at once, without a single iteration (before, it then searched its full time)."""
+    game = get_game("sfrivals")
+    state = game.new_state(3, {"characters": ["ryu", "ken"]})
+    decision = state.pending()[0]  # the set-up: 73 choices, searched (600 iterations alone)
+    search = make_agent("ismcts", game, state.options_json, 0, 1)
+    assert isinstance(search.level, Level) and search.level.seconds is not None
+    ahead = Sleeper(search.level.seconds + 0.3)  # another table's bot, holding the one thread
+    pool = BotPool(threads=1, budget=5.0)
+
+    async def scenario() -> list[str]:
+        return await asyncio.gather(
+            pool.think(ahead, state, decision),
+            pool.think(search, state, decision),  # type: ignore[arg-type]
+        )
+
+    choices = asyncio.run(scenario())
+    pool.shutdown()
+    assert all(choice in decision.legal for choice in choices)
+    assert search.last_iterations == 0
+
+
 def test_unfinished_tables_idle_too_long_are_closed(database_url):
     async def scenario() -> None:
         store = Store(database_url)

@@ -20,6 +20,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from kumite.agents.base import Agent, decide
+from kumite.agents.ismcts import ISMCTSAgent
 from kumite.agents.search import Level
 from kumite.core.game import Decision, State
 
@@ -44,6 +45,10 @@ class BotPool:
             log.warning("bot %s still thinking about an earlier move: a random move", agent.name)
             return secrets.choice(decision.legal)
         _cap(agent, self.budget)
+        if isinstance(agent, ISMCTSAgent) and agent.level.seconds is not None:
+            # The move is due a level's time after it was asked for, not after it was picked
+            # up: time queued behind other tables' bots counts (issue 19, bots on time).
+            agent.deadline = time.monotonic() + agent.level.seconds
         started: list[float] = []
 
         def job() -> str:
