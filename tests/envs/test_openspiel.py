@@ -111,14 +111,14 @@ def play_randomly_from(state: Any, seed: int) -> Any:
             T.Dynamics.SIMULTANEOUS,
             T.ChanceMode.SAMPLED_STOCHASTIC,
             T.Utility.ZERO_SUM,
-            106,
+            108,
         ),
         (
             ("rivales", {"mode": "2v2"}),
             T.Dynamics.SIMULTANEOUS,
             T.ChanceMode.SAMPLED_STOCHASTIC,
             T.Utility.ZERO_SUM,
-            106,
+            108,
         ),
         (
             ("sfdbg", {}),

@@ -19,11 +19,12 @@ from kumite.games.rivales.actions import BOOST_NAMES, MAX_GUARD, PERSONA_NAMES
 from kumite.games.rivales.cards import Catalog
 from kumite.games.rivales.game import Rivales
 from kumite.games.rivales.options import Options
-from kumite.games.rivales.phases import (
+from kumite.games.rivales.decisions import (
     BOOST,
     END,
     FIGHTER,
     MARKER,
+    ORDER,
     OVER,
     PERSONA,
     PLAY,
@@ -33,13 +34,14 @@ from kumite.games.rivales.phases import (
     ZONES,
 )
 
-PHASES = (FIGHTER, MARKER, ZONES, PLAY, PERSONA, BOOST, RESOLVE, OVER, SETUP, START, END)
+PHASES = (FIGHTER, MARKER, ZONES, PLAY, PERSONA, ORDER, BOOST, RESOLVE, OVER, SETUP, START, END)
 KINDS = (
     "fighter",
     "marker",
     "zones",
     "play",
     "persona",
+    "zone-order",
     "boost",
     "guard",
     "dodge",
