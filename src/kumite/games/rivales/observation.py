@@ -17,8 +17,6 @@ from kumite.core.game import Game
 from kumite.core.observation import Encoding, Field, Writer, relative
 from kumite.games.rivales.actions import BOOST_NAMES, MAX_GUARD, PERSONA_NAMES
 from kumite.games.rivales.cards import Catalog
-from kumite.games.rivales.game import Rivales
-from kumite.games.rivales.options import Options
 from kumite.games.rivales.decisions import (
     BOOST,
     END,
@@ -33,6 +31,8 @@ from kumite.games.rivales.decisions import (
     START,
     ZONES,
 )
+from kumite.games.rivales.game import Rivales
+from kumite.games.rivales.options import Options
 
 PHASES = (FIGHTER, MARKER, ZONES, PLAY, PERSONA, ORDER, BOOST, RESOLVE, OVER, SETUP, START, END)
 KINDS = (
