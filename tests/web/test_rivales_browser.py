@@ -191,9 +191,19 @@ def test_the_rivales_table_fits_a_phone(browser, web, shots):
     overflow = page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
     assert overflow <= 1
     # On a phone the hand comes right after the decision.
-    hand = page.locator("#rv-hand-box").bounding_box()
-    arena = page.locator("#rv-arena").bounding_box()
-    assert hand["y"] < arena["y"]
+    # Both read in one go once both are shown: a bot's update may redraw the table between
+    # two separate reads (a CI run once read the hand while it was being replaced).
+    tops = page.wait_for_function(
+        """() => {
+            const shown = (id) => {
+                const box = document.getElementById(id)?.getBoundingClientRect();
+                return box && box.height > 0 ? box.top : null;
+            };
+            const hand = shown("rv-hand-box"), arena = shown("rv-arena");
+            return hand !== null && arena !== null ? [hand, arena] : null;
+        }"""
+    ).json_value()
+    assert tops[0] < tops[1]
     assert not errors, errors
 
 
