@@ -250,8 +250,6 @@ class BoundSolver:
         round's committed children, in the cells' order. Backward: committed states from
         their cells, then secret ones, which look their children and their committed
         same-round states up by key."""
-        from kumite.games.sfrivals.solver.fight import _num_threads, _threads
-
         f = self.fight
         m = self.num_classes
         plan: dict[int, _Step] = {}
@@ -272,18 +270,7 @@ class BoundSolver:
             known_c = self._known_mask(r, committed)
             todo_c = committed[~known_c]
             self._prepare(r, np.concatenate([todo_c, todo_s]))
-            threads = _threads(len(todo_c))
-            while True:
-                with _num_threads(threads):
-                    kids, cells, starts, wanted = kernels.expand(todo_c, f.tables, threads)
-                if not wanted:
-                    break
-                f._fill_stuck(r + 1)
-            order = np.argsort(kids)
-            kids = kids[order]
-            rank = np.empty(len(order), dtype=np.int32)
-            rank[order] = np.arange(len(order), dtype=np.int32)
-            kernels.renumber(cells, rank)
+            kids, cells, starts = f._expand(r, todo_c)
             while True:
                 skids, wanted = bk.children(todo_s, f.tables, self.bt, True)
                 if not wanted:

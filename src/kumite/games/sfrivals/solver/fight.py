@@ -444,19 +444,7 @@ class FightSolver:
             known = self._known(r, states)
             todo = states if known is None else states[~known]
             self._prepare(r, todo)
-            threads = _threads(len(todo))
-            while True:
-                with _num_threads(threads):
-                    kids, cells, starts, wanted = kernels.expand(todo, self.tables, threads)
-                if not wanted:
-                    break
-                self._fill_stuck(r + 1)
-            # sorted, siblings (which share children) are expanded together: cache-friendly
-            order = np.argsort(kids)
-            kids = kids[order]
-            rank = np.empty(len(order), dtype=np.int32)
-            rank[order] = np.arange(len(order), dtype=np.int32)
-            kernels.renumber(cells, rank)
+            kids, cells, starts = self._expand(r, todo)
             plan[r] = _Round(states, known, todo, cells, starts)
             r += 1
         if len(kids):  # pragma: no cover - the fight always ends after the last round
@@ -478,6 +466,24 @@ class FightSolver:
             self._store(r, step.todo, vals)
             self.states_solved += len(step.todo)
             done[r] = vals if step.known is None else self._lookup(r, step.states)
+
+    def _expand(self, r: int, todo: I64) -> tuple[I64, Any, Any]:
+        """The children of round ``r``'s states ``todo`` (their rule tables prepared), sorted,
+        and each state's cells renumbered into that order; stuck children are filled as met."""
+        threads = _threads(len(todo))
+        while True:
+            with _num_threads(threads):
+                kids, cells, starts, wanted = kernels.expand(todo, self.tables, threads)
+            if not wanted:
+                break
+            self._fill_stuck(r + 1)
+        # sorted, siblings (which share children) are expanded together: cache-friendly
+        order = np.argsort(kids)
+        kids = kids[order]
+        rank = np.empty(len(order), dtype=np.int32)
+        rank[order] = np.arange(len(order), dtype=np.int32)
+        kernels.renumber(cells, rank)
+        return kids, cells, starts
 
     def _prepare(self, r: int, states: I64) -> None:
         """Carried-bonus transitions and legal cards for the states of round ``r``."""
