@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from kumite.games.sfrivals.game import GAME
-from kumite.games.sfrivals.solver.setup import METHODS, cache_key, cache_path, solve_matchup
-from kumite.games.sfrivals.solver.strategy import advice, hints
+from kumite.games.sfrivals.solver.setup import (
+    METHODS,
+    MatchupSolution,
+    cache_key,
+    cache_path,
+    solve_matchup,
+)
+from kumite.games.sfrivals.solver.strategy import Advice, advice, hints
 from kumite.solve.matrix import solve_matrix
 from tests.solve.conftest import SHORT_PACK, TINY_PACK
 
@@ -156,3 +163,66 @@ def test_a_looked_up_position_does_not_rebuild_the_stored_levels(shared_cache: P
     assert sol.solver.states_solved == solved
     for r, (keys, vals) in sol.solver.levels.items():
         assert keys is before[r][0] and vals is before[r][1]
+
+
+def _advised_game(sol: MatchupSolution, seed: int) -> list[list[Advice]]:
+    """Every advice of both seats over one game, each seat playing its likeliest choice."""
+    state = GAME.new_state(seed, {"characters": list(sol.characters), "pack": SHORT_PACK})
+    out = []
+    while state.pending():
+        choices = {}
+        for d in state.pending():
+            adv = advice(state.view(d.seat), sol)
+            out.append(adv)
+            choices[d.seat] = max(adv, key=lambda a: a.probability).choice
+        state.apply(choices)
+    return out
+
+
+def test_a_looked_up_decision_solves_nothing_again(
+    shared_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 13: a hint / ``bounded`` decision served from a solved matchup (method tight)
+    cost milliseconds: the set-up LP was solved on every set-up decision and every node of
+    the seat's history was worked out again (and its solve pass run) on every call. Once a
+    game's positions are solved, replaying it must solve no LP, run no solve pass and work
+    out no node again — and advise exactly as before."""
+    import kumite.games.sfrivals.solver.setup as setup_mod
+    import kumite.games.sfrivals.solver.strategy as strategy_mod
+    from kumite.games.sfrivals.solver import bounds
+
+    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK})
+    first = [_advised_game(sol, seed) for seed in range(3)]
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("worked out again")
+
+    for module, name in (
+        (setup_mod, "solve_matrix"),
+        (strategy_mod, "solve_matrix"),
+        (bounds.bk, "node"),
+        (bounds.BoundSolver, "_solve"),
+    ):
+        if hasattr(module, name):
+            monkeypatch.setattr(module, name, refused)
+    assert [_advised_game(sol, seed) for seed in range(3)] == first
+
+
+def test_a_kept_node_is_the_node_worked_out_again(
+    shared_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The nodes ``BoundSolver.node`` keeps stay right while the solver goes on solving
+    other positions (a solved state's children are solved with it, and never change)."""
+    sol = solve_matchup(("juri", "guile"), {"pack": SHORT_PACK})
+    side = sol.side(0)
+    asked: list[int] = []
+    keep = side.node
+    monkeypatch.setattr(side, "node", lambda key: (asked.append(key), keep(key))[1])
+    _advised_game(sol, 0)
+    monkeypatch.undo()
+    _advised_game(sol, 1)  # solves more positions
+    assert asked
+    for key in set(asked):
+        a, b = side.node(key), side._node(key)
+        for f in dataclasses.fields(a):
+            np.testing.assert_array_equal(getattr(a, f.name), getattr(b, f.name))

@@ -27,6 +27,7 @@ Seat 1's bound is seat 0's of the mirrored matchup (the rules favour neither sea
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -45,6 +46,8 @@ from kumite.games.sfrivals.solver.fight import I64, FightSolver, _decode, _minus
 from kumite.solve.matrix import FloatArray
 
 Progress = Callable[[str], None]
+NODE_MEMO = 1 << 14
+"""How many solved nodes a :class:`BoundSolver` keeps for look-ups (~1.3 kB each)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -132,6 +135,9 @@ class BoundSolver:
         self._slots: dict[int, NDArray[np.int64]] = {}
         self.states_solved = 0
         self.fallbacks = 0
+        # Agents and hints ask the same few positions again and again; a solved state's node
+        # never changes (its children are solved with it), so it is worked out once.
+        self._nodes = functools.lru_cache(maxsize=NODE_MEMO)(self._node)
 
     @property
     def num_classes(self) -> int:
@@ -218,8 +224,9 @@ class BoundSolver:
         states ``keys`` (all of one round)."""
         arr = np.asarray(keys, dtype=np.int64)
         r = int(arr[0] >> kernels._R) & 15
-        with numba.parallel_chunksize(1):
-            self._solve(r, np.unique(arr))
+        if not self._known_mask(r, arr).all():
+            with numba.parallel_chunksize(1):
+                self._solve(r, np.unique(arr))
         keys_r, vals_r = self.levels[r]
         pos = np.searchsorted(keys_r, arr)
         out: FloatArray = vals_r[pos]
@@ -335,7 +342,11 @@ class BoundSolver:
         return got
 
     def node(self, key: int) -> BoundNode:
-        """The solution at state ``key`` (solving it if needed), for agents and hints."""
+        """The solution at state ``key`` (solving it if needed), for agents and hints;
+        each state's is computed once (the last :data:`NODE_MEMO` are kept)."""
+        return self._nodes(key)
+
+    def _node(self, key: int) -> BoundNode:
         r = (key >> kernels._R) & 15
         self.values([key])
         empty = (np.zeros(0, dtype=np.int64), np.zeros((0, self.num_classes)))

@@ -93,6 +93,25 @@ class MatchupSolution:
     classes: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
     """``tight``: per seat, the classes (bit masks of card types) of the opponent's cover."""
     _sides: list[BoundSolver | None] = dataclasses.field(default_factory=lambda: [None, None])
+    _setup_values: list[dict[str, float] | None] = dataclasses.field(
+        default_factory=lambda: [None, None]
+    )
+
+    def setup_values(self, seat: int) -> dict[str, float]:
+        """Each set-up choice of ``seat`` (a row of L, a column of U) and its value against
+        the opponent's optimal mix of shown cards: one LP per seat, solved on first use."""
+        found = self._setup_values[seat]
+        if found is None:
+            if seat == 0:
+                values = self.lower_matrix @ solve_matrix(self.lower_matrix).col
+                choices = self.rows[0]
+            else:
+                values = -(solve_matrix(self.upper_matrix).row @ self.upper_matrix)
+                choices = self.cols[1]
+            found = self._setup_values[seat] = {
+                c: float(v) for c, v in zip(choices, values, strict=True)
+            }
+        return found
 
     def side(self, seat: int) -> BoundSolver:
         """``tight``: the bound solver of ``seat``'s strategy, in that seat's frame (for seat

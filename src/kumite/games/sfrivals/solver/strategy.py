@@ -22,7 +22,6 @@ from kumite.games.sfrivals.resolve import Carry
 from kumite.games.sfrivals.solver.fight import Position
 from kumite.games.sfrivals.solver.setup import MatchupSolution, solve_matchup
 from kumite.games.sfrivals.solver.tight import card_values, play_distribution
-from kumite.solve.matrix import solve_matrix
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -66,16 +65,9 @@ def advice(view: Mapping[str, Any], solution: MatchupSolution) -> list[Advice]:
 
 
 def _setup_advice(seat: int, legal: list[str], sol: MatchupSolution) -> list[Advice]:
-    if seat == 0:
-        opp = solve_matrix(sol.lower_matrix).col
-        values = sol.lower_matrix @ opp
-        index = {c: i for i, c in enumerate(sol.rows[0])}
-    else:
-        opp = solve_matrix(sol.upper_matrix).row
-        values = -(opp @ sol.upper_matrix)
-        index = {c: i for i, c in enumerate(sol.cols[1])}
     probs = sol.setup[seat]
-    return [Advice(c, float(probs.get(c, 0.0)), float(values[index[c]])) for c in legal]
+    values = sol.setup_values(seat)
+    return [Advice(c, float(probs.get(c, 0.0)), values[c]) for c in legal]
 
 
 def position_for_view(view: Mapping[str, Any], sol: MatchupSolution) -> Position:

@@ -17,6 +17,7 @@ BoundSolver` (for seat 1 the mirrored pairing).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -113,9 +114,8 @@ def play_distribution(
     shown = me["shown"]
     plans = []
     for name, p in plan_mix.items():
-        st = SecretSetup.parse(name)
-        types = frozenset(chars[0].card(c).index for c in st.cover_from)
-        if p > 0 and st.shown == shown and cover in types:
+        st_shown, types = _secret_types(chars[0], name)
+        if p > 0 and st_shown == shown and cover in types:
             plans.append(_Plan(p / len(types), types))
     if not plans:  # a set-up the strategy never makes: play it committed
         plans = [_Plan(1.0, frozenset([cover]))]
@@ -141,6 +141,14 @@ def play_distribution(
         for card, options in _choices(side, now, plan.secret, cover).items():
             out[card] = out.get(card, 0.0) + plan.weight / total * sum(p for _, p in options)
     return out
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _secret_types(char: Character, name: str) -> tuple[str, frozenset[int]]:
+    """A secret set-up's shown card and the indices of its cover's types (parsed once:
+    every decision walks the whole plan mix)."""
+    st = SecretSetup.parse(name)
+    return st.shown, frozenset(char.card(c).index for c in st.cover_from)
 
 
 def _regular(side: BoundSolver, rd: Round, secret: frozenset[int]) -> bool:
