@@ -2,11 +2,14 @@
 
 No rule is written here. A fight position is the fight solver's packed 64-bit key (round,
 hands, lives, carried bonuses, reveal-first flags; :mod:`.solver.fight`), and one round is
-the solver's own compiled transition (:func:`.solver.kernels._child`, legal cards from
-:func:`.solver.kernels._masks`), which only reads the rule tables the solver builds *by
+the solver's own compiled transition (:func:`.solver.kernels.next_state`, legal cards from
+:func:`.solver.kernels.legal_cards`), which only reads the rule tables the solver builds *by
 calling the engine's pure functions* (``resolve_round``, ``playable_cards``, ``is_stuck``,
-``fight_end``, ``powerless_reason``), filled on demand: where a fight meets an entry the
-tables lack, it stops, the entries are filled (``FightSolver._prepare``) and it goes on.
+``fight_end``, ``powerless_reason``) and kept per pairing, the legal-card and stuck tables
+shared per character (:class:`.solver.fight.CharacterTables`). Every entry committed play
+can meet is filled when a pairing is first used (``FightSolver.fill_committed``); should a
+fight still meet one the tables lack, it stops, the entries are filled
+(``FightSolver.prepare``) and it goes on.
 So the batched engine plays the scalar engine's game choice for choice — the tests replay
 10^4 random batched fights on :class:`~.state.SFRState` and compare every legal set, the
 outcome and the lives.
@@ -34,7 +37,7 @@ from kumite.games.sfrivals.game import SFRivals
 from kumite.games.sfrivals.options import Options
 from kumite.games.sfrivals.resolve import NO_CARRY
 from kumite.games.sfrivals.solver import kernels
-from kumite.games.sfrivals.solver.fight import FightSolver, _pack
+from kumite.games.sfrivals.solver.fight import CharacterTables, FightSolver, key_fields
 from kumite.games.sfrivals.state import A_CHARACTER, A_PLAY, A_SETUP, CARD_SLOTS
 
 I64 = NDArray[np.int64]
@@ -42,8 +45,20 @@ U64 = NDArray[np.uint64]
 
 RUNNING, DONE, WANTS = 0, 1, 2
 """A fight's status in :func:`_play`: playing, over, stopped for a table entry."""
-_R, _L1, _L0, _CP = 48, 14, 19, 4
 _MASK64 = (1 << 64) - 1
+
+
+def _bit_tables(width: int) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
+    """For every mask of ``width`` bits: how many bits are set, and the position of each
+    (the ``k``-th set bit): a random card is two look-ups, not two loops over the bits."""
+    size = 1 << width
+    count = np.zeros(size, dtype=np.int8)
+    nth = np.zeros((size, width), dtype=np.int8)
+    for m in range(size):
+        bits = [b for b in range(width) if m >> b & 1]
+        count[m] = len(bits)
+        nth[m, : len(bits)] = bits
+    return count, nth
 
 
 def fight_seeds(seeds: Sequence[int] | I64) -> U64:
@@ -88,28 +103,6 @@ def _below(state: U64, i: int, n: int) -> int:
 
 
 @njit(cache=True)
-def _nth_bit(mask: int, k: int) -> int:
-    """The position of the ``k``-th set bit of ``mask`` (from the lowest)."""
-    i = 0
-    while True:
-        if mask & 1:
-            if k == 0:
-                return i
-            k -= 1
-        mask >>= 1
-        i += 1
-
-
-@njit(cache=True)
-def _bits(mask: int) -> int:
-    n = 0
-    while mask:
-        n += mask & 1
-        mask >>= 1
-    return n
-
-
-@njit(cache=True)
 def draw_setups(
     rng: U64, fixed: NDArray[np.int64], characters: int, setups: NDArray[np.int64]
 ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
@@ -131,49 +124,42 @@ def _play(
     keys: I64,
     rng: U64,
     status: NDArray[np.int8],
-    order: I64,
     pairing: NDArray[np.int64],
     tables: Any,
-    pair_done: Any,
+    pairs_filled: Any,
     played: NDArray[np.int8],
     legal: NDArray[np.int16],
     end: I64,
+    bit_count: NDArray[np.int8],
+    nth_bit: NDArray[np.int8],
 ) -> int:
     """Play each running fight at random to its end, or until it needs a table entry the
     solver has not filled (then it stops as :data:`WANTS`, its stream as it was before the
-    round). ``tables[pairing[i]]`` are fight ``i``'s rule tables; fights are taken in
-    ``order`` (sorted by pairing: one pairing's tables at a time stay in the caches).
-    Returns how many stopped."""
+    round). ``tables[pairing[i]]`` are fight ``i``'s rule tables; the fights come sorted
+    by pairing. Returns how many stopped."""
     stopped = 0
-    last = pairing[order[0]] if len(order) else 0
+    last = pairing[0] if len(pairing) else 0
     t = tables[last]
-    done = pair_done[last]
-    for j in range(len(order)):
-        i = order[j]
+    filled = pairs_filled[last]
+    for i in range(len(pairing)):
         if status[i] != RUNNING:
             continue
         if pairing[i] != last:
             last = pairing[i]
             t = tables[last]
-            done = pair_done[last]
+            filled = pairs_filled[last]
         while True:
             k = keys[i]
-            r = (k >> _R) & 15
-            e0 = t.legal0[r, (k >> 36) & 0xFFF, (k >> _L0) & 31, 0]
-            e1 = t.legal1[r, (k >> 24) & 0xFFF, (k >> _L1) & 31, 0]
-            if (
-                not done[(k >> _CP) & 0x3FF]
-                or e0 & kernels.LEGAL_DONE == 0
-                or e1 & kernels.LEGAL_DONE == 0
-            ):
+            if not kernels.round_ready(k, t, filled):
                 status[i] = WANTS
                 stopped += 1
                 break
-            m0, m1 = kernels._masks(k, t)
+            r = kernels.key_round(k)
+            m0, m1 = kernels.legal_cards(k, t)
             saved = rng[i]
-            a = _nth_bit(m0, _below(rng, i, _bits(m0)))
-            b = _nth_bit(m1, _below(rng, i, _bits(m1)))
-            child, stop, wanted = kernels._child(k, a, b, t, False)
+            a = nth_bit[m0, _below(rng, i, bit_count[m0])]
+            b = nth_bit[m1, _below(rng, i, bit_count[m1])]
+            child, stop, wanted = kernels.next_state(k, a, b, t, False)
             if wanted:
                 rng[i] = saved  # drawn again once the entry is filled
                 status[i] = WANTS
@@ -189,6 +175,70 @@ def _play(
                 break
             keys[i] = child
     return stopped
+
+
+@njit(cache=True)
+def _first_keys(
+    chars: NDArray[np.int64],
+    setup: NDArray[np.int64],
+    setup_table: NDArray[np.int64],
+    radix: I64,
+    full: I64,
+    pair: I64,
+    life: int,
+) -> I64:
+    count = setup_table.shape[0]
+    keys = np.empty(len(chars), dtype=np.int64)
+    for i in range(len(chars)):
+        p = chars[i, 0] * count + chars[i, 1]
+        a, b = chars[i, 0], chars[i, 1]
+        h0 = full[p, 0] - radix[p, 0, setup_table[a, setup[i, 0], 0]]
+        h0 -= radix[p, 0, setup_table[a, setup[i, 0], 1]]
+        h1 = full[p, 1] - radix[p, 1, setup_table[b, setup[i, 1], 0]]
+        h1 -= radix[p, 1, setup_table[b, setup[i, 1], 1]]
+        keys[i] = kernels.pack_key(1, h0, h1, life, life, pair[p], 0, 0)
+    return keys
+
+
+@njit(cache=True)
+def _by_pairing(pairing: NDArray[np.int64], pairings: int) -> I64:
+    """The fights in order of pairing, in order of index within one (a stable counting
+    sort: one pairing's tables at a time stay in the caches)."""
+    start = np.zeros(pairings + 1, dtype=np.int64)
+    for p in pairing:
+        start[p + 1] += 1
+    for p in range(pairings):
+        start[p + 1] += start[p]
+    order = np.empty(len(pairing), dtype=np.int64)
+    for i in range(len(pairing)):
+        order[start[pairing[i]]] = i
+        start[pairing[i]] += 1
+    return order
+
+
+@njit(cache=True)
+def _outcomes(
+    end: I64, played: NDArray[np.int8], size: int
+) -> tuple[NDArray[np.int8], I64, I64, NDArray[np.int8]]:
+    """Each fight's winner, lives, rounds played and reason (:data:`REASONS`) from its end
+    (``((life0 * size + life1) * 2 + over) * 2 + stuck``: kernels.next_state's index)."""
+    n = len(end)
+    winner = np.empty(n, dtype=np.int8)
+    lives = np.empty((n, 2), dtype=np.int64)
+    rounds = np.zeros(n, dtype=np.int64)
+    reason = np.empty(n, dtype=np.int8)
+    for i in range(n):
+        e = end[i]
+        l0, l1 = (e >> 2) // size, (e >> 2) % size
+        lives[i, 0], lives[i, 1] = l0, l1
+        winner[i] = 0 if l0 > l1 else (1 if l1 > l0 else -1)
+        if l0 == 0 or l1 == 0:
+            reason[i] = 1 if l0 == l1 else 0
+        else:
+            reason[i] = 3 if (e >> 1) & 1 == 0 and e & 1 == 1 else 2
+        for r in range(played.shape[2]):
+            rounds[i] += played[i, 0, r] >= 0
+    return winner, lives, rounds, reason
 
 
 @dataclasses.dataclass
@@ -251,6 +301,10 @@ class BatchEngine:
                 np.array([[char.by_id[c].index, char.by_id[s].index] for c, s in pairs])
             )
         self._solvers: dict[tuple[int, int], FightSolver] = {}
+        # legal cards and stuck hands depend on the character only: one table each, shared
+        # by every pairing (8 tables in the caches instead of 128), filled up front
+        self._character_tables: dict[int, CharacterTables] = {}
+        self._bits = _bit_tables(max(len(c.cards) for c in self.characters))
         most = max(len(c.setup_choices) for c in self.characters)
         self._setup_table = np.zeros((len(self.characters), most, 2), dtype=np.int64)
         for k, cards in enumerate(self._setup_cards):
@@ -259,7 +313,7 @@ class BatchEngine:
         self.life = self.catalog.rules.life
         self._tables: Any = None
 
-    def _typed_tables(self, pairings: NDArray[np.int64]) -> tuple[Any, Any]:
+    def rule_tables(self, pairings: NDArray[np.int64]) -> tuple[Any, Any]:
         """Every pairing's rule tables (and filled carried-bonus pairs) as Numba lists
         indexed by pairing (``a * characters + b``), those in ``pairings`` made: the others
         hold the first made pairing's tables as placeholders, never read."""
@@ -271,14 +325,14 @@ class BatchEngine:
             tables, done = List(), List()
             for _ in range(count * count):
                 tables.append(first.tables)
-                done.append(first._pair_done)
+                done.append(first.pairs_filled)
             self._tables = (tables, done, set())
         tables, done, made = self._tables
         for p in pairings.tolist():
             if p not in made:
                 solver = self.solver(*divmod(p, count))
                 tables[p] = solver.tables
-                done[p] = solver._pair_done
+                done[p] = solver.pairs_filled
                 made.add(p)
         return tables, done
 
@@ -286,28 +340,33 @@ class BatchEngine:
         return np.array([-1 if c is None else self.index[c] for c in characters], dtype=np.int64)
 
     def solver(self, a: int, b: int) -> FightSolver:
-        """The fight solver (its rule tables) of characters ``a`` and ``b``."""
+        """The fight solver (its rule tables) of characters ``a`` and ``b``, every entry
+        committed play can meet filled when it is made (:meth:`FightSolver.fill_committed`:
+        a fight then never stops for one)."""
         found = self._solvers.get((a, b))
         if found is None:
             pair = (self.characters[a], self.characters[b])
-            found = self._solvers[a, b] = FightSolver(self.catalog, self.options, pair)
+            seat_tables = (self._tables_of(a), self._tables_of(b))
+            found = FightSolver(self.catalog, self.options, pair, seat_tables=seat_tables)
+            found.fill_committed()
+            self._solvers[a, b] = found
+        return found
+
+    def _tables_of(self, c: int) -> CharacterTables:
+        found = self._character_tables.get(c)
+        if found is None:
+            found = CharacterTables(self.catalog, self.options, self.characters[c])
+            self._character_tables[c] = found
         return found
 
     def first_keys(self, chars: NDArray[np.int64], setup: NDArray[np.int64]) -> I64:
         """Round-1 keys of fights of any pairings (``[fight, seat]`` characters and set-up
-        choices), in one vectorised pass over per-pairing constants."""
+        choices), in one compiled pass over per-pairing constants."""
         count = len(self.characters)
         pairing = chars[:, 0] * count + chars[:, 1]
-        radix, full, pair = self._start_consts(np.unique(pairing))
-        flat = radix.reshape(-1)  # gathers from the small table, not one row per fight
-        codes = []
-        for seat in (0, 1):
-            cards = self._setup_table[chars[:, seat], setup[:, seat]]
-            base = (pairing * 2 + seat) * CARD_SLOTS
-            codes.append(full[pairing, seat] - flat[base + cards[:, 0]] - flat[base + cards[:, 1]])
-        one = np.ones(len(pairing), dtype=np.int64)
-        life = one * self.life
-        keys: I64 = _pack(one, codes[0], codes[1], life, life, pair[pairing], 0 * one, 0 * one)
+        used = np.flatnonzero(np.bincount(pairing, minlength=count * count))
+        radix, full, pair = self._start_consts(used)
+        keys: I64 = _first_keys(chars, setup, self._setup_table, radix, full, pair, self.life)
         return keys
 
     def _start_consts(self, pairings: NDArray[np.int64]) -> tuple[I64, I64, I64]:
@@ -331,7 +390,7 @@ class BatchEngine:
                 full[p, seat] = sum(
                     card.copies * r[card.index] for card in self.characters[c].cards
                 )
-            pair[p] = solver._pair_code((NO_CARRY, NO_CARRY))
+            pair[p] = solver.pair_code((NO_CARRY, NO_CARRY))
             made[p] = True
         return radix, full, pair
 
@@ -345,24 +404,33 @@ class BatchEngine:
         n = len(rng)
         fixed = self.fixed if characters is None else self._fixed(characters)
         chars, setup = draw_setups(rng, fixed, len(self.characters), self.setups)
-        played = np.full((n, 2, HAND), -1, dtype=np.int8)
-        legal = np.zeros((n, 2, HAND), dtype=np.int16)
-        end = np.full(n, -1, dtype=np.int64)
         count = len(self.characters)
         pairing = chars[:, 0] * count + chars[:, 1]
         keys = self.first_keys(chars, setup)
-        tables, done = self._typed_tables(np.unique(pairing))
+        tables, done = self.rule_tables(np.flatnonzero(np.bincount(pairing)))
+        # The fights are played in order of pairing (one pairing's tables at a time stay in
+        # the caches) on arrays in that order (each fight's entries next to the last one's),
+        # and put back in seed order at the end: about 1.4x the fights per second.
+        order = _by_pairing(pairing, count * count)
+        keys, rng, pairing = keys[order], rng[order], pairing[order]
+        played = np.full((n, 2, HAND), -1, dtype=np.int8)
+        legal = np.zeros((n, 2, HAND), dtype=np.int16)
+        end = np.full(n, -1, dtype=np.int64)
         status = np.zeros(n, dtype=np.int8)
-        order = np.argsort(pairing, kind="stable")
-        while _play(keys, rng, status, order, pairing, tables, done, played, legal, end):
+        count_bits, nth_bit = self._bits
+        while _play(
+            keys, rng, status, pairing, tables, done, played, legal, end, count_bits, nth_bit
+        ):
             wanting = np.flatnonzero(status == WANTS)
-            rounds = (keys[wanting] >> _R) & 15
+            rounds = key_fields(keys[wanting])[0]
             for p in np.unique(pairing[wanting]):
                 solver = self.solver(*divmod(int(p), count))
                 mine = pairing[wanting] == p
                 for r in np.unique(rounds[mine]):
-                    solver._prepare(int(r), keys[wanting[mine & (rounds == r)]])
+                    solver.prepare(int(r), keys[wanting[mine & (rounds == r)]])
             status[wanting] = RUNNING
+        for a in (played, legal, end):
+            a[order] = a.copy()
         return self._fights(chars, setup, played, legal, end)
 
     def _fights(
@@ -373,21 +441,8 @@ class BatchEngine:
         legal: NDArray[np.int16],
         end: I64,
     ) -> Fights:
-        # end = ((life0 * size + life1) * 2 + over) * 2 + stuck: kernels._child's index
-        size = self.life + 1
-        stuck = end & 1
-        over = (end >> 1) & 1
-        l1 = (end >> 2) % size
-        l0 = (end >> 2) // size
-        winner = np.where(l0 > l1, 0, np.where(l1 > l0, 1, -1)).astype(np.int8)
-        ko = (l0 == 0) | (l1 == 0)
-        reason = np.where(
-            ko, np.where(l0 == l1, 1, 0), np.where(over == 1, 2, np.where(stuck == 1, 3, 2))
-        ).astype(np.int8)
-        rounds = (played[:, 0, :] >= 0).sum(axis=1)
-        return Fights(
-            chars, setup, played, legal, winner, np.stack([l0, l1], axis=1), rounds, reason
-        )
+        winner, lives, rounds, reason = _outcomes(end, played, self.life + 1)
+        return Fights(chars, setup, played, legal, winner, lives, rounds, reason)
 
     def action_ids(self, fights: Fights, i: int) -> list[dict[int, int]]:
         """Fight ``i``'s choices as dense action ids (``state.A_*``), step by step."""

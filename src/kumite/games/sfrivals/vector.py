@@ -22,34 +22,25 @@ from numba import njit
 from numpy.typing import NDArray
 
 from kumite.core.game import Game
-from kumite.games.sfrivals.batch import _CP, _L0, _L1, _R, BatchEngine, engine_for
+from kumite.games.sfrivals.batch import BatchEngine, engine_for
 from kumite.games.sfrivals.cards import HAND
 from kumite.games.sfrivals.game import SFRivals
 from kumite.games.sfrivals.observation import KINDS, PHASES, SFRivalsEncoding
 from kumite.games.sfrivals.solver import kernels
+from kumite.games.sfrivals.solver.fight import key_fields
 from kumite.games.sfrivals.state import A_CHARACTER, A_PLAY, A_SETUP, CARD_SLOTS, NUM_ACTIONS
 
 CHARACTER, SETUP, PLAY, OVER = (PHASES.index(p) for p in ("character", "setup", "play", "over"))
-_RF = 2  # the reveal-first flags' bits in the packed key (.solver.fight)
 
 Draw = Callable[[int], int]
 
 
 @njit(cache=True)
-def _ready(keys: Any, pairing: Any, tables: Any, pair_done: Any) -> Any:
+def _ready(keys: Any, pairing: Any, tables: Any, pairs_filled: Any) -> Any:
     """Whether the tables hold what fight ``i``'s round needs (legal cards, carried bonuses)."""
     out = np.zeros(len(keys), dtype=np.bool_)
     for i in range(len(keys)):
-        t = tables[pairing[i]]
-        k = keys[i]
-        r = (k >> _R) & 15
-        e0 = t.legal0[r, (k >> 36) & 0xFFF, (k >> _L0) & 31, 0]
-        e1 = t.legal1[r, (k >> 24) & 0xFFF, (k >> _L1) & 31, 0]
-        out[i] = (
-            pair_done[pairing[i]][(k >> _CP) & 0x3FF]
-            and e0 & kernels.LEGAL_DONE != 0
-            and e1 & kernels.LEGAL_DONE != 0
-        )
+        out[i] = kernels.round_ready(keys[i], tables[pairing[i]], pairs_filled[pairing[i]])
     return out
 
 
@@ -57,7 +48,7 @@ def _ready(keys: Any, pairing: Any, tables: Any, pair_done: Any) -> Any:
 def _masks(keys: Any, pairing: Any, tables: Any) -> Any:
     out = np.zeros((len(keys), 2), dtype=np.int64)
     for i in range(len(keys)):
-        out[i, 0], out[i, 1] = kernels._masks(keys[i], tables[pairing[i]])
+        out[i, 0], out[i, 1] = kernels.legal_cards(keys[i], tables[pairing[i]])
     return out
 
 
@@ -70,7 +61,7 @@ def _resolve(keys: Any, pairing: Any, cards: Any, tables: Any) -> Any:
     end = np.zeros(n, dtype=np.int64)
     wanted = np.zeros(n, dtype=np.bool_)
     for i in range(n):
-        c, e, w = kernels._child(keys[i], cards[i, 0], cards[i, 1], tables[pairing[i]], False)
+        c, e, w = kernels.next_state(keys[i], cards[i, 0], cards[i, 1], tables[pairing[i]], False)
         child[i], end[i], wanted[i] = c, e, w > 0
     return child, end, wanted
 
@@ -184,16 +175,16 @@ class SFRivalsVector:
     def _tables(self, idx: NDArray[np.int64]) -> tuple[Any, Any, NDArray[np.int64]]:
         count = len(self.engine.characters)
         pairing = self.chars[idx, 0] * count + self.chars[idx, 1]
-        tables, done = self.engine._typed_tables(np.unique(pairing))
+        tables, done = self.engine.rule_tables(np.unique(pairing))
         return tables, done, pairing
 
     def _prepare(self, keys: NDArray[np.int64], pairing: NDArray[np.int64]) -> None:
         count = len(self.engine.characters)
-        rounds = (keys >> _R) & 15
+        rounds = key_fields(keys)[0]
         for p in np.unique(pairing):
             solver = self.engine.solver(*divmod(int(p), count))
             for r in np.unique(rounds[pairing == p]):
-                solver._prepare(int(r), keys[(pairing == p) & (rounds == r)])
+                solver.prepare(int(r), keys[(pairing == p) & (rounds == r)])
 
     def _enter(self, idx: NDArray[np.int64]) -> None:
         """Fights ``idx`` start a round at ``self.keys``: fill what its tables lack, then
@@ -212,15 +203,15 @@ class SFRivalsVector:
 
     def _read(self, idx: NDArray[np.int64]) -> None:
         keys = self.keys[idx]
-        self.lives[idx, 0] = (keys >> _L0) & 31
-        self.lives[idx, 1] = (keys >> _L1) & 31
-        flags = (keys >> _RF) & 3
+        _, _, _, l0, l1, pairs, flags, _ = key_fields(keys)
+        self.lives[idx, 0] = l0
+        self.lives[idx, 1] = l1
         self.reveal[idx, 0] = flags & 1 == 1
         self.reveal[idx, 1] = flags & 2 == 2
         count = len(self.engine.characters)
         for j, i in enumerate(idx.tolist()):
             a, b = divmod(int(self.chars[i, 0] * count + self.chars[i, 1]), count)
-            pair = self.engine.solver(a, b)._pair_list[int(keys[j] >> _CP) & 0x3FF]
+            pair = self.engine.solver(a, b).carry_pair(int(pairs[j]))
             self.carry[i] = [list(pair[0]), list(pair[1])]
 
     def _start(self, idx: NDArray[np.int64]) -> None:

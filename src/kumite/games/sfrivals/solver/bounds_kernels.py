@@ -34,10 +34,10 @@ from kumite.games.sfrivals.solver.kernels import (
     LEGAL_CARDS,
     LEGAL_STOP,
     Tables,
-    _child,
     _count_bits,
     _find,
     _hash_slot,
+    next_state,
 )
 from kumite.solve.matrix_jit import _first_maximin_row, _game_strategy, _workspace
 from kumite.solve.matrix_jit import jit as _jit
@@ -215,7 +215,7 @@ def _visit(
             vec[c] = 0.0
     if mask == 0 or _count_bits(after) == 1:
         parent = k if mask == 0 else committed_key(k, _lowest(after), t)
-        child, end, miss = _child(parent, x, b, t, mark)
+        child, end, miss = next_state(parent, x, b, t, mark)
         wanted += miss
         if collect:
             if end < 0:
@@ -268,7 +268,7 @@ def _visit(
     for c in range(len(t.radix0)):
         if not (after >> c) & 1:
             continue
-        child, end, miss = _child(committed_key(k, c, t), x, b, t, mark)
+        child, end, miss = next_state(committed_key(k, c, t), x, b, t, mark)
         wanted += miss
         if collect:
             if end < 0:

@@ -105,6 +105,105 @@ class _Round:
     starts: I64
 
 
+class CharacterTables:
+    """One character's rule tables that do not depend on the opponent, filled from the
+    engine's pure functions (``playable_cards``, ``is_stuck``) on demand, in the layout the
+    kernels read: ``legal[round, hand code, life, adaptive]`` and ``stuck[round, hand code,
+    life]`` (:mod:`.kernels`). Fight solvers of the same character and options may share one
+    (the batched engine does: every pairing with the character reads the same entries)."""
+
+    def __init__(self, catalog: Catalog, options: Options, char: Character) -> None:
+        self.char = char
+        self.rules = catalog.rules
+        self.options = options
+        self.rounds = catalog.rules.hand
+        self.life_max = catalog.rules.life
+        self.radix = _radix(char)
+        codes = int(np.prod([c.copies + 1 for c in char.cards]))
+        self.legal = np.zeros((self.rounds + 2, codes, self.life_max + 1, 2), dtype=np.int32)
+        self.stuck = np.full((self.rounds + 2, codes, self.life_max + 1), kernels.UNKNOWN, np.int8)
+        self._legal_cache: dict[tuple[int, int, int, int], tuple[BoolArray, bool]] = {}
+        self._stuck_cache: dict[tuple[int, int, int], bool] = {}
+
+    def legal_entry(
+        self, code: int, life: int, round: int, adaptive: int
+    ) -> tuple[BoolArray, bool]:
+        """The playable card types of hand ``code`` (a mask), and whether an adaptive seat
+        may end the fight there."""
+        key = (code, life, round, adaptive)
+        hit = self._legal_cache.get(key)
+        if hit is not None:
+            return hit
+        char = self.char
+        hand = _decode(code, self.radix, char)
+        mask = np.zeros(len(char.cards), dtype=bool)
+        stop = False
+        if not adaptive:
+            for c in playable_cards(char, hand, life, round, self.rules, self.options):
+                mask[c.index] = True
+        else:
+            # An adaptive seat may play whatever some choice of cover would let it play,
+            # and end the fight where some choice of cover would leave it stuck.
+            for cover in char.cards:
+                if hand[cover.index]:
+                    rest = _minus(hand, cover.index)
+                    for c in playable_cards(char, rest, life, round, self.rules, self.options):
+                        mask[c.index] = True
+                    if self.options.no_legal_card == "end-fight" and is_stuck(
+                        char, rest, life, round, self.rules, self.options
+                    ):
+                        stop = True
+        self._legal_cache[key] = (mask, stop)
+        return mask, stop
+
+    def is_stuck(self, code: int, life: int, round: int) -> bool:
+        key = (code, life, round)
+        hit = self._stuck_cache.get(key)
+        if hit is None:
+            hand = _decode(code, self.radix, self.char)
+            hit = self._stuck_cache[key] = is_stuck(
+                self.char, hand, life, round, self.rules, self.options
+            )
+        return hit
+
+    def set_legal(self, round: int, code: int, life: int, adaptive: int) -> None:
+        mask, stop = self.legal_entry(code, life, round, adaptive)
+        bits = sum(1 << c for c, ok in enumerate(mask.tolist()) if ok)
+        self.legal[round, code, life, adaptive] = (
+            kernels.LEGAL_DONE | bits | (kernels.LEGAL_STOP if stop else 0)
+        )
+
+    def fill_wanted(self, round: int) -> None:
+        """The legal entries of ``round`` marked :data:`.kernels.LEGAL_WANTED`."""
+        tab = self.legal[round]
+        for code, life, adaptive in zip(*np.nonzero(tab == kernels.LEGAL_WANTED), strict=True):
+            self.set_legal(round, int(code), int(life), int(adaptive))
+
+    def fill_stuck(self, round: int) -> None:
+        """The stuck entries of ``round`` marked :data:`.kernels.WANTED`."""
+        tab = self.stuck[round]
+        codes, lives = np.nonzero(tab == kernels.WANTED)
+        for code, life in zip(codes.tolist(), lives.tolist(), strict=True):
+            tab[code, life] = self.is_stuck(code, life, round)
+
+    def fill_committed(self) -> None:
+        """Every entry a committed seat can meet: each hand at the round its size implies
+        (``hand - round + 1`` cards), every life above 0 — so that simulations never stop
+        for one (the batched engine). About 10^4 engine calls per character."""
+        copies = [c.copies for c in self.char.cards]
+        end_fight = self.options.no_legal_card == "end-fight"
+        for code in range(self.legal.shape[1]):
+            size = sum((code // r) % (n + 1) for r, n in zip(self.radix, copies, strict=True))
+            r = self.rounds - size + 1
+            if not 1 <= r <= self.rounds:
+                continue
+            for life in range(1, self.life_max + 1):
+                if self.legal[r, code, life, 0] & kernels.LEGAL_DONE == 0:
+                    self.set_legal(r, code, life, 0)
+                if end_fight and self.stuck[r, code, life] < 0:
+                    self.stuck[r, code, life] = self.is_stuck(code, life, r)
+
+
 class FightSolver:
     """Backward induction over the fight positions of one pairing of characters.
 
@@ -118,10 +217,13 @@ class FightSolver:
         characters: tuple[Character, Character],
         *,
         uniform_seat: int | None = None,
+        seat_tables: tuple[CharacterTables, CharacterTables] | None = None,
     ) -> None:
         """``uniform_seat``: instead of optimal play, that seat plays uniformly at random
         among its legal cards and the other seat best-responds (knowing everything) — the
-        exact best response to the ``random`` agent."""
+        exact best response to the ``random`` agent. ``seat_tables``: both characters'
+        :class:`CharacterTables` (of these options), shared with other solvers; by default
+        the solver makes its own."""
         self.uniform_seat = uniform_seat
         self.catalog = catalog
         self.rules = catalog.rules
@@ -148,18 +250,18 @@ class FightSolver:
         self._next_pair = np.zeros(shape, dtype=np.int16)
         self._reveal = np.zeros(shape, dtype=np.int8)
         self._pair_done = np.zeros(_MAX_PAIRS, dtype=bool)
-        self._legal_cache: dict[tuple[int, int, int, int, int], tuple[BoolArray, bool]] = {}
-        self._stuck_cache: dict[tuple[int, int, int, int], bool] = {}
         self._end_table = self._build_end_table()
         # dense tables the compiled kernels read, filled on demand from the engine
-        codes = tuple(int(np.prod([c.copies + 1 for c in ch.cards])) for ch in characters)
-        self._legal_tab = tuple(
-            np.zeros((self.rounds + 2, n, self.life_max + 1, 2), dtype=np.int32) for n in codes
-        )
-        self._stuck_tab = tuple(
-            np.full((self.rounds + 2, n, self.life_max + 1), kernels.UNKNOWN, dtype=np.int8)
-            for n in codes
-        )
+        if seat_tables is None:
+            seat_tables = (
+                CharacterTables(catalog, options, characters[0]),
+                CharacterTables(catalog, options, characters[1]),
+            )
+        if tuple(t.char for t in seat_tables) != tuple(characters):
+            raise ValueError("seat tables of other characters")
+        self.seat_tables = seat_tables
+        self._legal_tab = (seat_tables[0].legal, seat_tables[1].legal)
+        self._stuck_tab = (seat_tables[0].stuck, seat_tables[1].stuck)
         self._radix_arr = tuple(np.asarray(r, dtype=np.int64) for r in self.radix)
         self._copies = tuple(
             np.asarray([c.copies for c in ch.cards], dtype=np.int64) for ch in characters
@@ -258,6 +360,35 @@ class FightSolver:
         stop_value = self._stop_value(pos.lives) if stop[0] else None
         return NodeSolution((cards0, cards1), m, v, strategies, stop_value)
 
+    # -- the rule tables, for simulators (docs/solver.md, "The rule tables for simulators")
+    def prepare(self, round: int, states: I64) -> None:
+        """Fill every table entry the states ``states`` of round ``round`` need to be
+        stepped (:func:`.kernels.round_ready` is then true for them)."""
+        self._prepare(round, states)
+
+    def fill_committed(self) -> None:
+        """Fill, up front, every entry committed play can meet: both characters' legal and
+        stuck entries (:meth:`CharacterTables.fill_committed`) and the transitions of every
+        carried-bonus pair reachable within the fight's rounds."""
+        for tables in self._distinct_tables():
+            tables.fill_committed()
+        self._pair_code((NO_CARRY, NO_CARRY))
+        for _ in range(self.rounds):  # a pair met after round r carries into round r + 1
+            self._ensure_pairs(np.arange(len(self._pair_list), dtype=np.int64))
+
+    @property
+    def pairs_filled(self) -> BoolArray:
+        """Per carried-bonus pair code: its transitions are in the tables (kernels read it)."""
+        return self._pair_done
+
+    def pair_code(self, carry: tuple[Carry, Carry]) -> int:
+        """The code of both seats' carried bonuses in packed states (made if new)."""
+        return self._pair_code(carry)
+
+    def carry_pair(self, code: int) -> tuple[Carry, Carry]:
+        """The carried bonuses of pair ``code``."""
+        return self._pair_list[code]
+
     # -- tables built from the engine --------------------------------------------------------
     def _powerless_table(self, char: Character) -> BoolArray:
         out = np.zeros((len(char.cards), self.life_max + 1), dtype=bool)
@@ -343,46 +474,15 @@ class FightSolver:
     def _legal(
         self, seat: int, code: int, life: int, round: int, adaptive: int
     ) -> tuple[BoolArray, bool]:
-        key = (seat, code, life, round, adaptive)
-        hit = self._legal_cache.get(key)
-        if hit is not None:
-            return hit
-        char = self.chars[seat]
-        hand = _decode(code, self.radix[seat], char)
-        mask = np.zeros(self.types[seat], dtype=bool)
-        stop = False
-        if not adaptive:
-            for c in playable_cards(char, hand, life, round, self.rules, self.options):
-                mask[c.index] = True
-        else:
-            # An adaptive seat may play whatever some choice of cover would let it play,
-            # and end the fight where some choice of cover would leave it stuck.
-            for cover in char.cards:
-                if hand[cover.index]:
-                    rest = _minus(hand, cover.index)
-                    for c in playable_cards(char, rest, life, round, self.rules, self.options):
-                        mask[c.index] = True
-                    if self.end_fight and is_stuck(
-                        char, rest, life, round, self.rules, self.options
-                    ):
-                        stop = True
-        self._legal_cache[key] = (mask, stop)
-        return mask, stop
+        return self.seat_tables[seat].legal_entry(code, life, round, adaptive)
 
     def _stuck(self, seat: int, hand: I64, life: I64, round: int) -> BoolArray:
         combo = hand * 32 + life
         uniq, inv = np.unique(combo, return_inverse=True)
         res = np.zeros(len(uniq), dtype=bool)
-        char = self.chars[seat]
+        tables = self.seat_tables[seat]
         for u, c in enumerate(uniq.tolist()):
-            key = (seat, c >> 5, c & 31, round)
-            hit = self._stuck_cache.get(key)
-            if hit is None:
-                h = _decode(c >> 5, self.radix[seat], char)
-                hit = self._stuck_cache[key] = is_stuck(
-                    char, h, c & 31, round, self.rules, self.options
-                )
-            res[u] = hit
+            res[u] = tables.is_stuck(c >> 5, c & 31, round)
         return res[inv]
 
     # -- the induction --------------------------------------------------------------------
@@ -489,27 +589,20 @@ class FightSolver:
         """Carried-bonus transitions and legal cards for the states of round ``r``."""
         self._ensure_pairs(np.flatnonzero(np.bincount((states >> _CP) & 0x3FF)))
         if kernels.mark_legal(states, self.tables):
-            for seat, tab in enumerate(self._legal_tab):
-                for code, life, adaptive in zip(
-                    *np.nonzero(tab[r] == kernels.LEGAL_WANTED), strict=True
-                ):
-                    mask, stop = self._legal(seat, int(code), int(life), r, int(adaptive))
-                    bits = sum(1 << c for c, ok in enumerate(mask.tolist()) if ok)
-                    tab[r, code, life, adaptive] = (
-                        kernels.LEGAL_DONE | bits | (kernels.LEGAL_STOP if stop else 0)
-                    )
+            for tables in self._distinct_tables():
+                tables.fill_wanted(r)
         # what the children will need, so that one expansion does (expand marks any miss)
         if self.end_fight and kernels.mark_stuck(states, self.tables):
             self._fill_stuck(r + 1)
 
     def _fill_stuck(self, r: int) -> None:
         """The stuck entries of round ``r`` the last expansion asked for."""
-        for seat, tab in enumerate(self._stuck_tab):
-            char = self.chars[seat]
-            codes, lives = np.nonzero(tab[r] == kernels.WANTED)
-            hands = {c: _decode(c, self.radix[seat], char) for c in np.unique(codes).tolist()}
-            for code, life in zip(codes.tolist(), lives.tolist(), strict=True):
-                tab[r, code, life] = is_stuck(char, hands[code], life, r, self.rules, self.options)
+        for tables in self._distinct_tables():
+            tables.fill_stuck(r)
+
+    def _distinct_tables(self) -> tuple[CharacterTables, ...]:
+        a, b = self.seat_tables
+        return (a,) if a is b else (a, b)
 
     def _known(self, r: int, states: I64) -> BoolArray | None:
         """Which ``states`` of round ``r`` an earlier call solved (None: none)."""
@@ -635,6 +728,17 @@ def _encode(hand: Hand, radix: tuple[int, ...]) -> int:
 
 def _decode(code: int, radix: tuple[int, ...], char: Character) -> Hand:
     return tuple((code // r) % (c.copies + 1) for r, c in zip(radix, char.cards, strict=True))
+
+
+def pack_keys(round: Any, h0: Any, h1: Any, l0: Any, l1: Any, cp: Any, rf: Any, ad: Any) -> Any:
+    """Pack state fields (ints or int64 arrays) into keys: round, both hand codes, both
+    lives, carried-bonus pair code, reveal-first flags, adaptive flags (for simulators)."""
+    return _pack(round, h0, h1, l0, l1, cp, rf, ad)
+
+
+def key_fields(keys: I64) -> tuple[I64, I64, I64, I64, I64, I64, I64, I64]:
+    """The fields of packed keys, as :func:`pack_keys` takes them (for simulators)."""
+    return _unpack(keys)
 
 
 def _pack(round: Any, h0: Any, h1: Any, l0: Any, l1: Any, cp: Any, rf: Any, ad: Any) -> Any:

@@ -242,8 +242,62 @@ def _probe_stuck(stuck: Array, r: int, h: int, life: int, mark: bool) -> int:
     return 1 if st == 1 else 0
 
 
+# -- what simulators use (the batched engine, the vector env; docs/solver.md, "The rule
+# tables for simulators"): next_state, legal_cards, round_ready and the key fields below
+
+
 @_jit
-def _child(k: int, i: int, j: int, t: Tables, mark: bool) -> tuple[int, int, int]:
+def pack_key(round: int, h0: int, h1: int, l0: int, l1: int, cp: int, rf: int, ad: int) -> int:
+    """A packed state key from its fields (as :func:`.fight.pack_keys`)."""
+    return (
+        (round << _R)
+        | (h0 << _H0)
+        | (h1 << _H1)
+        | (l0 << _L0)
+        | (l1 << _L1)
+        | (cp << _CP)
+        | (rf << _RF)
+        | (ad << _AD)
+    )
+
+
+@_jit
+def key_round(k: int) -> int:
+    """The round of packed state ``k``."""
+    return (k >> _R) & 15
+
+
+@_jit
+def key_lives(k: int) -> tuple[int, int]:
+    """Both seats' lives at packed state ``k``."""
+    return (k >> _L0) & 31, (k >> _L1) & 31
+
+
+@_jit
+def key_pair(k: int) -> int:
+    """The code of the carried-bonus pair at packed state ``k`` (``FightSolver.carry_pair``)."""
+    return (k >> _CP) & 0x3FF
+
+
+@_jit
+def key_reveal(k: int) -> int:
+    """The reveal-first flags at packed state ``k`` (bit 0: seat 0, bit 1: seat 1)."""
+    return (k >> _RF) & 3
+
+
+@_jit
+def round_ready(k: int, t: Tables, pairs_filled: Array) -> bool:
+    """Whether the tables hold what a committed state ``k``'s round needs before
+    :func:`next_state` (both seats' legal cards, the carried-bonus pair's transitions);
+    ``pairs_filled`` is ``FightSolver.pairs_filled``."""
+    r = (k >> _R) & 15
+    e0 = t.legal0[r, (k >> _H0) & 0xFFF, (k >> _L0) & 31, 0]
+    e1 = t.legal1[r, (k >> _H1) & 0xFFF, (k >> _L1) & 31, 0]
+    return bool(pairs_filled[(k >> _CP) & 0x3FF] and e0 & LEGAL_DONE != 0 and e1 & LEGAL_DONE != 0)
+
+
+@_jit
+def next_state(k: int, i: int, j: int, t: Tables, mark: bool) -> tuple[int, int, int]:
     """The child of state ``k`` when seat 0 plays card type ``i`` and seat 1 ``j``: its key,
     the flat index in ``t.end_table`` of the result if the fight ends there (else -1), and
     how many stuck entries it needs that the tables lack (marked :data:`WANTED` if
@@ -290,7 +344,7 @@ def _child(k: int, i: int, j: int, t: Tables, mark: bool) -> tuple[int, int, int
 
 
 @_jit
-def _masks(k: int, t: Tables) -> tuple[int, int]:
+def legal_cards(k: int, t: Tables) -> tuple[int, int]:
     """The legal card types of both seats at state ``k`` (bit masks)."""
     r = (k >> _R) & 15
     ad = (k >> _AD) & 3
@@ -317,7 +371,7 @@ def expand(states: Array, t: Tables, shards: int) -> tuple[Array, Array, Array, 
     starts = np.empty(n_states + 1, dtype=np.int64)
     total = 0
     for n in range(n_states):
-        m0, m1 = _masks(states[n], t)
+        m0, m1 = legal_cards(states[n], t)
         starts[n] = total
         total += _count_bits(m0) * _count_bits(m1)
     starts[n_states] = total
@@ -359,7 +413,7 @@ def _block_children(states: Array, starts: Array, t: Tables, keys: Array, b: int
 def _state_children(k: int, t: Tables, keys: Array, c: int, mark: bool) -> int:
     """Writes the cells' children of state ``k`` from ``keys[c]`` on (see :func:`expand`);
     returns the number of missing stuck entries."""
-    m0, m1 = _masks(k, t)
+    m0, m1 = legal_cards(k, t)
     wanted = 0
     for i in range(len(t.radix0)):
         if not (m0 >> i) & 1:
@@ -367,7 +421,7 @@ def _state_children(k: int, t: Tables, keys: Array, c: int, mark: bool) -> int:
         for j in range(len(t.radix1)):
             if not (m1 >> j) & 1:
                 continue
-            child, end, missing = _child(k, i, j, t, mark)
+            child, end, missing = next_state(k, i, j, t, mark)
             keys[c] = child if end < 0 else -1 - end
             wanted += missing
             c += 1
@@ -458,7 +512,7 @@ def _node_matrix(
     ends = t.end_table.reshape(t.end_table.size)
     for p in range(nr):
         for q in range(nc):
-            child, end, _ = _child(k, rows[p], cols[q], t, False)
+            child, end, _ = next_state(k, rows[p], cols[q], t, False)
             if end >= 0:
                 a[p, q] = ends[end]
                 continue
