@@ -132,3 +132,34 @@ def test_adaptive_seat_is_never_weaker() -> None:
         Position(pos.hands, pos.lives, pos.round, pos.carry, adaptive=(False, True))
     )
     assert relaxed <= min(committed) + 1e-12
+
+
+def test_character_tables_shared_between_pairings_give_the_same_values() -> None:
+    """A character's legal-card and stuck tables do not depend on the opponent, so solvers
+    may share them (the batched engine does): a mirror match reading one table for both
+    seats, and a second pairing reading the first's, value every position as solvers with
+    their own tables do — under an adaptive seat too (its entries are the same tables')."""
+    from kumite.games.sfrivals.solver.fight import CharacterTables
+
+    options = GAME.parse_options({})
+    cat = GAME.catalog(options)
+    ryu, ken = cat.characters["ryu"], cat.characters["ken"]
+    tables = {c.id: CharacterTables(cat, options, c) for c in (ryu, ken)}
+    for pair, adaptive in (((ryu, ryu), None), ((ryu, ken), 1), ((ken, ryu), 0)):
+        shared = FightSolver(
+            cat, options, pair, seat_tables=(tables[pair[0].id], tables[pair[1].id])
+        )
+        own = FightSolver(cat, options, pair)
+        positions = _late_positions(own, 20, seed=11, adaptive=adaptive)
+        assert list(shared.values(positions)) == list(own.values(positions))
+
+
+def test_seat_tables_of_other_characters_are_refused() -> None:
+    from kumite.games.sfrivals.solver.fight import CharacterTables
+
+    options = GAME.parse_options({})
+    cat = GAME.catalog(options)
+    ryu, ken = cat.characters["ryu"], cat.characters["ken"]
+    ken_tables = CharacterTables(cat, options, ken)
+    with pytest.raises(ValueError, match="other characters"):
+        FightSolver(cat, options, (ryu, ken), seat_tables=(ken_tables, ken_tables))

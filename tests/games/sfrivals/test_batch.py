@@ -90,3 +90,26 @@ def test_random_choices_are_uniform() -> None:
     slots = [k for k in range(10) if int(common) >> k & 1]
     freq = np.array([(picks == k).mean() for k in slots])
     assert np.allclose(freq, 1 / len(slots), atol=0.03)
+
+
+@pytest.mark.parametrize(
+    "options", OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "base"
+)
+def test_tables_filled_up_front_leave_no_fight_wanting(
+    options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``FightSolver.fill_committed`` fills every entry committed play can meet when the
+    engine first uses a pairing: random fights then never stop to fill one."""
+    from kumite.games.sfrivals.solver.fight import FightSolver
+
+    engine = BatchEngine(GAME, options)
+    for a in range(len(engine.characters)):
+        for b in range(len(engine.characters)):
+            engine.solver(a, b)
+
+    def refused(self: FightSolver, round: int, states: Any) -> None:
+        raise AssertionError(f"round {round}: {len(states)} fights wanted an entry")
+
+    monkeypatch.setattr(FightSolver, "prepare", refused)
+    fights = engine.random_fights(np.arange(FIGHTS) + 5000)
+    assert (fights.rounds >= 1).all()
