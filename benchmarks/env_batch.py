@@ -152,6 +152,7 @@ def main() -> None:
         f"({m['bytes_per_fight']:.0f} B a fight); rule tables {m['rule_tables_mb']:.0f} MB for "
         f"{m['pairings']} pairings; peak RSS {m['peak_rss_mb']:.0f} MB"
     )
+    print(f"load average {[round(x, 2) for x in result['load_average']]}")
 
 
 if __name__ == "__main__":
