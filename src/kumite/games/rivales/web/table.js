@@ -454,9 +454,9 @@ function clashPanel(ctx) {
   const title = group.clash ? `Round ${group.round} · clash ${group.clash}: resolution` : `Round ${group.round}`;
   const box = h("section.panel.rv-clash", { id: "rv-clash" }, h("h2", {}, title));
   for (const e of group.events.filter((x) => x.type === "SpeedCompared")) box.append(summary(e, group.events));
-  box.append(h("details.rv-steps", { open: true }, h("summary", {}, "Step by step, with the rules"),
+  box.append(h("details.rv-steps", { open: !ctx.latest || undefined }, h("summary", {}, "Step by step, with the rules"),
     h("ol", {}, group.events.map((e) => h(`li.ev-${e.type}`, {}, e.text,
-      h("span.rule", { title: rules[e.rule] || e.rule }, e.rule))))));
+      ctx.ruleLink ? ctx.ruleLink(e.rule) : h("span.rule", { title: rules[e.rule] || e.rule }, e.rule))))));
   return box;
 }
 
@@ -523,7 +523,10 @@ function decisionPanel(ctx, map) {
   if (HINTS[decision.kind]) panel.append(h("p.hint", {}, HINTS[decision.kind]));
   if (decision.kind === "fighter") panel.append(fighterChoice(ctx, map));
   // Cards and fighters are clicked where they lie; the full list stays one click away.
-  const many = decision.kind === "fighter" || (decision.legal.length > 6 && ["play", "marker", "dodge"].includes(decision.kind));
+  // A choice made by clicking a zone is offered there only (once, not twice).
+  if (decision.kind === "zone-order") return panel;
+  const placed = new Set(map.byTarget.values());
+  const many = decision.kind === "fighter" || decision.legal.every((c) => placed.has(c));
   const buttons = h("div.rv-choices", { id: "rv-choices" }, decision.legal.map((choice) => h("button", {
     type: "button", dataset: { choice }, title: choice, onclick: () => ctx.choose(choice),
   }, map.labels.get(choice))));
@@ -572,7 +575,6 @@ export function renderView(container, ctx) {
   container.classList.add("rv");
   container.append(header(ctx), turnLine(ctx));
   if (view.outcome) container.append(resultPanel(ctx));
-  if (state.decision) container.append(decisionPanel(ctx, map));
   const mine = myTeam(ctx);
   const top = mine === null ? 1 : 1 - mine;
   const me = ctx.seat === null || ctx.seat === undefined ? null : view.players[ctx.seat];
@@ -583,11 +585,16 @@ export function renderView(container, ctx) {
   } else {
     container.append(h("div.rv-team", {}, view.players.map((p) => fighterPanel(ctx, p, map))));
   }
-  if (me && me.hand && (me.hand.length || view.phase !== "fighter")) container.append(handArea(ctx, me, map));
+  // The latest clash goes beside the log when the page has room for it there.
   const clash = clashPanel(ctx);
-  if (clash) container.append(clash);
+  if (clash) (ctx.latest || container).append(clash);
   container.append(h("p.legend", {}, "◆ basic · ● unique · ⬢ ultra · ∞ link · ⚡ immediate effect · ",
     h("span.req", {}, "red: requirement"), " · ", Object.values(ctx.cards.legend || {}).join(" · ")));
+  // The decision and the hand: always on screen (docked at the bottom).
+  const dock = h("div.dock", { id: "dock" });
+  if (state.decision) dock.append(decisionPanel(ctx, map));
+  if (me && me.hand && (me.hand.length || view.phase !== "fighter")) dock.append(handArea(ctx, me, map));
+  if (dock.children.length) container.append(dock);
 }
 
 export function render(container, ctx) {

@@ -190,6 +190,33 @@ function playerPanel(ctx, p, map, isMe) {
   return panel;
 }
 
+// Another player at a glance: one row (who, Super Hero, counts, VP), the cards in play when
+// it is their turn, everything else one click away.
+function opponentRow(ctx, p, map) {
+  const view = ctx.state.view;
+  const active = view.phase === "turn" && view.active === p.seat;
+  const foe = map.byTarget.get(`player|${p.seat}`);
+  const row = h(`section.dbg-opp${active ? ".active" : ""}`, { id: `player-${p.seat}`, dataset: { seat: p.seat } });
+  row.append(h("div.dbg-opp-line", {},
+    active ? h("span.dbg-turnmark", { title: "whose turn it is" }, "▶") : null,
+    h("strong", {}, who(ctx, p.seat)),
+    h("span.dbg-opp-hero", { title: p.counter_attack || "" }, p.hero_name || "face-down Super Hero"),
+    ...counts(p),
+    foe ? h("button.primary", { type: "button", dataset: { choice: foe }, onclick: () => ctx.choose(foe) },
+      map.labels.get(foe)) : null));
+  if (active && p.in_play.length) row.append(pile(ctx, "other-play", p.in_play, map, { small: true }));
+  const more = [];
+  if (p.hero) more.push(heroBox(ctx, p));
+  if (!active && p.in_play.length) more.push(zoneBox("In play this turn", pile(ctx, "other-play", p.in_play, map, { small: true })));
+  if (p.locations.length) more.push(zoneBox("Locations (Ongoing)", pile(ctx, "other-loc", p.locations, map, { small: true })));
+  if (p.under.length) more.push(zoneBox("Under the Super Hero", pile(ctx, "other-under", p.under, map, { small: true })));
+  if (p.known_in_hand.length) more.push(zoneBox("Known in hand", pile(ctx, "known", p.known_in_hand, map, { small: true })));
+  if (p.discard.length) more.push(discardBox(ctx, p, map, false));
+  const wanted = [...map.byTarget.keys()].some((k) => k.startsWith("other-") || k.startsWith("known|"));
+  if (more.length) row.append(h("details.dbg-more", { open: wanted || undefined }, h("summary", {}, "Details"), ...more));
+  return row;
+}
+
 function zoneBox(title, content) {
   return h("div.dbg-zone", {}, h("h3", {}, title), content);
 }
@@ -288,7 +315,7 @@ function fights(ctx) {
   const newest = ctx.lastEvents.length ? ctx.lastEvents[0].step : -1;
   return h("section.panel.dbg-fight", { id: "dbg-fight" }, h("h2", {}, "Attacks and defenses"),
     h("ol", {}, sel.fights.map((e) => h(`li${e.step === newest ? ".new" : ""}`, { dataset: { type: e.type } },
-      e.text, h("span.rule", {}, e.rule)))));
+      e.text, ctx.ruleLink ? ctx.ruleLink(e.rule) : h("span.rule", {}, e.rule)))));
 }
 
 // The pending decision: the prompt, quick buttons, and every legal choice with its label.
@@ -320,14 +347,6 @@ function decisionPanel(ctx, map) {
   return panel;
 }
 
-function myArea(ctx, me, map) {
-  const area = playerPanel(ctx, me, map, true);
-  const hand = h("div.dbg-zone.dbg-hand", { id: "dbg-hand" }, h("h3", {}, `Your hand (${me.hand.length})`),
-    pile(ctx, "hand", me.hand, map, { empty: "empty" }));
-  area.insertBefore(hand, area.children[2] || null);
-  return area;
-}
-
 function scoreboard(ctx) {
   const view = ctx.state.view;
   const outcome = view.outcome;
@@ -349,22 +368,29 @@ export function renderView(container, ctx) {
   container.classList.add("dbg");
   container.append(turnLine(ctx));
   if (view.phase === "over") container.append(scoreboard(ctx));
-  if (state.decision) container.append(decisionPanel(ctx, map));
-  const fight = fights(ctx);
-  if (fight) container.append(fight);
   const me = view.players.find((p) => p.seat === ctx.seat && p.hand);
-  if (me) container.append(myArea(ctx, me, map));
-  container.append(stacks(ctx, map));
   const n = view.players.length;
   const start = ctx.seat === null || ctx.seat === undefined ? 0 : ctx.seat + 1;
-  const others = h("div.dbg-others");
+  const others = h("div.dbg-others", { id: "dbg-others" });
   for (let k = 0; k < n; k++) {  // clockwise from the seat after yours
     const p = view.players[(start + k) % n];
-    if (p !== me) others.append(playerPanel(ctx, p, map, false));
+    if (p !== me) others.append(opponentRow(ctx, p, map));
   }
   container.append(others);
+  container.append(stacks(ctx, map));
+  const fight = fights(ctx);
+  if (fight) (ctx.latest || container).append(fight);
+  if (me) container.append(playerPanel(ctx, me, map, true));
   container.append(h("p.legend", {}, Object.values(ctx.cards.legend || {}).join(" · "),
     " · ★ VP depend on your deck at the end"));
+  // The decision and the hand: always on screen (docked at the bottom).
+  const dock = h("div.dock", { id: "dock" });
+  if (state.decision) dock.append(decisionPanel(ctx, map));
+  if (me) {
+    dock.append(h("div.dbg-zone.dbg-hand", { id: "dbg-hand" }, h("h3", {}, `Your hand (${me.hand.length})`),
+      pile(ctx, "hand", me.hand, map, { empty: "empty" })));
+  }
+  if (dock.children.length) container.append(dock);
 }
 
 export function render(container, ctx) {
