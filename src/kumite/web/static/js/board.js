@@ -19,6 +19,7 @@ function focusKey(el) {
   if (!el || el === document.body) return null;
   if (el.dataset && el.dataset.choice) return `[data-choice="${CSS.escape(el.dataset.choice)}"]`;
   if (el.id) return `#${CSS.escape(el.id)}`;
+  if (el.dataset && el.dataset.card) return `button[data-card="${CSS.escape(el.dataset.card)}"]`;
   return null;
 }
 
@@ -28,16 +29,16 @@ export function keepFocus(board, render) {
   const active = document.activeElement;
   const inBoard = active && board.contains(active);
   const key = inBoard ? focusKey(active) : null;
-  const hadDecision = !!board.querySelector(".decision");
   render();
   if (key) {
     const again = board.querySelector(key);
-    if (again && !again.disabled) { again.focus({ preventScroll: true }); return; }
+    if (again && !again.disabled) again.focus({ preventScroll: true });
+    if (again && document.activeElement === again) return;
   }
   // Focus goes to a new decision if it was on the board or nowhere (never out of the chat).
   const decision = board.querySelector(".decision");
-  if (decision && (inBoard || !active || active === document.body) && (inBoard || !hadDecision)) {
-    decision.tabIndex = -1;
+  if (decision && (inBoard || !active || active === document.body)) {
+    decision.setAttribute("tabindex", "-1");
     decision.focus({ preventScroll: true });
   }
 }

@@ -139,6 +139,12 @@ function render() {
   const ctx = { state, cards, rules, seat, choose, seatName, lastEvents, history, selection, h, clear,
     latest: clear(latest), ruleLink: (ref) => ruleLink(h, info.game, rules, ref) };
   keepFocus(board, () => renderer.render(board, ctx));
+  // A renderer redraws itself (a set-up being assembled): keep the focus then too.
+  const again = ctx.rerender;
+  if (again) {
+    const kept = () => { keepFocus(board, again); ctx.rerender = kept; numberKeys(board, state.decision); };
+    ctx.rerender = kept;
+  }
   numberKeys(board, state.decision);
   yourMove(state, logList, choose);
 }
