@@ -230,64 +230,69 @@ function discardBox(ctx, p, map, isMe) {
     pile(ctx, isMe ? "discard" : "other-discard", p.discard, map, { small: true }));
 }
 
+// The table: one line of stacks (Kicks, Weakness, main deck, Super Hero stack), then the
+// face-up Stage beside the Line-Up, all at a glance.
 function stacks(ctx, map) {
   const view = ctx.state.view;
   const { cards } = ctx;
   const box = h("section.panel.dbg-table", { id: "dbg-stacks" });
   const row = h("div.dbg-stacks");
-  // The Stage: the face-up one can be challenged for its cost.
-  const stage = view.stages;
-  const challenge = map.byTarget.get("stage");
-  if (stage.top) {
-    const s = cards.cards[stage.top];
-    row.append(h("div.dbg-stack", { id: "dbg-stage" },
-      h("h3", {}, `Stage (${stage.remaining} left)`),
-      tile(ctx, stage.top, { choice: challenge, label: challenge && map.labels.get(challenge),
-        note: `defeat for ${s.cost}` }),
-      challenge || view.phase === "over" ? null : h("div.dim", {}, `Costs ${s.cost} Power to challenge`)));
-  } else {
-    row.append(h("div.dbg-stack", { id: "dbg-stage" }, h("h3", {}, "Stage"),
-      h("div.dbg-back", {}, stage.remaining ? `${stage.remaining} face down` : "none left")));
-  }
   const kick = map.byTarget.get("kick");
-  row.append(h("div.dbg-stack", { id: "dbg-kicks" }, h("h3", {}, `Kicks (${view.kicks})`),
-    view.kicks ? tile(ctx, "kick", { choice: kick, label: kick && map.labels.get(kick), small: true })
-      : h("div.dbg-back", {}, "empty")));
-  row.append(h("div.dbg-stack", { id: "dbg-weakness" }, h("h3", {}, "Weakness"),
-    h("div.dbg-back.weak", { title: "Weakness stack: -1 VP each at the end" }, `${view.weaknesses} left`)));
-  row.append(h("div.dbg-stack", { id: "dbg-main" }, h("h3", {}, "Main deck"),
-    view.main_deck_top ? tile(ctx, view.main_deck_top, { small: true, note: "on top",
-      choice: map.byTarget.get(`main_top|${view.main_deck_top}`),
-      label: map.labels.get(map.byTarget.get(`main_top|${view.main_deck_top}`)) }) : null,
-    h("div.dbg-back", {}, `${view.main_deck} cards`)));
+  row.append(h("div.dbg-stack", { id: "dbg-kicks" },
+    kick ? h("button.dbg-pile.pick", { type: "button", dataset: { card: "kick", choice: kick },
+      title: `${map.labels.get(kick)}\n\n${hoverText(cards.cards.kick)}`, onclick: () => ctx.choose(kick) },
+    `Kicks ${view.kicks}`, h("span.dbg-cost", {}, cards.kick_cost ?? cards.cards.kick.cost))
+      : h("span.dbg-pile", { title: cards.cards.kick ? hoverText(cards.cards.kick) : "" }, `Kicks ${view.kicks}`,
+        view.kicks ? h("span.dbg-cost", {}, cards.kick_cost ?? cards.cards.kick.cost) : " (empty)")));
+  row.append(h("div.dbg-stack", { id: "dbg-weakness" },
+    h("span.dbg-pile.weak", { title: "Weakness stack: -1 VP each at the end" }, `Weakness ${view.weaknesses} left`)));
+  const top = view.main_deck_top;
+  const topChoice = top ? map.byTarget.get(`main_top|${top}`) : null;
+  row.append(h("div.dbg-stack", { id: "dbg-main" },
+    h("span.dbg-pile", {}, `Main deck ${view.main_deck}`),
+    top ? tile(ctx, top, { small: true, note: "on top", choice: topChoice, label: topChoice && map.labels.get(topChoice) }) : null));
   const bosses = view.bosses;
   const boss = bosses.current ? cards.heroes[bosses.current] : null;
-  row.append(h("div.dbg-stack", { id: "dbg-bosses" }, h("h3", {}, "Super Hero stack"),
-    h("div.dbg-back", { title: "The Stage Bosses, face down" }, `${bosses.remaining} face down`),
-    boss ? h("div.dbg-hero.dbg-boss", { title: provenanceTitle(boss, "counter_attack") },
-      h("strong", {}, `Stage Boss: ${boss.name}`),
-      h("div.dbg-ca", {}, boss.counter_attack, h("span.mark", {}, mark(boss, "counter_attack")))) : null,
-    bosses.defeated.length ? h("div.dim", {}, "Defeated: ",
+  row.append(h("div.dbg-stack", { id: "dbg-bosses" },
+    h("span.dbg-pile", { title: "The Stage Bosses, face down" }, `Super Hero stack ${bosses.remaining}`),
+    bosses.defeated.length ? h("span.dim", {}, " Defeated: ",
       bosses.defeated.map((id) => (cards.heroes[id] || { name: id }).name).join(", ")) : null));
   const ultra = map.byTarget.get("ultra");
   if (ultra) {
-    row.append(h("div.dbg-stack", { id: "dbg-ultra" }, h("h3", {}, "Your Ultra stack"),
-      h("button.dbg-back.pick", { type: "button", dataset: { choice: ultra }, onclick: () => ctx.choose(ultra) },
+    row.append(h("div.dbg-stack", { id: "dbg-ultra" },
+      h("button.dbg-pile.pick", { type: "button", dataset: { choice: ultra }, onclick: () => ctx.choose(ultra) },
         map.labels.get(ultra))));
   }
+  if (view.destroyed.length) {
+    row.append(h("span.dim", { title: view.destroyed.map((id) => (cards.cards[id] || { name: id }).name).join(", ") },
+      `Destroyed: ${view.destroyed.length} card${view.destroyed.length === 1 ? "" : "s"}`));
+  }
   box.append(row);
-  box.append(h("h3", {}, "Line-Up"));
+  // The Stage: the face-up one can be challenged for its cost.
+  const stage = view.stages;
+  const challenge = map.byTarget.get("stage");
+  const tableau = h("div.dbg-tableau");
+  if (stage.top) {
+    const s = cards.cards[stage.top];
+    tableau.append(h("div.dbg-stage", { id: "dbg-stage" },
+      h("h3", {}, `Stage (${stage.remaining} left)`),
+      tile(ctx, stage.top, { choice: challenge, label: challenge && map.labels.get(challenge),
+        note: challenge || view.phase === "over" ? `defeat for ${s.cost}` : `costs ${s.cost} Power` }),
+      boss ? h("div.dbg-hero.dbg-boss", { title: provenanceTitle(boss, "counter_attack") },
+        h("strong", {}, `Stage Boss: ${boss.name}`),
+        h("div.dbg-ca", {}, boss.counter_attack, h("span.mark", {}, mark(boss, "counter_attack")))) : null));
+  } else {
+    tableau.append(h("div.dbg-stage", { id: "dbg-stage" }, h("h3", {}, "Stage"),
+      h("div.dbg-back", {}, stage.remaining ? `${stage.remaining} face down` : "none left")));
+  }
   const lineup = h("div.dbg-row.dbg-lineup", { id: "dbg-lineup", dataset: { zone: "lineup" } });
   for (const id of view.line_up) {
     if (!id) { lineup.append(h("div.dbg-card.empty", {}, "empty")); continue; }
     const choice = map.byTarget.get(`lineup|${id}`);
     lineup.append(tile(ctx, id, { choice, label: choice && map.labels.get(choice) }));
   }
-  box.append(lineup);
-  if (view.destroyed.length) {
-    box.append(h("p.dim", { title: view.destroyed.map((id) => (cards.cards[id] || { name: id }).name).join(", ") },
-      `Destroyed: ${view.destroyed.length} card${view.destroyed.length === 1 ? "" : "s"}`));
-  }
+  tableau.append(h("div.dbg-lineup-box", {}, h("h3", {}, "Line-Up"), lineup));
+  box.append(tableau);
   return box;
 }
 

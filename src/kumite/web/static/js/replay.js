@@ -28,19 +28,17 @@ export function labelChoice(choice) {
   }).join(" ");
 }
 
-// The first step of each round, clash or turn: where an event's round, clash or turn number
-// changes (the events carry them; no game is named here).
+// The first step of each round, clash or turn: where the view's round, clash or turn number
+// changes (the views carry them; no game is named here).
 function milestones() {
   const out = [];
   let last = "";
   frames.forEach((frame, i) => {
-    for (const e of frame.events) {
-      const at = ["round", "clash", "turn"].filter((k) => typeof e[k] === "number");
-      if (!at.length) continue;
-      const key = at.map((k) => `${k} ${e[k]}`).join(" · ");
-      if (key !== last) { last = key; out.push([i, key.replace(/^./, (c) => c.toUpperCase())]); }
-      break;
-    }
+    const view = frame.view || {};
+    const at = ["round", "clash", "turn"].filter((k) => typeof view[k] === "number" && view[k] > 0);
+    if (!at.length) return;
+    const key = at.map((k) => `${k} ${view[k]}`).join(" · ");
+    if (key !== last) { last = key; out.push([i, key.replace(/^./, (c) => c.toUpperCase())]); }
   });
   return out;
 }
@@ -49,6 +47,10 @@ function show() {
   const frame = frames[index];
   document.getElementById("position").textContent = `step ${index} of ${frames.length - 1}`;
   document.getElementById("slider").value = String(index);
+  // the jump list names the round (clash, turn) this step is in
+  const jump = document.getElementById("jump");
+  const at = [...jump.options].filter((o) => o.value !== "" && Number(o.value) <= index).pop();
+  jump.value = at ? at.value : "";
   const log = clear(document.getElementById("log"));
   for (const [s, c] of Object.entries(frame.choices)) {
     log.append(h("li.dim", { title: c }, `${seatName(Number(s))}: ${labelChoice(c)}`));
