@@ -238,12 +238,15 @@ function stacks(ctx, map) {
   const box = h("section.panel.dbg-table", { id: "dbg-stacks" });
   const row = h("div.dbg-stacks");
   const kick = map.byTarget.get("kick");
+  const k = cards.cards.kick;
+  // Kick's type is an estimate: shown with its mark, like every card's.
+  const kickType = k ? h("span.dbg-type", { title: provenanceTitle(k, "type") }, k.type, h("span.mark", {}, mark(k, "type"))) : null;
+  const kickCost = view.kicks ? h("span.dbg-cost", { title: "cost" }, cards.kick_cost ?? (k && k.cost)) : " (empty)";
   row.append(h("div.dbg-stack", { id: "dbg-kicks" },
     kick ? h("button.dbg-pile.pick", { type: "button", dataset: { card: "kick", choice: kick },
-      title: `${map.labels.get(kick)}\n\n${hoverText(cards.cards.kick)}`, onclick: () => ctx.choose(kick) },
-    `Kicks ${view.kicks}`, h("span.dbg-cost", {}, cards.kick_cost ?? cards.cards.kick.cost))
-      : h("span.dbg-pile", { title: cards.cards.kick ? hoverText(cards.cards.kick) : "" }, `Kicks ${view.kicks}`,
-        view.kicks ? h("span.dbg-cost", {}, cards.kick_cost ?? cards.cards.kick.cost) : " (empty)")));
+      title: `${map.labels.get(kick)}\n\n${k ? hoverText(k) : ""}`, "aria-label": map.labels.get(kick),
+      onclick: () => ctx.choose(kick) }, `Kicks ${view.kicks}`, kickType, kickCost)
+      : h("span.dbg-pile", { title: k ? hoverText(k) : "" }, `Kicks ${view.kicks}`, kickType, kickCost)));
   row.append(h("div.dbg-stack", { id: "dbg-weakness" },
     h("span.dbg-pile.weak", { title: "Weakness stack: -1 VP each at the end" }, `Weakness ${view.weaknesses} left`)));
   const top = view.main_deck_top;
