@@ -37,6 +37,16 @@ GAMES = {
         "#log li:last-child",
         ["#player-1", "#player-2", "#player-3"],
     ),
+    "rivales-1v1": (
+        {
+            "game": "rivales",
+            "seats": [{"kind": "you"}, {"kind": "bot", "agent": "greedy"}],
+            "options": {"mode": "1v1"},
+        },
+        "#rv-hand-box",
+        "#rv-clash",
+        [".rv-fighter.rival"],
+    ),
     "rivales-2v2": (
         {
             "game": "rivales",

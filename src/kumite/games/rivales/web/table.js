@@ -536,7 +536,10 @@ function decisionPanel(ctx, map) {
 
 function handArea(ctx, me, map) {
   const box = h("section.panel.rv-hand-box", { id: "rv-hand-box" },
-    h("h2", {}, `Your hand (${me.hand.length})`, me.no_basic ? h("span.chip.bad", {}, "no basic cards this clash") : null));
+    h("h2", {}, `Your hand (${me.hand.length})`, me.no_basic ? h("span.chip.bad", {}, "no basic cards this clash") : null,
+      // your own life beside your hand: on screen while the table scrolls above
+      me.fighter ? h("span.rv-mylife", { title: "your life" }, `♥ ${me.life}/${me.life_max}`) : null,
+      me.fighter ? victory(ctx, me.rounds_won) : null));
   const row = h("div.rv-row.rv-hand", { id: "rv-hand" });
   if (!me.hand.length) row.append(h("span.dim", {}, "empty"));
   const f = me.fighter && ctx.cards.fighters[me.fighter];
