@@ -29,7 +29,7 @@ def test_the_lobby_and_a_rules_page_have_no_serious_violation(browser, web, shot
     for path, ready in (("/", "#create-table"), ("/rules/rivales", "h1")):
         page, errors = open_page(browser, web.base + path)
         missing: list[str] = []
-        page.on("response", lambda r: missing.append(r.url) if r.status >= 400 else None)
+        page.on("response", lambda r, missing=missing: r.status >= 400 and missing.append(r.url))
         page.wait_for_selector(ready)
         page.wait_for_timeout(300)
         page.screenshot(path=shots / f"{path.strip('/').replace('/', '-') or 'lobby'}.png")

@@ -111,7 +111,9 @@ def play_by_keys(page, game: str, resolution: str, moves: int = 12) -> int:
         page.wait_for_timeout(100)
         # the re-render kept the focus on the board (the decision, or the same choice)
         if page.query_selector(".decision"):
-            assert focus_on_board(page), page.evaluate("document.activeElement.outerHTML.slice(0, 200)")
+            assert focus_on_board(page), page.evaluate(
+                "document.activeElement.outerHTML.slice(0, 200)"
+            )
     return pressed
 
 
@@ -148,3 +150,81 @@ def test_the_decision_and_hand_fit_and_stay_on_screen(browser, web, shots, game,
     assert page.title().startswith("● Your move")
     assert not errors, errors
     assert not console, console
+
+
+@pytest.mark.slow
+def test_reconnecting_is_on_screen_and_a_click_meanwhile_is_refused(browser, tmp_path, shots):
+    """While the socket is down "Reconnecting…" stays on screen, and a click is refused
+    visibly (not sent, not queued: the table may have moved on); back up, the game goes on."""
+    from tests.server.live import ProcessServer
+
+    server = ProcessServer(f"sqlite:///{tmp_path}/r.sqlite3")
+    server.start()
+    try:
+        made = httpx.post(
+            server.base + "/api/tables",
+            json={
+                "game": "sfrivals",
+                "seats": [{"kind": "you"}, {"kind": "bot", "agent": "greedy"}],
+                "options": {"characters": ["ryu", "ken"]},
+                "seed": 4,
+            },
+        ).json()
+        link = next(x for x in made["links"] if x["you"])
+        page, errors = open_page(browser, server.base + link["url"], *DESKTOP)
+        page.wait_for_selector("#confirm-setup")
+        assert page.is_hidden("#offline")
+        server.kill()
+        page.wait_for_selector("#offline:not([hidden])")
+        assert "Reconnecting" in page.inner_text("#offline")
+        page.click("#decision .card >> nth=0")
+        page.click("#decision .card >> nth=1")
+        page.click("#confirm-setup")
+        page.wait_for_selector("#error:not([hidden])")
+        assert "not sent" in page.inner_text("#error")
+        page.screenshot(path=shots / "reconnecting.png")
+        assert page.get_attribute("body", "data-step") == "0"
+        server.start()
+        page.wait_for_selector("#offline", state="hidden", timeout=TIMEOUT)
+        page.wait_for_selector("#confirm-setup", timeout=TIMEOUT)
+        page.click("#decision .card >> nth=0")
+        page.click("#decision .card >> nth=1")
+        page.click("#confirm-setup")
+        wait_for_step(page, 0, TIMEOUT)
+        assert not errors, errors
+    finally:
+        server.stop()
+
+
+YOUR_MOVE = """async ([auto]) => {
+  localStorage.setItem("kumite.auto", auto ? "1" : "0");
+  const mod = await import(`/static/js/board.js?auto=${auto}`);
+  const log = document.createElement("ol");
+  document.body.append(log);
+  const chosen = [];
+  const decision = { kind: "discard", prompt: "Discard a card", legal: ["discard:none"],
+    labels: ["Discard nothing"] };
+  const state = { step: 3, outcome: null, decision };
+  mod.yourMove(state, log, (c) => chosen.push(c));
+  const title = document.title;
+  await new Promise((done) => setTimeout(done, 1700));
+  mod.yourMove({ ...state, step: 4, decision: null }, log, (c) => chosen.push(c));
+  return { chosen, note: log.textContent, title, after: document.title };
+}"""
+
+
+@pytest.mark.parametrize("auto", [False, True], ids=["asked", "answered"])
+def test_a_forced_choice_is_answered_only_if_the_player_asked(browser, web, auto):
+    """The only choice ("Discard nothing") is sent for the player, with a note in the log,
+    only under the Settings' "answer for me" (off by default: an instant answer could tell
+    the others that nothing else was possible); the tab's title says "your move" either way."""
+    page, errors = open_page(browser, web.base + "/rules")
+    shown = page.evaluate(YOUR_MOVE, [auto])
+    assert shown["title"].startswith("● Your move")
+    assert not shown["after"].startswith("●")
+    if auto:
+        assert shown["chosen"] == ["discard:none"]
+        assert "Discard nothing" in shown["note"] and "answered for you" in shown["note"]
+    else:
+        assert shown["chosen"] == [] and shown["note"] == ""
+    assert not errors, errors
