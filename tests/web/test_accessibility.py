@@ -54,3 +54,23 @@ def test_each_table_has_no_serious_violation(browser, web, shots, game):
     page.screenshot(path=shots / f"{game}.png")
     assert not serious(page), game
     assert not errors, errors
+
+
+MOTION = """() => {
+  const el = document.createElement("div");
+  el.className = "reveal";
+  document.body.append(el);
+  const shake = document.createElement("div");
+  shake.className = "took-hit";
+  document.body.append(shake);
+  return [getComputedStyle(el).animationName, getComputedStyle(shake).animationName];
+}"""
+
+
+def test_reveals_and_hits_move_unless_the_player_asks_for_less_motion(browser, web):
+    """prefers-reduced-motion: reduce turns every animation off (kumite.css)."""
+    page, errors = open_page(browser, web.base + "/rules")
+    assert page.evaluate(MOTION) == ["kumite-reveal", "kumite-hit"]
+    page.emulate_media(reduced_motion="reduce")
+    assert page.evaluate(MOTION) == ["none", "none"]
+    assert not errors, errors

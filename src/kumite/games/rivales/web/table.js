@@ -269,7 +269,9 @@ function fighterPanel(ctx, p, map) {
   if (view.mode === "2v2" && p.zone !== null && p.zone !== undefined) head.append(h("span.chip.zone", {}, `Zone ${p.zone + 1}`));
   if (p.ko) head.append(h("span.chip.bad", {}, "K.O."));
   head.append(victory(ctx, p.rounds_won));
-  panel.append(h("div.rv-lifeline", {}, lifeBar(p),
+  // a fighter hit in this update shakes once (no motion under prefers-reduced-motion)
+  const hit = (ctx.lastEvents || []).some((e) => e.type === "DamageTaken" && e.seat === p.seat && e.amount > 0);
+  panel.append(h(`div.rv-lifeline${hit ? ".took-hit" : ""}`, {}, lifeBar(p),
     h("span.rv-lifenum", { title: "life left" }, `♥ ${p.life}/${p.life_max}`, provMark(f, "life"))));
   const facts = h("div.rv-facts", {},
     h("span.badge", { title: "cards in hand" }, `${p.hand_size} in hand`),

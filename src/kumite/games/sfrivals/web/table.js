@@ -108,7 +108,9 @@ function playerArea(ctx, p, isMe) {
   const { cards, seatName, state } = ctx;
   const view = state.view;
   const area = h(`div.player`, { id: isMe ? "me" : `player-${p.seat}` });
-  area.append(h("h2", {}, `${seatName(p.seat)} — ${p.character_name || "?"}`,
+  // a player hit in this update shakes once (no motion under prefers-reduced-motion)
+  const hit = (ctx.lastEvents || []).some((e) => e.type === "DamageDealt" && e.seat === p.seat);
+  area.append(h(`h2${hit ? ".took-hit" : ""}`, {}, `${seatName(p.seat)} — ${p.character_name || "?"}`,
     gauge(p.life, view.life_max), h("span", { class: "life" }, `${p.life}/${view.life_max}`),
     h("span.dim", {}, `${p.hand_size} in hand`), ...badges(p)));
   const rows = h("div.cards");
