@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from alembic.migration import MigrationContext
 from alembic.operations import Operations
-from sqlalchemy import Column, Integer, String, bindparam, inspect, text
+from sqlalchemy import Boolean, Column, Integer, String, bindparam, false, inspect, text
 from sqlalchemy.engine import Connection
 
 from kumite.server.seeds import new_seed
@@ -41,6 +41,14 @@ def upgrade(conn: Connection) -> list[str]:
             if no_bot_seed:
                 batch.add_column(Column("bot_seed", String(80), nullable=True))
                 done.append("kumite_tables.bot_seed added")
+    if "private" not in columns:
+        # Invite-only tables (issue 18): every table made before was listed.
+        ops = Operations(MigrationContext.configure(conn))
+        ops.add_column(
+            "kumite_tables",
+            Column("private", Boolean(), nullable=False, server_default=false()),
+        )
+        done.append("kumite_tables.private added")
     if no_bot_seed:
         # Bots of unfinished tables get their own secret (before, it was derived from the
         # game's seed, which the old server handed out).

@@ -94,6 +94,13 @@ class TableRuntime:
         self.partial = self._restored_partials(stored.partial)
         # Kept here, so that a client saying hello costs no database round trip.
         self.token_hashes = stored.token_hashes
+        self.holders: dict[int, str] = stored.holders
+        """seat -> the id of the player holding it (docs/protocol.md, "Players")."""
+        self.private = stored.private
+        self.resigned: dict[str, Any] | None = (
+            stored.outcome if stored.status == "finished" and not self.state.is_terminal else None
+        )
+        """The outcome of a game ended by a resignation (outside the game's rules)."""
         self.chat_log = stored.chat
         self.clients: set[Client] = set()
         self.lock = asyncio.Lock()
@@ -125,12 +132,23 @@ class TableRuntime:
 
     @property
     def finished(self) -> bool:
-        return self.state.is_terminal
+        return self.state.is_terminal or self.resigned is not None
 
     @property
     def over(self) -> bool:
         """No choice will be made here again: the game is over, or the table was closed."""
-        return self.closed or self.state.is_terminal
+        return self.closed or self.finished
+
+    @property
+    def outcome(self) -> dict[str, Any] | None:
+        """The result (JSON), by the rules or by a resignation; ``None`` while playing."""
+        if self.resigned is not None:
+            return self.resigned
+        return None if self.state.outcome is None else self.state.outcome.to_json()
+
+    @property
+    def status(self) -> str:
+        return "closed" if self.closed else "finished" if self.finished else "playing"
 
     @property
     def has_humans(self) -> bool:
@@ -171,9 +189,8 @@ class TableRuntime:
         self, seat: int | None, seats: list[dict[str, Any]] | None = None
     ) -> dict[str, Any]:
         """What ``seat`` sees now (``seats``: :meth:`public_seats`, if made already)."""
-        pending = self.state.pending()
+        pending = [] if self.over else self.state.pending()
         mine = next((d for d in pending if d.seat == seat), None)
-        outcome = self.state.outcome
         view = self.state.view(seat)
         decision: dict[str, Any] | None = None
         if mine is not None and seat not in self.partial:
@@ -191,7 +208,7 @@ class TableRuntime:
             "submitted": seat is not None and seat in self.partial,
             "waiting": [d.seat for d in pending if d.seat not in self.partial],
             "seats": self.public_seats() if seats is None else seats,
-            "outcome": None if outcome is None else outcome.to_json(),
+            "outcome": self.outcome,
             "closed": self.closed,
             "next_table": self.next_table,
         }
@@ -249,7 +266,7 @@ class TableRuntime:
     def _check(self, seat: int, step: int, choice: str) -> None:
         if self.closed:
             raise ProtocolError("closed", "this table was closed unfinished")
-        if self.state.is_terminal:
+        if self.finished:
             raise ProtocolError("game-over", "the game is over")
         if step != self.step:
             raise ProtocolError(
@@ -373,6 +390,51 @@ class TableRuntime:
         self.seats[seat].kind = "open"
         await _stored(self.hub.store.set_seats(self.id, self.seats))
         return token
+
+    async def hold(self, seat: int, player: str | None) -> None:
+        """``player`` holds the seat now (``None``: nobody)."""
+        await _stored(self.hub.store.set_holder(self.id, seat, player))
+        if player is None:
+            self.holders.pop(seat, None)
+        else:
+            self.holders[seat] = player
+
+    def side(self, seat: int) -> set[int]:
+        """The seats on ``seat``'s side: its team where the game has teams (told by the team
+        chat channels a game gives its seats), else the seat alone."""
+        channels = [self.channel(i) for i in range(len(self.seats))]
+        if channels[seat] is None or len(set(channels)) < 2:
+            return {seat}
+        return {i for i, c in enumerate(channels) if c == channels[seat]}
+
+    async def resign(self, seat: int) -> dict[str, Any]:
+        """``seat`` resigns: the game ends now, every seat of the other side(s) wins
+        (docs/rulings.md, ``kumite.ruling.resign``). Returns the outcome."""
+        async with self.lock:
+            if self.closed:
+                raise ProtocolError("closed", "this table was closed unfinished")
+            if self.finished:
+                raise ProtocolError("game-over", "the game is over")
+            losers = self.side(seat)
+            winners = [i for i in range(len(self.seats)) if i not in losers]
+            name = self.seats[seat].name or f"Player {seat + 1}"
+            outcome: dict[str, Any] = {
+                "winners": winners,
+                "draw": False,
+                "returns": [1.0 if i in winners else -1.0 for i in range(len(self.seats))],
+                "reason": f"{name} resigned",
+                "rule": "kumite.ruling.resign",
+                "resigned": seat,
+            }
+            await _stored(self.hub.store.finish(self.id, outcome))
+            self.resigned = outcome
+            self.partial = {}
+            self.updated = now()
+            if self._bot_task is not None:
+                self._bot_task.cancel()
+            self.hub.table_over(self.id)
+        await self.broadcast()
+        return outcome
 
     async def disconnect(self, seat: int | None, code: int, error: ProtocolError) -> None:
         """Tell every socket of ``seat`` (``None``: every socket) why, and close it now."""
