@@ -51,9 +51,7 @@ def test_waiting_for_players_lists_only_unfinished_tables_with_an_open_seat(serv
 
 
 def test_a_private_table_is_never_listed_but_its_link_works(server):
-    made = create_table(
-        server.base, "sfrivals", [{"kind": "you"}, {"kind": "open"}], private=True
-    )
+    made = create_table(server.base, "sfrivals", [{"kind": "you"}, {"kind": "open"}], private=True)
     assert listed(server) == []
     assert listed(server, "?waiting=true") == []
     info = httpx.get(f"{server.base}/api/tables/{made['id']}").json()
@@ -84,9 +82,7 @@ def test_the_list_comes_a_page_at_a_time_latest_first(server):
         create_table(server.base, "sfrivals", [{"kind": "you"}, {"kind": "open"}])["id"]
         for _ in range(3)
     ]
-    pages = [
-        [t["id"] for t in listed(server, f"?waiting=true&limit=2&offset={o}")] for o in (0, 2)
-    ]
+    pages = [[t["id"] for t in listed(server, f"?waiting=true&limit=2&offset={o}")] for o in (0, 2)]
     assert pages == [waiting[::-1][:2], waiting[::-1][2:]]
 
 

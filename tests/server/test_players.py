@@ -90,7 +90,9 @@ def test_an_unknown_player_key_is_refused_in_one_line(server, key):
     assert response.status_code == 403
     assert response.json()["detail"] == "unknown player key: make a new player"
     made = httpx.post(
-        f"{server.base}/api/tables", json={"game": "sfrivals", "seats": VS_BOT}, headers={HEADER: key}
+        f"{server.base}/api/tables",
+        json={"game": "sfrivals", "seats": VS_BOT},
+        headers={HEADER: key},
     )
     assert made.status_code == 403
     assert httpx.get(f"{server.base}/api/tables").json() == []  # nothing made

@@ -59,7 +59,7 @@ def test_the_second_human_gets_their_own_seat_in_the_rematch_by_key(server):
 
 
 def test_a_rematch_sends_no_seat_the_other_seats_token(server):
-    table, ryu, ken, a, b = two_players_game(server)
+    table, _ryu, ken, a, b = two_players_game(server)
     watcher = Seat(server.base, table)
     watcher.at_step(0)
     made = httpx.post(
@@ -102,7 +102,7 @@ def test_a_rematch_of_seats_taken_by_token_alone_still_seats_each_by_its_own_tok
 
 
 def test_only_a_seat_of_the_finished_game_may_ask_for_a_rematch(server):
-    table, ryu, ken, a, b = two_players_game(server)
+    table, _ryu, _ken, a, b = two_players_game(server)
     stranger = new_player(server.base, "Dan")
     refused = httpx.post(
         f"{server.base}/api/tables/{table}/rematch", json={"seat": 0}, headers=as_player(stranger)

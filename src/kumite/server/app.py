@@ -21,7 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from kumite.core.errors import KumiteError
-from kumite.server import pages, players, sockets, tables
+from kumite.server import pages, players, ratings, sockets, tables
 from kumite.server.context import STATIC, Server
 from kumite.server.forward import Forwarder, Peers
 from kumite.server.ownership import Leases, Solo
@@ -108,6 +108,7 @@ def create_app(
     server = Server(store, hub, settings, limits)
     for part in (pages, players, tables, sockets):
         app.include_router(part.router(server))
+    app.include_router(ratings.router(store))
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     peers: Peers | None = None
     hosts = settings.hosts(bound_host)

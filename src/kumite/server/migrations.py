@@ -41,14 +41,15 @@ def upgrade(conn: Connection) -> list[str]:
             if no_bot_seed:
                 batch.add_column(Column("bot_seed", String(80), nullable=True))
                 done.append("kumite_tables.bot_seed added")
-    if "private" not in columns:
-        # Invite-only tables (issue 18): every table made before was listed.
-        ops = Operations(MigrationContext.configure(conn))
-        ops.add_column(
-            "kumite_tables",
-            Column("private", Boolean(), nullable=False, server_default=false()),
-        )
-        done.append("kumite_tables.private added")
+    for name, default in (("private", false()), ("rated", false())):
+        # Issue 18: invite-only tables (every older one was listed) and rated ones (no
+        # older game was rated: it had no players to rate).
+        if name not in columns:
+            ops = Operations(MigrationContext.configure(conn))
+            ops.add_column(
+                "kumite_tables", Column(name, Boolean(), nullable=False, server_default=default)
+            )
+            done.append(f"kumite_tables.{name} added")
     if no_bot_seed:
         # Bots of unfinished tables get their own secret (before, it was derived from the
         # game's seed, which the old server handed out).

@@ -30,6 +30,7 @@ from kumite.core.game import Game, State
 from kumite.core.registry import get_spec
 from kumite.core.rng import derive_seed
 from kumite.core.spec import GameSpec, Labeler
+from kumite.server import ratings
 from kumite.server.bots import BotPool
 from kumite.server.ownership import Solo
 from kumite.server.protocol import ProtocolError
@@ -97,6 +98,7 @@ class TableRuntime:
         self.holders: dict[int, str] = stored.holders
         """seat -> the id of the player holding it (docs/protocol.md, "Players")."""
         self.private = stored.private
+        self.rated = stored.rated
         self.resigned: dict[str, Any] | None = (
             stored.outcome if stored.status == "finished" and not self.state.is_terminal else None
         )
@@ -301,6 +303,8 @@ class TableRuntime:
         self._record(index, events)
         if self.over:
             self.hub.table_over(self.id)
+            if self.finished:
+                self.hub.rate(self)
 
     # -- bots ---------------------------------------------------------------------------
     def kick_bots(self) -> None:
@@ -433,6 +437,7 @@ class TableRuntime:
             if self._bot_task is not None:
                 self._bot_task.cancel()
             self.hub.table_over(self.id)
+            self.hub.rate(self)
         await self.broadcast()
         return outcome
 
@@ -527,6 +532,7 @@ class Hub:
         """client address -> the unfinished tables it made (since the server started)."""
         self._maker: dict[str, str] = {}
         """table id -> the address that made it, while unfinished."""
+        self._rating: set[asyncio.Future[None]] = set()
 
     async def locate(self, table_id: str) -> str | None:
         """``None`` if this process serves the table (claiming it if nobody does), else the
@@ -601,6 +607,41 @@ class Hub:
                 made.discard(table_id)
                 if not made:
                     del self._made_by[address]
+
+    # -- ratings ------------------------------------------------------------------------
+    def rate(self, runtime: TableRuntime) -> None:
+        """Move the ratings by a rated table's result, in the background (docs/protocol.md,
+        "Ratings"): a game with nobody to rate, or no player at all, moves nothing."""
+        outcome = runtime.outcome
+        seated = ratings.entrants([s.to_json() for s in runtime.seats], runtime.holders)
+        if not runtime.rated or outcome is None or seated is None:
+            return
+        if all(e.kind == "bot" for e in seated):
+            return  # bots among themselves: the lobby's bot tables would flood the ratings
+        sides: list[list[int]] = []
+        for seat in range(len(runtime.seats)):
+            if not any(seat in side for side in sides):
+                sides.append(sorted(runtime.side(seat)))
+        args = (self.store, runtime.id, runtime.game.info.id, seated, sides, outcome)
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a table completed as it is loaded, in a test)
+            self._rate_now(*args)
+            return
+        task = asyncio.ensure_future(anyio.to_thread.run_sync(self._rate_now, *args))
+        self._rating.add(task)
+        task.add_done_callback(self._rating.discard)
+
+    def _rate_now(self, *args: Any) -> None:
+        try:
+            ratings.rate(*args)
+        except Exception as exc:  # the game stands; its rating is lost, and said so
+            log.error("rating table %s failed: %s", args[1], _first_line(exc))
+
+    async def rated(self) -> None:
+        """Wait until the ratings under way are stored (tests)."""
+        while self._rating:
+            await asyncio.gather(*list(self._rating))
 
     # -- housekeeping -------------------------------------------------------------------
     def sweep(self, now: float | None = None) -> list[str]:

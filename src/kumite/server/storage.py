@@ -29,6 +29,7 @@ from sqlalchemy import (
     JSON,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -97,6 +98,8 @@ class TableRow(Base):
     updated: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
     private: Mapped[bool] = mapped_column(Boolean, default=False)
     """Invite-only: never listed in the lobby (reached by its link alone)."""
+    rated: Mapped[bool] = mapped_column(Boolean, default=True)
+    """Whether its result moves the players' ratings (:mod:`.ratings`)."""
 
 
 class TokenRow(Base):
@@ -156,6 +159,31 @@ class HolderRow(Base):
     table_id: Mapped[str] = mapped_column(ForeignKey("kumite_tables.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[str] = mapped_column(ForeignKey("kumite_players.id"), index=True)
+
+
+class RatingRow(Base):
+    """A player's or a bot kind's OpenSkill rating in one game (:mod:`.ratings`)."""
+
+    __tablename__ = "kumite_ratings"
+
+    subject: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """A player's id, or ``bot:<agent>``."""
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(String(8))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class RatedRow(Base):
+    """A table whose result has moved the ratings (each table is rated once)."""
+
+    __tablename__ = "kumite_rated"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("kumite_tables.id"), primary_key=True)
+    rated: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
 class ClusterRow(Base):
@@ -219,6 +247,7 @@ class StoredTable:
     holders: dict[int, str] = dataclasses.field(default_factory=dict)
     """seat -> the id of the player holding it (seats taken with a player key)."""
     private: bool = False
+    rated: bool = True
 
 
 Params = dict[str, Any]
@@ -411,6 +440,7 @@ class Store:
         bot_seed: int | None = None,
         holders: Mapping[int, str] | None = None,
         private: bool = False,
+        rated: bool = True,
     ) -> None:
         """Store a new table (``bot_seed``: a fresh secret unless given; ``holders``: seat ->
         the player who holds it)."""
@@ -428,6 +458,7 @@ class Store:
                 status="playing",
                 rematch_of=rematch_of,
                 private=private,
+                rated=rated,
             )
             s.add(row)
             s.flush()
@@ -455,6 +486,7 @@ class Store:
             chat={},
             holders=holders,
             private=private,
+            rated=rated,
         )
 
     def add_partial(self, table_id: str, seat: int, step: int, choice: str) -> asyncio.Future[None]:
@@ -686,6 +718,7 @@ class Store:
                 for h in s.scalars(select(HolderRow).where(HolderRow.table_id == row.id))
             },
             private=bool(row.private),
+            rated=bool(row.rated),
         )
 
 
@@ -773,6 +806,7 @@ def _listed(r: TableRow) -> dict[str, Any]:
         "updated": _aware(r.updated).isoformat(),
         "options": _public_options(r.options),
         "private": bool(r.private),
+        "rated": bool(r.rated),
     }
 
 

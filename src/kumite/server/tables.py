@@ -45,6 +45,8 @@ class TableSpec(BaseModel):
     """RefusedError unless the server runs with ``--dev-seeds`` (docs/protocol.md, "Seeds")."""
     private: bool = False
     """Invite-only: never listed in the lobby."""
+    rated: bool = True
+    """Whether the result moves the ratings (if every seat is a bot or a player's)."""
 
 
 class Made:
@@ -145,6 +147,7 @@ def router(server: Server) -> APIRouter:
             rematch_of,
             holders={i: p[0] for i, p in holders.items()},
             private=spec.private,
+            rated=spec.rated,
         )
         runtime = server.hub.get(table_id)
         assert runtime is not None
@@ -200,6 +203,7 @@ def router(server: Server) -> APIRouter:
             "outcome": runtime.outcome,
             "closed": runtime.closed,
             "private": runtime.private,
+            "rated": runtime.rated,
         }
 
     @router.get("/api/tables/{table_id}/cards")
@@ -290,6 +294,7 @@ def router(server: Server) -> APIRouter:
                 options=runtime.options,
                 seats=seats,
                 private=runtime.private,
+                rated=runtime.rated,
             )
             # Each seat held by a player is held by them again: they reach it by their own
             # key, from "My games" or the finished table, with no token handed to anyone.
