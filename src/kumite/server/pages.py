@@ -31,6 +31,10 @@ def router(server: Server) -> APIRouter:
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(str(STATIC / "table.html"))
 
+    @router.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> FileResponse:
+        return FileResponse(str(STATIC / "leaderboard.html"))
+
     @router.get("/replay/{table_id}", include_in_schema=False)
     async def replay_page(table_id: str) -> FileResponse:
         return FileResponse(str(STATIC / "replay.html"))

@@ -11,6 +11,7 @@ const seatRows = document.getElementById("seat-rows");
 const optionsBox = document.getElementById("options");
 const errorBox = document.getElementById("create-error");
 let games = [];
+let botRatings = {};  // game -> agent -> rating (μ − 3σ), for the bots' labels
 
 function currentGame() {
   return games.find((g) => g.id === gameSelect.value);
@@ -24,7 +25,11 @@ function seatRow(game, index) {
     h("option", { value: "open" }, "Open seat (anyone may join)"));
   kind.value = index === 0 ? "you" : "bot";
   const agent = h("select", { name: `agent-${index}`, "aria-label": `Bot for seat ${index + 1}` },
-    game.agents.map((a) => h("option", { value: a.name, title: a.about }, a.name)));
+    game.agents.map((a) => {
+      const rating = (botRatings[game.id] || {})[a.name];
+      return h("option", { value: a.name, title: a.about },
+        rating === undefined ? a.name : `${a.name} (rated ${rating.toFixed(1)})`);
+    }));
   const preferred = ["greedy"].find((n) => game.agents.some((a) => a.name === n));
   if (preferred) agent.value = preferred;
   const row = h("div.seat-row", { dataset: { seat: index } },
@@ -143,12 +148,13 @@ document.getElementById("new-table").addEventListener("submit", async (event) =>
   if (game.seat_field && picks.some((p) => p !== null)) options[game.seat_field.option] = picks;
   const seedText = document.getElementById("seed").value;
   const isPrivate = document.getElementById("private").checked;
+  const rated = document.getElementById("rated").checked;
   try {
     const made = await api("/api/tables", {
       method: "POST",
       // As text: a seed may be longer than a JavaScript number holds exactly.
       body: {
-        game: game.id, seats, options, private: isPrivate,
+        game: game.id, seats, options, private: isPrivate, rated,
         seed: seedText.trim() === "" ? null : seedText.trim(),
       },
     });
@@ -266,6 +272,11 @@ async function main() {
   // Seeds are the server's secret; only a development server (--dev-seeds) takes one.
   document.getElementById("seed-field").hidden = !server.dev_seeds;
   for (const game of games) gameSelect.append(h("option", { value: game.id }, game.name));
+  try {
+    for (const r of (await api("/api/ratings?kind=bot&limit=200")).ratings) {
+      (botRatings[r.game] ||= {})[r.id.replace(/^bot:/, "")] = r.rating;
+    }
+  } catch { botRatings = {}; }  // no ratings: plain bot names
   const wanted = new URLSearchParams(window.location.search).get("game");
   if (wanted && games.some((g) => g.id === wanted)) gameSelect.value = wanted;
   renderForm();
