@@ -119,6 +119,7 @@ def router(server: Server) -> APIRouter:
             except ProtocolError as exc:
                 await refuse(websocket, exc, 1011)
                 return
+            runtime.take_back(seat)  # a bot stood in while its player was away
         runtime.clients.add(client)
         history = runtime.chat_history(seat)
         await websocket.send_json(
@@ -139,6 +140,7 @@ def router(server: Server) -> APIRouter:
             # A table of bots alone plays from its creation on; a spectator never starts it
             # (again, after a restart).
             runtime.kick_bots()
+            runtime.kick_clock()
         try:
             while client in runtime.clients:
                 raw = await receive(websocket)
@@ -151,6 +153,8 @@ def router(server: Server) -> APIRouter:
         except Exception:  # the socket went away while we answered (a send failed)
             pass
         finally:
+            if seat is not None:
+                runtime.last_seen[seat] = time.monotonic()
             if client in runtime.clients:
                 runtime.clients.discard(client)
                 await runtime.broadcast()

@@ -100,6 +100,9 @@ class TableRow(Base):
     """Invite-only: never listed in the lobby (reached by its link alone)."""
     rated: Mapped[bool] = mapped_column(Boolean, default=True)
     """Whether its result moves the players' ratings (:mod:`.ratings`)."""
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """The time control (``per``: move or game, ``seconds``; per game also each seat's
+    ``banks`` left), or NULL: no clock."""
 
 
 class TokenRow(Base):
@@ -248,6 +251,7 @@ class StoredTable:
     """seat -> the id of the player holding it (seats taken with a player key)."""
     private: bool = False
     rated: bool = True
+    clock: dict[str, Any] | None = None
 
 
 Params = dict[str, Any]
@@ -441,6 +445,7 @@ class Store:
         holders: Mapping[int, str] | None = None,
         private: bool = False,
         rated: bool = True,
+        clock: dict[str, Any] | None = None,
     ) -> None:
         """Store a new table (``bot_seed``: a fresh secret unless given; ``holders``: seat ->
         the player who holds it)."""
@@ -459,6 +464,7 @@ class Store:
                 rematch_of=rematch_of,
                 private=private,
                 rated=rated,
+                clock=clock,
             )
             s.add(row)
             s.flush()
@@ -487,6 +493,7 @@ class Store:
             holders=holders,
             private=private,
             rated=rated,
+            clock=None if clock is None else dict(clock),
         )
 
     def add_partial(self, table_id: str, seat: int, step: int, choice: str) -> asyncio.Future[None]:
@@ -550,6 +557,10 @@ class Store:
                 (_INSERT_HOLDER, {"table_id": table_id, "seat": seat, "player_id": player})
             )
         return self.writer.submit(write)
+
+    def set_clock(self, table_id: str, clock: dict[str, Any]) -> asyncio.Future[None]:
+        """Queue the table's clock (a game clock's banks after a step)."""
+        return self.writer.submit([(_SET_CLOCK, {"t": table_id, "clock": clock})])
 
     def finish(self, table_id: str, outcome: dict[str, Any]) -> asyncio.Future[None]:
         """Queue the end of a game decided outside its rules (a resignation)."""
@@ -719,6 +730,7 @@ class Store:
             },
             private=bool(row.private),
             rated=bool(row.rated),
+            clock=row.clock,
         )
 
 
@@ -741,6 +753,7 @@ _SET_TOKEN = (
     .values(token_hash=bindparam("token_hash"))
 )
 _INSERT_CHAT = insert(_CHAT)
+_SET_CLOCK = update(_TABLES).where(_TABLES.c.id == bindparam("t")).values(clock=bindparam("clock"))
 _HOLDERS: Table = HolderRow.__table__  # type: ignore[assignment]
 _INSERT_HOLDER = insert(_HOLDERS)
 _DELETE_HOLDER = delete(_HOLDERS).where(
@@ -807,6 +820,7 @@ def _listed(r: TableRow) -> dict[str, Any]:
         "options": _public_options(r.options),
         "private": bool(r.private),
         "rated": bool(r.rated),
+        "clock": None if r.clock is None else {k: v for k, v in r.clock.items() if k != "banks"},
     }
 
 

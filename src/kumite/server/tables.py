@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import secrets
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 import msgspec
@@ -37,6 +37,12 @@ class SeatSpec(BaseModel):
     name: str | None = Field(default=None, max_length=40, pattern=PRINTABLE)
 
 
+class ClockSpec(BaseModel):
+    per: Literal["move", "game"]
+    """A time for every move, or one bank of time for the whole game."""
+    seconds: int = Field(ge=2, le=7 * 24 * 3600)
+
+
 class TableSpec(BaseModel):
     game: str = Field(max_length=32)
     options: dict[str, Any] = Field(default_factory=dict)
@@ -47,6 +53,8 @@ class TableSpec(BaseModel):
     """Invite-only: never listed in the lobby."""
     rated: bool = True
     """Whether the result moves the ratings (if every seat is a bot or a player's)."""
+    clock: ClockSpec | None = None
+    """A time control: when it runs out, a bot plays that move (docs/protocol.md)."""
 
 
 class Made:
@@ -66,6 +74,11 @@ class Made:
 class SeatToken(BaseModel):
     seat: int = Field(ge=0, lt=MAX_SEATS)
     token: str = Field(default="", max_length=64)
+
+
+class StandIn(SeatToken):
+    target: int = Field(ge=0, lt=MAX_SEATS)
+    """The silent seat a bot is to play."""
 
 
 def router(server: Server) -> APIRouter:
@@ -93,6 +106,8 @@ def router(server: Server) -> APIRouter:
         runtime = server.hub.tables.get(made["id"])
         if runtime is not None and not runtime.has_humans:
             runtime.kick_bots()  # bots alone: they play now (a spectator's hello never starts them)
+        if runtime is not None:
+            runtime.kick_clock()
         return made
 
     def new_table(spec: TableSpec, rematch_of: str | None, made: Made) -> dict[str, Any]:
@@ -148,6 +163,7 @@ def router(server: Server) -> APIRouter:
             holders={i: p[0] for i, p in holders.items()},
             private=spec.private,
             rated=spec.rated,
+            clock=None if spec.clock is None else spec.clock.model_dump(),
         )
         runtime = server.hub.get(table_id)
         assert runtime is not None
@@ -204,6 +220,7 @@ def router(server: Server) -> APIRouter:
             "closed": runtime.closed,
             "private": runtime.private,
             "rated": runtime.rated,
+            "clock": runtime.clock_view(),
         }
 
     @router.get("/api/tables/{table_id}/cards")
@@ -271,6 +288,32 @@ def router(server: Server) -> APIRouter:
             raise HTTPException(409, exc.message) from None
         return {"seat": body.seat, "outcome": outcome}
 
+    @router.post("/api/tables/{table_id}/stand-in")
+    async def stand_in(table_id: str, body: StandIn, request: Request) -> dict[str, Any]:
+        """A seat hands another, silent seat to a bot until its player comes back."""
+        player = await server.player(request)
+        runtime = server.runtime(table_id)
+        server.authorise(runtime, body.seat, body.token, player)
+        async with runtime.lock:
+            if runtime.over:
+                raise HTTPException(409, "the game is over")
+            if not 0 <= body.target < len(runtime.seats) or body.target == body.seat:
+                raise HTTPException(400, "name another seat of this table")
+            if runtime.seats[body.target].kind == "bot" or body.target in runtime.bots:
+                raise HTTPException(409, "a bot plays that seat already")
+            if runtime.seats[body.target].kind == "open":
+                raise HTTPException(409, "that seat is open: nobody to stand in for")
+            silent = runtime.silent_for(body.target)
+            wait = server.settings.absent_after
+            if silent < wait:
+                raise HTTPException(
+                    409,
+                    f"that seat's player was here {silent:.0f} s ago: a bot may stand in "
+                    f"after {wait:.0f} s of silence",
+                )
+        bot = await runtime.stand_in(body.target)
+        return {"seat": body.target, "bot": bot}
+
     @router.post("/api/tables/{table_id}/rematch")
     async def rematch(table_id: str, body: SeatToken, request: Request) -> dict[str, Any]:
         player = await server.player(request)
@@ -295,6 +338,9 @@ def router(server: Server) -> APIRouter:
                 seats=seats,
                 private=runtime.private,
                 rated=runtime.rated,
+                clock=None
+                if runtime.clock is None
+                else ClockSpec(per=runtime.clock["per"], seconds=runtime.clock["seconds"]),
             )
             # Each seat held by a player is held by them again: they reach it by their own
             # key, from "My games" or the finished table, with no token handed to anyone.

@@ -158,6 +158,8 @@ function connect() {
   });
   socket.addEventListener("message", (message) => {
     const data = JSON.parse(message.data);
+    // For the page's own modules (clock.js): every message, after this page has handled it.
+    setTimeout(() => document.dispatchEvent(new CustomEvent("kumite:message", { detail: data })));
     if (data.type === "welcome") {
       clear(logList);
       lastStepShown = -1;
