@@ -149,12 +149,14 @@ document.getElementById("new-table").addEventListener("submit", async (event) =>
   const seedText = document.getElementById("seed").value;
   const isPrivate = document.getElementById("private").checked;
   const rated = document.getElementById("rated").checked;
+  const per = document.getElementById("clock-per").value;
+  const clock = per ? { per, seconds: Number(document.getElementById("clock-seconds").value) } : null;
   try {
     const made = await api("/api/tables", {
       method: "POST",
       // As text: a seed may be longer than a JavaScript number holds exactly.
       body: {
-        game: game.id, seats, options, private: isPrivate, rated,
+        game: game.id, seats, options, private: isPrivate, rated, clock,
         seed: seedText.trim() === "" ? null : seedText.trim(),
       },
     });
