@@ -8,6 +8,7 @@ Screenshots go to ``artifacts/screenshots/<test>/``."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 
@@ -101,10 +102,9 @@ def play_to_the_end(pages, game: str, rng: random.Random, limit: int = 600) -> i
             if move(page, rng):
                 clicks += 1
                 moved = True
-                try:
+                # A simultaneous decision: the step waits for the other seat.
+                with contextlib.suppress(TimeoutError):
                     wait_for_step(page, step, 3000)
-                except TimeoutError:
-                    pass  # a simultaneous decision: the step waits for the other seat
         if not moved:
             pages[0].wait_for_timeout(50)
     raise AssertionError(f"the game did not end after {clicks} clicks")
