@@ -15,7 +15,8 @@ VS_BOT = [{"kind": "you"}, {"kind": "bot", "agent": "random"}]
 
 
 def new_player(base: str, name: str) -> dict[str, str]:
-    response = httpx.post(f"{base}/api/players", json={"name": name})
+    # A long timeout: on a loaded machine the first write of a new server may take seconds.
+    response = httpx.post(f"{base}/api/players", json={"name": name}, timeout=60)
     assert response.status_code == 200, response.text
     made: dict[str, str] = response.json()
     return made

@@ -39,16 +39,15 @@ function draw() {
     box.append(h("p.hint", {}, clock.per === "move"
       ? `${clockText(clock.seconds)} a move; when it runs out, the ${clock.bot} bot plays that move.`
       : `${clockText(clock.seconds)} a game; once it runs out, the ${clock.bot} bot plays every move left.`));
-    const now = performance.now();
     const list = h("ul", { id: "clock-times" });
-    for (const [seat, until] of Object.entries(deadlines)) {
-      const left = (until - now) / 1000;
-      list.append(h(`li${left <= 10 ? ".error" : ""}`, { dataset: { seat } },
-        `${seatName(Number(seat))}: `, h("strong.countdown", { role: "timer" }, clockText(left))));
+    for (const seat of Object.keys(deadlines)) {
+      list.append(h("li", { dataset: { seat } },
+        `${seatName(Number(seat))}: `, h("strong.countdown", { role: "timer", dataset: { seat } })));
     }
     box.append(list);
+    tick();
   }
-  for (const note of notes.slice(-3)) box.append(h("p.dim.timeout-note", {}, note));
+  for (const note of notes.slice(-3)) box.append(h("p.dim.timeout-note", { role: "status" }, note));
   for (const s of helped) box.append(h("p.dim", {}, `The ${s.stand_in} bot plays for ${seatName(s.seat)} until they come back.`));
   for (const s of silent) {
     box.append(h("p", {}, `${seatName(s.seat)} is not here. `, h("button", {
@@ -65,6 +64,16 @@ function draw() {
   }
 }
 
+// The countdowns' text only: the panel itself is redrawn on updates alone.
+function tick() {
+  const now = performance.now();
+  for (const el of box.querySelectorAll(".countdown")) {
+    const left = (deadlines[el.dataset.seat] - now) / 1000;
+    el.textContent = clockText(left);
+    el.parentElement.classList.toggle("error", left <= 10);
+  }
+}
+
 document.addEventListener("kumite:message", (event) => {
   const data = event.detail;
   if (data.type === "update") {
@@ -76,7 +85,7 @@ document.addEventListener("kumite:message", (event) => {
     }
     draw();
     clearInterval(timer);
-    if (Object.keys(deadlines).length) timer = setInterval(draw, 250);
+    if (Object.keys(deadlines).length) timer = setInterval(tick, 250);
   } else if (data.type === "timeout") {
     notes.push(`Time ran out for ${seatName(data.seat)}: the ${data.bot} bot played that move.`);
     draw();
