@@ -280,3 +280,29 @@ def test_a_wrong_link_offers_to_watch_instead(browser, web, shots):
     page.wait_for_selector("#seats li")
     assert "(watching)" in page.inner_text("#title")
     context.close()
+
+
+def test_the_leaderboard_and_the_named_lobby_have_no_serious_axe_violation(browser, web, shots):
+    """axe-core on the pages of this part: the leaderboard (with a rated game) and the
+    lobby once named, with My games listed."""
+    pytest.importorskip("axe_playwright_python")
+    from tests.web.test_accessibility import serious
+
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page, errors = new_page(context, web.base + "/")
+    name_myself(page, "Vega")
+    create_with_a_bot(page, "sfrivals")
+    page.wait_for_selector("#resign")
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("#resign")
+    page.wait_for_selector("#outcome")
+    page.goto(web.base + "/")
+    page.wait_for_selector("#my-games-list li[data-table]")
+    assert not serious(page)
+    page.goto(web.base + "/leaderboard")
+    page.wait_for_selector("#board-rows tr")  # the resigned game was rated
+    assert "Vega" in page.inner_text("#board-rows")
+    page.screenshot(path=shots / "0-leaderboard.png")
+    assert not serious(page)
+    assert not errors, errors
+    context.close()
