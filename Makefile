@@ -11,6 +11,10 @@ FAST_STAMP := $(FAST_VENV)/.installed
 SOURCES := $(shell find src -name '*.py')
 
 .PHONY: serve play test lint typecheck pytest fast test-compiled bench clean
+# `make serve PORT=8080 HOST=0.0.0.0`
+PORT ?= 8000
+HOST ?= 127.0.0.1
+SERVE_STAMP := $(VENV)/.serve-installed
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,9 +22,16 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-## Install into .venv and serve the web table on http://127.0.0.1:8000 (SQLite storage).
-serve: $(STAMP)
-	$(VENV)/bin/kumite serve
+# Serving needs kumite and its `serve` extra only: not the test tools (ray, playwright, mypy).
+$(SERVE_STAMP): pyproject.toml
+	@test -x $(PY) || { echo "== making $(VENV)"; $(PYTHON) -m venv $(VENV); }
+	@echo "== installing kumite[serve] into $(VENV) (the first time takes a minute or two)"
+	$(PY) -m pip install --progress-bar on --disable-pip-version-check -e '.[serve]'
+	touch $(SERVE_STAMP)
+
+## Install what serving needs into .venv and serve the web table on http://$(HOST):$(PORT)/.
+serve: $(SERVE_STAMP)
+	$(VENV)/bin/kumite serve --host $(HOST) --port $(PORT)
 
 ## Install into .venv and play Street Fighter Rivals against the AI in the terminal.
 play: $(STAMP)

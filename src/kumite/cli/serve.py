@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import socket
 from typing import Any
 
 from kumite.cli.common import console, fail
@@ -55,6 +56,14 @@ def run(
     url = database_url or os.environ.get("KUMITE_DATABASE_URL") or default_database_url()
     app = create_app(url, bot_delay=bot_delay, freeze_gc=True, settings=settings, bound_host=host)
     shown = url if "@" not in url else url.split("@", 1)[-1]  # never print a password
+    # Bound here, before the address is printed: a port in use is said at once, in one line,
+    # and the address printed is one that answers.
+    try:
+        listening = socket.create_server(
+            (host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET
+        )
+    except OSError as exc:
+        raise fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     console.print(f"kumite web table on [bold]http://{host}:{port}/[/bold] — storage: {shown}")
     if settings.dev_seeds:
         console.print(
@@ -62,7 +71,7 @@ def run(
             "table's seed can work out its hidden cards. For development only."
         )
     # Per-message deflate costs more CPU than it saves on loopback-sized game messages.
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -70,3 +79,4 @@ def run(
         ws_per_message_deflate=False,
         ws_max_size=settings.max_frame,
     )
+    uvicorn.Server(config).run(sockets=[listening])

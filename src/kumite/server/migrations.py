@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from alembic.migration import MigrationContext
 from alembic.operations import Operations
-from sqlalchemy import Column, Integer, String, bindparam, inspect, text
+from sqlalchemy import JSON, Boolean, Column, Integer, String, bindparam, false, inspect, text
 from sqlalchemy.engine import Connection
 
 from kumite.server.seeds import new_seed
@@ -41,6 +41,19 @@ def upgrade(conn: Connection) -> list[str]:
             if no_bot_seed:
                 batch.add_column(Column("bot_seed", String(80), nullable=True))
                 done.append("kumite_tables.bot_seed added")
+    for name, default in (("private", false()), ("rated", false())):
+        # Issue 18: invite-only tables (every older one was listed) and rated ones (no
+        # older game was rated: it had no players to rate).
+        if name not in columns:
+            ops = Operations(MigrationContext.configure(conn))
+            ops.add_column(
+                "kumite_tables", Column(name, Boolean(), nullable=False, server_default=default)
+            )
+            done.append(f"kumite_tables.{name} added")
+    if "clock" not in columns:
+        ops = Operations(MigrationContext.configure(conn))
+        ops.add_column("kumite_tables", Column("clock", JSON(), nullable=True))
+        done.append("kumite_tables.clock added")
     if no_bot_seed:
         # Bots of unfinished tables get their own secret (before, it was derived from the
         # game's seed, which the old server handed out).

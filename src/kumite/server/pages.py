@@ -22,9 +22,18 @@ def router(server: Server) -> APIRouter:
     async def lobby_page() -> FileResponse:
         return FileResponse(str(STATIC / "index.html"))
 
+    @router.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        # An SVG under the name browsers ask for first: every current browser draws it.
+        return FileResponse(str(STATIC / "favicon.svg"), media_type="image/svg+xml")
+
     @router.get("/table/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(str(STATIC / "table.html"))
+
+    @router.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> FileResponse:
+        return FileResponse(str(STATIC / "leaderboard.html"))
 
     @router.get("/replay/{table_id}", include_in_schema=False)
     async def replay_page(table_id: str) -> FileResponse:

@@ -4,6 +4,7 @@ message. See ``docs/protocol.md``.
 Client -> server::
 
     {"type": "hello", "seat": 0, "token": "..."}   first message; omit seat/token to watch
+    {"type": "hello", "seat": 0, "key": "..."}     ... or a player key, for a seat it holds
     {"type": "choose", "step": 12, "choice": "play:ryu.jab"}
     {"type": "chat", "text": "..."}                   team/table chat
     {"type": "ping"}
@@ -43,6 +44,8 @@ class ProtocolError(Exception):
 class Hello(msgspec.Struct, forbid_unknown_fields=True, tag="hello", tag_field="type"):
     seat: int | None = None
     token: str | None = None
+    key: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+    """A player key instead of the token: for a seat that player holds."""
 
 
 class Choose(msgspec.Struct, forbid_unknown_fields=True, tag="choose", tag_field="type"):

@@ -23,13 +23,14 @@ from typing import Any
 import anyio
 
 from kumite.agents.base import Agent
-from kumite.agents.registry import make_agent
+from kumite.agents.registry import agent_names, make_agent
 from kumite.core.errors import ChoiceError
 from kumite.core.events import Event
 from kumite.core.game import Game, State
 from kumite.core.registry import get_spec
 from kumite.core.rng import derive_seed
 from kumite.core.spec import GameSpec, Labeler
+from kumite.server import ratings
 from kumite.server.bots import BotPool
 from kumite.server.ownership import Solo
 from kumite.server.protocol import ProtocolError
@@ -94,6 +95,28 @@ class TableRuntime:
         self.partial = self._restored_partials(stored.partial)
         # Kept here, so that a client saying hello costs no database round trip.
         self.token_hashes = stored.token_hashes
+        self.holders: dict[int, str] = stored.holders
+        """seat -> the id of the player holding it (docs/protocol.md, "Players")."""
+        self.private = stored.private
+        self.rated = stored.rated
+        self.clock = stored.clock
+        """The time control (docs/protocol.md, "Clocks and absent players"), or ``None``."""
+        self.banks: dict[int, float] = {
+            int(k): float(v) for k, v in ((self.clock or {}).get("banks") or {}).items()
+        }
+        """Per game clock: each seat's seconds left, as of the start of the current step."""
+        self._since: dict[int, float] = {}
+        """Seat -> when its current decision began (monotonic); restarted after a restart."""
+        self._clock_task: asyncio.Task[None] | None = None
+        self.stand_ins: dict[int, str] = {}
+        """Seats handed to a bot while their player is away: seat -> the bot's agent."""
+        self.last_seen: dict[int, float] = {}
+        """Seat -> when its player last had a socket open or chose (monotonic)."""
+        self.loaded = time.monotonic()
+        self.resigned: dict[str, Any] | None = (
+            stored.outcome if stored.status == "finished" and not self.state.is_terminal else None
+        )
+        """The outcome of a game ended by a resignation (outside the game's rules)."""
         self.chat_log = stored.chat
         self.clients: set[Client] = set()
         self.lock = asyncio.Lock()
@@ -114,6 +137,7 @@ class TableRuntime:
             if info.kind == "bot"
         }
         self._bot_task: asyncio.Task[None] | None = None
+        self._clock_agents: dict[int, Agent] = {}
         labels = self.spec.labels
         self.labeler: Labeler | None = (
             None if labels is None else labels.load()(self.game, self.options)
@@ -125,12 +149,23 @@ class TableRuntime:
 
     @property
     def finished(self) -> bool:
-        return self.state.is_terminal
+        return self.state.is_terminal or self.resigned is not None
 
     @property
     def over(self) -> bool:
         """No choice will be made here again: the game is over, or the table was closed."""
-        return self.closed or self.state.is_terminal
+        return self.closed or self.finished
+
+    @property
+    def outcome(self) -> dict[str, Any] | None:
+        """The result (JSON), by the rules or by a resignation; ``None`` while playing."""
+        if self.resigned is not None:
+            return self.resigned
+        return None if self.state.outcome is None else self.state.outcome.to_json()
+
+    @property
+    def status(self) -> str:
+        return "closed" if self.closed else "finished" if self.finished else "playing"
 
     @property
     def has_humans(self) -> bool:
@@ -171,9 +206,8 @@ class TableRuntime:
         self, seat: int | None, seats: list[dict[str, Any]] | None = None
     ) -> dict[str, Any]:
         """What ``seat`` sees now (``seats``: :meth:`public_seats`, if made already)."""
-        pending = self.state.pending()
+        pending = [] if self.over else self.state.pending()
         mine = next((d for d in pending if d.seat == seat), None)
-        outcome = self.state.outcome
         view = self.state.view(seat)
         decision: dict[str, Any] | None = None
         if mine is not None and seat not in self.partial:
@@ -191,15 +225,21 @@ class TableRuntime:
             "submitted": seat is not None and seat in self.partial,
             "waiting": [d.seat for d in pending if d.seat not in self.partial],
             "seats": self.public_seats() if seats is None else seats,
-            "outcome": None if outcome is None else outcome.to_json(),
+            "outcome": self.outcome,
             "closed": self.closed,
             "next_table": self.next_table,
+            "clock": self.clock_view(),
         }
 
     def public_seats(self) -> list[dict[str, Any]]:
         connected = {c.seat for c in self.clients if c.seat is not None}
         return [
-            {"seat": i, **s.to_json(), "connected": i in connected}
+            {
+                "seat": i,
+                **s.to_json(),
+                "connected": i in connected,
+                "stand_in": self.stand_ins.get(i),
+            }
             for i, s in enumerate(self.seats)
         ]
 
@@ -238,18 +278,21 @@ class TableRuntime:
         async with self.lock:
             self._check(seat, step, choice)
             pending = self.state.pending()
+            self._charge(seat)
+            self.last_seen[seat] = time.monotonic()
             if any(d.seat != seat and d.seat not in self.partial for d in pending):
                 await _stored(self.hub.store.add_partial(self.id, seat, step, choice))
                 self.partial[seat] = choice
             else:
                 await self._commit({**self.partial, seat: choice})
+                await self._clock_stored()
         await self.broadcast()
         self.kick_bots()
 
     def _check(self, seat: int, step: int, choice: str) -> None:
         if self.closed:
             raise ProtocolError("closed", "this table was closed unfinished")
-        if self.state.is_terminal:
+        if self.finished:
             raise ProtocolError("game-over", "the game is over")
         if step != self.step:
             raise ProtocolError(
@@ -281,9 +324,15 @@ class TableRuntime:
         self.state = state
         self.partial = {}
         self.updated = now()
+        self._since = {}
+        started = time.monotonic()
+        for seat in self._clocked():  # the clocks of the seats asked now start now
+            self._since[seat] = started
         self._record(index, events)
         if self.over:
             self.hub.table_over(self.id)
+            if self.finished:
+                self.hub.rate(self)
 
     # -- bots ---------------------------------------------------------------------------
     def kick_bots(self) -> None:
@@ -315,6 +364,130 @@ class TableRuntime:
                 if self.step == step:  # not a race with a newer step: a real fault
                     log.exception("bot %s at table %s", decision.seat, self.id)
                     return
+
+    # -- clocks -------------------------------------------------------------------------
+    def clock_bot(self) -> str:
+        """The bot that plays a move whose time ran out: the game's ``greedy`` bot where it
+        has one, else ``random`` (docs/rulings.md, ``kumite.ruling.clock``)."""
+        return "greedy" if "greedy" in agent_names(self.game.info.id) else "random"
+
+    def _clocked(self) -> list[int]:
+        """The seats whose clock runs now: people's seats waiting for their decision."""
+        if self.clock is None or self.over:
+            return []
+        return [
+            d.seat
+            for d in self.state.pending()
+            if d.seat not in self.partial and d.seat not in self.bots
+        ]
+
+    def remaining(self, seat: int, at: float | None = None) -> float:
+        """Seconds left on ``seat``'s clock (negative: run out)."""
+        assert self.clock is not None
+        at = time.monotonic() if at is None else at
+        since = self._since.setdefault(seat, at)
+        budget = (
+            float(self.clock["seconds"])
+            if self.clock["per"] == "move"
+            else self.banks.get(seat, float(self.clock["seconds"]))
+        )
+        return budget - (at - since)
+
+    def _charge(self, seat: int) -> None:
+        """``seat`` has chosen: a game clock keeps what is left of its bank."""
+        if self.clock is not None and self.clock["per"] == "game" and seat in self._since:
+            self.banks[seat] = max(0.0, self.remaining(seat))
+
+    async def _clock_stored(self) -> None:
+        if self.clock is not None and self.clock["per"] == "game":
+            self.clock = {**self.clock, "banks": {str(k): v for k, v in self.banks.items()}}
+            await _stored(self.hub.store.set_clock(self.id, self.clock))
+
+    def clock_view(self) -> dict[str, Any] | None:
+        """What every client is told of the clock: the time control, the bot, and the
+        seconds left of each seat whose clock runs now (for a countdown)."""
+        if self.clock is None:
+            return None
+        at = time.monotonic()
+        return {
+            "per": self.clock["per"],
+            "seconds": self.clock["seconds"],
+            "bot": self.clock_bot(),
+            "remaining": {
+                str(seat): round(max(0.0, self.remaining(seat, at)), 1) for seat in self._clocked()
+            },
+        }
+
+    def kick_clock(self) -> None:
+        if self.clock is None or self.over:
+            return
+        if self._clock_task is None or self._clock_task.done():
+            self._clock_task = asyncio.create_task(self._run_clock())
+
+    async def _run_clock(self) -> None:
+        """Until the game is over: when a seat's time runs out, its move is the clock bot's."""
+        while not self.over:
+            seats = self._clocked()
+            if not seats:
+                await asyncio.sleep(0.5)
+                continue
+            left = min(self.remaining(seat) for seat in seats)
+            if left > 0:
+                await asyncio.sleep(min(left, 1.0))
+                continue
+            seat = next(seat for seat in seats if self.remaining(seat) <= 0)
+            step, state = self.step, self.state
+            decision = next(d for d in state.pending() if d.seat == seat)
+            agent = self._clock_agents.get(seat)
+            if agent is None:
+                agent = make_agent(
+                    self.clock_bot(),
+                    self.game,
+                    self.state.options_json,
+                    seat,
+                    derive_seed(self.bot_seed, "clock", seat),
+                )
+                self._clock_agents[seat] = agent
+            choice = await self.hub.bots.think(agent, state, decision)
+            if self.step != step or seat in self.partial:
+                continue  # the player chose meanwhile
+            message = {"type": "timeout", "seat": seat, "bot": self.clock_bot(), "step": step}
+            for client in list(self.clients):
+                with contextlib.suppress(Exception):
+                    await client.send(message)
+            try:
+                await self.choose(seat, step, choice)
+            except ProtocolError:
+                if self.step == step and seat not in self.partial:
+                    log.exception("clock bot for seat %s at table %s", seat, self.id)
+                    return
+
+    # -- absent players -----------------------------------------------------------------
+    def silent_for(self, seat: int) -> float:
+        """Seconds since ``seat``'s player last had a socket open or chose (0: connected)."""
+        if any(c.seat == seat for c in self.clients):
+            return 0.0
+        return time.monotonic() - self.last_seen.get(seat, self.loaded)
+
+    async def stand_in(self, seat: int) -> str:
+        """A bot plays ``seat`` until its player comes back (says hello again)."""
+        agent_name = self.clock_bot()
+        self.bots[seat] = make_agent(
+            agent_name,
+            self.game,
+            self.state.options_json,
+            seat,
+            derive_seed(self.bot_seed, "stand-in", seat),
+        )
+        self.stand_ins[seat] = agent_name
+        await self.broadcast()
+        self.kick_bots()
+        return agent_name
+
+    def take_back(self, seat: int) -> None:
+        """The player of a seat a bot stood in for is back: the seat is theirs again."""
+        if self.stand_ins.pop(seat, None) is not None:
+            self.bots.pop(seat, None)
 
     # -- chat ---------------------------------------------------------------------------
     def channel(self, seat: int) -> str | None:
@@ -373,6 +546,54 @@ class TableRuntime:
         self.seats[seat].kind = "open"
         await _stored(self.hub.store.set_seats(self.id, self.seats))
         return token
+
+    async def hold(self, seat: int, player: str | None) -> None:
+        """``player`` holds the seat now (``None``: nobody)."""
+        await _stored(self.hub.store.set_holder(self.id, seat, player))
+        if player is None:
+            self.holders.pop(seat, None)
+        else:
+            self.holders[seat] = player
+
+    def side(self, seat: int) -> set[int]:
+        """The seats on ``seat``'s side: its team where the game has teams (told by the team
+        chat channels a game gives its seats), else the seat alone."""
+        channels = [self.channel(i) for i in range(len(self.seats))]
+        if channels[seat] is None or len(set(channels)) < 2:
+            return {seat}
+        return {i for i, c in enumerate(channels) if c == channels[seat]}
+
+    async def resign(self, seat: int) -> dict[str, Any]:
+        """``seat`` resigns: the game ends now, every seat of the other side(s) wins
+        (docs/rulings.md, ``kumite.ruling.resign``). Returns the outcome."""
+        async with self.lock:
+            if self.closed:
+                raise ProtocolError("closed", "this table was closed unfinished")
+            if self.finished:
+                raise ProtocolError("game-over", "the game is over")
+            losers = self.side(seat)
+            winners = [i for i in range(len(self.seats)) if i not in losers]
+            name = self.seats[seat].name or f"Player {seat + 1}"
+            outcome: dict[str, Any] = {
+                "winners": winners,
+                "draw": False,
+                "returns": [1.0 if i in winners else -1.0 for i in range(len(self.seats))],
+                "reason": f"{name} resigned",
+                "rule": "kumite.ruling.resign",
+                "resigned": seat,
+            }
+            await _stored(self.hub.store.finish(self.id, outcome))
+            self.resigned = outcome
+            self.partial = {}
+            self.updated = now()
+            if self._bot_task is not None:
+                self._bot_task.cancel()
+            if self._clock_task is not None:
+                self._clock_task.cancel()
+            self.hub.table_over(self.id)
+            self.hub.rate(self)
+        await self.broadcast()
+        return outcome
 
     async def disconnect(self, seat: int | None, code: int, error: ProtocolError) -> None:
         """Tell every socket of ``seat`` (``None``: every socket) why, and close it now."""
@@ -465,6 +686,7 @@ class Hub:
         """client address -> the unfinished tables it made (since the server started)."""
         self._maker: dict[str, str] = {}
         """table id -> the address that made it, while unfinished."""
+        self._rating: set[asyncio.Future[None]] = set()
 
     async def locate(self, table_id: str) -> str | None:
         """``None`` if this process serves the table (claiming it if nobody does), else the
@@ -513,8 +735,9 @@ class Hub:
         runtime = self.tables.pop(table_id, None)
         if runtime is None:
             return
-        if runtime._bot_task is not None:
-            runtime._bot_task.cancel()
+        for task in (runtime._bot_task, runtime._clock_task):
+            if task is not None:
+                task.cancel()
         gone = ProtocolError("unavailable", "this table moved to another server; reconnect")
         for client in list(runtime.clients):
             runtime.clients.discard(client)
@@ -540,6 +763,41 @@ class Hub:
                 if not made:
                     del self._made_by[address]
 
+    # -- ratings ------------------------------------------------------------------------
+    def rate(self, runtime: TableRuntime) -> None:
+        """Move the ratings by a rated table's result, in the background (docs/protocol.md,
+        "Ratings"): a game with nobody to rate, or no player at all, moves nothing."""
+        outcome = runtime.outcome
+        seated = ratings.entrants([s.to_json() for s in runtime.seats], runtime.holders)
+        if not runtime.rated or outcome is None or seated is None:
+            return
+        if all(e.kind == "bot" for e in seated):
+            return  # bots among themselves: the lobby's bot tables would flood the ratings
+        sides: list[list[int]] = []
+        for seat in range(len(runtime.seats)):
+            if not any(seat in side for side in sides):
+                sides.append(sorted(runtime.side(seat)))
+        args = (self.store, runtime.id, runtime.game.info.id, seated, sides, outcome)
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a table completed as it is loaded, in a test)
+            self._rate_now(*args)
+            return
+        task = asyncio.ensure_future(anyio.to_thread.run_sync(self._rate_now, *args))
+        self._rating.add(task)
+        task.add_done_callback(self._rating.discard)
+
+    def _rate_now(self, *args: Any) -> None:
+        try:
+            ratings.rate(*args)
+        except Exception as exc:  # the game stands; its rating is lost, and said so
+            log.error("rating table %s failed: %s", args[1], _first_line(exc))
+
+    async def rated(self) -> None:
+        """Wait until the ratings under way are stored (tests)."""
+        while self._rating:
+            await asyncio.gather(*list(self._rating))
+
     # -- housekeeping -------------------------------------------------------------------
     def sweep(self, now: float | None = None) -> list[str]:
         """Let go of tables nobody has used for :data:`IDLE_EVICT` seconds: no socket open,
@@ -561,6 +819,7 @@ class Hub:
             and not rt.clients
             and not rt.lock.locked()
             and (rt._bot_task is None or rt._bot_task.done())
+            and (rt._clock_task is None or rt._clock_task.done())
             and now - rt.last_used >= self.evict_after
         ]
         for table_id in idle:
@@ -621,8 +880,9 @@ class Hub:
 
     def shutdown(self) -> None:
         for runtime in self.tables.values():
-            if runtime._bot_task is not None:
-                runtime._bot_task.cancel()
+            for task in (runtime._bot_task, runtime._clock_task):
+                if task is not None:
+                    task.cancel()
         self.bots.shutdown()
         self.ownership.close()
 

@@ -36,6 +36,10 @@ class ServerSettings:
     """Seconds a bot may think about one move. A search bot's own time limit is cut to it; a
     bot still thinking after it (and a grace of a quarter of it) plays a random legal move."""
 
+    absent_after: float = 120.0
+    """Seconds a seat must be silent (no socket, no choice) before the other players may
+    hand it to a bot (docs/protocol.md, "Clocks and absent players")."""
+
     idle_close: float = 24 * 3600.0
     """Seconds after its last step that an unfinished table is closed (0: never)."""
 

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
-from fastapi import APIRouter, WebSocket
+from fastapi import APIRouter, HTTPException, WebSocket
 
 from kumite.server.context import Server, address
 from kumite.server.protocol import Chat, Choose, Hello, Ping, ProtocolError, parse
@@ -75,7 +75,8 @@ def router(server: Server) -> APIRouter:
                 raise ProtocolError("hello-first", "the first message must be a hello")
             seat = hello.seat
             if seat is not None and not (
-                hello.token is not None and runtime.check_token(seat, hello.token)
+                (hello.token is not None and runtime.check_token(seat, hello.token))
+                or await holds(runtime, seat, hello.key)
             ):
                 raise ProtocolError("bad-token", "wrong seat or token for this table")
         except RateLimitedError as exc:
@@ -88,6 +89,17 @@ def router(server: Server) -> APIRouter:
                 ProtocolError("full", f"this table has {limit} spectators already"), 4429
             )
         return seat
+
+    async def holds(runtime: TableRuntime, seat: int, key: str | None) -> bool:
+        """Whether ``key`` is the key of the player holding ``seat``."""
+        holder = runtime.holders.get(seat)
+        if holder is None or not key:
+            return False
+        try:
+            player = await server.player_of_key(key)
+        except HTTPException:
+            return False
+        return player is not None and player[0] == holder
 
     async def connect(websocket: WebSocket, runtime: TableRuntime) -> None:
         """A connection's life: hello, welcome, then its messages until it closes."""
@@ -107,6 +119,7 @@ def router(server: Server) -> APIRouter:
             except ProtocolError as exc:
                 await refuse(websocket, exc, 1011)
                 return
+            runtime.take_back(seat)  # a bot stood in while its player was away
         runtime.clients.add(client)
         history = runtime.chat_history(seat)
         await websocket.send_json(
@@ -127,6 +140,7 @@ def router(server: Server) -> APIRouter:
             # A table of bots alone plays from its creation on; a spectator never starts it
             # (again, after a restart).
             runtime.kick_bots()
+            runtime.kick_clock()
         try:
             while client in runtime.clients:
                 raw = await receive(websocket)
@@ -139,6 +153,8 @@ def router(server: Server) -> APIRouter:
         except Exception:  # the socket went away while we answered (a send failed)
             pass
         finally:
+            if seat is not None:
+                runtime.last_seen[seat] = time.monotonic()
             if client in runtime.clients:
                 runtime.clients.discard(client)
                 await runtime.broadcast()

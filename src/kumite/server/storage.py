@@ -27,7 +27,9 @@ from typing import Any
 import platformdirs
 from sqlalchemy import (
     JSON,
+    Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -94,6 +96,13 @@ class TableRow(Base):
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
     updated: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Invite-only: never listed in the lobby (reached by its link alone)."""
+    rated: Mapped[bool] = mapped_column(Boolean, default=True)
+    """Whether its result moves the players' ratings (:mod:`.ratings`)."""
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """The time control (``per``: move or game, ``seconds``; per game also each seat's
+    ``banks`` left), or NULL: no clock."""
 
 
 class TokenRow(Base):
@@ -130,6 +139,54 @@ class ChatRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text)
     created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class PlayerRow(Base):
+    """A person known to this server: a display name and the hash of a secret key their
+    browser keeps (no password; docs/protocol.md, "Players")."""
+
+    __tablename__ = "kumite_players"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    """Public: names the player in ratings; never lets anyone act as them."""
+    name: Mapped[str] = mapped_column(String(40))
+    key_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class HolderRow(Base):
+    """Which player holds which seat (for "My games", and a hello by player key)."""
+
+    __tablename__ = "kumite_seat_holders"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("kumite_tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("kumite_players.id"), index=True)
+
+
+class RatingRow(Base):
+    """A player's or a bot kind's OpenSkill rating in one game (:mod:`.ratings`)."""
+
+    __tablename__ = "kumite_ratings"
+
+    subject: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """A player's id, or ``bot:<agent>``."""
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(String(8))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class RatedRow(Base):
+    """A table whose result has moved the ratings (each table is rated once)."""
+
+    __tablename__ = "kumite_rated"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("kumite_tables.id"), primary_key=True)
+    rated: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
 class ClusterRow(Base):
@@ -190,6 +247,11 @@ class StoredTable:
     """seat -> the hash of its token."""
     chat: dict[str, list[dict[str, Any]]]
     """channel -> its messages (``seat``, ``text``, ``time``), oldest first."""
+    holders: dict[int, str] = dataclasses.field(default_factory=dict)
+    """seat -> the id of the player holding it (seats taken with a player key)."""
+    private: bool = False
+    rated: bool = True
+    clock: dict[str, Any] | None = None
 
 
 Params = dict[str, Any]
@@ -380,8 +442,14 @@ class Store:
         rematch_of: str | None = None,
         *,
         bot_seed: int | None = None,
+        holders: Mapping[int, str] | None = None,
+        private: bool = False,
+        rated: bool = True,
+        clock: dict[str, Any] | None = None,
     ) -> None:
-        """Store a new table (``bot_seed``: a fresh secret unless given)."""
+        """Store a new table (``bot_seed``: a fresh secret unless given; ``holders``: seat ->
+        the player who holds it)."""
+        holders = dict(holders or {})
         bot_seed = new_seed() if bot_seed is None else bot_seed
         made = [Seat.of(seat) for seat in seats]
         with self.session() as s:
@@ -394,11 +462,16 @@ class Store:
                 seats=[seat.to_json() for seat in made],
                 status="playing",
                 rematch_of=rematch_of,
+                private=private,
+                rated=rated,
+                clock=clock,
             )
             s.add(row)
             s.flush()
             for seat, token in tokens.items():
                 s.add(TokenRow(table_id=table_id, seat=seat, token_hash=token_hash(token)))
+            for seat, player in holders.items():
+                s.add(HolderRow(table_id=table_id, seat=seat, player_id=player))
         # The server loads it at once: from here, not from the rows just written.
         self._made = StoredTable(
             id=table_id,
@@ -417,6 +490,10 @@ class Store:
             partial={},
             token_hashes={seat: token_hash(token) for seat, token in tokens.items()},
             chat={},
+            holders=holders,
+            private=private,
+            rated=rated,
+            clock=None if clock is None else dict(clock),
         )
 
     def add_partial(self, table_id: str, seat: int, step: int, choice: str) -> asyncio.Future[None]:
@@ -471,6 +548,54 @@ class Store:
         return self.writer.submit(
             [(_SET_TOKEN, {"t": table_id, "s": seat, "token_hash": token_hash(token)})]
         )
+
+    def set_holder(self, table_id: str, seat: int, player: str | None) -> asyncio.Future[None]:
+        """Queue who holds a seat (``None``: nobody, the seat was left)."""
+        write: list[tuple[Executable, Params]] = [(_DELETE_HOLDER, {"t": table_id, "s": seat})]
+        if player is not None:
+            write.append(
+                (_INSERT_HOLDER, {"table_id": table_id, "seat": seat, "player_id": player})
+            )
+        return self.writer.submit(write)
+
+    def set_clock(self, table_id: str, clock: dict[str, Any]) -> asyncio.Future[None]:
+        """Queue the table's clock (a game clock's banks after a step)."""
+        return self.writer.submit([(_SET_CLOCK, {"t": table_id, "clock": clock})])
+
+    def finish(self, table_id: str, outcome: dict[str, Any]) -> asyncio.Future[None]:
+        """Queue the end of a game decided outside its rules (a resignation)."""
+        return self.writer.submit(
+            [(_FINISH_PLAYING, {"t": table_id, "updated": now(), "outcome": outcome})]
+        )
+
+    # -- players -------------------------------------------------------------------------
+    def add_player(self, player_id: str, name: str, key: str) -> None:
+        with self.session() as s:
+            s.add(PlayerRow(id=player_id, name=name, key_hash=token_hash(key)))
+
+    def player_by_key(self, key: str) -> tuple[str, str] | None:
+        """The (id, name) of the player whose key this is."""
+        with self.session() as s:
+            row = s.execute(
+                select(PlayerRow.id, PlayerRow.name).where(PlayerRow.key_hash == token_hash(key))
+            ).first()
+            return None if row is None else (row[0], row[1])
+
+    def rename_player(self, player_id: str, name: str) -> None:
+        with self.session() as s:
+            s.execute(update(PlayerRow).where(PlayerRow.id == player_id).values(name=name))
+
+    def player_games(self, player_id: str, limit: int = 200) -> list[dict[str, Any]]:
+        """Every table where the player holds a seat, the latest first."""
+        with self.session() as s:
+            rows = s.execute(
+                select(TableRow, HolderRow.seat)
+                .join(HolderRow, HolderRow.table_id == TableRow.id)
+                .where(HolderRow.player_id == player_id)
+                .order_by(TableRow.updated.desc())
+                .limit(limit)
+            ).all()
+            return [{**_listed(row), "seat": seat} for row, seat in rows]
 
     def add_chat(
         self, table_id: str, channel: str, seat: int, text: str, created: datetime.datetime
@@ -537,20 +662,35 @@ class Store:
                 )
             )
 
-    def list_tables(self, limit: int = 100) -> list[dict[str, Any]]:
+    def list_tables(
+        self, limit: int = 100, offset: int = 0, *, waiting: bool = False, game: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Listed (not private) tables, the latest first; ``waiting``: unfinished ones with
+        an open seat."""
+        query = select(TableRow).where(TableRow.private.is_not(True))
+        if game is not None:
+            query = query.where(TableRow.game == game)
+        if waiting:
+            query = query.where(TableRow.status == "playing")
         with self.session() as s:
-            rows = s.scalars(select(TableRow).order_by(TableRow.updated.desc()).limit(limit)).all()
-            return [
-                {
-                    "id": r.id,
-                    "game": r.game,
-                    "status": r.status,
-                    "seats": r.seats,
-                    "created": r.created.isoformat(),
-                    "options": _public_options(r.options),
-                }
-                for r in rows
-            ]
+            if not waiting:
+                rows = s.scalars(
+                    query.order_by(TableRow.updated.desc()).offset(offset).limit(limit)
+                ).all()
+                return [_listed(r) for r in rows]
+            # An open seat lives in the seats' JSON: filtered here, paged after.
+            found: list[dict[str, Any]] = []
+            skipped = 0
+            for r in s.scalars(query.order_by(TableRow.updated.desc()).limit(5000)):
+                if not any(x.get("kind") == "open" and not x.get("claimed") for x in r.seats):
+                    continue
+                if skipped < offset:
+                    skipped += 1
+                    continue
+                found.append(_listed(r))
+                if len(found) >= limit:
+                    break
+            return found
 
     def _stored(self, s: Session, row: TableRow) -> StoredTable:
         steps = s.scalars(
@@ -584,6 +724,13 @@ class Store:
             partial={p.seat: (p.step, p.choice) for p in partial},
             token_hashes={t.seat: t.token_hash for t in tokens},
             chat=chat,
+            holders={
+                h.seat: h.player_id
+                for h in s.scalars(select(HolderRow).where(HolderRow.table_id == row.id))
+            },
+            private=bool(row.private),
+            rated=bool(row.rated),
+            clock=row.clock,
         )
 
 
@@ -606,10 +753,23 @@ _SET_TOKEN = (
     .values(token_hash=bindparam("token_hash"))
 )
 _INSERT_CHAT = insert(_CHAT)
+_SET_CLOCK = update(_TABLES).where(_TABLES.c.id == bindparam("t")).values(clock=bindparam("clock"))
+_HOLDERS: Table = HolderRow.__table__  # type: ignore[assignment]
+_INSERT_HOLDER = insert(_HOLDERS)
+_DELETE_HOLDER = delete(_HOLDERS).where(
+    _HOLDERS.c.table_id == bindparam("t"), _HOLDERS.c.seat == bindparam("s")
+)
 _TOUCH = update(_TABLES).where(_TABLES.c.id == bindparam("t")).values(updated=bindparam("updated"))
 _FINISH = (
     update(_TABLES)
     .where(_TABLES.c.id == bindparam("t"))
+    .values(updated=bindparam("updated"), status="finished", outcome=bindparam("outcome"))
+)
+
+
+_FINISH_PLAYING = (
+    update(_TABLES)
+    .where(_TABLES.c.id == bindparam("t"), _TABLES.c.status == "playing")
     .values(updated=bindparam("updated"), status="finished", outcome=bindparam("outcome"))
 )
 
@@ -646,6 +806,22 @@ def _step_write(
 def _aware(moment: datetime.datetime) -> datetime.datetime:
     """SQLite gives back naive times (stored in UTC)."""
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=datetime.UTC)
+
+
+def _listed(r: TableRow) -> dict[str, Any]:
+    """A table as the lobby and "My games" list it (public facts only)."""
+    return {
+        "id": r.id,
+        "game": r.game,
+        "status": r.status,
+        "seats": [Seat.of(x).to_json() for x in r.seats],
+        "created": _aware(r.created).isoformat(),
+        "updated": _aware(r.updated).isoformat(),
+        "options": _public_options(r.options),
+        "private": bool(r.private),
+        "rated": bool(r.rated),
+        "clock": None if r.clock is None else {k: v for k, v in r.clock.items() if k != "banks"},
+    }
 
 
 def _public_options(options: dict[str, Any]) -> dict[str, Any]:

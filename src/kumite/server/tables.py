@@ -1,14 +1,19 @@
-"""The tables' REST API: make, list, join, leave, rematch, record and replay a table."""
+"""The tables' REST API: make, list, join, leave, resign, rematch, record and replay a table.
+
+A request may name its player (the ``X-Kumite-Player`` key, :mod:`.players`): the seat it
+makes or joins is then held by that player, who may act for it by key as well as by token.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import secrets
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 import msgspec
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Query, Request
 from pydantic import BaseModel, Field
 
 from kumite.agents.registry import make_agent
@@ -32,12 +37,38 @@ class SeatSpec(BaseModel):
     name: str | None = Field(default=None, max_length=40, pattern=PRINTABLE)
 
 
+class ClockSpec(BaseModel):
+    per: Literal["move", "game"]
+    """A time for every move, or one bank of time for the whole game."""
+    seconds: int = Field(ge=2, le=7 * 24 * 3600)
+
+
 class TableSpec(BaseModel):
     game: str = Field(max_length=32)
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatSpec] = Field(max_length=MAX_SEATS)
     seed: int | None = Field(default=None, ge=0, lt=MAX_SEED)
     """RefusedError unless the server runs with ``--dev-seeds`` (docs/protocol.md, "Seeds")."""
+    private: bool = False
+    """Invite-only: never listed in the lobby."""
+    rated: bool = True
+    """Whether the result moves the ratings (if every seat is a bot or a player's)."""
+    clock: ClockSpec | None = None
+    """A time control: when it runs out, a bot plays that move (docs/protocol.md)."""
+
+
+class Made:
+    """Who a new table's seats belong to, besides what its request says."""
+
+    def __init__(
+        self,
+        player: tuple[str, str] | None = None,
+        holders: dict[int, tuple[str, str]] | None = None,
+    ) -> None:
+        self.player = player
+        """The requester: holds the ``you`` seat."""
+        self.holders = holders or {}
+        """Other seats held by players from the start (a rematch's)."""
 
 
 class SeatToken(BaseModel):
@@ -45,11 +76,17 @@ class SeatToken(BaseModel):
     token: str = Field(default="", max_length=64)
 
 
+class StandIn(SeatToken):
+    target: int = Field(ge=0, lt=MAX_SEATS)
+    """The silent seat a bot is to play."""
+
+
 def router(server: Server) -> APIRouter:
     router = APIRouter()
 
     @router.post("/api/tables")
     async def create_table(spec: TableSpec, request: Request) -> dict[str, Any]:
+        player = await server.player(request)
         if spec.seed is not None and not server.settings.dev_seeds:
             raise HTTPException(
                 400,
@@ -64,16 +101,18 @@ def router(server: Server) -> APIRouter:
                 "already: finish or leave one first",
             )
         server.limits.hit("create", client)
-        made = await anyio.to_thread.run_sync(new_table, spec, None)
+        made = await anyio.to_thread.run_sync(new_table, spec, None, Made(player))
         server.hub.made(made["id"], client)
         runtime = server.hub.tables.get(made["id"])
         if runtime is not None and not runtime.has_humans:
             runtime.kick_bots()  # bots alone: they play now (a spectator's hello never starts them)
+        if runtime is not None:
+            runtime.kick_clock()
         return made
 
-    def new_table(spec: TableSpec, rematch_of: str | None) -> dict[str, Any]:
+    def new_table(spec: TableSpec, rematch_of: str | None, made: Made) -> dict[str, Any]:
         try:
-            return make_table(spec, rematch_of)
+            return make_table(spec, rematch_of, made)
         except (TypeError, ValueError, AttributeError) as exc:
             # Options of the wrong shape (a number for a list, say) that a game's checks
             # did not expect: the request's fault, said in one line.
@@ -81,7 +120,7 @@ def router(server: Server) -> APIRouter:
                 raise
             raise HTTPException(400, one_line(f"bad table options: {exc}")) from None
 
-    def make_table(spec: TableSpec, rematch_of: str | None) -> dict[str, Any]:
+    def make_table(spec: TableSpec, rematch_of: str | None, made: Made) -> dict[str, Any]:
         gspec = get_spec(spec.game)
         game = gspec.load()
         if not game.info.min_players <= len(spec.seats) <= game.info.max_players:
@@ -98,17 +137,34 @@ def router(server: Server) -> APIRouter:
         options = state.options_json
         seats: list[Seat] = []
         tokens: dict[int, str] = {}
+        holders = {i: p for i, p in made.holders.items() if 0 <= i < len(spec.seats)}
         for index, s in enumerate(spec.seats):
+            if s.kind == "you" and made.player is not None:
+                holders[index] = made.player
             if s.kind == "bot":
                 agent = s.agent or "random"
                 make_agent(agent, game, options, index, 0)  # validates the name
                 seats.append(Seat("bot", s.name or f"{agent} bot", agent, claimed=True))
             else:
                 kind = "human" if s.kind == "you" else s.kind
-                seats.append(Seat(kind, s.name or f"Player {index + 1}", claimed=s.kind == "you"))
+                held = holders.get(index)
+                name = held[1] if held is not None else s.name or f"Player {index + 1}"
+                seats.append(Seat(kind, name, claimed=s.kind == "you" or held is not None))
                 tokens[index] = secrets.token_urlsafe(18)
         table_id = secrets.token_hex(6)
-        server.store.create_table(table_id, game.info.id, seed, options, seats, tokens, rematch_of)
+        server.store.create_table(
+            table_id,
+            game.info.id,
+            seed,
+            options,
+            seats,
+            tokens,
+            rematch_of,
+            holders={i: p[0] for i, p in holders.items()},
+            private=spec.private,
+            rated=spec.rated,
+            clock=None if spec.clock is None else spec.clock.model_dump(),
+        )
         runtime = server.hub.get(table_id)
         assert runtime is not None
         links = [
@@ -121,6 +177,10 @@ def router(server: Server) -> APIRouter:
             for i in tokens
             if spec.seats[i].kind in ("you", "human")
         ]
+        for link in links:
+            if link["seat"] in holders:
+                # A player's own seat: their key opens it, no token in the address.
+                link["play"] = f"/table/{table_id}#seat={link['seat']}"
         mine = next((i for i, s in enumerate(spec.seats) if s.kind == "you"), None)
         # No seed here: it stays a secret until the game is over (then in the record).
         return {
@@ -132,8 +192,17 @@ def router(server: Server) -> APIRouter:
         }
 
     @router.get("/api/tables")
-    async def list_tables() -> list[dict[str, Any]]:
-        return await anyio.to_thread.run_sync(server.store.list_tables)
+    async def list_tables(
+        waiting: bool = False,
+        game: str | None = Query(default=None, max_length=32),
+        offset: int = Query(default=0, ge=0, le=100_000),
+        limit: int = Query(default=50, ge=1, le=100),
+    ) -> list[dict[str, Any]]:
+        """Listed tables, the latest first (``waiting``: with an open seat), a page at a
+        time."""
+        return await anyio.to_thread.run_sync(
+            functools.partial(server.store.list_tables, limit, offset, waiting=waiting, game=game)
+        )
 
     @router.get("/api/tables/{table_id}")
     async def table_info(table_id: str) -> dict[str, Any]:
@@ -147,8 +216,11 @@ def router(server: Server) -> APIRouter:
             "finished": runtime.finished,
             "seats": runtime.public_seats(),
             "next_table": runtime.next_table,
-            "outcome": None if runtime.state.outcome is None else runtime.state.outcome.to_json(),
+            "outcome": runtime.outcome,
             "closed": runtime.closed,
+            "private": runtime.private,
+            "rated": runtime.rated,
+            "clock": runtime.clock_view(),
         }
 
     @router.get("/api/tables/{table_id}/cards")
@@ -157,7 +229,8 @@ def router(server: Server) -> APIRouter:
         return adapter(runtime.spec).cards(runtime.game, runtime.options)
 
     @router.post("/api/tables/{table_id}/join")
-    async def join(table_id: str, body: SeatToken) -> dict[str, Any]:
+    async def join(table_id: str, body: SeatToken, request: Request) -> dict[str, Any]:
+        player = await server.player(request)
         runtime = server.runtime(table_id)
         async with runtime.lock:
             if not 0 <= body.seat < len(runtime.seats):
@@ -169,21 +242,32 @@ def router(server: Server) -> APIRouter:
                 raise HTTPException(409, "that seat is not open")
             token = secrets.token_urlsafe(18)
             await runtime.set_token(body.seat, token)
+            if player is not None:
+                await runtime.hold(body.seat, player[0])
+                seat.name = player[1]
             seat.claimed, seat.kind = True, "human"
             await server.store.set_seats(table_id, runtime.seats)
         await runtime.broadcast()
-        return {
+        joined = {
             "seat": body.seat,
             "token": token,
             "url": f"/table/{table_id}#seat={body.seat}&token={token}",
         }
+        if player is not None:
+            joined["play"] = f"/table/{table_id}#seat={body.seat}"
+        return joined
 
     @router.post("/api/tables/{table_id}/leave")
-    async def leave(table_id: str, body: SeatToken) -> dict[str, Any]:
+    async def leave(table_id: str, body: SeatToken, request: Request) -> dict[str, Any]:
+        player = await server.player(request)
         runtime = server.runtime(table_id)
-        server.authorise(runtime, body.seat, body.token)
+        server.authorise(runtime, body.seat, body.token, player)
         async with runtime.lock:
+            if runtime.finished:
+                raise HTTPException(409, "the game is over: nothing to leave")
             await runtime.release(body.seat)
+            if body.seat in runtime.holders:
+                await runtime.hold(body.seat, None)
         # The seat's other sockets (another tab, another device) stop at once.
         await runtime.disconnect(
             body.seat,
@@ -193,10 +277,48 @@ def router(server: Server) -> APIRouter:
         await runtime.broadcast()
         return {"seat": body.seat, "open": True}
 
+    @router.post("/api/tables/{table_id}/resign")
+    async def resign(table_id: str, body: SeatToken, request: Request) -> dict[str, Any]:
+        player = await server.player(request)
+        runtime = server.runtime(table_id)
+        server.authorise(runtime, body.seat, body.token, player)
+        try:
+            outcome = await runtime.resign(body.seat)
+        except ProtocolError as exc:
+            raise HTTPException(409, exc.message) from None
+        return {"seat": body.seat, "outcome": outcome}
+
+    @router.post("/api/tables/{table_id}/stand-in")
+    async def stand_in(table_id: str, body: StandIn, request: Request) -> dict[str, Any]:
+        """A seat hands another, silent seat to a bot until its player comes back."""
+        player = await server.player(request)
+        runtime = server.runtime(table_id)
+        server.authorise(runtime, body.seat, body.token, player)
+        async with runtime.lock:
+            if runtime.over:
+                raise HTTPException(409, "the game is over")
+            if not 0 <= body.target < len(runtime.seats) or body.target == body.seat:
+                raise HTTPException(400, "name another seat of this table")
+            if runtime.seats[body.target].kind == "bot" or body.target in runtime.bots:
+                raise HTTPException(409, "a bot plays that seat already")
+            if runtime.seats[body.target].kind == "open":
+                raise HTTPException(409, "that seat is open: nobody to stand in for")
+            silent = runtime.silent_for(body.target)
+            wait = server.settings.absent_after
+            if silent < wait:
+                raise HTTPException(
+                    409,
+                    f"that seat's player was here {silent:.0f} s ago: a bot may stand in "
+                    f"after {wait:.0f} s of silence",
+                )
+        bot = await runtime.stand_in(body.target)
+        return {"seat": body.target, "bot": bot}
+
     @router.post("/api/tables/{table_id}/rematch")
     async def rematch(table_id: str, body: SeatToken, request: Request) -> dict[str, Any]:
+        player = await server.player(request)
         runtime = server.runtime(table_id)
-        server.authorise(runtime, body.seat, body.token)
+        server.authorise(runtime, body.seat, body.token, player)
         # Under the table's lock: two players asking at once must not make two rematches.
         async with runtime.lock:
             if not runtime.finished:
@@ -210,8 +332,25 @@ def router(server: Server) -> APIRouter:
                 else SeatSpec(kind="you" if i == body.seat else "human", name=s.name)
                 for i, s in enumerate(runtime.seats)
             ]
-            spec = TableSpec(game=runtime.game.info.id, options=runtime.options, seats=seats)
-            made = await anyio.to_thread.run_sync(new_table, spec, table_id)
+            spec = TableSpec(
+                game=runtime.game.info.id,
+                options=runtime.options,
+                seats=seats,
+                private=runtime.private,
+                rated=runtime.rated,
+                clock=None
+                if runtime.clock is None
+                else ClockSpec(per=runtime.clock["per"], seconds=runtime.clock["seconds"]),
+            )
+            # Each seat held by a player is held by them again: they reach it by their own
+            # key, from "My games" or the finished table, with no token handed to anyone.
+            held = {
+                i: (p, runtime.seats[i].name)
+                for i, p in runtime.holders.items()
+                if runtime.seats[i].kind != "bot"
+            }
+            me = held.pop(body.seat, None) or player
+            made = await anyio.to_thread.run_sync(new_table, spec, table_id, Made(me, held))
             runtime.next_table = made["id"]
         server.hub.made(made["id"], address(request))
         # Each seat's new token goes to that seat's own sockets only; the answer holds the
@@ -224,6 +363,7 @@ def router(server: Server) -> APIRouter:
                     {
                         "type": "rematch",
                         "table": made["id"],
+                        "seat": None if link is None else link["seat"],
                         "url": link["url"] if link else made["spectate"],
                     }
                 )

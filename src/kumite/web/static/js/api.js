@@ -1,8 +1,32 @@
-// Small helpers shared by the pages: JSON fetches and DOM building.
+// Small helpers shared by the pages: JSON fetches and DOM building, and this browser's player.
+
+const PLAYER = "kumite.player";
+
+// This browser's player ({id, name, key}) or null. The key is a secret: it is sent only to
+// this server, in a header (never in an address), and shown nowhere.
+export function player() {
+  try {
+    const stored = JSON.parse(window.localStorage.getItem(PLAYER) || "null");
+    return stored && typeof stored.key === "string" ? stored : null;
+  } catch {
+    return null;
+  }
+}
+
+export function keepPlayer(made) {
+  window.localStorage.setItem(PLAYER, JSON.stringify({ id: made.id, name: made.name, key: made.key }));
+}
+
+export function forgetPlayer() {
+  window.localStorage.removeItem(PLAYER);
+}
 
 export async function api(path, options = {}) {
+  const me = player();
+  const headers = { "content-type": "application/json" };
+  if (me) headers["X-Kumite-Player"] = me.key;
   const response = await fetch(path, {
-    headers: { "content-type": "application/json" },
+    headers,
     ...options,
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });

@@ -1,11 +1,17 @@
-// The lobby: create a table for any game, fill seats with people or bots, list tables.
-import { api, clear, h } from "./api.js";
+// The lobby: create a table for any game, fill seats with people or bots, list tables and
+// this player's own games.
+import { api, clear, h, player } from "./api.js";
+import { ensurePlayer, showPlayer } from "./player.js";
+
+const PAGE = 20;
+let page = 0;
 
 const gameSelect = document.getElementById("game");
 const seatRows = document.getElementById("seat-rows");
 const optionsBox = document.getElementById("options");
 const errorBox = document.getElementById("create-error");
 let games = [];
+let botRatings = {};  // game -> agent -> rating (μ − 3σ), for the bots' labels
 
 function currentGame() {
   return games.find((g) => g.id === gameSelect.value);
@@ -19,7 +25,11 @@ function seatRow(game, index) {
     h("option", { value: "open" }, "Open seat (anyone may join)"));
   kind.value = index === 0 ? "you" : "bot";
   const agent = h("select", { name: `agent-${index}`, "aria-label": `Bot for seat ${index + 1}` },
-    game.agents.map((a) => h("option", { value: a.name, title: a.about }, a.name)));
+    game.agents.map((a) => {
+      const rating = (botRatings[game.id] || {})[a.name];
+      return h("option", { value: a.name, title: a.about },
+        rating === undefined ? a.name : `${a.name} (rated ${rating.toFixed(1)})`);
+    }));
   const preferred = ["greedy"].find((n) => game.agents.some((a) => a.name === n));
   if (preferred) agent.value = preferred;
   const row = h("div.seat-row", { dataset: { seat: index } },
@@ -137,11 +147,18 @@ document.getElementById("new-table").addEventListener("submit", async (event) =>
   }
   if (game.seat_field && picks.some((p) => p !== null)) options[game.seat_field.option] = picks;
   const seedText = document.getElementById("seed").value;
+  const isPrivate = document.getElementById("private").checked;
+  const rated = document.getElementById("rated").checked;
+  const per = document.getElementById("clock-per").value;
+  const clock = per ? { per, seconds: Number(document.getElementById("clock-seconds").value) } : null;
   try {
     const made = await api("/api/tables", {
       method: "POST",
       // As text: a seed may be longer than a JavaScript number holds exactly.
-      body: { game: game.id, seats, options, seed: seedText.trim() === "" ? null : seedText.trim() },
+      body: {
+        game: game.id, seats, options, private: isPrivate, rated, clock,
+        seed: seedText.trim() === "" ? null : seedText.trim(),
+      },
     });
     showCreated(made);
     refresh();
@@ -156,29 +173,79 @@ function showCreated(made) {
   clear(box).append(h("h2", {}, `Table ${made.id} is ready`));
   const list = h("ul.links");
   for (const link of made.links) {
-    const url = new URL(link.url, window.location.href).href;
+    // Your own seat opens with your player key: its address holds no token.
+    const url = new URL(link.you && link.play ? link.play : link.url, window.location.href).href;
     list.append(h("li", {}, link.you ? "Your seat: " : `Invite link for seat ${link.seat + 1}: `,
       h("a", { href: url, id: link.you ? "my-seat" : undefined }, url)));
   }
   list.append(h("li", {}, "Spectators: ", h("a", { href: made.spectate }, made.spectate)));
   box.append(list);
   const mine = made.links.find((l) => l.you);
-  if (mine) box.append(h("p", {}, h("a.primary", { href: mine.url, id: "go" }, "Go to your seat →")));
+  if (mine) box.append(h("p", {}, h("a.primary", { href: mine.play || mine.url, id: "go" }, "Go to your seat →")));
 }
 
-async function refresh() {
-  const list = clear(document.getElementById("table-list"));
-  let tables = [];
+function gameName(id) {
+  return (games.find((g) => g.id === id) || { name: id }).name;
+}
+
+function age(iso) {
+  const seconds = Math.max(0, (Date.now() - Date.parse(iso)) / 1000);
+  if (seconds < 90) return "just now";
+  if (seconds < 5400) return `${Math.round(seconds / 60)} min ago`;
+  if (seconds < 129600) return `${Math.round(seconds / 3600)} h ago`;
+  return `${Math.round(seconds / 86400)} days ago`;
+}
+
+function seatSummary(seats) {
+  const open = seats.filter((s) => s.kind === "open" && !s.claimed).length;
+  const names = seats.filter((s) => !(s.kind === "open" && !s.claimed)).map((s) => s.name).join(", ");
+  return `${seats.length - open}/${seats.length} seats taken${names ? ` (${names})` : ""}`;
+}
+
+async function refreshMine() {
+  const list = clear(document.getElementById("my-games-list"));
+  if (!player()) {
+    list.append(h("li.dim", {}, "Choose a name to keep your games here."));
+    return;
+  }
+  let mine = [];
   try {
-    tables = await api("/api/tables");
+    mine = await api("/api/players/me/games");
   } catch (error) {
     list.append(h("li.error", {}, error.message));
     return;
   }
-  if (!tables.length) list.append(h("li.dim", {}, "No tables yet."));
+  if (!mine.length) list.append(h("li.dim", {}, "No games yet."));
+  for (const g of mine) {
+    const playing = g.status === "playing";
+    const label = g.your_move ? "your move" : playing ? "playing" : g.status;
+    list.append(h("li", { dataset: { table: g.id } },
+      h("strong", {}, gameName(g.game)), ` — seat ${g.seat + 1} — ${label} — ${seatSummary(g.seats)} — ${age(g.updated)} — `,
+      h("a", { href: `/table/${g.id}#seat=${g.seat}`,
+        class: "resume" }, playing ? "resume" : "see the result")));
+  }
+}
+
+async function refresh() {
+  refreshMine();
+  const list = clear(document.getElementById("table-list"));
+  const waiting = document.getElementById("waiting").checked;
+  let tables = [];
+  try {
+    // One more than a page: whether there is an older page.
+    tables = await api(`/api/tables?offset=${page * PAGE}&limit=${PAGE + 1}${waiting ? "&waiting=true" : ""}`);
+  } catch (error) {
+    list.append(h("li.error", {}, error.message));
+    return;
+  }
+  document.getElementById("next-page").disabled = tables.length <= PAGE;
+  document.getElementById("prev-page").disabled = page === 0;
+  document.getElementById("page").textContent = `page ${page + 1}`;
+  tables = tables.slice(0, PAGE);
+  if (!tables.length) list.append(h("li.dim", {}, waiting ? "No table is waiting for players." : "No tables yet."));
   for (const t of tables) {
-    const name = (games.find((g) => g.id === t.game) || { name: t.game }).name;
-    const item = h("li", {}, h("strong", {}, name), ` — ${t.status} — `,
+    const item = h("li", { dataset: { table: t.id } }, h("strong", {}, gameName(t.game)),
+      ` — ${t.status} — ${seatSummary(t.seats)} — ${age(t.created)} — `,
       h("a", { href: t.status === "finished" ? `/replay/${t.id}` : `/table/${t.id}` },
         t.status === "finished" ? "replay" : "watch"));
     t.seats.forEach((seat, index) => {
@@ -187,7 +254,7 @@ async function refresh() {
           type: "button",
           onclick: async () => {
             const joined = await api(`/api/tables/${t.id}/join`, { method: "POST", body: { seat: index } });
-            window.location.href = joined.url;
+            window.location.href = joined.play || joined.url;
           },
         }, `Join seat ${index + 1}`));
       }
@@ -197,6 +264,9 @@ async function refresh() {
 }
 
 document.getElementById("refresh").addEventListener("click", refresh);
+document.getElementById("waiting").addEventListener("change", () => { page = 0; refresh(); });
+document.getElementById("prev-page").addEventListener("click", () => { page = Math.max(0, page - 1); refresh(); });
+document.getElementById("next-page").addEventListener("click", () => { page += 1; refresh(); });
 
 async function main() {
   let server;
@@ -204,9 +274,20 @@ async function main() {
   // Seeds are the server's secret; only a development server (--dev-seeds) takes one.
   document.getElementById("seed-field").hidden = !server.dev_seeds;
   for (const game of games) gameSelect.append(h("option", { value: game.id }, game.name));
+  try {
+    for (const r of (await api("/api/ratings?kind=bot&limit=200")).ratings) {
+      (botRatings[r.game] ||= {})[r.id.replace(/^bot:/, "")] = r.rating;
+    }
+  } catch { botRatings = {}; }  // no ratings: plain bot names
   const wanted = new URLSearchParams(window.location.search).get("game");
   if (wanted && games.some((g) => g.id === wanted)) gameSelect.value = wanted;
   renderForm();
+  showPlayer();
+  // A first-time visitor is asked their name once; afterwards this browser remembers it
+  // (a forgotten key is dropped first: every request would be refused with it).
+  const asked = ensurePlayer();
+  refresh();
+  await asked;
   refresh();
 }
 

@@ -1,13 +1,16 @@
 // A live table: one WebSocket to the authoritative server, the game's own renderer, the
 // explained event log, seats, chat and the result. The server only ever sends this seat's
 // view and the events this seat may see.
-import { api, clear, h } from "./api.js";
+import { api, clear, h, player } from "./api.js";
 import { keepFocus, numberKeys, recordName, ruleLink, yourMove } from "./board.js";
 
 const tableId = decodeURIComponent(window.location.pathname.split("/").pop());
 const params = new URLSearchParams(window.location.hash.slice(1));
 const seat = params.has("seat") ? Number(params.get("seat")) : null;
+// A seat's token from its link, else (a seat its player holds) this browser's player key.
 const token = params.get("token");
+const me = player();
+const byKey = seat !== null && !token && me !== null;
 
 const board = document.getElementById("board");
 const logList = document.getElementById("log");
@@ -26,6 +29,7 @@ let lastStepShown = -1;
 let socket = null;
 let retry = 0;
 let info = null;
+let rematchLink = null;  // this seat's own link to the rematch, sent to this seat alone
 const selection = {};  // per-renderer scratch (e.g. a set-up being assembled)
 
 function showError(message) {
@@ -96,10 +100,19 @@ function renderSeats() {
       type: "button", id: "leave",
       onclick: async () => {
         if (!window.confirm("Leave this seat? Someone else may then join it.")) return;
-        await api(`/api/tables/${tableId}/leave`, { method: "POST", body: { seat, token } });
+        await api(`/api/tables/${tableId}/leave`, { method: "POST", body: { seat, token: token || "" } });
         window.location.href = "/";
       },
     }, "Leave seat"));
+    box.append(" ", h("button", {
+      type: "button", id: "resign",
+      onclick: async () => {
+        if (!window.confirm("Resign? The game ends and the other side wins.")) return;
+        try {
+          await api(`/api/tables/${tableId}/resign`, { method: "POST", body: { seat, token: token || "" } });
+        } catch (error) { showError(error.message); }
+      },
+    }, "Resign"));
   }
 }
 
@@ -119,14 +132,18 @@ function renderResult() {
       type: "button", id: "rematch",
       onclick: async () => {
         try {
-          const made = await api(`/api/tables/${tableId}/rematch`, { method: "POST", body: { seat, token } });
+          const made = await api(`/api/tables/${tableId}/rematch`, { method: "POST", body: { seat, token: token || "" } });
           const mine = made.links.find((l) => l.seat === seat);
-          window.location.href = mine ? mine.url : made.spectate;
+          window.location.href = mine ? mine.play || mine.url : made.spectate;
         } catch (error) { showError(error.message); }
       },
     }, "Rematch"));
   }
-  if (state.next_table) actions.append(h("a", { href: `/table/${state.next_table}` }, "Go to the rematch"));
+  if (state.next_table) {
+    // A seat goes to its own seat of the rematch: by the link sent to it, or by its key.
+    const href = rematchLink || (byKey ? `/table/${state.next_table}#seat=${seat}` : `/table/${state.next_table}`);
+    actions.append(h("a", { href, id: "to-rematch" }, seat !== null && href.includes("#seat=") ? "Go to the rematch" : "Watch the rematch"));
+  }
   box.append(actions);
 }
 
@@ -155,10 +172,13 @@ function connect() {
   socket.addEventListener("open", () => {
     retry = 0;
     offline.hidden = true;
-    socket.send(JSON.stringify(seat === null ? { type: "hello" } : { type: "hello", seat, token }));
+    socket.send(JSON.stringify(seat === null ? { type: "hello" }
+      : byKey ? { type: "hello", seat, key: me.key } : { type: "hello", seat, token }));
   });
   socket.addEventListener("message", (message) => {
     const data = JSON.parse(message.data);
+    // For the page's own modules (clock.js): every message, after this page has handled it.
+    setTimeout(() => document.dispatchEvent(new CustomEvent("kumite:message", { detail: data })));
     if (data.type === "welcome") {
       clear(logList);
       lastStepShown = -1;
@@ -180,11 +200,14 @@ function connect() {
     } else if (data.type === "error") {
       showError(data.message);
       if (["bad-token", "not-found", "seat-left", "closed"].includes(data.code)) retry = -1;
+      if (data.code === "bad-token") offerToWatch();
     } else if (data.type === "chat") {
       addChat(data);
     } else if (data.type === "rematch") {
-      const box = document.getElementById("result");
-      box.append(h("p", {}, "A rematch was set up: ", h("a", { href: data.url }, "join it")));
+      // Kept, not just shown: the next update redraws the result box.
+      if (data.seat !== null && data.seat !== undefined) rematchLink = data.url;
+      state = state && { ...state, next_table: data.table };
+      if (state) renderResult();
     }
   });
   socket.addEventListener("close", () => {
@@ -194,6 +217,16 @@ function connect() {
     retry += 1;
     setTimeout(connect, Math.min(8000, 400 * 2 ** retry));
   });
+}
+
+// This link's seat is not ours (a wrong or old token, or another browser's seat): watching
+// is still open to everyone.
+function offerToWatch() {
+  const box = document.getElementById("result");
+  box.hidden = false;
+  clear(box).append(h("h2", {}, "Not your seat"),
+    h("p", {}, "This link does not open a seat here (a wrong or old token, or a seat held by another player)."),
+    h("p", {}, h("a.primary", { href: `/table/${tableId}`, id: "watch-instead" }, "Watch this table instead")));
 }
 
 function setupChat(chat) {

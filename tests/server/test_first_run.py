@@ -1,0 +1,68 @@
+"""First run (issue 18): the web table's address is printed once its port is bound, a port
+in use is one clear line; /favicon.ico and the generic pages are served."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+
+import httpx
+import pytest
+
+from tests.server.live import free_port
+
+
+def serve(port: int, tmp_path) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [
+            sys.executable, "-m", "kumite.cli.main", "serve", "--port", str(port),
+            "--database-url", f"sqlite:///{tmp_path}/first.sqlite3",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "COLUMNS": "200", "NO_COLOR": "1"},
+    )  # fmt: skip
+
+
+def test_the_address_is_printed_once_the_port_answers_and_a_taken_port_is_one_line(tmp_path):
+    port = free_port()
+    first = serve(port, tmp_path)
+    try:
+        assert first.stdout is not None
+        line = first.stdout.readline()
+        assert f"kumite web table on http://127.0.0.1:{port}/" in line
+        # Printed after the bind: the port takes connections at once (the app may still be
+        # starting; the connection waits in the backlog).
+        with socket.create_connection(("127.0.0.1", port), timeout=5):
+            pass
+        second = serve(port, tmp_path)
+        out, err = second.communicate(timeout=60)
+        assert second.returncode == 2
+        assert "kumite web table on" not in out
+        assert f"cannot listen on 127.0.0.1:{port}" in err
+        assert len(err.strip().splitlines()) == 1
+        assert "Traceback" not in err
+    finally:
+        first.terminate()
+        first.wait(timeout=20)
+
+
+def test_the_favicon_and_the_leaderboard_page_are_served(server):
+    icon = httpx.get(f"{server.base}/favicon.ico")
+    assert icon.status_code == 200
+    assert icon.headers["content-type"].startswith("image/svg+xml")
+    assert icon.text.startswith("<svg")
+    page = httpx.get(f"{server.base}/leaderboard")
+    assert page.status_code == 200
+    assert "/static/js/leaderboard.js" in page.text
+    assert "<script>" not in page.text  # no inline script (the pages' policy)
+
+
+@pytest.mark.parametrize("name", ["player.js", "clock.js", "leaderboard.js"])
+def test_the_new_modules_are_served(server, name):
+    response = httpx.get(f"{server.base}/static/js/{name}")
+    assert response.status_code == 200
+    assert "javascript" in response.headers["content-type"]
