@@ -137,14 +137,17 @@ def test_a_first_time_player_names_themself_plays_a_bot_to_the_end_and_rematches
     context = browser.new_context(viewport={"width": width, "height": height})
     page, errors = new_page(context, web.base + "/")
     page.screenshot(path=shots / "0-asked-a-name.png")
-    name_myself(page, "Chun-Li")
+    name_myself(page, "Aiko")
     create_with_a_bot(page, game)
     page.wait_for_selector("#seats li")
     assert "token=" not in page.url  # my own seat opens with my key
-    assert "Chun-Li (you)" in page.inner_text("#seats")
+    assert "Aiko (you)" in page.inner_text("#seats")
     page.screenshot(path=shots / "1-table.png")
     clicks = play_to_the_end([page], game, random.Random(3))
     assert clicks >= 1
+    # the events name players by seat; the log shows the person's name instead (issue 18)
+    log = page.inner_text("#log")
+    assert "Aiko" in log and "Player 1" not in log
     page.wait_for_selector("#rematch")
     page.screenshot(path=shots / "2-result.png")
     assert "wins" in page.inner_text("#outcome") or "Draw" in page.inner_text("#outcome")
@@ -154,7 +157,7 @@ def test_a_first_time_player_names_themself_plays_a_bot_to_the_end_and_rematches
     page.wait_for_selector("#seats li")
     assert page.url.endswith("#seat=0")
     assert "(watching)" not in page.inner_text("#title")
-    assert "Chun-Li (you)" in page.inner_text("#seats")
+    assert "Aiko (you)" in page.inner_text("#seats")
     page.screenshot(path=shots / "3-rematch.png")
     assert not errors, errors
     context.close()

@@ -10,6 +10,15 @@ export function ruleLink(h, game, rules, ref) {
     target: "_blank", rel: "noopener" }, ref);
 }
 
+// The games' events name players by seat ("Player 2"); a person who chose a name is shown by
+// it. Bots keep their number: two "greedy bot"s would otherwise be the same name.
+export function withNames(text, seats) {
+  return text.replace(/\bPlayer (\d+)\b/g, (whole, n) => {
+    const s = seats && seats[Number(n) - 1];
+    return s && s.kind === "human" && s.name && s.name !== whole ? s.name : whole;
+  });
+}
+
 export function recordName(game, tableId) {
   return `kumite-${game}-${tableId}.json`;
 }

@@ -1,7 +1,7 @@
 // Step through a finished game: the spectator's view after each step, and what happened.
 // A slider, a jump to each round or turn, labelled choices, arrow keys.
 import { api, clear, h } from "./api.js";
-import { recordName, ruleLink } from "./board.js";
+import { recordName, ruleLink, withNames } from "./board.js";
 
 const tableId = decodeURIComponent(window.location.pathname.split("/").pop());
 let frames = [];
@@ -74,6 +74,7 @@ async function main() {
   const data = await api(`/api/tables/${tableId}/replay`);
   frames = data.frames;
   seats = data.seats;
+  for (const f of frames) for (const e of f.events) e.text = withNames(e.text, seats);
   game = data.game;
   [cards, rules] = await Promise.all([
     api(`/api/tables/${tableId}/cards`),

@@ -2,7 +2,7 @@
 // explained event log, seats, chat and the result. The server only ever sends this seat's
 // view and the events this seat may see.
 import { api, clear, h, player } from "./api.js";
-import { keepFocus, numberKeys, recordName, ruleLink, yourMove } from "./board.js";
+import { keepFocus, numberKeys, recordName, ruleLink, withNames, yourMove } from "./board.js";
 
 const tableId = decodeURIComponent(window.location.pathname.split("/").pop());
 const params = new URLSearchParams(window.location.hash.slice(1));
@@ -185,6 +185,7 @@ function connect() {
       history = [];
       setupChat(data.chat);
     } else if (data.type === "update") {
+      for (const e of data.events) e.text = withNames(e.text, data.state.seats);
       if (data.events.length) {
         const newest = data.events[data.events.length - 1].step;
         lastEvents = data.events.filter((e) => e.step === newest);
