@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Self
 
+from kumite.core.decision import pending_view
 from kumite.core.errors import MalformedChoiceError
 from kumite.core.events import Event
 from kumite.core.game import Decision, Outcome, State
@@ -452,15 +453,6 @@ class SFRState(State):
                 cover = self.cover[s]
                 entry["cover"] = cover.id if cover is not None else None
             players.append(entry)
-        pending = [
-            {
-                "seat": d.seat,
-                "kind": d.kind,
-                "prompt": d.prompt,
-                **({"legal": list(d.legal)} if d.seat == seat else {}),
-            }
-            for d in self.pending()
-        ]
         return {
             "game": "sfrivals",
             "seat": seat,
@@ -469,6 +461,6 @@ class SFRState(State):
             "rounds": self.hand_size,
             "life_max": self.life_max,
             "players": players,
-            "pending": pending,
+            "pending": pending_view(self.pending(), seat),
             "outcome": None if self._outcome is None else self._outcome.to_json(),
         }
