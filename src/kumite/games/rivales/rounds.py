@@ -17,7 +17,7 @@ from kumite.core.game import Decision, Outcome
 from kumite.core.memo import Memo
 from kumite.core.rng import shuffle
 from kumite.games.rivales import events as ev
-from kumite.games.rivales.cards import Effect
+from kumite.games.rivales.cards import Card, Effect
 from kumite.games.rivales.clash import order
 from kumite.games.rivales.decisions import OVER, SETUP, START
 from kumite.games.rivales.effects import (
@@ -83,20 +83,20 @@ def setup_round(state: RivalesState, out: list[Event] | None) -> None:
                 rule="rv.setup.ultra-aside", seat=s, who=who, card=ultra.id, name=ultra.name
             )
         )
-        hand = state.hand[s]
-        rule = "rv.setup.life-marker"
+        _drawn(state, s, state.hand[s], "rv.setup.life-marker", out)
+
+
+def _drawn(state: RivalesState, s: int, cards: list[Card], rule: str, out: list[Event]) -> None:
+    """``s`` draws ``cards``: it sees them, the others see how many (none: an empty deck)."""
+    who, count = state.who[s], len(cards)
+    if cards:
+        ids, names = tuple(c.id for c in cards), tuple(c.name for c in cards)
         out.append(
             ev.CardsDrawn(
-                rule=rule,
-                to=frozenset({s}),
-                seat=s,
-                who=who,
-                count=len(hand),
-                cards=tuple(c.id for c in hand),
-                names=tuple(c.name for c in hand),
+                rule=rule, to=frozenset({s}), seat=s, who=who, count=count, cards=ids, names=names
             )
         )
-        out.append(ev.CardsDrawn(rule=rule, seat=s, who=who, count=len(hand), cards=(), names=()))
+    out.append(ev.CardsDrawn(rule=rule, seat=s, who=who, count=count, cards=(), names=()))
 
 
 RoundEffects = tuple[
@@ -149,30 +149,10 @@ def start_clash(state: RivalesState, out: list[Event] | None) -> None:
         return
     for s in state.seats:
         deck = state.deck[s]
-        if deck:
-            card = deck.pop()
-            state.hand[s].append(card)
-            if out is not None:
-                who = state.who[s]
-                rule = "rv.end.next-clash"
-                out.append(
-                    ev.CardsDrawn(
-                        rule=rule,
-                        to=frozenset({s}),
-                        seat=s,
-                        who=who,
-                        count=1,
-                        cards=(card.id,),
-                        names=(card.name,),
-                    )
-                )
-                out.append(ev.CardsDrawn(rule=rule, seat=s, who=who, count=1, cards=(), names=()))
-        elif out is not None:
-            out.append(
-                ev.CardsDrawn(
-                    rule="rv.end.next-clash", seat=s, who=state.who[s], count=0, cards=(), names=()
-                )
-            )
+        drawn = [deck.pop()] if deck else []
+        state.hand[s] += drawn
+        if out is not None:
+            _drawn(state, s, drawn, "rv.end.next-clash", out)
         if state.ultra_due[s]:
             ultra = state.ultra[s]
             if ultra is not None:
