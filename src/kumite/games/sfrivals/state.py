@@ -16,7 +16,6 @@ from kumite.games.sfrivals.legal import (
     fight_end,
     held,
     is_stuck,
-    playable_cards,
     playable_choices,
     powerless_reason,
 )
@@ -161,9 +160,6 @@ class SFRState(State):
     def playable(self, seat: int) -> tuple[str, ...]:
         """Legal cards of ``seat`` this round (as ``play:<card>`` choices)."""
         return playable_choices(*self._hand_now(seat))
-
-    def playable_cards(self, seat: int) -> tuple[Card, ...]:
-        return playable_cards(*self._hand_now(seat))
 
     def _held(self, seat: int) -> list[Card]:
         return held(self._character(seat), self.hands[seat])
