@@ -32,6 +32,7 @@ from kumite.games.rivales.effects import (
     check_of,
     ctx,
     execute,
+    flip_event,
     options,
     source_name,
 )
@@ -393,17 +394,7 @@ def _flip_down(
         return
     slot.side = DOWN
     if out is not None:
-        out.append(
-            ev.CardFlipped(
-                rule=rule,
-                seat=slot.owner,
-                who=state.who[slot.owner],
-                card=slot.card.id,
-                name=slot.card.name,
-                up=False,
-                reason=reason,
-            )
-        )
+        out.append(flip_event(state, slot, False, reason, rule))
 
 
 def _exchange(state: RivalesState, fight: Fight, out: list[Event] | None) -> None:

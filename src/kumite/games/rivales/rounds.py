@@ -28,6 +28,7 @@ from kumite.games.rivales.effects import (
     compiled_passive,
     ctx,
     end_effect,
+    flip_event,
     requirement_met,
 )
 from kumite.games.rivales.rules import fighter_rule
@@ -388,17 +389,8 @@ def end_clash(state: RivalesState, out: list[Event] | None) -> None:
                     if maximum[t] and slot.side == UP:
                         slot.side = cut
                         if out is not None:
-                            out.append(
-                                ev.CardFlipped(
-                                    rule="rv.combo.maximum",
-                                    seat=slot.owner,
-                                    who=state.who[slot.owner],
-                                    card=slot.card.id,
-                                    name=slot.card.name,
-                                    up=False,
-                                    reason="maximum combo: the chain is cut",
-                                )
-                            )
+                            reason = "maximum combo: the chain is cut"
+                            out.append(flip_event(state, slot, False, reason, "rv.combo.maximum"))
             seats = fight.seats
             if end_passives[seats[0]] or end_passives[seats[1]]:  # most fighters have none
                 for t in (0, 1):
