@@ -430,9 +430,12 @@ def refresh(line: Line, amount: int) -> int:
 def _say(out: list[Event] | None, c: Ctx, rule: str, source: str, what: str) -> None:
     """An effect's plain-English event (only when events are built)."""
     assert out is not None
-    out.append(
-        ev.EffectApplied(rule=rule, seat=c.seat, who=c.state.who[c.seat], source=source, what=what)
-    )
+    out.append(effect_event(c.state, c.seat, rule, source, what))
+
+
+def effect_event(state: RivalesState, seat: int, rule: str, source: str, what: str) -> Event:
+    """What ``seat``'s ``source`` (a card, a passive, a rule) did, in words."""
+    return ev.EffectApplied(rule=rule, seat=seat, who=state.who[seat], source=source, what=what)
 
 
 def _picked(c: Ctx, choice: str) -> Slot:

@@ -27,6 +27,7 @@ from kumite.games.rivales.effects import (
     check_of,
     compiled_passive,
     ctx,
+    effect_event,
     end_effect,
     flip_event,
     requirement_met,
@@ -342,15 +343,9 @@ def passive_on_damage(state: RivalesState, seat: int, e: Effect, out: list[Event
     state.carry[seat][STAT_INDEX[e.stat]] += e.amount
     if out is not None:
         fighter = state.fighter(seat)
-        out.append(
-            ev.EffectApplied(
-                rule=fighter_rule(fighter.id),
-                seat=seat,
-                who=state.who[seat],
-                source=f"{fighter.passive_name} (passive)",
-                what=f"the next card gets +{e.amount} {e.stat.capitalize()}",
-            )
-        )
+        source = f"{fighter.passive_name} (passive)"
+        what = f"the next card gets +{e.amount} {e.stat.capitalize()}"
+        out.append(effect_event(state, seat, fighter_rule(fighter.id), source, what))
 
 
 def end_clash(state: RivalesState, out: list[Event] | None) -> None:
