@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from kumite.core.decision import new_decision
-from kumite.core.events import Event
+from kumite.core.events import Event, private_and_public
 from kumite.core.game import Decision, Outcome
 from kumite.core.memo import Memo
 from kumite.core.rng import shuffle
@@ -90,15 +90,11 @@ def setup_round(state: RivalesState, out: list[Event] | None) -> None:
 
 def _drawn(state: RivalesState, s: int, cards: list[Card], rule: str, out: list[Event]) -> None:
     """``s`` draws ``cards``: it sees them, the others see how many (none: an empty deck)."""
-    who, count = state.who[s], len(cards)
-    if cards:
-        ids, names = tuple(c.id for c in cards), tuple(c.name for c in cards)
-        out.append(
-            ev.CardsDrawn(
-                rule=rule, to=frozenset({s}), seat=s, who=who, count=count, cards=ids, names=names
-            )
-        )
-    out.append(ev.CardsDrawn(rule=rule, seat=s, who=who, count=count, cards=(), names=()))
+    ids, names = tuple(c.id for c in cards), tuple(c.name for c in cards)
+    drawn = ev.CardsDrawn(
+        rule=rule, seat=s, who=state.who[s], count=len(cards), cards=ids, names=names
+    )
+    out += private_and_public(drawn, s, cards=(), names=()) if cards else [drawn]
 
 
 RoundEffects = tuple[

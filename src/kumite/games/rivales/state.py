@@ -14,7 +14,7 @@ import random
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Self
 
-from kumite.core.events import Event
+from kumite.core.events import Event, private_and_public
 from kumite.core.game import Decision, Outcome, State
 from kumite.core.rng import Rng
 from kumite.games.rivales import events as ev
@@ -326,24 +326,16 @@ class RivalesState(State):
         cards = self.hand[seat]
         self.known.setdefault((to, seat), set()).update(c.id for c in cards)
         if out is not None:
-            who, to_who = self.who[seat], self.who[to]
-            out.append(
-                ev.HandShown(
-                    rule=rule,
-                    to=frozenset({to}),
-                    seat=seat,
-                    who=who,
-                    to_seat=to,
-                    to_who=to_who,
-                    cards=tuple(c.id for c in cards),
-                    names=tuple(c.name for c in cards),
-                )
+            shown = ev.HandShown(
+                rule=rule,
+                seat=seat,
+                who=self.who[seat],
+                to_seat=to,
+                to_who=self.who[to],
+                cards=tuple(c.id for c in cards),
+                names=tuple(c.name for c in cards),
             )
-            out.append(
-                ev.HandShown(
-                    rule=rule, seat=seat, who=who, to_seat=to, to_who=to_who, cards=(), names=()
-                )
-            )
+            out += private_and_public(shown, to, cards=(), names=())
 
     def forbid_basics(self, seat: int, zone: int, out: list[Event] | None, rule: str) -> None:
         """``seat``'s rival may not play basic cards next clash (Pinzas de Mantis)."""
