@@ -255,18 +255,7 @@ class SFRState(State):
             card = self._take(first, choices[first])
             self.early[first] = card
             if not quiet:
-                out.append(
-                    ev.CardRevealed(
-                        rule="sfr.round.reveal",
-                        seat=first,
-                        card=card.id,
-                        name=card.name,
-                        initiative=card.initiative,
-                        damage=card.damage,
-                        damage_mark=card.damage_mark,
-                        early=True,
-                    )
-                )
+                out.append(_revealed(first, card, early=True))
             return
         early = self.early
         a = early[0] or self._take(0, choices[0])
@@ -274,17 +263,7 @@ class SFRState(State):
         if not quiet:
             for s, card in ((0, a), (1, b)):
                 if early[s] is None:
-                    out.append(
-                        ev.CardRevealed(
-                            rule="sfr.round.reveal",
-                            seat=s,
-                            card=card.id,
-                            name=card.name,
-                            initiative=card.initiative,
-                            damage=card.damage,
-                            damage_mark=card.damage_mark,
-                        )
-                    )
+                    out.append(_revealed(s, card))
         lives = self.lives
         start = len(out)
         result = resolve_round(
@@ -445,3 +424,17 @@ class SFRState(State):
             "pending": pending_view(self.pending(), seat),
             "outcome": None if self._outcome is None else self._outcome.to_json(),
         }
+
+
+def _revealed(seat: int, card: Card, *, early: bool = False) -> ev.CardRevealed:
+    """``seat`` reveals ``card`` (``early``: first, before the opponent chooses)."""
+    return ev.CardRevealed(
+        rule="sfr.round.reveal",
+        seat=seat,
+        card=card.id,
+        name=card.name,
+        initiative=card.initiative,
+        damage=card.damage,
+        damage_mark=card.damage_mark,
+        early=early,
+    )
