@@ -265,7 +265,7 @@ def test_pack_with_hand_12_is_one_line_naming_file_and_field_in_every_command(tm
     assert result.exit_code == 2
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert lines == [
-        "error: sfrivals/packs/base.toml+mine.toml: field 'rules.hand': 12 is outside 1..8: "
+        "error: mine.toml: field 'rules.hand': 12 is outside 1..8: "
         "the number of rounds: a player keeps 8 of their 10 cards"
     ]
 

@@ -184,7 +184,9 @@ def merge(
         else:
             out[key] = copy.deepcopy(value)
     out["pack"]["overlays"] = [*out["pack"].get("overlays", []), overlay.id]
-    return PackData(f"{base.name}+{overlay.name}", out)
+    # Errors found in the merged pack name the overlay: the shipped base passes every check
+    # on its own, so the overlay is the file to fix.
+    return PackData(overlay.name, out)
 
 
 def check_sources(pack: PackData, known: Collection[str]) -> None:
