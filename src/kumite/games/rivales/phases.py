@@ -68,7 +68,6 @@ def on_fighter(state: RivalesState, choices: dict[int, str], out: list[Event] | 
 def enter_setup(state: RivalesState, out: list[Event] | None) -> None:
     rd.setup_round(state, out)
     state.phase = MARKER
-    return
 
 
 def enter_marker(state: RivalesState, out: list[Event] | None) -> tuple[Decision, ...] | None:
