@@ -19,7 +19,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from kumite.cli.common import console, err_console, new_seed, print_json, split_list
+from kumite.cli.common import new_seed, split_list
 from kumite.cli.options import PlaySettings, game_options
 from kumite.core.errors import OptionsError
 from kumite.core.game import Game
@@ -29,6 +29,7 @@ from kumite.sim.backends import Progress as ProgressFn
 from kumite.sim.backends import SimResult, default_jobs, simulate
 from kumite.sim.engine import SimSpec
 from kumite.sim.results import document, write_csv, write_games_csv
+from kumite.tui.console import console, err_console, print_json
 
 
 @dataclasses.dataclass
