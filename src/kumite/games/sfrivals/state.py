@@ -10,9 +10,8 @@ from kumite.core.errors import MalformedChoiceError
 from kumite.core.events import Event
 from kumite.core.game import Decision, Outcome, State
 from kumite.games.sfrivals import events as ev
-from kumite.games.sfrivals.cards import Card, Catalog, Character, RuleValues
+from kumite.games.sfrivals.cards import Card, Catalog, Character
 from kumite.games.sfrivals.legal import (
-    Hand,
     fight_end,
     held,
     is_stuck,
@@ -152,14 +151,16 @@ class SFRState(State):
         assert char is not None, "no character chosen yet"
         return char
 
-    def _hand_now(self, seat: int) -> tuple[Character, Hand, int, int, RuleValues, Options]:
-        """What :mod:`.legal` reads to tell ``seat``'s legal cards this round."""
-        char, rules = self._character(seat), self.catalog.rules
-        return char, self.hands[seat], self.lives[seat], self.round, rules, self.opts
-
     def playable(self, seat: int) -> tuple[str, ...]:
         """Legal cards of ``seat`` this round (as ``play:<card>`` choices)."""
-        return playable_choices(*self._hand_now(seat))
+        return playable_choices(
+            self._character(seat),
+            self.hands[seat],
+            self.lives[seat],
+            self.round,
+            self.catalog.rules,
+            self.opts,
+        )
 
     def _held(self, seat: int) -> list[Card]:
         return held(self._character(seat), self.hands[seat])
@@ -301,7 +302,14 @@ class SFRState(State):
             self._finish(end.winner, end.reason, end.rule, out)
 
     def _stuck(self, seat: int) -> bool:
-        return is_stuck(*self._hand_now(seat))
+        return is_stuck(
+            self._character(seat),
+            self.hands[seat],
+            self.lives[seat],
+            self.round,
+            self.catalog.rules,
+            self.opts,
+        )
 
     def _finish(self, winner: int | None, reason: str, rule: str, out: list[Event]) -> None:
         self.phase = OVER
