@@ -37,8 +37,7 @@ class GenericHuman:
 
     def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
         self.console.print(Panel(render_view(view), title=self.label))
-        legal = decision.legal  # labelled by the game's labeler, else shown as they are
-        labels = list(legal) if self.labeler is None else self.labeler(view, legal)
+        labels = labels_for(self.labeler, view, decision.legal)
         index = pick(
             self.console,
             f"{self.label}: {decision.prompt or decision.kind}",
@@ -46,6 +45,11 @@ class GenericHuman:
             lambda i: labels[i],
         )
         return decision.legal[index]
+
+
+def labels_for(labeler: Labeler | None, view: Mapping[str, Any], legal: Sequence[str]) -> list[str]:
+    """A label per legal choice: the game's, else the choice string itself."""
+    return list(legal) if labeler is None else labeler(view, legal)
 
 
 def render_view(view: Mapping[str, Any]) -> RenderableType:
