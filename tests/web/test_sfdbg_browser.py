@@ -102,7 +102,7 @@ def test_sfdbg_full_game_against_the_ai_by_clicking(browser, web, shots):
     assert record["options"]["heroes"] == ["ryu", None]
     assert record["options"]["round_limit"] == 4
     page.click("#replay")
-    page.wait_for_selector("#board .dbg-player")
+    page.wait_for_selector("#board .dbg-opp")
     page.click("#first")
     assert page.inner_text("#position").startswith("step 0")
     page.click("#next")
@@ -345,8 +345,8 @@ MARKS = """async ([state, cards]) => {
   const text = (sel) => [...box.querySelectorAll(sel)].map((el) => el.textContent);
   const out = {
     hand: text("#dbg-hand .dbg-card"), kick: text("#dbg-kicks .dbg-type"),
-    stage: text("#dbg-stage .dbg-type"), boss: text("#dbg-bosses .dbg-boss"),
-    heroes: text(".dbg-player .dbg-ca"), legend: text(".legend"),
+    stage: text("#dbg-stage .dbg-type"), boss: text(".dbg-boss"),
+    heroes: text(".dbg-player .dbg-ca, .dbg-opp .dbg-ca"), legend: text(".legend"),
     choices: text("#dbg-choices button"),
   };
   box.remove();

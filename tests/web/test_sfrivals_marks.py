@@ -1,4 +1,5 @@
-"""SF Rivals at the web table: card copies (Ryu's Hadouken ×2) and the legend of the marks."""
+"""SF Rivals at the web table: card copies (Ryu's Hadouken ×2), the legend of the marks and
+why a greyed card cannot be played."""
 
 from __future__ import annotations
 
@@ -35,5 +36,13 @@ def test_sfrivals_table_shows_copies_and_the_legend_of_its_marks(browser, web, s
     page.wait_for_selector("#hand button.card:not([disabled])")
     assert len(page.query_selector_all("#hand .card[data-card='ryu.hadouken']")) == 1
     assert page.inner_text("#hand .card[data-card='ryu.hadouken'] .copies") == "×2"
+    # the greyed Ultra Combo says why it cannot be played (sfr.layout.ultra-combo: life 5 or
+    # under), and so does the Super Combo (sfr.layout.super-combo: from round 5)
+    ultra = "#hand button.card[data-card='ryu.metsu-hadouken']"
+    assert page.is_disabled(ultra)
+    assert page.inner_text(f"{ultra} .why") == "Ultra Combo: only at life 5 or less (you have 10)"
+    supers = page.locator("#hand button.card.k-super")
+    assert supers.count() == 1 and supers.first.is_disabled()
+    assert "only from round 5 (this is round 1)" in supers.first.inner_text()
     page.screenshot(path=shots / "copies-and-legend.png", full_page=True)
     assert not errors, errors

@@ -21,7 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from kumite.core.errors import KumiteError
-from kumite.server import pages, sockets, tables
+from kumite.server import pages, rules_pages, sockets, tables
 from kumite.server.context import STATIC, Server
 from kumite.server.forward import Forwarder, Peers
 from kumite.server.ownership import Leases, Solo
@@ -106,7 +106,7 @@ def create_app(
         return JSONResponse({"detail": exc.message}, status_code=503)
 
     server = Server(store, hub, settings, limits)
-    for part in (pages, tables, sockets):
+    for part in (pages, tables, sockets, rules_pages):
         app.include_router(part.router(server))
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     peers: Peers | None = None

@@ -269,7 +269,9 @@ function fighterPanel(ctx, p, map) {
   if (view.mode === "2v2" && p.zone !== null && p.zone !== undefined) head.append(h("span.chip.zone", {}, `Zone ${p.zone + 1}`));
   if (p.ko) head.append(h("span.chip.bad", {}, "K.O."));
   head.append(victory(ctx, p.rounds_won));
-  panel.append(h("div.rv-lifeline", {}, lifeBar(p),
+  // a fighter hit in this update shakes once (no motion under prefers-reduced-motion)
+  const hit = (ctx.lastEvents || []).some((e) => e.type === "DamageTaken" && e.seat === p.seat && e.amount > 0);
+  panel.append(h(`div.rv-lifeline${hit ? ".took-hit" : ""}`, {}, lifeBar(p),
     h("span.rv-lifenum", { title: "life left" }, `♥ ${p.life}/${p.life_max}`, provMark(f, "life"))));
   const facts = h("div.rv-facts", {},
     h("span.badge", { title: "cards in hand" }, `${p.hand_size} in hand`),
@@ -454,9 +456,9 @@ function clashPanel(ctx) {
   const title = group.clash ? `Round ${group.round} · clash ${group.clash}: resolution` : `Round ${group.round}`;
   const box = h("section.panel.rv-clash", { id: "rv-clash" }, h("h2", {}, title));
   for (const e of group.events.filter((x) => x.type === "SpeedCompared")) box.append(summary(e, group.events));
-  box.append(h("details.rv-steps", { open: true }, h("summary", {}, "Step by step, with the rules"),
+  box.append(h("details.rv-steps", { open: !ctx.latest || undefined }, h("summary", {}, "Step by step, with the rules"),
     h("ol", {}, group.events.map((e) => h(`li.ev-${e.type}`, {}, e.text,
-      h("span.rule", { title: rules[e.rule] || e.rule }, e.rule))))));
+      ctx.ruleLink ? ctx.ruleLink(e.rule) : h("span.rule", { title: rules[e.rule] || e.rule }, e.rule))))));
   return box;
 }
 
@@ -523,7 +525,10 @@ function decisionPanel(ctx, map) {
   if (HINTS[decision.kind]) panel.append(h("p.hint", {}, HINTS[decision.kind]));
   if (decision.kind === "fighter") panel.append(fighterChoice(ctx, map));
   // Cards and fighters are clicked where they lie; the full list stays one click away.
-  const many = decision.kind === "fighter" || (decision.legal.length > 6 && ["play", "marker", "dodge"].includes(decision.kind));
+  // A choice made by clicking a zone is offered there only (once, not twice).
+  if (decision.kind === "zone-order") return panel;
+  const placed = new Set(map.byTarget.values());
+  const many = decision.kind === "fighter" || decision.legal.every((c) => placed.has(c));
   const buttons = h("div.rv-choices", { id: "rv-choices" }, decision.legal.map((choice) => h("button", {
     type: "button", dataset: { choice }, title: choice, onclick: () => ctx.choose(choice),
   }, map.labels.get(choice))));
@@ -533,7 +538,10 @@ function decisionPanel(ctx, map) {
 
 function handArea(ctx, me, map) {
   const box = h("section.panel.rv-hand-box", { id: "rv-hand-box" },
-    h("h2", {}, `Your hand (${me.hand.length})`, me.no_basic ? h("span.chip.bad", {}, "no basic cards this clash") : null));
+    h("h2", {}, `Your hand (${me.hand.length})`, me.no_basic ? h("span.chip.bad", {}, "no basic cards this clash") : null,
+      // your own life beside your hand: on screen while the table scrolls above
+      me.fighter ? h("span.rv-mylife", { title: "your life" }, `♥ ${me.life}/${me.life_max}`) : null,
+      me.fighter ? victory(ctx, me.rounds_won) : null));
   const row = h("div.rv-row.rv-hand", { id: "rv-hand" });
   if (!me.hand.length) row.append(h("span.dim", {}, "empty"));
   const f = me.fighter && ctx.cards.fighters[me.fighter];
@@ -572,7 +580,6 @@ export function renderView(container, ctx) {
   container.classList.add("rv");
   container.append(header(ctx), turnLine(ctx));
   if (view.outcome) container.append(resultPanel(ctx));
-  if (state.decision) container.append(decisionPanel(ctx, map));
   const mine = myTeam(ctx);
   const top = mine === null ? 1 : 1 - mine;
   const me = ctx.seat === null || ctx.seat === undefined ? null : view.players[ctx.seat];
@@ -583,11 +590,16 @@ export function renderView(container, ctx) {
   } else {
     container.append(h("div.rv-team", {}, view.players.map((p) => fighterPanel(ctx, p, map))));
   }
-  if (me && me.hand && (me.hand.length || view.phase !== "fighter")) container.append(handArea(ctx, me, map));
+  // The latest clash goes beside the log when the page has room for it there.
   const clash = clashPanel(ctx);
-  if (clash) container.append(clash);
+  if (clash) (ctx.latest || container).append(clash);
   container.append(h("p.legend", {}, "◆ basic · ● unique · ⬢ ultra · ∞ link · ⚡ immediate effect · ",
     h("span.req", {}, "red: requirement"), " · ", Object.values(ctx.cards.legend || {}).join(" · ")));
+  // The decision and the hand: always on screen (docked at the bottom).
+  const dock = h("div.dock", { id: "dock" });
+  if (state.decision) dock.append(decisionPanel(ctx, map));
+  if (me && me.hand && (me.hand.length || view.phase !== "fighter")) dock.append(handArea(ctx, me, map));
+  if (dock.children.length) container.append(dock);
 }
 
 export function render(container, ctx) {

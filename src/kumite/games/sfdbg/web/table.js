@@ -190,6 +190,33 @@ function playerPanel(ctx, p, map, isMe) {
   return panel;
 }
 
+// Another player at a glance: one row (who, Super Hero, counts, VP), the cards in play when
+// it is their turn, everything else one click away.
+function opponentRow(ctx, p, map) {
+  const view = ctx.state.view;
+  const active = view.phase === "turn" && view.active === p.seat;
+  const foe = map.byTarget.get(`player|${p.seat}`);
+  const row = h(`section.dbg-opp${active ? ".active" : ""}`, { id: `player-${p.seat}`, dataset: { seat: p.seat } });
+  row.append(h("div.dbg-opp-line", {},
+    active ? h("span.dbg-turnmark", { title: "whose turn it is" }, "▶") : null,
+    h("strong", {}, who(ctx, p.seat)),
+    h("span.dbg-opp-hero", { title: p.counter_attack || "" }, p.hero_name || "face-down Super Hero"),
+    ...counts(p),
+    foe ? h("button.primary", { type: "button", dataset: { choice: foe }, onclick: () => ctx.choose(foe) },
+      map.labels.get(foe)) : null));
+  if (active && p.in_play.length) row.append(pile(ctx, "other-play", p.in_play, map, { small: true }));
+  const more = [];
+  if (p.hero) more.push(heroBox(ctx, p));
+  if (!active && p.in_play.length) more.push(zoneBox("In play this turn", pile(ctx, "other-play", p.in_play, map, { small: true })));
+  if (p.locations.length) more.push(zoneBox("Locations (Ongoing)", pile(ctx, "other-loc", p.locations, map, { small: true })));
+  if (p.under.length) more.push(zoneBox("Under the Super Hero", pile(ctx, "other-under", p.under, map, { small: true })));
+  if (p.known_in_hand.length) more.push(zoneBox("Known in hand", pile(ctx, "known", p.known_in_hand, map, { small: true })));
+  if (p.discard.length) more.push(discardBox(ctx, p, map, false));
+  const wanted = [...map.byTarget.keys()].some((k) => k.startsWith("other-") || k.startsWith("known|"));
+  if (more.length) row.append(h("details.dbg-more", { open: wanted || undefined }, h("summary", {}, "Details"), ...more));
+  return row;
+}
+
 function zoneBox(title, content) {
   return h("div.dbg-zone", {}, h("h3", {}, title), content);
 }
@@ -203,64 +230,72 @@ function discardBox(ctx, p, map, isMe) {
     pile(ctx, isMe ? "discard" : "other-discard", p.discard, map, { small: true }));
 }
 
+// The table: one line of stacks (Kicks, Weakness, main deck, Super Hero stack), then the
+// face-up Stage beside the Line-Up, all at a glance.
 function stacks(ctx, map) {
   const view = ctx.state.view;
   const { cards } = ctx;
   const box = h("section.panel.dbg-table", { id: "dbg-stacks" });
   const row = h("div.dbg-stacks");
-  // The Stage: the face-up one can be challenged for its cost.
-  const stage = view.stages;
-  const challenge = map.byTarget.get("stage");
-  if (stage.top) {
-    const s = cards.cards[stage.top];
-    row.append(h("div.dbg-stack", { id: "dbg-stage" },
-      h("h3", {}, `Stage (${stage.remaining} left)`),
-      tile(ctx, stage.top, { choice: challenge, label: challenge && map.labels.get(challenge),
-        note: `defeat for ${s.cost}` }),
-      challenge || view.phase === "over" ? null : h("div.dim", {}, `Costs ${s.cost} Power to challenge`)));
-  } else {
-    row.append(h("div.dbg-stack", { id: "dbg-stage" }, h("h3", {}, "Stage"),
-      h("div.dbg-back", {}, stage.remaining ? `${stage.remaining} face down` : "none left")));
-  }
   const kick = map.byTarget.get("kick");
-  row.append(h("div.dbg-stack", { id: "dbg-kicks" }, h("h3", {}, `Kicks (${view.kicks})`),
-    view.kicks ? tile(ctx, "kick", { choice: kick, label: kick && map.labels.get(kick), small: true })
-      : h("div.dbg-back", {}, "empty")));
-  row.append(h("div.dbg-stack", { id: "dbg-weakness" }, h("h3", {}, "Weakness"),
-    h("div.dbg-back.weak", { title: "Weakness stack: -1 VP each at the end" }, `${view.weaknesses} left`)));
-  row.append(h("div.dbg-stack", { id: "dbg-main" }, h("h3", {}, "Main deck"),
-    view.main_deck_top ? tile(ctx, view.main_deck_top, { small: true, note: "on top",
-      choice: map.byTarget.get(`main_top|${view.main_deck_top}`),
-      label: map.labels.get(map.byTarget.get(`main_top|${view.main_deck_top}`)) }) : null,
-    h("div.dbg-back", {}, `${view.main_deck} cards`)));
+  const k = cards.cards.kick;
+  // Kick's type is an estimate: shown with its mark, like every card's.
+  const kickType = k ? h("span.dbg-type", { title: provenanceTitle(k, "type") }, k.type, h("span.mark", {}, mark(k, "type"))) : null;
+  const kickCost = view.kicks ? h("span.dbg-cost", { title: "cost" }, cards.kick_cost ?? (k && k.cost)) : " (empty)";
+  row.append(h("div.dbg-stack", { id: "dbg-kicks" },
+    kick ? h("button.dbg-pile.pick", { type: "button", dataset: { card: "kick", choice: kick },
+      title: `${map.labels.get(kick)}\n\n${k ? hoverText(k) : ""}`, "aria-label": map.labels.get(kick),
+      onclick: () => ctx.choose(kick) }, `Kicks ${view.kicks}`, kickType, kickCost)
+      : h("span.dbg-pile", { title: k ? hoverText(k) : "" }, `Kicks ${view.kicks}`, kickType, kickCost)));
+  row.append(h("div.dbg-stack", { id: "dbg-weakness" },
+    h("span.dbg-pile.weak", { title: "Weakness stack: -1 VP each at the end" }, `Weakness ${view.weaknesses} left`)));
+  const top = view.main_deck_top;
+  const topChoice = top ? map.byTarget.get(`main_top|${top}`) : null;
+  row.append(h("div.dbg-stack", { id: "dbg-main" },
+    h("span.dbg-pile", {}, `Main deck ${view.main_deck}`),
+    top ? tile(ctx, top, { small: true, note: "on top", choice: topChoice, label: topChoice && map.labels.get(topChoice) }) : null));
   const bosses = view.bosses;
   const boss = bosses.current ? cards.heroes[bosses.current] : null;
-  row.append(h("div.dbg-stack", { id: "dbg-bosses" }, h("h3", {}, "Super Hero stack"),
-    h("div.dbg-back", { title: "The Stage Bosses, face down" }, `${bosses.remaining} face down`),
-    boss ? h("div.dbg-hero.dbg-boss", { title: provenanceTitle(boss, "counter_attack") },
-      h("strong", {}, `Stage Boss: ${boss.name}`),
-      h("div.dbg-ca", {}, boss.counter_attack, h("span.mark", {}, mark(boss, "counter_attack")))) : null,
-    bosses.defeated.length ? h("div.dim", {}, "Defeated: ",
+  row.append(h("div.dbg-stack", { id: "dbg-bosses" },
+    h("span.dbg-pile", { title: "The Stage Bosses, face down" }, `Super Hero stack ${bosses.remaining}`),
+    bosses.defeated.length ? h("span.dim", {}, " Defeated: ",
       bosses.defeated.map((id) => (cards.heroes[id] || { name: id }).name).join(", ")) : null));
   const ultra = map.byTarget.get("ultra");
   if (ultra) {
-    row.append(h("div.dbg-stack", { id: "dbg-ultra" }, h("h3", {}, "Your Ultra stack"),
-      h("button.dbg-back.pick", { type: "button", dataset: { choice: ultra }, onclick: () => ctx.choose(ultra) },
+    row.append(h("div.dbg-stack", { id: "dbg-ultra" },
+      h("button.dbg-pile.pick", { type: "button", dataset: { choice: ultra }, onclick: () => ctx.choose(ultra) },
         map.labels.get(ultra))));
   }
+  if (view.destroyed.length) {
+    row.append(h("span.dim", { title: view.destroyed.map((id) => (cards.cards[id] || { name: id }).name).join(", ") },
+      `Destroyed: ${view.destroyed.length} card${view.destroyed.length === 1 ? "" : "s"}`));
+  }
   box.append(row);
-  box.append(h("h3", {}, "Line-Up"));
+  // The Stage: the face-up one can be challenged for its cost.
+  const stage = view.stages;
+  const challenge = map.byTarget.get("stage");
+  const tableau = h("div.dbg-tableau");
+  if (stage.top) {
+    const s = cards.cards[stage.top];
+    tableau.append(h("div.dbg-stage", { id: "dbg-stage" },
+      h("h3", {}, `Stage (${stage.remaining} left)`),
+      tile(ctx, stage.top, { choice: challenge, label: challenge && map.labels.get(challenge),
+        note: challenge || view.phase === "over" ? `defeat for ${s.cost}` : `costs ${s.cost} Power` }),
+      boss ? h("div.dbg-hero.dbg-boss", { title: provenanceTitle(boss, "counter_attack") },
+        h("strong", {}, `Stage Boss: ${boss.name}`),
+        h("div.dbg-ca", {}, boss.counter_attack, h("span.mark", {}, mark(boss, "counter_attack")))) : null));
+  } else {
+    tableau.append(h("div.dbg-stage", { id: "dbg-stage" }, h("h3", {}, "Stage"),
+      h("div.dbg-back", {}, stage.remaining ? `${stage.remaining} face down` : "none left")));
+  }
   const lineup = h("div.dbg-row.dbg-lineup", { id: "dbg-lineup", dataset: { zone: "lineup" } });
   for (const id of view.line_up) {
     if (!id) { lineup.append(h("div.dbg-card.empty", {}, "empty")); continue; }
     const choice = map.byTarget.get(`lineup|${id}`);
     lineup.append(tile(ctx, id, { choice, label: choice && map.labels.get(choice) }));
   }
-  box.append(lineup);
-  if (view.destroyed.length) {
-    box.append(h("p.dim", { title: view.destroyed.map((id) => (cards.cards[id] || { name: id }).name).join(", ") },
-      `Destroyed: ${view.destroyed.length} card${view.destroyed.length === 1 ? "" : "s"}`));
-  }
+  tableau.append(h("div.dbg-lineup-box", {}, h("h3", {}, "Line-Up"), lineup));
+  box.append(tableau);
   return box;
 }
 
@@ -288,7 +323,7 @@ function fights(ctx) {
   const newest = ctx.lastEvents.length ? ctx.lastEvents[0].step : -1;
   return h("section.panel.dbg-fight", { id: "dbg-fight" }, h("h2", {}, "Attacks and defenses"),
     h("ol", {}, sel.fights.map((e) => h(`li${e.step === newest ? ".new" : ""}`, { dataset: { type: e.type } },
-      e.text, h("span.rule", {}, e.rule)))));
+      e.text, ctx.ruleLink ? ctx.ruleLink(e.rule) : h("span.rule", {}, e.rule)))));
 }
 
 // The pending decision: the prompt, quick buttons, and every legal choice with its label.
@@ -320,14 +355,6 @@ function decisionPanel(ctx, map) {
   return panel;
 }
 
-function myArea(ctx, me, map) {
-  const area = playerPanel(ctx, me, map, true);
-  const hand = h("div.dbg-zone.dbg-hand", { id: "dbg-hand" }, h("h3", {}, `Your hand (${me.hand.length})`),
-    pile(ctx, "hand", me.hand, map, { empty: "empty" }));
-  area.insertBefore(hand, area.children[2] || null);
-  return area;
-}
-
 function scoreboard(ctx) {
   const view = ctx.state.view;
   const outcome = view.outcome;
@@ -349,22 +376,29 @@ export function renderView(container, ctx) {
   container.classList.add("dbg");
   container.append(turnLine(ctx));
   if (view.phase === "over") container.append(scoreboard(ctx));
-  if (state.decision) container.append(decisionPanel(ctx, map));
-  const fight = fights(ctx);
-  if (fight) container.append(fight);
   const me = view.players.find((p) => p.seat === ctx.seat && p.hand);
-  if (me) container.append(myArea(ctx, me, map));
-  container.append(stacks(ctx, map));
   const n = view.players.length;
   const start = ctx.seat === null || ctx.seat === undefined ? 0 : ctx.seat + 1;
-  const others = h("div.dbg-others");
+  const others = h("div.dbg-others", { id: "dbg-others" });
   for (let k = 0; k < n; k++) {  // clockwise from the seat after yours
     const p = view.players[(start + k) % n];
-    if (p !== me) others.append(playerPanel(ctx, p, map, false));
+    if (p !== me) others.append(opponentRow(ctx, p, map));
   }
   container.append(others);
+  container.append(stacks(ctx, map));
+  const fight = fights(ctx);
+  if (fight) (ctx.latest || container).append(fight);
+  if (me) container.append(playerPanel(ctx, me, map, true));
   container.append(h("p.legend", {}, Object.values(ctx.cards.legend || {}).join(" · "),
     " · ★ VP depend on your deck at the end"));
+  // The decision and the hand: always on screen (docked at the bottom).
+  const dock = h("div.dock", { id: "dock" });
+  if (state.decision) dock.append(decisionPanel(ctx, map));
+  if (me) {
+    dock.append(h("div.dbg-zone.dbg-hand", { id: "dbg-hand" }, h("h3", {}, `Your hand (${me.hand.length})`),
+      pile(ctx, "hand", me.hand, map, { empty: "empty" })));
+  }
+  if (dock.children.length) container.append(dock);
 }
 
 export function render(container, ctx) {

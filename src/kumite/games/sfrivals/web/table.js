@@ -5,22 +5,25 @@ export function chatRules() {
   return "Table talk between the two players. Your hand and your cover card stay hidden.";
 }
 
-function card(cards, id, { small = false, onclick, disabled = false, selected = false, extra } = {}) {
+function card(cards, id, { small = false, onclick, disabled = false, selected = false, extra, why, choice } = {}) {
   const c = cards.cards[id];
   if (!c) return h("div.card.small", {}, id);
   const tag = onclick ? "button" : "div";
-  const classes = ["card", small ? "small" : "", selected ? "selected" : ""].filter(Boolean).join(".");
+  const classes = ["card", small ? "small" : "", selected ? "selected" : "", c.kind ? `k-${c.kind}` : ""]
+    .filter(Boolean).join(".");
   const kind = c.kind === "ultra" ? h("div.kind.ultra", {}, "ULTRA COMBO")
     : c.kind === "super" ? h("div.kind.super", {}, "SUPER COMBO") : null;
   return h(`${tag}.${classes}`, {
-    type: onclick ? "button" : undefined, onclick, disabled, dataset: { card: id },
-    title: [c.name, c.aka, c.power, provenanceTitle(c, "damage")].filter(Boolean).join("\n"),
+    type: onclick ? "button" : undefined, onclick, disabled, dataset: choice ? { card: id, choice } : { card: id },
+    title: [c.name, c.aka, c.power, why, provenanceTitle(c, "damage")].filter(Boolean).join("\n"),
+    "aria-label": why ? `${c.name} — ${why}` : undefined,
   },
     h("span.init", { title: "initiative" }, c.initiative),
     h("div.name", {}, c.name, mark(c, "name")),
     kind,
     small ? null : h("div.power", {}, c.power ? `${c.power}${mark(c, "text")}` : "No special power."),
     h("span.dmg", { title: provenanceTitle(c, "damage") }, c.damage, h("span.mark", {}, mark(c, "damage"))),
+    why ? h("div.why", {}, why) : null,
     extra || null);
 }
 
@@ -105,7 +108,9 @@ function playerArea(ctx, p, isMe) {
   const { cards, seatName, state } = ctx;
   const view = state.view;
   const area = h(`div.player`, { id: isMe ? "me" : `player-${p.seat}` });
-  area.append(h("h2", {}, `${seatName(p.seat)} — ${p.character_name || "?"}`,
+  // a player hit in this update shakes once (no motion under prefers-reduced-motion)
+  const hit = (ctx.lastEvents || []).some((e) => e.type === "DamageDealt" && e.seat === p.seat);
+  area.append(h(`h2${hit ? ".took-hit" : ""}`, {}, `${seatName(p.seat)} — ${p.character_name || "?"}`,
     gauge(p.life, view.life_max), h("span", { class: "life" }, `${p.life}/${view.life_max}`),
     h("span.dim", {}, `${p.hand_size} in hand`), ...badges(p)));
   const rows = h("div.cards");
@@ -132,7 +137,7 @@ function lastClash(ctx) {
   const row = h("div.clash");
   revealed.forEach((e, i) => {
     if (i) row.append(h("span.vs", {}, "VS"));
-    row.append(h("div", {}, h("div.dim", {}, ctx.seatName(e.seat)), card(ctx.cards, e.card)));
+    row.append(h("div.reveal", {}, h("div.dim", {}, ctx.seatName(e.seat)), card(ctx.cards, e.card, { small: true })));
   });
   box.append(row);
   const steps = h("ol");
@@ -187,6 +192,19 @@ function setupChoice(ctx) {
   return box;
 }
 
+// Why a card of the hand cannot be played now (the rule it waits for), else null.
+function whyNot(ctx, me, c) {
+  const rules = ctx.cards.rules || {};
+  const view = ctx.state.view;
+  if (c.kind === "ultra" && rules.ultra_life_at_most !== undefined && me.life > rules.ultra_life_at_most) {
+    return `Ultra Combo: only at life ${rules.ultra_life_at_most} or less (you have ${me.life})`;
+  }
+  if (c.kind === "super" && rules.super_round_at_least !== undefined && view.round < rules.super_round_at_least) {
+    return `Super Combo: only from round ${rules.super_round_at_least} (this is round ${view.round})`;
+  }
+  return "Not playable now";
+}
+
 function handArea(ctx, me) {
   const { state, cards, choose } = ctx;
   const decision = state.decision;
@@ -200,7 +218,9 @@ function handArea(ctx, me) {
   for (const [id, copies] of counted(me.hand || [])) {
     row.append(card(cards, id, {
       onclick: playing ? () => choose(`play:${id}`) : undefined,
+      choice: playing ? `play:${id}` : undefined,
       disabled: playing && !legal.has(id),
+      why: playing && !legal.has(id) ? whyNot(ctx, me, cards.cards[id]) : undefined,
       extra: copies > 1 ? h("div.dim.copies", {}, `×${copies}`) : null,
     }));
   }
@@ -209,10 +229,17 @@ function handArea(ctx, me) {
   return box;
 }
 
+function ensureStyles() {
+  if (document.getElementById("sfrivals-css")) return;
+  document.head.append(h("link", { id: "sfrivals-css", rel: "stylesheet", href: "/static/games/sfrivals/sfrivals.css" }));
+}
+
 export function renderView(container, ctx) {
+  ensureStyles();
   const { state } = ctx;
   const view = state.view;
   clear(container);
+  container.classList.add("sfr");
   const mySeat = ctx.seat;
   const players = view.players;
   const others = players.filter((p) => p.seat !== mySeat);
@@ -220,15 +247,9 @@ export function renderView(container, ctx) {
   container.append(h("div.dim", {}, view.phase === "play" ? `Round ${view.round} of ${view.rounds}`
     : view.phase === "over" ? "The fight is over" : view.phase === "setup" ? "Set-up" : "Choosing characters"));
   for (const p of (me ? others : players.slice().reverse())) container.append(playerArea(ctx, p, false));
+  // The latest clash goes beside the log when the page has room for it there.
   const clash = lastClash(ctx);
-  if (clash) container.append(clash);
-  if (me) {
-    container.append(playerArea(ctx, me, true));
-    if (state.decision && state.decision.kind === "character") container.append(characterChoice(ctx));
-    else if (state.decision && state.decision.kind === "setup") container.append(setupChoice(ctx));
-    else if (me.hand && me.hand.length) container.append(handArea(ctx, me));
-    if (!state.decision && state.submitted) container.append(h("p.waiting", { id: "waiting" }, "Waiting for your opponent…"));
-  }
+  if (clash) (ctx.latest || container).append(clash);
   // the matchup's two move lists (one in a mirror match): each player has the other's card
   const chars = [...new Set(players.map((p) => p.character).filter(Boolean))];
   for (const id of chars) {
@@ -237,6 +258,16 @@ export function renderView(container, ctx) {
   }
   const key = legend(ctx.cards, players);
   if (key) container.append(key);
+  if (me) {
+    container.append(playerArea(ctx, me, true));
+    // The decision and the hand: always on screen (docked at the bottom).
+    const dock = h("div.dock", { id: "dock" });
+    if (state.decision && state.decision.kind === "character") dock.append(characterChoice(ctx));
+    else if (state.decision && state.decision.kind === "setup") dock.append(setupChoice(ctx));
+    else if (me.hand && me.hand.length) dock.append(handArea(ctx, me));
+    if (!state.decision && state.submitted) dock.append(h("p.waiting", { id: "waiting" }, "Waiting for your opponent…"));
+    if (dock.children.length) container.append(dock);
+  }
 }
 
 export function render(container, ctx) {

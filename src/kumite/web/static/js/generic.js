@@ -25,7 +25,8 @@ export function renderView(container, ctx) {
   const decision = state.decision;
   if (decision) {
     const labels = decision.labels || decision.legal;
-    container.append(h("section.decision", { id: "decision" },
+    // docked: on screen wherever the view is scrolled
+    container.append(h("section.decision.panel.dock", { id: "decision" },
       h("p", {}, h("strong", {}, decision.prompt || decision.kind)),
       ...decision.legal.map((choice, i) => h("button.choice", {
         type: "button", "data-choice": choice, onclick: () => choose(choice),

@@ -1,5 +1,7 @@
 // Step through a finished game: the spectator's view after each step, and what happened.
+// A slider, a jump to each round or turn, labelled choices, arrow keys.
 import { api, clear, h } from "./api.js";
+import { recordName, ruleLink } from "./board.js";
 
 const tableId = decodeURIComponent(window.location.pathname.split("/").pop());
 let frames = [];
@@ -8,23 +10,58 @@ let renderer = null;
 let cards = null;
 let seats = [];
 let rules = {};
+let game = "";
 
 function seatName(i) {
   const s = seats[i];
   return s ? (s.name || `Player ${i + 1}`) : `Player ${i + 1}`;
 }
 
+// "play:punch" -> "play Punch": the verb, then each part named as the game's cards name it.
+export function labelChoice(choice) {
+  const names = (cards && (cards.cards || {})) || {};
+  const others = (cards && (cards.heroes || cards.fighters || cards.characters)) || {};
+  return String(choice).split(":").map((part, i) => {
+    const known = names[part] || others[part];
+    if (known && known.name) return known.name;
+    return i === 0 ? part.replaceAll("-", " ") : part;
+  }).join(" ");
+}
+
+// The first step of each round, clash or turn: where the view's round, clash or turn number
+// changes (the views carry them; no game is named here).
+function milestones() {
+  const out = [];
+  let last = "";
+  frames.forEach((frame, i) => {
+    const view = frame.view || {};
+    const at = ["round", "clash", "turn"].filter((k) => typeof view[k] === "number" && view[k] > 0);
+    if (!at.length) return;
+    const key = at.map((k) => `${k} ${view[k]}`).join(" · ");
+    if (key !== last) { last = key; out.push([i, key.replace(/^./, (c) => c.toUpperCase())]); }
+  });
+  return out;
+}
+
 function show() {
   const frame = frames[index];
   document.getElementById("position").textContent = `step ${index} of ${frames.length - 1}`;
+  document.getElementById("slider").value = String(index);
+  // the jump list names the round (clash, turn) this step is in
+  const jump = document.getElementById("jump");
+  const at = [...jump.options].filter((o) => o.value !== "" && Number(o.value) <= index).pop();
+  jump.value = at ? at.value : "";
   const log = clear(document.getElementById("log"));
-  for (const [s, c] of Object.entries(frame.choices)) log.append(h("li.dim", {}, `${seatName(Number(s))}: ${c}`));
-  for (const e of frame.events) log.append(h("li", {}, e.text, h("span.rule", {}, e.rule)));
+  for (const [s, c] of Object.entries(frame.choices)) {
+    log.append(h("li.dim", { title: c }, `${seatName(Number(s))}: ${labelChoice(c)}`));
+  }
+  for (const e of frame.events) log.append(h("li", {}, e.text, ruleLink(h, game, rules, e.rule)));
   const state = { view: frame.view, decision: null, submitted: false, seats, waiting: [], outcome: null };
   const history = frames.slice(0, index + 1).flatMap((f) => f.events);
   renderer.renderView(document.getElementById("board"), {
     state, cards, rules, seat: null, choose: () => {}, seatName, lastEvents: frame.events, history,
-    selection: {}, h, clear, rerender: show,
+    selection: {}, h, clear, rerender: show, latest: clear(document.getElementById("latest")),
+    ruleLink: (ref) => ruleLink(h, game, rules, ref),
   });
 }
 
@@ -37,17 +74,37 @@ async function main() {
   const data = await api(`/api/tables/${tableId}/replay`);
   frames = data.frames;
   seats = data.seats;
+  game = data.game;
   [cards, rules] = await Promise.all([
     api(`/api/tables/${tableId}/cards`),
     api(`/api/games/${data.game}/rules`),
   ]);
   renderer = await import(data.renderer);
   document.getElementById("title").textContent = `Replay of table ${tableId}`;
-  document.getElementById("download").href = `/api/tables/${tableId}/record`;
+  document.getElementById("how-to-play").href = `/rules/${game}`;
+  const download = document.getElementById("download");
+  download.href = `/api/tables/${tableId}/record`;
+  download.setAttribute("download", recordName(game, tableId));
+  const slider = document.getElementById("slider");
+  slider.max = String(frames.length - 1);
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  const jump = document.getElementById("jump");
+  jump.append(h("option", { value: "" }, "a round or turn…"));
+  for (const [i, text] of milestones()) jump.append(h("option", { value: String(i) }, `${text} (step ${i})`));
+  jump.addEventListener("change", () => { if (jump.value !== "") go(Number(jump.value)); });
   document.getElementById("first").onclick = () => go(0);
   document.getElementById("prev").onclick = () => go(index - 1);
   document.getElementById("next").onclick = () => go(index + 1);
   document.getElementById("last").onclick = () => go(frames.length - 1);
+  document.addEventListener("keydown", (event) => {
+    const t = event.target;
+    if (t && ["INPUT", "SELECT", "TEXTAREA"].includes(t.tagName) && t.id !== "slider") return;
+    if (t && t.id === "slider") return;  // the slider steps itself with the arrows
+    const to = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: frames.length - 1 }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    go(to);
+  });
   go(frames.length - 1);
 }
 

@@ -2,6 +2,7 @@
 // explained event log, seats, chat and the result. The server only ever sends this seat's
 // view and the events this seat may see.
 import { api, clear, h } from "./api.js";
+import { keepFocus, numberKeys, recordName, ruleLink, yourMove } from "./board.js";
 
 const tableId = decodeURIComponent(window.location.pathname.split("/").pop());
 const params = new URLSearchParams(window.location.hash.slice(1));
@@ -12,6 +13,8 @@ const board = document.getElementById("board");
 const logList = document.getElementById("log");
 const statusLine = document.getElementById("status");
 const errorToast = document.getElementById("error");
+const offline = document.getElementById("offline");
+const latest = document.getElementById("latest");
 
 let renderer = null;
 let cards = null;
@@ -33,7 +36,12 @@ function showError(message) {
 }
 
 export function choose(choice) {
-  if (!socket || socket.readyState !== WebSocket.OPEN || !state) return;
+  if (!state) return;
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    // Not queued: the table may have moved on by the time we are back.
+    showError("Not connected: that choice was not sent. Reconnecting…");
+    return;
+  }
   socket.send(JSON.stringify({ type: "choose", step: state.step, choice }));
 }
 
@@ -50,7 +58,7 @@ function appendEvents(events) {
       lastStepShown = event.step;
     }
     logList.append(h("li", { dataset: { type: event.type } }, event.text,
-      h("span.rule", { title: rules[event.rule] || event.rule }, event.rule)));
+      ruleLink(h, info.game, rules, event.rule)));
   }
   logList.scrollTop = logList.scrollHeight;
 }
@@ -104,7 +112,7 @@ function renderResult() {
   const text = o.draw ? "Draw" : o.winners.map(seatName).join(" & ") + (o.winners.length > 1 ? " win" : " wins");
   box.append(h("p.outcome", { id: "outcome" }, `${text} — ${o.reason}`));
   const actions = h("div.row");
-  actions.append(h("a", { href: `/api/tables/${tableId}/record`, download: `kumite-${tableId}.json`, id: "download" }, "Download record"));
+  actions.append(h("a", { href: `/api/tables/${tableId}/record`, download: recordName(info.game, tableId), id: "download" }, "Download record"));
   actions.append(h("a", { href: `/replay/${tableId}`, id: "replay" }, "Replay"));
   if (seat !== null) {
     actions.append(h("button", {
@@ -128,7 +136,17 @@ function render() {
   renderStatus();
   renderSeats();
   renderResult();
-  renderer.render(board, { state, cards, rules, seat, choose, seatName, lastEvents, history, selection, h, clear });
+  const ctx = { state, cards, rules, seat, choose, seatName, lastEvents, history, selection, h, clear,
+    latest: clear(latest), ruleLink: (ref) => ruleLink(h, info.game, rules, ref) };
+  keepFocus(board, () => renderer.render(board, ctx));
+  // A renderer redraws itself (a set-up being assembled): keep the focus then too.
+  const again = ctx.rerender;
+  if (again) {
+    const kept = () => { keepFocus(board, again); ctx.rerender = kept; numberKeys(board, state.decision); };
+    ctx.rerender = kept;
+  }
+  numberKeys(board, state.decision);
+  yourMove(state, logList, choose);
 }
 
 function connect() {
@@ -136,6 +154,7 @@ function connect() {
   socket = new WebSocket(`${scheme}://${window.location.host}/ws/${tableId}`);
   socket.addEventListener("open", () => {
     retry = 0;
+    offline.hidden = true;
     socket.send(JSON.stringify(seat === null ? { type: "hello" } : { type: "hello", seat, token }));
   });
   socket.addEventListener("message", (message) => {
@@ -154,6 +173,10 @@ function connect() {
       history.push(...data.events);
       state = data.state;
       render();
+    } else if (data.type === "error" && data.code === "chat-refused") {
+      const line = document.getElementById("chat-error");
+      line.textContent = data.message;
+      line.hidden = false;
     } else if (data.type === "error") {
       showError(data.message);
       if (["bad-token", "not-found", "seat-left", "closed"].includes(data.code)) retry = -1;
@@ -165,8 +188,9 @@ function connect() {
     }
   });
   socket.addEventListener("close", () => {
-    if (retry < 0) { statusLine.textContent = "Disconnected"; return; }
-    statusLine.textContent = "Reconnecting…";
+    offline.hidden = false;
+    if (retry < 0) { statusLine.textContent = offline.textContent = "Disconnected"; return; }
+    statusLine.textContent = offline.textContent = "Reconnecting…";
     retry += 1;
     setTimeout(connect, Math.min(8000, 400 * 2 ** retry));
   });
@@ -189,6 +213,7 @@ function addChat(line) {
 document.getElementById("chat-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const input = document.getElementById("chat-text");
+  document.getElementById("chat-error").hidden = true;
   if (input.value.trim() && socket) socket.send(JSON.stringify({ type: "chat", text: input.value.trim() }));
   input.value = "";
 });
@@ -202,6 +227,7 @@ async function main() {
   }
   document.getElementById("title").textContent = `${info.name} — table ${tableId}` +
     (seat === null ? " (watching)" : "");
+  document.getElementById("how-to-play").href = `/rules/${info.game}`;
   [cards, rules, renderer] = await Promise.all([
     api(`/api/tables/${tableId}/cards`),
     api(`/api/games/${info.game}/rules`),

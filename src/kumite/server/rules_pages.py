@@ -1,0 +1,196 @@
+"""How to play: ``/rules`` and ``/rules/<game>``, built from the rule index every game
+already has (``Game.rules``: the reference each event cites, and its clause) and kumite's
+rulings (``docs/rulings.md``), each ruling shown under the rule it reads. The event log of
+the table links every rule tag to its anchor here (``/rules/<game>#<reference>``).
+
+Plain HTML from the server, styled by ``/static/css/kumite.css``: no script, so it reads on
+any phone and passes the pages' Content-Security-Policy.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import html
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+from fastapi import APIRouter, HTTPException
+from fastapi.responses import HTMLResponse
+from markdown_it import MarkdownIt
+
+from kumite.core.registry import get_spec, specs
+from kumite.server.context import Server
+
+RULINGS = Path(__file__).resolve().parents[3] / "docs" / "rulings.md"
+"""In a source checkout (an editable install); an installed wheel has none, and its pages
+then show the rule index alone."""
+
+_HEADING = re.compile(r"^(#{2,4}) (.*)$")
+_REF = re.compile(r"`([a-z0-9-]+(?:\.[a-z0-9-]+)+)`")
+# Untrusted input never reaches it (the rulings are the project's own), but no raw HTML all
+# the same: the page's policy would refuse inline styles anyway.
+_MD = MarkdownIt("commonmark", {"html": False})
+
+GROUPS = {
+    "setup": "Set-up",
+    "round": "A round",
+    "turn": "A turn",
+    "clash": "A clash",
+    "ruling": "kumite's rulings",
+    "card": "Cards",
+    "fighter": "Fighters",
+    "end": "The end of the game",
+}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Ruling:
+    ref: str | None
+    title: str
+    body: str  # Markdown
+
+
+@functools.cache
+def _rulings() -> tuple[tuple[str, tuple[Ruling, ...]], ...]:
+    """``docs/rulings.md`` as (game section heading, its rulings)."""
+    if not RULINGS.is_file():
+        return ()
+    sections: list[tuple[str, list[Ruling]]] = []
+    current: list[str] | None = None
+    title = ""
+
+    def close() -> None:
+        if current is not None and sections:
+            found = _REF.search(title)
+            sections[-1][1].append(
+                Ruling(found.group(1) if found else None, title, "\n".join(current).strip())
+            )
+
+    for line in RULINGS.read_text(encoding="utf-8").splitlines():
+        heading = _HEADING.match(line)
+        if heading and len(heading.group(1)) == 2:
+            close()
+            current = None
+            sections.append((heading.group(2), []))
+        elif heading and sections:
+            close()
+            title, current = heading.group(2), []
+        elif current is not None:
+            current.append(line)
+    close()
+    return tuple((name, tuple(items)) for name, items in sections)
+
+
+def _prefix(ref: str) -> str:
+    return ref.split(".", 1)[0]
+
+
+def rulings_for(rules: Mapping[str, str]) -> list[Ruling]:
+    """The rulings of the game whose rule index is ``rules``: those of the section of
+    ``docs/rulings.md`` whose references share that index's prefixes (``sfr.``, ``rv.``)."""
+    prefixes = {_prefix(ref) for ref in rules}
+    out: list[Ruling] = []
+    for _name, items in _rulings():
+        refs = [r.ref for r in items if r.ref]
+        if refs and sum(_prefix(r) in prefixes for r in refs) * 2 > len(refs):
+            out.extend(items)
+    return out
+
+
+def _group(ref: str) -> str:
+    parts = ref.split(".")
+    return parts[1] if len(parts) > 2 else "general"
+
+
+def _page(title: str, body: str) -> str:
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>{html.escape(title)} — kumite</title>
+  <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+  <link rel="stylesheet" href="/static/css/kumite.css">
+</head>
+<body>
+  <header class="top"><a class="brand" href="/">kumite</a>
+    <span class="tagline">{html.escape(title)}</span></header>
+  <main class="rules-page">
+{body}
+  </main>
+</body>
+</html>
+"""
+
+
+def render_rules(name: str, game_id: str, rules: Mapping[str, str]) -> str:
+    """The How-to-play page of one game."""
+    rulings = rulings_for(rules)
+    by_ref = {r.ref: r for r in rulings if r.ref}
+    groups: dict[str, list[str]] = {}
+    for ref in rules:
+        groups.setdefault(_group(ref), []).append(ref)
+    toc = "".join(
+        f'<li><a href="#group-{html.escape(g)}">{html.escape(GROUPS.get(g, g.capitalize()))}'
+        f"</a> ({len(refs)})</li>"
+        for g, refs in groups.items()
+    )
+    parts = [
+        f"<h1>How to play {html.escape(name)}</h1>",
+        '<p class="hint">Every rule the table cites, with the reference its log shows; '
+        "kumite's rulings (where the rulebook is unclear) sit under the rule they read.</p>",
+        f'<nav aria-label="contents"><ol class="rules-toc">{toc}</ol></nav>',
+    ]
+    for g, refs in groups.items():
+        items = []
+        for ref in refs:
+            ruling = by_ref.pop(ref, None)
+            detail = (
+                f'<div class="ruling">{_MD.render(ruling.body)}</div>' if ruling is not None else ""
+            )
+            items.append(
+                f'<li id="{html.escape(ref)}" class="rule-item"><a class="ref" '
+                f'href="#{html.escape(ref)}">{html.escape(ref)}</a>'
+                f"<p>{html.escape(rules[ref])}</p>{detail}</li>"
+            )
+        heading = html.escape(GROUPS.get(g, g.capitalize()))
+        parts.append(
+            f'<section class="panel" id="group-{html.escape(g)}"><h2>{heading}</h2>'
+            f'<ol class="rules-list">{"".join(items)}</ol></section>'
+        )
+    rest = [r for r in rulings if r.ref is None or r.ref in by_ref]
+    if rest:
+        parts.append('<section class="panel" id="more-rulings"><h2>More rulings</h2>')
+        for r in rest:
+            anchor = f' id="{html.escape(r.ref)}"' if r.ref else ""
+            parts.append(
+                f'<article class="rule-item"{anchor}><h3>{_MD.renderInline(r.title)}</h3>'
+                f'<div class="ruling">{_MD.render(r.body)}</div></article>'
+            )
+        parts.append("</section>")
+    parts.append(f'<p><a href="/?game={html.escape(game_id)}">Play {html.escape(name)}</a></p>')
+    return _page(f"How to play {name}", "\n".join(parts))
+
+
+def router(server: Server) -> APIRouter:
+    router = APIRouter()
+
+    @router.get("/rules", include_in_schema=False)
+    async def rules_index() -> HTMLResponse:
+        links = "".join(
+            f'<li><a href="/rules/{html.escape(gid)}">{html.escape(spec.name)}</a></li>'
+            for gid, spec in specs().items()
+        )
+        body = f'<h1>How to play</h1><ul class="rules-toc">{links}</ul>'
+        return HTMLResponse(_page("How to play", body))
+
+    @router.get("/rules/{game_id}", include_in_schema=False)
+    async def rules_page(game_id: str) -> HTMLResponse:
+        if game_id not in specs():
+            raise HTTPException(404, f"no game {game_id[:40]!r}")
+        spec = get_spec(game_id)
+        return HTMLResponse(render_rules(spec.name, game_id, spec.load().rules))
+
+    return router

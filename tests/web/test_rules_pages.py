@@ -1,0 +1,51 @@
+"""How to play (issue 18): ``/rules/<game>`` lists every rule reference a game's events
+cite, with its clause, and kumite's rulings (docs/rulings.md) under the rule they read."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+from kumite.core.registry import get_game, specs
+from kumite.server.app import create_app
+from kumite.server.rules_pages import render_rules, rulings_for
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    app = create_app(f"sqlite:///{tmp_path_factory.mktemp('rules')}/r.sqlite3")
+    with TestClient(app, base_url="http://127.0.0.1") as c:
+        yield c
+
+
+@pytest.mark.parametrize("game_id", list(specs()))
+def test_every_rule_reference_has_an_anchor_on_its_rules_page(client, game_id):
+    page = client.get(f"/rules/{game_id}")
+    assert page.status_code == 200
+    anchors = set(re.findall(r'id="([^"]+)"', page.text))
+    missing = [ref for ref in get_game(game_id).rules if ref not in anchors]
+    assert not missing, missing[:5]
+    assert "<script" not in page.text  # the page needs none: it reads on any phone
+
+
+def test_rulings_are_shown_under_the_rule_they_read():
+    """docs/rulings.md's ``sfr.ruling.swap`` (its reading and option) sits in the item of
+    the rule index's ``sfr.ruling.swap``; no SF DBG ruling appears on SF Rivals' page."""
+    rules = get_game("sfrivals").rules
+    html = render_rules("Street Fighter Rivals", "sfrivals", rules)
+    item = html.split('id="sfr.ruling.swap"', 1)[1].split("</li>", 1)[0]
+    assert 'class="ruling"' in item and "swap=printed" in item
+    assert not any(r.ref and r.ref.startswith("sfdbg.") for r in rulings_for(rules))
+    assert any(r.ref == "sfr.ruling.swap" for r in rulings_for(rules))
+
+
+def test_the_rules_index_and_an_unknown_game(client):
+    index = client.get("/rules")
+    assert index.status_code == 200
+    for game_id in specs():
+        assert f'href="/rules/{game_id}"' in index.text
+    missing = client.get("/rules/nosuchgame")
+    assert missing.status_code == 404
+    assert "nosuchgame" in missing.json()["detail"]
