@@ -35,7 +35,7 @@ def test_provenance_labels_parse_and_mark():
     assert Provenance.parse("estimate").mark == "*"
     assert Provenance.parse("reconstructed").mark == "†"
     src = Provenance.parse("source:TF", "note")
-    assert (src.label, src.ref, str(src), src.is_known) == ("source", "TF", "source:TF", True)
+    assert (src.label, src.ref, str(src)) == ("source", "TF", "source:TF")
     with pytest.raises(ValueError, match="unknown provenance"):
         Provenance.parse("guess")
     with pytest.raises(ValueError, match="must name its key"):

@@ -23,12 +23,6 @@ def test_clone_continues_the_same_stream():
     assert [rng.random() for _ in range(5)] == [twin.random() for _ in range(5)]
 
 
-def test_children_are_independent_of_parent_position():
-    a, b = Rng(3), Rng(3)
-    a.random()
-    assert a.child("x").random() == b.child("x").random()
-
-
 @pytest.mark.parametrize("size", [0, 1, 2, 3, 5, 8, 10, 17, 33, 64, 111, 600])
 def test_shuffle_is_random_shuffle_draw_for_draw(size: int) -> None:
     """Same order, and the stream left where ``Random.shuffle`` leaves it (600: past the

@@ -46,11 +46,6 @@ class Provenance:
     def mark(self) -> str:
         return MARKS[self.label]
 
-    @property
-    def is_known(self) -> bool:
-        """True for values stated by the rulebook or a source."""
-        return self.label in ("rulebook", "source")
-
     def __str__(self) -> str:
         return self.label if self.ref is None else f"{self.label}:{self.ref}"
 

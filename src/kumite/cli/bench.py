@@ -6,9 +6,10 @@ from typing import Any
 
 from rich.table import Table
 
-from kumite.cli.common import console, err_console, print_json, split_list
+from kumite.cli.common import split_list
 from kumite.core.errors import OptionsError
 from kumite.sim import bench
+from kumite.tui.console import console, err_console, print_json
 
 
 def run(

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from rich.table import Table
 
-from kumite.cli.common import console, print_json
 from kumite.core.registry import get_game
+from kumite.tui.console import console, print_json
 from kumite.tui.registry import front_end
 
 

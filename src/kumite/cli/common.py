@@ -11,17 +11,7 @@ import typer
 from rich.markup import escape
 
 from kumite.core.errors import KumiteError
-from kumite.tui.console import console, err_console, print_json
-
-__all__ = [
-    "console",
-    "err_console",
-    "fail",
-    "friendly_errors",
-    "new_seed",
-    "print_json",
-    "split_list",
-]
+from kumite.tui.console import err_console
 
 P = ParamSpec("P")
 R = TypeVar("R")

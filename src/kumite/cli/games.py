@@ -7,9 +7,9 @@ from typing import Any
 from rich.table import Table
 
 from kumite.agents.registry import agent_names
-from kumite.cli.common import console, print_json
 from kumite.core.registry import specs
 from kumite.core.spec import GameSpec
+from kumite.tui.console import console, print_json
 
 #: The optional faces a spec may name (``None``: the generic one).
 FACES = ("tui", "web", "lab", "table", "search", "solver")

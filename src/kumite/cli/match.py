@@ -8,7 +8,7 @@ from rich.table import Table
 
 from kumite.agents.registry import make_agent
 from kumite.agents.runner import run_game
-from kumite.cli.common import console, new_seed, print_json
+from kumite.cli.common import new_seed
 from kumite.core.errors import OptionsError
 from kumite.core.game import Outcome
 from kumite.core.registry import get_spec
@@ -22,6 +22,7 @@ from kumite.sim.tournament import (
     play_team_match,
     scoring,
 )
+from kumite.tui.console import console, print_json
 
 
 def run(

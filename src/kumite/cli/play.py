@@ -10,14 +10,14 @@ from rich.panel import Panel
 
 from kumite.agents.base import Agent, decide
 from kumite.agents.registry import agent_info, make_agent
-from kumite.cli.common import console, new_seed, print_json, split_list
+from kumite.cli.common import new_seed, split_list
 from kumite.cli.options import PlaySettings, game_options
 from kumite.core.errors import OptionsError
 from kumite.core.events import Event
 from kumite.core.game import Game, Outcome, State
 from kumite.core.registry import get_spec
 from kumite.core.rng import derive_seed
-from kumite.tui.console import pause, print_events
+from kumite.tui.console import console, pause, print_events, print_json
 from kumite.tui.registry import front_end
 
 

@@ -7,13 +7,12 @@ from typing import Any
 
 from rich.panel import Panel
 
-from kumite.cli.common import console, print_json
 from kumite.cli.play import outcome_json
 from kumite.core.events import Event
 from kumite.core.game import State
 from kumite.core.record import GameRecord, replay
 from kumite.core.registry import get_game
-from kumite.tui.console import event_line
+from kumite.tui.console import console, event_line, print_json
 from kumite.tui.registry import front_end
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from kumite.cli.common import console
 from kumite.sim.report import write_report
 from kumite.sim.results import load, merge_documents
+from kumite.tui.console import console
 
 
 def run(files: Sequence[Path], out: Path | None) -> Path:

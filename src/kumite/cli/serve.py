@@ -7,8 +7,9 @@ import os
 import socket
 from typing import Any
 
-from kumite.cli.common import console, fail
+from kumite.cli.common import fail
 from kumite.server.settings import ServerSettings
+from kumite.tui.console import console
 
 
 def settings(**values: Any) -> ServerSettings:

@@ -19,17 +19,17 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from kumite.cli.common import console, err_console, new_seed, print_json, split_list
-from kumite.cli.options import PlaySettings
-from kumite.cli.options import game_options as options_from
+from kumite.cli.common import new_seed, split_list
+from kumite.cli.options import PlaySettings, game_options
 from kumite.core.errors import OptionsError
 from kumite.core.game import Game
-from kumite.core.registry import get_game, get_spec
+from kumite.core.registry import get_spec
 from kumite.sim.analysis import plural
 from kumite.sim.backends import Progress as ProgressFn
 from kumite.sim.backends import SimResult, default_jobs, simulate
 from kumite.sim.engine import SimSpec
 from kumite.sim.results import document, write_csv, write_games_csv
+from kumite.tui.console import console, err_console, print_json
 
 
 @dataclasses.dataclass
@@ -75,11 +75,6 @@ def lineups(game: Game[Any], players: Sequence[str]) -> tuple[tuple[str, ...], .
     return tuple(out)
 
 
-def game_options(game: Game[Any], settings: PlaySettings, players: int) -> dict[str, Any]:
-    """The game's options from the command line (role, options, pack)."""
-    return options_from(get_spec(game.info.id), game, settings, players)
-
-
 @contextmanager
 def progress_bar(enabled: bool, total: int, label: str) -> Iterator[ProgressFn | None]:
     if not enabled or not err_console.is_terminal:
@@ -107,7 +102,8 @@ def progress_bar(enabled: bool, total: int, label: str) -> Iterator[ProgressFn |
 
 
 def run(args: SimArgs) -> dict[str, Any]:
-    game = get_game(args.game)
+    game_spec = get_spec(args.game)
+    game = game_spec.load()
     teams = lineups(game, args.players)
     seed = new_seed() if args.seed is None else args.seed
     jobs = default_jobs() if args.jobs is None else args.jobs
@@ -117,7 +113,7 @@ def run(args: SimArgs) -> dict[str, Any]:
 
     def options_for(settings: PlaySettings) -> dict[str, Any]:
         """Options of the first line-up's size, and per size when line-ups differ."""
-        by = tuple((n, game_options(game, settings, n)) for n in counts)
+        by = tuple((n, game_options(game_spec, game, settings, n)) for n in counts)
         main = dict(by)[len(teams[0])]
         return {"options": main, "options_by_players": by if len(counts) > 1 else ()}
 

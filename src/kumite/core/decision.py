@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import types
+from collections.abc import Iterable
 from typing import Any, Final, NoReturn, final
 
 
@@ -97,3 +98,17 @@ def new_decision(seat: int, kind: str, legal: tuple[str, ...], prompt: str = "")
     _set_legal(decision, legal)
     _set_prompt(decision, prompt)
     return decision
+
+
+def pending_view(decisions: Iterable[Decision], seat: int | None) -> list[dict[str, Any]]:
+    """The pending decisions as ``seat``'s view shows them: the legal choices of its own
+    only (another seat's choices would tell what it holds)."""
+    return [
+        {
+            "seat": d.seat,
+            "kind": d.kind,
+            "prompt": d.prompt,
+            **({"legal": list(d.legal)} if d.seat == seat else {}),
+        }
+        for d in decisions
+    ]

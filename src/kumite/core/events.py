@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from typing import Any, ClassVar, dataclass_transform
+from typing import Any, ClassVar, TypeVar, dataclass_transform
 
+E = TypeVar("E", bound="Event")
 #: Keys of :meth:`Event.to_json` that an event's own fields may not use.
 RESERVED = frozenset({"type", "rule", "to", "text", "step"})
 
@@ -73,6 +74,12 @@ class Event(metaclass=_Frozen):
             out["to"] = sorted(self.to)
         out["text"] = self.describe()
         return out
+
+
+def private_and_public(event: E, seat: int, **hidden: Any) -> tuple[E, E]:
+    """``event`` for ``seat``'s eyes only, and its public twin with the ``hidden`` fields
+    redacted (``cards=()``)."""
+    return dataclasses.replace(event, to=frozenset({seat})), dataclasses.replace(event, **hidden)
 
 
 def visible_events(events: Iterable[Event], seat: int | None) -> list[Event]:

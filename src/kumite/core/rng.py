@@ -26,21 +26,15 @@ def derive_seed(seed: int, *keys: object) -> int:
 
 @mypyc_attr(native_class=False)  # compiled (setup.py), a random.Random subclass stays Python
 class Rng(random.Random):
-    """A :class:`random.Random` that can be cloned and spawn independent child streams."""
+    """A :class:`random.Random` that can be cloned (independent streams: :func:`derive_seed`)."""
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
-        self.seed_value = seed
 
     def clone(self) -> Rng:
         other = Rng.__new__(Rng)
         other.setstate(self.getstate())
-        other.seed_value = self.seed_value
         return other
-
-    def child(self, *keys: object) -> Rng:
-        """An independent stream whose seed depends only on this stream's seed and ``keys``."""
-        return Rng(derive_seed(self.seed_value, *keys))
 
 
 #: ``Random.getrandbits`` unbound: each draw below skips the method look-up.

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from kumite.core.errors import OptionsError
-from kumite.games.rivales.state import MARKER, PLAY
+from kumite.games.rivales.decisions import MARKER, PLAY
 from kumite.games.rivales.table import DOWN, UP
 from tests.games.rivales.helpers import GAME, card, clash, of_kind, position, sides
 

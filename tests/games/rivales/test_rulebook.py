@@ -10,7 +10,7 @@ import random
 import pytest
 
 from kumite.core.errors import IllegalChoiceError, MissingChoiceError
-from kumite.games.rivales.state import BOOST, MARKER, PLAY
+from kumite.games.rivales.decisions import BOOST, MARKER, PLAY
 from kumite.games.rivales.table import DOWN, HIDDEN, SPENT, UP
 from tests.games.rivales.helpers import GAME, card, clash, of_kind, position, sides
 

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from kumite.core.errors import OptionsError
-from kumite.games.rivales.state import BOOST, MARKER, PERSONA, PLAY
+from kumite.games.rivales.decisions import BOOST, MARKER, PERSONA, PLAY
 from kumite.games.rivales.table import DOWN, SPENT
 from tests.games.rivales.helpers import CATALOG, GAME, card, clash, of_kind, position, sides
 

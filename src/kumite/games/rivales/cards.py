@@ -362,9 +362,6 @@ class Catalog:
     def __post_init__(self) -> None:
         object.__setattr__(self, "fighter_choices", tuple(f"fighter:{f}" for f in self.fighters))
 
-    def fighter(self, fighter_id: str) -> Fighter:
-        return self.fighters[fighter_id]
-
 
 def _effect(spec: EffectSpec) -> Effect:
     r = spec.requires

@@ -31,7 +31,9 @@ from kumite.games.rivales.effects import (
     Check,
     check_of,
     ctx,
+    effect_event,
     execute,
+    flip_event,
     options,
     source_name,
 )
@@ -79,15 +81,10 @@ def stats(
                 guard += value
             if out is not None:
                 stat = STATS[stat_index]
-                out.append(
-                    ev.EffectApplied(
-                        rule=fighter_rule(state.fighter(owner).id),
-                        seat=owner,
-                        who=state.who[owner],
-                        source=source_name(state, e, None, owner),
-                        what=f"+{value} {stat.capitalize()} to {state.who[seat]}'s {card.name}",
-                    )
-                )
+                rule = fighter_rule(state.fighter(owner).id)
+                source = source_name(state, e, None, owner)
+                what = f"+{value} {stat.capitalize()} to {state.who[seat]}'s {card.name}"
+                out.append(effect_event(state, owner, rule, source, what))
     if not card.link or len(line) < 2 or line[-2].side != UP or line[-1].side != UP:
         return speed, damage, guard, False  # not in combo: the common case, decided fast
     links, cs, cd, cg, maximum, starter = combo_of(line, len(line) - 1, state.fighters)  # type: ignore[arg-type]
@@ -187,14 +184,9 @@ def reveal(state: RivalesState, fight: Fight, out: list[Event] | None) -> None:
                     for v, n in zip(carry, ("Speed", "Damage", "Guard"), strict=True)
                     if v
                 ]
+                what = ", ".join(parts)
                 out.append(
-                    ev.EffectApplied(
-                        rule="rv.speed.value",
-                        seat=seat,
-                        who=state.who[seat],
-                        source="bonus for the next card",
-                        what=", ".join(parts),
-                    )
+                    effect_event(state, seat, "rv.speed.value", "bonus for the next card", what)
                 )
     card_a, card_b = lines[0][-1].card, lines[1][-1].card
     if card_a.immediate and card_b.immediate:  # the order matters only when both have some
@@ -273,13 +265,7 @@ def run_immediate(
                 return _effect_decision(state, fight, opts)
             elif out is not None:
                 out.append(
-                    ev.EffectApplied(
-                        rule=card_rule(card.id),
-                        seat=c.seat,
-                        who=state.who[c.seat],
-                        source=card.name,
-                        what="nothing to act on",
-                    )
+                    effect_event(state, c.seat, card_rule(card.id), card.name, "nothing to act on")
                 )
         fight.qpos += 1
     return None
@@ -393,17 +379,7 @@ def _flip_down(
         return
     slot.side = DOWN
     if out is not None:
-        out.append(
-            ev.CardFlipped(
-                rule=rule,
-                seat=slot.owner,
-                who=state.who[slot.owner],
-                card=slot.card.id,
-                name=slot.card.name,
-                up=False,
-                reason=reason,
-            )
-        )
+        out.append(flip_event(state, slot, False, reason, rule))
 
 
 def _exchange(state: RivalesState, fight: Fight, out: list[Event] | None) -> None:
@@ -417,12 +393,8 @@ def _exchange(state: RivalesState, fight: Fight, out: list[Event] | None) -> Non
         if fight.dodge[t]:
             if out is not None:
                 out.append(
-                    ev.EffectApplied(
-                        rule="rv.ruling.dodge",
-                        seat=seat,
-                        who=state.who[seat],
-                        source="dodge",
-                        what="no Damage from the exchange",
+                    effect_event(
+                        state, seat, "rv.ruling.dodge", "dodge", "no Damage from the exchange"
                     )
                 )
             continue

@@ -21,6 +21,8 @@ FIGHTER, MARKER, ZONES, PLAY, PERSONA, ORDER, BOOST, RESOLVE, OVER = (
 ``order``, 2vs2 only: which zone goes first)."""
 SETUP, START, END = "setup", "start-clash", "end-clash"
 """Phases that run on their own: a round's set-up, a clash's start, its end."""
+PHASES = (FIGHTER, MARKER, ZONES, PLAY, PERSONA, ORDER, BOOST, RESOLVE, OVER, SETUP, START, END)
+"""Every phase (the observation tensor numbers them in this order)."""
 
 _DECISIONS: Memo[tuple[int, str, tuple[str, ...], str], Decision] = Memo(50_000)
 

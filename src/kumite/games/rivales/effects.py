@@ -353,7 +353,7 @@ def execute(c: Ctx, e: Effect, card: Card, choice: str | None, out: list[Event] 
             slot = _picked(c, choice)
             slot.side = DOWN
             if out is not None:
-                out.append(_flip(state, slot, False, f"{name}: it becomes energy", rule))
+                out.append(flip_event(state, slot, False, f"{name}: it becomes energy", rule))
     elif op == "exchange_with_basic":
         if choice is not None and choice != PASS:
             slot = _picked(c, choice)
@@ -400,7 +400,7 @@ def execute(c: Ctx, e: Effect, card: Card, choice: str | None, out: list[Event] 
             slot = c.line[-2]
             slot.side = UP
             if out is not None:
-                out.append(_flip(state, slot, True, name, rule))
+                out.append(flip_event(state, slot, True, name, rule))
         elif out is not None:
             _say(out, c, rule, name, "the previous card is not face down: nothing to flip")
     elif op == "refresh":
@@ -430,9 +430,12 @@ def refresh(line: Line, amount: int) -> int:
 def _say(out: list[Event] | None, c: Ctx, rule: str, source: str, what: str) -> None:
     """An effect's plain-English event (only when events are built)."""
     assert out is not None
-    out.append(
-        ev.EffectApplied(rule=rule, seat=c.seat, who=c.state.who[c.seat], source=source, what=what)
-    )
+    out.append(effect_event(c.state, c.seat, rule, source, what))
+
+
+def effect_event(state: RivalesState, seat: int, rule: str, source: str, what: str) -> Event:
+    """What ``seat``'s ``source`` (a card, a passive, a rule) did, in words."""
+    return ev.EffectApplied(rule=rule, seat=seat, who=state.who[seat], source=source, what=what)
 
 
 def _picked(c: Ctx, choice: str) -> Slot:
@@ -444,7 +447,8 @@ def _picked(c: Ctx, choice: str) -> Slot:
     raise AssertionError(f"{choice} is not in the line")  # pragma: no cover - validated
 
 
-def _flip(state: RivalesState, slot: Slot, up: bool, reason: str, rule: str) -> Event:
+def flip_event(state: RivalesState, slot: Slot, up: bool, reason: str, rule: str) -> Event:
+    """The event of ``slot``'s card flipped face up (``up``) or down."""
     return ev.CardFlipped(
         rule=rule,
         seat=slot.owner,
@@ -485,13 +489,13 @@ def end_effect(c: Ctx, e: Effect, card: Card | None, out: list[Event] | None) ->
         if slot.side == UP:
             slot.side = DOWN
             if out is not None:
-                out.append(_flip(state, slot, False, f"{src}: it becomes energy", rule))
+                out.append(flip_event(state, slot, False, f"{src}: it becomes energy", rule))
     elif op == "flip_energy_up":
         # energy cards of earlier clashes: flipping this clash's card up would undo its
         # flip by Damage or an exchange, or the cut of a maximum combo (rv.ruling.curie-energy)
         for slot in newest(c.line, DOWN, e.amount, len(c.line) - 1):
             slot.side = UP
             if out is not None:
-                out.append(_flip(state, slot, True, src, rule))
+                out.append(flip_event(state, slot, True, src, rule))
     else:  # pragma: no cover - the pack schema forbids other end ops
         raise ValueError(op)

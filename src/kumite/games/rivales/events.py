@@ -36,8 +36,7 @@ class ClashStarted(Event):
     round: int
     clash: int
 
-    def describe(self) -> str:
-        return f"Clash {self.clash} of round {self.round}."
+    template = "Clash {clash} of round {round}."
 
 
 class UltraSetAside(Event):
@@ -46,8 +45,7 @@ class UltraSetAside(Event):
     card: str
     name: str
 
-    def describe(self) -> str:
-        return f"{self.who} sets the ultra {self.name} aside, face up."
+    template = "{who} sets the ultra {name} aside, face up."
 
 
 class LifeMarkerChosen(Event):
@@ -97,11 +95,10 @@ class ReadyCardReturned(Event):
     card: str
     name: str
 
-    def describe(self) -> str:
-        return (
-            f"{self.who}'s {self.name}, left face up by a dodge, goes back to the hand in sight: "
-            "Pinzas de Mantis forbids basic cards this clash."
-        )
+    template = (
+        "{who}'s {name}, left face up by a dodge, goes back to the hand in sight: "
+        "Pinzas de Mantis forbids basic cards this clash."
+    )
 
 
 class ZoneOrderChosen(Event):
@@ -182,8 +179,7 @@ class EffectApplied(Event):
     source: str
     what: str
 
-    def describe(self) -> str:
-        return f"{self.who}'s {self.source}: {self.what}."
+    template = "{who}'s {source}: {what}."
 
 
 class RequirementUnmet(Event):
@@ -192,8 +188,7 @@ class RequirementUnmet(Event):
     source: str
     requirement: str
 
-    def describe(self) -> str:
-        return f"{self.who}'s {self.source} has no effect: it requires {self.requirement}."
+    template = "{who}'s {source} has no effect: it requires {requirement}."
 
 
 class ComboFormed(Event):
@@ -302,8 +297,7 @@ class UltraIconUncovered(Event):
     seat: int
     who: str
 
-    def describe(self) -> str:
-        return f"{self.who} uncovers the ultra icon: the ultra card comes to hand next clash."
+    template = "{who} uncovers the ultra icon: the ultra card comes to hand next clash."
 
 
 class UltraTaken(Event):
@@ -312,16 +306,14 @@ class UltraTaken(Event):
     card: str
     name: str
 
-    def describe(self) -> str:
-        return f"{self.who} takes the ultra {self.name} into hand."
+    template = "{who} takes the ultra {name} into hand."
 
 
 class KnockedOut(Event):
     seat: int
     who: str
 
-    def describe(self) -> str:
-        return f"{self.who} uncovers K.O.!"
+    template = "{who} uncovers K.O.!"
 
 
 class HandShown(Event):
@@ -347,8 +339,7 @@ class DodgeCardLeft(Event):
     card: str
     name: str
 
-    def describe(self) -> str:
-        return f"{self.who} leaves {self.name} face up: it is their card next clash."
+    template = "{who} leaves {name} face up: it is their card next clash."
 
 
 class NoBasicNextClash(Event):
@@ -357,8 +348,7 @@ class NoBasicNextClash(Event):
     who: str
     target: str
 
-    def describe(self) -> str:
-        return f"{self.target} may not play basic cards next clash."
+    template = "{target} may not play basic cards next clash."
 
 
 class RoundEnded(Event):

@@ -17,24 +17,10 @@ from kumite.core.game import Game
 from kumite.core.observation import Encoding, Field, Writer, relative
 from kumite.games.rivales.actions import BOOST_NAMES, MAX_GUARD, PERSONA_NAMES
 from kumite.games.rivales.cards import Catalog
-from kumite.games.rivales.decisions import (
-    BOOST,
-    END,
-    FIGHTER,
-    MARKER,
-    ORDER,
-    OVER,
-    PERSONA,
-    PLAY,
-    RESOLVE,
-    SETUP,
-    START,
-    ZONES,
-)
+from kumite.games.rivales.decisions import PHASES
 from kumite.games.rivales.game import Rivales
 from kumite.games.rivales.options import Options
 
-PHASES = (FIGHTER, MARKER, ZONES, PLAY, PERSONA, ORDER, BOOST, RESOLVE, OVER, SETUP, START, END)
 KINDS = (
     "fighter",
     "marker",

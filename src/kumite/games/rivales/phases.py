@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from kumite.core.decision import new_decision
-from kumite.core.events import Event
+from kumite.core.events import Event, private_and_public
 from kumite.core.game import Decision
 from kumite.games.rivales import clash as cl
 from kumite.games.rivales import events as ev
@@ -68,7 +68,6 @@ def on_fighter(state: RivalesState, choices: dict[int, str], out: list[Event] | 
 def enter_setup(state: RivalesState, out: list[Event] | None) -> None:
     rd.setup_round(state, out)
     state.phase = MARKER
-    return
 
 
 def enter_marker(state: RivalesState, out: list[Event] | None) -> tuple[Decision, ...] | None:
@@ -87,20 +86,10 @@ def on_marker(state: RivalesState, choices: dict[int, str], out: list[Event] | N
         state.hand[s].remove(card)
         state.marker[s] = card
         if out is not None:
-            rule = "rv.setup.life-marker"
-            out.append(
-                ev.LifeMarkerChosen(
-                    rule=rule,
-                    to=frozenset({s}),
-                    seat=s,
-                    who=state.who[s],
-                    card=card.id,
-                    name=card.name,
-                )
+            chosen = ev.LifeMarkerChosen(
+                rule="rv.setup.life-marker", seat=s, who=state.who[s], card=card.id, name=card.name
             )
-            out.append(
-                ev.LifeMarkerChosen(rule=rule, seat=s, who=state.who[s], card=None, name=None)
-            )
+            out += private_and_public(chosen, s, card=None, name=None)
     state.phase = START
 
 

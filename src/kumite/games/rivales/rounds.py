@@ -12,12 +12,12 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from kumite.core.decision import new_decision
-from kumite.core.events import Event
+from kumite.core.events import Event, private_and_public
 from kumite.core.game import Decision, Outcome
 from kumite.core.memo import Memo
 from kumite.core.rng import shuffle
 from kumite.games.rivales import events as ev
-from kumite.games.rivales.cards import Effect
+from kumite.games.rivales.cards import Card, Effect
 from kumite.games.rivales.clash import order
 from kumite.games.rivales.decisions import OVER, SETUP, START
 from kumite.games.rivales.effects import (
@@ -27,7 +27,9 @@ from kumite.games.rivales.effects import (
     check_of,
     compiled_passive,
     ctx,
+    effect_event,
     end_effect,
+    flip_event,
     requirement_met,
 )
 from kumite.games.rivales.rules import fighter_rule
@@ -83,20 +85,16 @@ def setup_round(state: RivalesState, out: list[Event] | None) -> None:
                 rule="rv.setup.ultra-aside", seat=s, who=who, card=ultra.id, name=ultra.name
             )
         )
-        hand = state.hand[s]
-        rule = "rv.setup.life-marker"
-        out.append(
-            ev.CardsDrawn(
-                rule=rule,
-                to=frozenset({s}),
-                seat=s,
-                who=who,
-                count=len(hand),
-                cards=tuple(c.id for c in hand),
-                names=tuple(c.name for c in hand),
-            )
-        )
-        out.append(ev.CardsDrawn(rule=rule, seat=s, who=who, count=len(hand), cards=(), names=()))
+        _drawn(state, s, state.hand[s], "rv.setup.life-marker", out)
+
+
+def _drawn(state: RivalesState, s: int, cards: list[Card], rule: str, out: list[Event]) -> None:
+    """``s`` draws ``cards``: it sees them, the others see how many (none: an empty deck)."""
+    ids, names = tuple(c.id for c in cards), tuple(c.name for c in cards)
+    drawn = ev.CardsDrawn(
+        rule=rule, seat=s, who=state.who[s], count=len(cards), cards=ids, names=names
+    )
+    out += private_and_public(drawn, s, cards=(), names=()) if cards else [drawn]
 
 
 RoundEffects = tuple[
@@ -149,30 +147,10 @@ def start_clash(state: RivalesState, out: list[Event] | None) -> None:
         return
     for s in state.seats:
         deck = state.deck[s]
-        if deck:
-            card = deck.pop()
-            state.hand[s].append(card)
-            if out is not None:
-                who = state.who[s]
-                rule = "rv.end.next-clash"
-                out.append(
-                    ev.CardsDrawn(
-                        rule=rule,
-                        to=frozenset({s}),
-                        seat=s,
-                        who=who,
-                        count=1,
-                        cards=(card.id,),
-                        names=(card.name,),
-                    )
-                )
-                out.append(ev.CardsDrawn(rule=rule, seat=s, who=who, count=1, cards=(), names=()))
-        elif out is not None:
-            out.append(
-                ev.CardsDrawn(
-                    rule="rv.end.next-clash", seat=s, who=state.who[s], count=0, cards=(), names=()
-                )
-            )
+        drawn = [deck.pop()] if deck else []
+        state.hand[s] += drawn
+        if out is not None:
+            _drawn(state, s, drawn, "rv.end.next-clash", out)
         if state.ultra_due[s]:
             ultra = state.ultra[s]
             if ultra is not None:
@@ -361,15 +339,9 @@ def passive_on_damage(state: RivalesState, seat: int, e: Effect, out: list[Event
     state.carry[seat][STAT_INDEX[e.stat]] += e.amount
     if out is not None:
         fighter = state.fighter(seat)
-        out.append(
-            ev.EffectApplied(
-                rule=fighter_rule(fighter.id),
-                seat=seat,
-                who=state.who[seat],
-                source=f"{fighter.passive_name} (passive)",
-                what=f"the next card gets +{e.amount} {e.stat.capitalize()}",
-            )
-        )
+        source = f"{fighter.passive_name} (passive)"
+        what = f"the next card gets +{e.amount} {e.stat.capitalize()}"
+        out.append(effect_event(state, seat, fighter_rule(fighter.id), source, what))
 
 
 def end_clash(state: RivalesState, out: list[Event] | None) -> None:
@@ -408,17 +380,8 @@ def end_clash(state: RivalesState, out: list[Event] | None) -> None:
                     if maximum[t] and slot.side == UP:
                         slot.side = cut
                         if out is not None:
-                            out.append(
-                                ev.CardFlipped(
-                                    rule="rv.combo.maximum",
-                                    seat=slot.owner,
-                                    who=state.who[slot.owner],
-                                    card=slot.card.id,
-                                    name=slot.card.name,
-                                    up=False,
-                                    reason="maximum combo: the chain is cut",
-                                )
-                            )
+                            reason = "maximum combo: the chain is cut"
+                            out.append(flip_event(state, slot, False, reason, "rv.combo.maximum"))
             seats = fight.seats
             if end_passives[seats[0]] or end_passives[seats[1]]:  # most fighters have none
                 for t in (0, 1):

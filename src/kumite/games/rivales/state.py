@@ -14,28 +14,14 @@ import random
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Self
 
-from kumite.core.events import Event
+from kumite.core.events import Event, private_and_public
 from kumite.core.game import Decision, Outcome, State
 from kumite.core.rng import Rng
 from kumite.games.rivales import events as ev
 from kumite.games.rivales import rounds as rd
 from kumite.games.rivales.actions import action_to_choice, choice_to_action
 from kumite.games.rivales.cards import Card, Catalog, Effect, Fighter
-from kumite.games.rivales.decisions import (
-    BOOST,
-    END,
-    FIGHTER,
-    MARKER,
-    ORDER,
-    OVER,
-    PERSONA,
-    PLAY,
-    RESOLVE,
-    SETUP,
-    START,
-    ZONES,
-    decision,
-)
+from kumite.games.rivales.decisions import FIGHTER, OVER, PLAY
 from kumite.games.rivales.effects import Check, PassiveBonus
 from kumite.games.rivales.fight import Fight
 from kumite.games.rivales.options import Options
@@ -44,27 +30,14 @@ from kumite.games.rivales.phases import HANDLERS as _HANDLERS
 from kumite.games.rivales.table import HIDDEN, Line, energy
 from kumite.games.rivales.view import build_view
 
+# _ENTER, _HANDLERS: module globals, read faster than class attributes through an instance
+# (once per step)
+
 if TYPE_CHECKING:
     from kumite.games.rivales.game import Rivales
 
 BOOST_WORDS = {"none": "no", "damage": "Damage", "speed": "Speed", "both": "Speed and Damage"}
-__all__ = [
-    "BOOST",
-    "END",
-    "FIGHTER",
-    "MARKER",
-    "ORDER",
-    "OVER",
-    "PERSONA",
-    "PLAY",
-    "RESOLVE",
-    "SETUP",
-    "START",
-    "ZONES",
-    "Fight",
-    "RivalesState",
-    "decision",
-]
+__all__ = ["PLAY", "Fight", "RivalesState"]  # what lookahead reads here
 
 
 _SHARED = (  # never a list, dict or set: a copy shares these (tests/test_conformance.py)
@@ -328,9 +301,6 @@ class RivalesState(State):
             return 0
         return max(0, f.life - self.taken[seat])
 
-    def rivals(self, seat: int) -> tuple[int, ...]:
-        return self.teams[1 - self.team_of[seat]]
-
     def _set_fighter(self, seat: int, fighter: Fighter) -> None:
         self.fighters[seat] = fighter
         # A new list: clones share the old one (fork copies no label list).
@@ -356,24 +326,16 @@ class RivalesState(State):
         cards = self.hand[seat]
         self.known.setdefault((to, seat), set()).update(c.id for c in cards)
         if out is not None:
-            who, to_who = self.who[seat], self.who[to]
-            out.append(
-                ev.HandShown(
-                    rule=rule,
-                    to=frozenset({to}),
-                    seat=seat,
-                    who=who,
-                    to_seat=to,
-                    to_who=to_who,
-                    cards=tuple(c.id for c in cards),
-                    names=tuple(c.name for c in cards),
-                )
+            shown = ev.HandShown(
+                rule=rule,
+                seat=seat,
+                who=self.who[seat],
+                to_seat=to,
+                to_who=self.who[to],
+                cards=tuple(c.id for c in cards),
+                names=tuple(c.name for c in cards),
             )
-            out.append(
-                ev.HandShown(
-                    rule=rule, seat=seat, who=who, to_seat=to, to_who=to_who, cards=(), names=()
-                )
-            )
+            out += private_and_public(shown, to, cards=(), names=())
 
     def forbid_basics(self, seat: int, zone: int, out: list[Event] | None, rule: str) -> None:
         """``seat``'s rival may not play basic cards next clash (Pinzas de Mantis)."""
@@ -560,6 +522,3 @@ class RivalesState(State):
 
     def action_to_choice(self, seat: int, action: int) -> str:
         return action_to_choice(self, seat, action)
-
-
-# module globals: read faster than class attributes through an instance (once per step)

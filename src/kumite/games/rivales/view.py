@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from kumite.core.decision import pending_view
 from kumite.games.rivales.table import HIDDEN, SIDES, chain, count, energy
 
 if TYPE_CHECKING:
@@ -92,15 +93,6 @@ def build_view(state: RivalesState, seat: int | None) -> dict[str, Any]:
                 "dodge": list(fight.dodge),
             }
         )
-    pending = [
-        {
-            "seat": d.seat,
-            "kind": d.kind,
-            "prompt": d.prompt,
-            **({"legal": list(d.legal)} if d.seat == seat else {}),
-        }
-        for d in state.pending()
-    ]
     outcome = state.outcome
     return {
         "game": "rivales",
@@ -121,7 +113,7 @@ def build_view(state: RivalesState, seat: int | None) -> dict[str, Any]:
         "zone_order": [f.zone for f in state.fights]
         if state.two and state.phase in ("boost", "resolve")
         else None,
-        "pending": pending,
+        "pending": pending_view(state.pending(), seat),
         "outcome": None if outcome is None else outcome.to_json(),
     }
 

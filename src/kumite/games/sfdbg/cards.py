@@ -248,9 +248,6 @@ class Catalog:
         object.__setattr__(self, "by_id", {c.id: c for c in self.cards})
         object.__setattr__(self, "hero_by_id", {h.id: h for h in self.heroes})
 
-    def card(self, card_id: str) -> Card:
-        return self.by_id[card_id]
-
     def pile(self, pile: str) -> tuple[Card, ...]:
         found = self._piles.get(pile)
         if found is None:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from mypy_extensions import mypyc_attr
 
-from kumite.core.events import Event
+from kumite.core.events import Event, private_and_public
 from kumite.core.game import Outcome
 from kumite.core.rng import Rng, shuffle
 from kumite.games.sfdbg import events as ev
@@ -439,10 +439,8 @@ def draw_cards(st: Engine, seat: int, count: int, out: list[Event], rule: str) -
         drawn = _draw_with_shuffles(st, seat, count, out)
     if not st.quiet and drawn:
         names = tuple(st.name(c) for c in drawn)
-        out.append(
-            ev.CardsDrawn(rule=rule, to=frozenset({seat}), seat=seat, count=len(drawn), names=names)
-        )
-        out.append(ev.CardsDrawn(rule=rule, seat=seat, count=len(drawn)))
+        event = ev.CardsDrawn(rule=rule, seat=seat, count=len(drawn), names=names)
+        out += private_and_public(event, seat, names=())
     return len(drawn)
 
 

@@ -239,8 +239,7 @@ class StageFlipped(Event):
     stage: str
     cost: int
 
-    def describe(self) -> str:
-        return f"The next Stage is flipped face up: {self.stage} (cost {self.cost})."
+    template = "The next Stage is flipped face up: {stage} (cost {cost})."
 
 
 class HeroRevealed(Event):

@@ -6,7 +6,7 @@ with :func:`check_card`; errors name the pack file, the card and the field.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import msgspec
 
@@ -15,16 +15,8 @@ from kumite.core.errors import PackError
 CardType = Literal[
     "", "Starter", "Hero", "Villain", "Super Power", "Equipment", "Location", "Ultra"
 ]
-#: Card types a player may name (Psycho Punisher); Weakness has no type.
-CARD_TYPES: tuple[str, ...] = (
-    "Starter",
-    "Hero",
-    "Villain",
-    "Super Power",
-    "Equipment",
-    "Location",
-    "Ultra",
-)
+#: Card types a player may name (Psycho Punisher): all but "" (Weakness has no type).
+CARD_TYPES: tuple[str, ...] = get_args(CardType)[1:]
 Pile = Literal["starter", "kick", "weakness", "main", "ultra", "stage"]
 Zone = Literal["hand", "discard", "play", "lineup"]
 Op = Literal[

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from kumite.core.decision import pending_view
 from kumite.core.rng import Rng
 from kumite.games.sfdbg.engine import EMPTY, Engine, Request
 from kumite.games.sfdbg.scoring import deck_vp, stage_count
@@ -70,15 +71,6 @@ def view(st: SFDBGState, seat: int | None) -> dict[str, Any]:
             entry["cards"] = len(deck)
         players.append(entry)
     stage = st.stages[-1] if st.stages and st.stage_up else None
-    pending = [
-        {
-            "seat": d.seat,
-            "kind": d.kind,
-            "prompt": d.prompt,
-            **({"legal": list(d.legal)} if d.seat == seat else {}),
-        }
-        for d in st.pending()
-    ]
     return {
         "game": "sfdbg",
         "seat": seat,
@@ -113,7 +105,7 @@ def view(st: SFDBGState, seat: int | None) -> dict[str, Any]:
             "cannot_buy": st.no_buy,
         },
         "players": players,
-        "pending": pending,
+        "pending": pending_view(st.pending(), seat),
         "outcome": None if st.result is None else st.result.to_json(),
     }
 

@@ -209,9 +209,6 @@ class Catalog:
     rules: RuleValues
     rule_provenance: Mapping[str, Provenance]
 
-    def character(self, char_id: str) -> Character:
-        return self.characters[char_id]
-
     def unseen(self, player: Mapping[str, Any]) -> list[Card]:
         """From one player's public view entry, the cards its opponent has not seen: its hand
         and its hidden cover together (deck minus the shown card and every played card)."""

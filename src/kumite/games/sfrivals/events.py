@@ -37,8 +37,7 @@ class CoverChosen(Event):
     card: str
     name: str
 
-    def describe(self) -> str:
-        return f"You cover your life gauge with {self.name} (hidden from your opponent)."
+    template = "You cover your life gauge with {name} (hidden from your opponent)."
 
 
 class CardRevealed(Event):
@@ -116,8 +115,7 @@ class InitiativeDrawForced(Event):
     by_seat: int
     card: str
 
-    def describe(self) -> str:
-        return f"{self.card}: the initiative counts as a draw this round."
+    template = "{card}: the initiative counts as a draw this round."
 
 
 class InitiativeCompared(Event):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Self
 
+from kumite.core.decision import pending_view
 from kumite.core.errors import MalformedChoiceError
 from kumite.core.events import Event
 from kumite.core.game import Decision, Outcome, State
@@ -14,7 +15,6 @@ from kumite.games.sfrivals.legal import (
     fight_end,
     held,
     is_stuck,
-    playable_cards,
     playable_choices,
     powerless_reason,
 )
@@ -162,16 +162,6 @@ class SFRState(State):
             self.opts,
         )
 
-    def playable_cards(self, seat: int) -> tuple[Card, ...]:
-        return playable_cards(
-            self._character(seat),
-            self.hands[seat],
-            self.lives[seat],
-            self.round,
-            self.catalog.rules,
-            self.opts,
-        )
-
     def _held(self, seat: int) -> list[Card]:
         return held(self._character(seat), self.hands[seat])
 
@@ -266,18 +256,7 @@ class SFRState(State):
             card = self._take(first, choices[first])
             self.early[first] = card
             if not quiet:
-                out.append(
-                    ev.CardRevealed(
-                        rule="sfr.round.reveal",
-                        seat=first,
-                        card=card.id,
-                        name=card.name,
-                        initiative=card.initiative,
-                        damage=card.damage,
-                        damage_mark=card.damage_mark,
-                        early=True,
-                    )
-                )
+                out.append(_revealed(first, card, early=True))
             return
         early = self.early
         a = early[0] or self._take(0, choices[0])
@@ -285,17 +264,7 @@ class SFRState(State):
         if not quiet:
             for s, card in ((0, a), (1, b)):
                 if early[s] is None:
-                    out.append(
-                        ev.CardRevealed(
-                            rule="sfr.round.reveal",
-                            seat=s,
-                            card=card.id,
-                            name=card.name,
-                            initiative=card.initiative,
-                            damage=card.damage,
-                            damage_mark=card.damage_mark,
-                        )
-                    )
+                    out.append(_revealed(s, card))
         lives = self.lives
         start = len(out)
         result = resolve_round(
@@ -452,15 +421,6 @@ class SFRState(State):
                 cover = self.cover[s]
                 entry["cover"] = cover.id if cover is not None else None
             players.append(entry)
-        pending = [
-            {
-                "seat": d.seat,
-                "kind": d.kind,
-                "prompt": d.prompt,
-                **({"legal": list(d.legal)} if d.seat == seat else {}),
-            }
-            for d in self.pending()
-        ]
         return {
             "game": "sfrivals",
             "seat": seat,
@@ -469,6 +429,20 @@ class SFRState(State):
             "rounds": self.hand_size,
             "life_max": self.life_max,
             "players": players,
-            "pending": pending,
+            "pending": pending_view(self.pending(), seat),
             "outcome": None if self._outcome is None else self._outcome.to_json(),
         }
+
+
+def _revealed(seat: int, card: Card, *, early: bool = False) -> ev.CardRevealed:
+    """``seat`` reveals ``card`` (``early``: first, before the opponent chooses)."""
+    return ev.CardRevealed(
+        rule="sfr.round.reveal",
+        seat=seat,
+        card=card.id,
+        name=card.name,
+        initiative=card.initiative,
+        damage=card.damage,
+        damage_mark=card.damage_mark,
+        early=early,
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter  # card id -> copies, in first-seen order
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -80,17 +81,9 @@ def cards_table(cards: list[Card], title: str, copies: Mapping[str, int] | None 
     return table
 
 
-def counted(ids: Iterable[str]) -> dict[str, int]:
-    """Card id -> copies, in first-seen order."""
-    out: dict[str, int] = {}
-    for card_id in ids:
-        out[card_id] = out.get(card_id, 0) + 1
-    return out
-
-
 def names(catalog: Catalog, ids: Iterable[str]) -> str:
     """``Hadouken ×2, Guard``: each card once, with its copies."""
-    return ", ".join(named(catalog.cards[i], n) for i, n in counted(ids).items())
+    return ", ".join(named(catalog.cards[i], n) for i, n in Counter(ids).items())
 
 
 def move_lists(catalog: Catalog, mine: str, theirs: str) -> Group:
@@ -161,7 +154,7 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
             parts.append(Text(f"    unseen (hand + hidden cover): {unseen}", style="dim"))
     me = next((p for p in view["players"] if p["seat"] == seat), None)
     if me is not None and me.get("hand"):
-        held = counted(me["hand"])
+        held = Counter(me["hand"])
         hand = [catalog.cards[c] for c in held]
         parts.append(cards_table(hand, "Your hand", held))
         if me.get("cover"):
@@ -210,7 +203,7 @@ class HumanSFRivals:
         """Every card in hand is listed; an Ultra or Super Combo that may not be played yet
         is greyed with the reason, and a pick of it is refused."""
         me = view["players"][decision.seat]
-        held = counted(me.get("hand", []))
+        held = Counter(me.get("hand", []))
         legal = {x[5:] for x in decision.legal}
         cards = [self.catalog.cards[i] for i in held]
         rules = self.catalog.rules

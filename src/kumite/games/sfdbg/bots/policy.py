@@ -15,8 +15,6 @@ from kumite.games.sfdbg.cards import Card, Catalog, Effect
 
 #: Rough end-of-game worth of the variable-VP cards.
 VARIABLE_VP = {"squared": 3.0, "per_different_attack": 3.0, "per_different_defense": 3.0}
-#: Cards that are bad to own: removing them is good.
-JUNK = ("weakness", "vulnerability", "punch")
 
 
 def _econ(effects: Sequence[Effect]) -> float:
