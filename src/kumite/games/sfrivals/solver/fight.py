@@ -741,18 +741,7 @@ def key_fields(keys: I64) -> tuple[I64, I64, I64, I64, I64, I64, I64, I64]:
     return _unpack(keys)
 
 
-def _pack(round: Any, h0: Any, h1: Any, l0: Any, l1: Any, cp: Any, rf: Any, ad: Any) -> Any:
-    """Pack state fields (ints or int64 arrays) into keys."""
-    return (
-        (round << _R)
-        | (h0 << _H0)
-        | (h1 << _H1)
-        | (l0 << _L0)
-        | (l1 << _L1)
-        | (cp << _CP)
-        | (rf << _RF)
-        | (ad << _AD)
-    )
+_pack = kernels.pack_fields
 
 
 def _unpack(keys: I64) -> tuple[I64, I64, I64, I64, I64, I64, I64, I64]:

@@ -246,9 +246,8 @@ def _probe_stuck(stuck: Array, r: int, h: int, life: int, mark: bool) -> int:
 # tables for simulators"): next_state, legal_cards, round_ready and the key fields below
 
 
-@_jit
-def pack_key(round: int, h0: int, h1: int, l0: int, l1: int, cp: int, rf: int, ad: int) -> int:
-    """A packed state key from its fields (as :func:`.fight.pack_keys`)."""
+def pack_fields(round: Any, h0: Any, h1: Any, l0: Any, l1: Any, cp: Any, rf: Any, ad: Any) -> Any:
+    """A packed state key from its fields: ints or int64 arrays (:func:`.fight.pack_keys`)."""
     return (
         (round << _R)
         | (h0 << _H0)
@@ -259,6 +258,10 @@ def pack_key(round: int, h0: int, h1: int, l0: int, l1: int, cp: int, rf: int, a
         | (rf << _RF)
         | (ad << _AD)
     )
+
+
+pack_key = _jit(pack_fields)
+"""The same, compiled, for one state inside a kernel."""
 
 
 @_jit
