@@ -159,6 +159,25 @@ def test_a_first_time_player_names_themself_plays_a_bot_to_the_end_and_rematches
     assert "(watching)" not in page.inner_text("#title")
     assert "Aiko (you)" in page.inner_text("#seats")
     page.screenshot(path=shots / "3-rematch.png")
+    # the finished game was rated (the default): the lobby's Best rated list shows Aiko and
+    # the bot she played (ratings move in the background: look again until they are there)
+    for _ in range(20):
+        page.goto(f"{web.base}/?game={game}")
+        page.wait_for_selector("#top-list li")
+        if "Aiko" in page.inner_text("#top-list"):
+            break
+        page.wait_for_timeout(250)
+    assert "Aiko" in page.inner_text("#top-list")
+    assert "(bot)" in page.inner_text("#top-list")
+    # My games: the first table and its rematch, each once (two refreshes at load once
+    # filled the list twice)
+    page.wait_for_selector("#my-games-list li[data-table]")
+    page.wait_for_timeout(500)
+    mine = page.eval_on_selector_all(
+        "#my-games-list li[data-table]", "els => els.map(e => e.dataset.table)"
+    )
+    assert len(mine) == 2 and first_table in mine, mine
+    page.screenshot(path=shots / "4-best-rated.png")
     assert not errors, errors
     context.close()
 

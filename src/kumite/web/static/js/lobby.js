@@ -125,7 +125,28 @@ document.getElementById("remove-seat").addEventListener("click", () => {
   if (rows.length > currentGame().min_players) rows[rows.length - 1].remove();
   seatCountChanged();
 });
-gameSelect.addEventListener("change", renderForm);
+gameSelect.addEventListener("change", () => { renderForm(); renderTopRated(); });
+
+// The best rated players and bots of the chosen game (OpenSkill's mu - 3 sigma), the rest on
+// the leaderboard: a newcomer sees how strong each bot level is before picking one.
+async function renderTopRated() {
+  const game = gameSelect.value;
+  document.getElementById("top-more").href = `/leaderboard?game=${encodeURIComponent(game)}`;
+  let data;
+  try {
+    data = await api(`/api/ratings?game=${encodeURIComponent(game)}&limit=5`);
+  } catch { return; }
+  if (game !== gameSelect.value) return;  // another game was chosen meanwhile
+  const list = clear(document.getElementById("top-list"));
+  const me = player();
+  for (const r of data.ratings) {
+    const mine = me && r.id === me.id;
+    list.append(h(`li${mine ? ".mine" : ""}`, {}, r.name,
+      r.kind === "bot" ? h("span.dim", {}, " (bot)") : null,
+      ` — ${r.rating.toFixed(1)} `, h("span.dim", {}, `(${r.games} game${r.games === 1 ? "" : "s"})`)));
+  }
+  if (!data.ratings.length) list.append(h("li.dim", {}, data.available ? "No rated game yet." : "Games are not rated on this server."));
+}
 
 document.getElementById("new-table").addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -202,19 +223,22 @@ function seatSummary(seats) {
   return `${seats.length - open}/${seats.length} seats taken${names ? ` (${names})` : ""}`;
 }
 
+// The lists are cleared only once their answer is in: two refreshes at once (the page's
+// first, and the one once the player is known) would otherwise both fill the same list.
 async function refreshMine() {
-  const list = clear(document.getElementById("my-games-list"));
   if (!player()) {
-    list.append(h("li.dim", {}, "Choose a name to keep your games here."));
+    clear(document.getElementById("my-games-list"))
+      .append(h("li.dim", {}, "Choose a name to keep your games here."));
     return;
   }
   let mine = [];
   try {
     mine = await api("/api/players/me/games");
   } catch (error) {
-    list.append(h("li.error", {}, error.message));
+    clear(document.getElementById("my-games-list")).append(h("li.error", {}, error.message));
     return;
   }
+  const list = clear(document.getElementById("my-games-list"));
   if (!mine.length) list.append(h("li.dim", {}, "No games yet."));
   for (const g of mine) {
     const playing = g.status === "playing";
@@ -228,16 +252,16 @@ async function refreshMine() {
 
 async function refresh() {
   refreshMine();
-  const list = clear(document.getElementById("table-list"));
   const waiting = document.getElementById("waiting").checked;
   let tables = [];
   try {
     // One more than a page: whether there is an older page.
     tables = await api(`/api/tables?offset=${page * PAGE}&limit=${PAGE + 1}${waiting ? "&waiting=true" : ""}`);
   } catch (error) {
-    list.append(h("li.error", {}, error.message));
+    clear(document.getElementById("table-list")).append(h("li.error", {}, error.message));
     return;
   }
+  const list = clear(document.getElementById("table-list"));
   document.getElementById("next-page").disabled = tables.length <= PAGE;
   document.getElementById("prev-page").disabled = page === 0;
   document.getElementById("page").textContent = `page ${page + 1}`;
@@ -282,6 +306,7 @@ async function main() {
   const wanted = new URLSearchParams(window.location.search).get("game");
   if (wanted && games.some((g) => g.id === wanted)) gameSelect.value = wanted;
   renderForm();
+  renderTopRated();
   showPlayer();
   // A first-time visitor is asked their name once; afterwards this browser remembers it
   // (a forgotten key is dropped first: every request would be refused with it).
