@@ -59,14 +59,17 @@ MOTION = """() => {
   const shake = document.createElement("div");
   shake.className = "took-hit";
   document.body.append(shake);
-  return [getComputedStyle(el).animationName, getComputedStyle(shake).animationName];
+  const strike = document.createElement("li");
+  strike.className = "strike";
+  document.body.append(strike);
+  return [el, shake, strike].map((x) => getComputedStyle(x).animationName);
 }"""
 
 
-def test_reveals_and_hits_move_unless_the_player_asks_for_less_motion(browser, web):
+def test_reveals_hits_and_attacks_move_unless_the_player_asks_for_less_motion(browser, web):
     """prefers-reduced-motion: reduce turns every animation off (kumite.css)."""
     page, errors = open_page(browser, web.base + "/rules")
-    assert page.evaluate(MOTION) == ["kumite-reveal", "kumite-hit"]
+    assert page.evaluate(MOTION) == ["kumite-reveal", "kumite-hit", "kumite-strike"]
     page.emulate_media(reduced_motion="reduce")
-    assert page.evaluate(MOTION) == ["none", "none"]
+    assert page.evaluate(MOTION) == ["none", "none", "none"]
     assert not errors, errors

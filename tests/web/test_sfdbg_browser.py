@@ -391,3 +391,30 @@ def test_the_sfdbg_table_shows_marks_copies_stage_numbers_and_the_bosss_counter_
     assert len(shown["heroes"]) == 2 and all(t.endswith("†") for t in shown["heroes"])
     assert "† reconstructed" in shown["legend"][0] and "★ VP" in shown["legend"][0]
     assert not errors, errors
+
+
+SEEN_CLASSES = """() => {
+  window.kumiteSeen = new Set();
+  const note = (el) => el.classList && el.classList.forEach((c) => window.kumiteSeen.add(c));
+  new MutationObserver((changes) => changes.forEach((c) => c.addedNodes.forEach((n) => {
+    note(n);
+    if (n.querySelectorAll) n.querySelectorAll(".strike, .took-hit").forEach(note);
+  }))).observe(document.body, { childList: true, subtree: true });
+}"""
+
+
+def test_an_attack_strikes_in_and_the_player_it_lands_on_shakes(browser, web, shots):
+    """Motion for attacks (issue 18): an Attack of the latest update slides into "Attacks and
+    defenses", and the player who does not avoid it shakes once (off under reduced motion)."""
+    made = new_table(web, [{"kind": "bot", "agent": "greedy"}, {"kind": "bot", "agent": "greedy"}])
+    page, errors = open_page(browser, web.base + made["spectate"])
+    page.evaluate(SEEN_CLASSES)
+    seen: list[str] = []
+    for _ in range(360):  # the CSP forbids wait_for_function's eval: ask every quarter second
+        seen = page.evaluate("() => [...window.kumiteSeen]")
+        if {"strike", "took-hit"} <= set(seen):
+            break
+        page.wait_for_timeout(250)
+    assert {"strike", "took-hit"} <= set(seen), seen
+    page.screenshot(path=shots / "attack.png")
+    assert not errors, errors

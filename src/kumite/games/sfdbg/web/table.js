@@ -155,6 +155,11 @@ function heroBox(ctx, p) {
     p.cannot_avoid ? h("span.chip.atk", {}, "cannot avoid the next Attack") : null);
 }
 
+// A player an Attack of this update lands on (not avoided) shakes once.
+function struck(ctx, seat) {
+  return (ctx.lastEvents || []).some((e) => e.type === "AttackNotAvoided" && e.seat === seat);
+}
+
 function counts(p) {
   const t = p.tally;
   const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -173,7 +178,7 @@ function counts(p) {
 function playerPanel(ctx, p, map, isMe) {
   const view = ctx.state.view;
   const active = view.phase === "turn" && view.active === p.seat;
-  const panel = h(`section.player.dbg-player${active ? ".active" : ""}`, { id: isMe ? "me" : `player-${p.seat}`, dataset: { seat: p.seat } });
+  const panel = h(`section.player.dbg-player${active ? ".active" : ""}${struck(ctx, p.seat) ? ".took-hit" : ""}`, { id: isMe ? "me" : `player-${p.seat}`, dataset: { seat: p.seat } });
   const foe = map.byTarget.get(`player|${p.seat}`);
   panel.append(h("h2", {}, active ? h("span.dbg-turnmark", { title: "whose turn it is" }, "▶") : null,
     who(ctx, p.seat), ...counts(p),
@@ -196,7 +201,7 @@ function opponentRow(ctx, p, map) {
   const view = ctx.state.view;
   const active = view.phase === "turn" && view.active === p.seat;
   const foe = map.byTarget.get(`player|${p.seat}`);
-  const row = h(`section.dbg-opp${active ? ".active" : ""}`, { id: `player-${p.seat}`, dataset: { seat: p.seat } });
+  const row = h(`section.dbg-opp${active ? ".active" : ""}${struck(ctx, p.seat) ? ".took-hit" : ""}`, { id: `player-${p.seat}`, dataset: { seat: p.seat } });
   row.append(h("div.dbg-opp-line", {},
     active ? h("span.dbg-turnmark", { title: "whose turn it is" }, "▶") : null,
     h("strong", {}, who(ctx, p.seat)),
@@ -322,7 +327,8 @@ function fights(ctx) {
   if (!sel.fights || !sel.fights.length) return null;
   const newest = ctx.lastEvents.length ? ctx.lastEvents[0].step : -1;
   return h("section.panel.dbg-fight", { id: "dbg-fight" }, h("h2", {}, "Attacks and defenses"),
-    h("ol", {}, sel.fights.map((e) => h(`li${e.step === newest ? ".new" : ""}`, { dataset: { type: e.type } },
+    // an Attack of this update strikes in (no motion under prefers-reduced-motion)
+    h("ol", {}, sel.fights.map((e) => h(`li${e.step === newest ? `.new${e.type === "AttackMade" ? ".strike" : ""}` : ""}`, { dataset: { type: e.type } },
       e.text, ctx.ruleLink ? ctx.ruleLink(e.rule) : h("span.rule", {}, e.rule)))));
 }
 
