@@ -12,6 +12,8 @@ def open_page(browser, url, width=1280, height=900):
     page = browser.new_page(viewport={"width": width, "height": height})
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # console errors too (a refused resource, a CSP violation): no page may log one
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.goto(url)
     return page, errors
 
