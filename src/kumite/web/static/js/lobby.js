@@ -293,16 +293,15 @@ document.getElementById("prev-page").addEventListener("click", () => { page = Ma
 document.getElementById("next-page").addEventListener("click", () => { page += 1; refresh(); });
 
 async function main() {
-  let server;
-  [games, server] = await Promise.all([api("/api/games"), api("/api/server")]);
+  let server, rated;
+  [games, server, rated] = await Promise.all([api("/api/games"), api("/api/server"),
+    api("/api/ratings?kind=bot&limit=200").catch(() => ({ ratings: [] }))]);  // none: plain bot names
+  for (const r of rated.ratings) (botRatings[r.game] ||= {})[r.id.replace(/^bot:/, "")] = r.rating;
   // Seeds are the server's secret; only a development server (--dev-seeds) takes one.
   document.getElementById("seed-field").hidden = !server.dev_seeds;
+  // No await from listing the games to drawing the form: a choice made in between (a game,
+  // a Super Hero) would be drawn over.
   for (const game of games) gameSelect.append(h("option", { value: game.id }, game.name));
-  try {
-    for (const r of (await api("/api/ratings?kind=bot&limit=200")).ratings) {
-      (botRatings[r.game] ||= {})[r.id.replace(/^bot:/, "")] = r.rating;
-    }
-  } catch { botRatings = {}; }  // no ratings: plain bot names
   const wanted = new URLSearchParams(window.location.search).get("game");
   if (wanted && games.some((g) => g.id === wanted)) gameSelect.value = wanted;
   renderForm();
