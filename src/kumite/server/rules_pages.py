@@ -23,9 +23,13 @@ from markdown_it import MarkdownIt
 from kumite.core.registry import get_spec, specs
 from kumite.server.context import Server
 
-RULINGS = Path(__file__).resolve().parents[3] / "docs" / "rulings.md"
-"""In a source checkout (an editable install); an installed wheel has none, and its pages
-then show the rule index alone."""
+# The source checkout's (an editable install), else the one of the checkout the server runs
+# in (a wheel, e.g. the compiled build, carries no docs/); with neither the pages show the
+# rule index alone.
+RULINGS_PLACES = (
+    Path(__file__).resolve().parents[3] / "docs" / "rulings.md",
+    Path("docs") / "rulings.md",
+)
 
 _HEADING = re.compile(r"^(#{2,4}) (.*)$")
 _REF = re.compile(r"`([a-z0-9-]+(?:\.[a-z0-9-]+)+)`")
@@ -55,7 +59,8 @@ class Ruling:
 @functools.cache
 def _rulings() -> tuple[tuple[str, tuple[Ruling, ...]], ...]:
     """``docs/rulings.md`` as (game section heading, its rulings)."""
-    if not RULINGS.is_file():
+    found = next((p for p in RULINGS_PLACES if p.is_file()), None)
+    if found is None:
         return ()
     sections: list[tuple[str, list[Ruling]]] = []
     current: list[str] | None = None
@@ -68,7 +73,7 @@ def _rulings() -> tuple[tuple[str, tuple[Ruling, ...]], ...]:
                 Ruling(found.group(1) if found else None, title, "\n".join(current).strip())
             )
 
-    for line in RULINGS.read_text(encoding="utf-8").splitlines():
+    for line in found.read_text(encoding="utf-8").splitlines():
         heading = _HEADING.match(line)
         if heading and len(heading.group(1)) == 2:
             close()
