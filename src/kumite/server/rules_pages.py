@@ -59,8 +59,8 @@ class Ruling:
 @functools.cache
 def _rulings() -> tuple[tuple[str, tuple[Ruling, ...]], ...]:
     """``docs/rulings.md`` as (game section heading, its rulings)."""
-    found = next((p for p in RULINGS_PLACES if p.is_file()), None)
-    if found is None:
+    source = next((p for p in RULINGS_PLACES if p.is_file()), None)
+    if source is None:
         return ()
     sections: list[tuple[str, list[Ruling]]] = []
     current: list[str] | None = None
@@ -73,7 +73,7 @@ def _rulings() -> tuple[tuple[str, tuple[Ruling, ...]], ...]:
                 Ruling(found.group(1) if found else None, title, "\n".join(current).strip())
             )
 
-    for line in found.read_text(encoding="utf-8").splitlines():
+    for line in source.read_text(encoding="utf-8").splitlines():
         heading = _HEADING.match(line)
         if heading and len(heading.group(1)) == 2:
             close()
