@@ -357,6 +357,13 @@ def serve(
             help="Seconds a table nobody uses stays in memory (loaded again when asked for)."
         ),
     ] = ServerSettings.evict_after,
+    full_collection_every: Annotated[
+        float,
+        typer.Option(
+            help="Seconds between two full passes of the cycle collector, each a short stop "
+            "of the server (0: never; docs/protocol.md, Load)."
+        ),
+    ] = ServerSettings.full_collection_every,
     advertise: Annotated[
         str,
         typer.Option(
@@ -381,6 +388,7 @@ def serve(
         bot_budget=bot_budget,
         idle_close=idle_close * 3600,
         evict_after=evict_after,
+        full_collection_every=full_collection_every,
         advertise=advertise,
     )
     serve_cmd.run(host, port, database_url, bot_delay, settings)

@@ -47,6 +47,11 @@ class ServerSettings:
     """Seconds a table nobody uses (no socket, no bot thinking) stays in memory; it is loaded
     again from storage when next asked for."""
 
+    full_collection_every: float = 600.0
+    """Seconds between two full passes of the cycle collector (:mod:`kumite.server.collector`;
+    0: never): each stops the server for a moment that grows with the tables and sockets
+    open, and frees the cyclic garbage that the frequent short passes leave."""
+
     advertise: str = ""
     """The address other server processes of the same PostgreSQL database reach this one at
     (``http://host:port``), to forward a table's requests to its owner; empty: this
