@@ -27,7 +27,7 @@ themselves from their creation on; ``--evict-after`` seconds later, when the fin
 have been let go of), target within 2x.
 
     python benchmarks/web_load.py [--games 1000] [--think 0.5 1.5] [--duration 60]
-        [--database-url URL] [--processes N] [--churn 10000] [--json]
+        [--database-url URL] [--processes N] [--bot-processes N] [--churn 10000] [--json]
 """
 
 from __future__ import annotations
@@ -362,7 +362,8 @@ def servers(url: str, count: int, port: int, extra: list[str]) -> Any:
 
 
 def load(args: argparse.Namespace, url: str) -> dict[str, Any]:
-    with servers(url, args.processes, args.port, []) as (bases, procs):
+    extra = ["--bot-processes", str(args.bot_processes)]
+    with servers(url, args.processes, args.port, extra) as (bases, procs):
         before = {p.pid: cpu_seconds(p.pid) for p in procs}
         me = cpu_seconds(os.getpid())
         load_before = loadavg()
@@ -452,6 +453,12 @@ def main() -> None:
     parser.add_argument(
         "--ramp", type=float, default=10.0, help="players arrive over the first S seconds"
     )
+    parser.add_argument(
+        "--bot-processes",
+        type=int,
+        default=0,
+        help="each server's bots think in N worker processes (kumite serve --bot-processes)",
+    )
     parser.add_argument("--churn", type=int, default=0, help="measure memory over N tables")
     parser.add_argument("--evict-after", type=float, default=5.0)
     parser.add_argument("--json", action="store_true")
@@ -477,7 +484,8 @@ def main() -> None:
         r = result
         lo, hi = args.think
         print(
-            f"[{r['database']}, {args.processes} process(es)] {r['concurrent_games']} games, "
+            f"[{r['database']}, {args.processes} process(es), --bot-processes "
+            f"{args.bot_processes}] {r['concurrent_games']} games, "
             f"{r['players']} players (think {lo:g}-{hi:g} s) + as many bot seats, "
             f"{r['seconds']} s, {r['games_finished']} finished, {r['choices_per_second']} "
             "player choices/s\n"

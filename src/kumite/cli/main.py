@@ -342,6 +342,13 @@ def serve(
     bot_threads: Annotated[
         int, typer.Option(help="Threads in which the bots of all tables think.")
     ] = ServerSettings.bot_threads,
+    bot_processes: Annotated[
+        int,
+        typer.Option(
+            help="Worker processes in which the bots think instead of threads (0: threads; "
+            "the machine's cores suit a busy server, docs/protocol.md, Load)."
+        ),
+    ] = ServerSettings.bot_processes,
     bot_budget: Annotated[
         float, typer.Option(help="Seconds a bot may think about one move.")
     ] = ServerSettings.bot_budget,
@@ -385,6 +392,7 @@ def serve(
         open_tables_per_client=max_open_tables,
         spectators_per_table=max_spectators,
         bot_threads=bot_threads,
+        bot_processes=bot_processes,
         bot_budget=bot_budget,
         idle_close=idle_close * 3600,
         evict_after=evict_after,
