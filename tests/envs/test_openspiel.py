@@ -56,7 +56,7 @@ def test_random_sim_test(mode: Mode, request: pytest.FixtureRequest) -> None:
     sims = {"sfrivals": 5, "rivales": 3}.get(mode[0], 1)
     if mode[0] == "sfdbg" and mode[1].get("players", 2) > 3:
         pytest.skip(
-            "the slow test below (one 4-seat game takes ~40 s: every step checks every seat)"
+            "the slow tests below (a 4- or 5-seat game takes a minute: each step checks each seat)"
         )
     pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
     if mode[0] != "sfrivals":
@@ -65,8 +65,13 @@ def test_random_sim_test(mode: Mode, request: pytest.FixtureRequest) -> None:
 
 
 @pytest.mark.slow
-def test_random_sim_test_four_seats() -> None:
-    game = kos.load("sfdbg", {"players": 4, "variant": "high-powered"})
+@pytest.mark.parametrize(
+    "options",
+    [{"players": 4, "variant": "high-powered"}, {"players": 5, "variant": "secret-heroes"}],
+    ids=["4-high-powered", "5-secret-heroes"],
+)
+def test_random_sim_test_four_and_five_seats(options: dict[str, Any]) -> None:
+    game = kos.load("sfdbg", options)
     pyspiel.random_sim_test(game, 1, serialize=True, verbose=False)
 
 

@@ -107,7 +107,9 @@ class ScriptedRng(Rng):
         self.pos += 1
         return r
 
-    _randbelow = draw  # random.Random's uniform draw, used by randrange, choice and sample
+    def _randbelow(self, n: int) -> int:
+        # random.Random's uniform draw, behind randrange, choice and sample
+        return self.draw(n)
 
     def shuffle(self, x: list[Any]) -> None:  # type: ignore[override]
         """Fisher-Yates from the last position (as :func:`shuffle`), asking for every draw
