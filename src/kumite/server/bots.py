@@ -68,7 +68,6 @@ class BotPool:
             # up: time queued behind other tables' bots counts (issue 19, bots on time).
             deadline = agent.deadline = time.monotonic() + agent.level.seconds
         future: Future[Any]
-        index = -1
         if recipe is not None and self.processes:
             index = zlib.crc32(recipe.table.encode()) % self.processes
             future, started = self._submit(index, recipe, list(state.history), deadline)
@@ -100,9 +99,7 @@ class BotPool:
                 return secrets.choice(decision.legal)
         try:
             answer = waiting.result()
-        except Exception as exc:
-            if isinstance(exc, BrokenProcessPool):
-                self._workers[index] = None  # made again for the next move
+        except Exception:  # a dead worker is spawned again by the next move sent to it
             log.exception("bot %s failed: a random move", agent.name)
             return secrets.choice(decision.legal)
         choice = answer[0] if isinstance(answer, tuple) else answer
@@ -128,6 +125,7 @@ class BotPool:
         try:
             future = worker.submit(botworkers.think, recipe, history, self.budget, deadline)
         except BrokenProcessPool:  # it died since its last move: a new one takes this move
+            worker.shutdown(wait=False, cancel_futures=True)
             worker = self._workers[index] = self._spawn()
             ahead = []
             future = worker.submit(botworkers.think, recipe, history, self.budget, deadline)

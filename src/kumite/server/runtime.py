@@ -98,9 +98,9 @@ class TableRuntime:
         self.state: State = self.game.new_state(stored.seed, stored.options)
         self.log: list[tuple[int, msgspec.Raw]] = []
         """Each event as (who may see it, a bit mask: :func:`_audience`; its JSON), encoded
-        once for every client. Neither is an object the cycle collector
-        tracks: a long game's log had been most of what its full passes walked (hundreds of
-        thousands of objects at 1,000 tables, a pause of ~0.3 s; docs/protocol.md, Load)."""
+        once for every client. Neither is an object the cycle collector tracks: a long
+        game's log had been most of what its full passes walked (hundreds of thousands of
+        objects at 1,000 tables, a pause of ~0.3 s; docs/protocol.md, Load)."""
         for index, choices in enumerate(stored.steps):
             self._record(index, self.state.apply(choices))
         self.closed = stored.status == "closed"
