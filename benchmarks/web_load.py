@@ -35,7 +35,8 @@ themselves from their creation on; ``--evict-after`` seconds later, when the fin
 have been let go of), target within 2x.
 
     python benchmarks/web_load.py [--games 1000] [--think 5 15] [--duration 60]
-        [--database-url URL] [--processes N] [--bot-processes N] [--churn 10000] [--json]
+        [--database-url URL] [--processes N] [--bot-processes N] [--bot AGENT]
+        [--churn 10000] [--json]
 """
 
 from __future__ import annotations
@@ -213,15 +214,26 @@ async def answer(
         await ws.send(ENCODE({"type": "choose", "step": step, "choice": choice}))
 
 
+def _with_bot(mix: dict[str, Any], agent: str) -> dict[str, Any]:
+    """``mix`` with its bot seats played by ``agent``."""
+    seats = [{**s, "agent": agent} if s["kind"] == "bot" else s for s in mix["seats"]]
+    return {**mix, "seats": seats}
+
+
 async def run(
-    bases: list[str], games: int, think: tuple[float, float], duration: float, ramp: float
+    bases: list[str],
+    games: int,
+    think: tuple[float, float],
+    duration: float,
+    ramp: float,
+    bot: str = "greedy",
 ) -> dict[str, Any]:
     figures = Figures()
     jobs = []
     rng = random.Random(0)
     async with httpx.AsyncClient(timeout=60) as http:
         for index in range(games):
-            mix = MIXES[index % len(MIXES)]
+            mix = _with_bot(MIXES[index % len(MIXES)], bot)
             answer = await http.post(bases[index % len(bases)] + "/api/tables", json=mix)
             if answer.status_code != 200:
                 figures.errors.append(f"table {index}: {answer.status_code} {answer.text[:80]}")
@@ -375,7 +387,9 @@ def load(args: argparse.Namespace, url: str) -> dict[str, Any]:
         before = {p.pid: cpu_seconds(p.pid) for p in procs}
         me = cpu_seconds(os.getpid())
         load_before = loadavg()
-        result = asyncio.run(run(bases, args.games, tuple(args.think), args.duration, args.ramp))
+        result = asyncio.run(
+            run(bases, args.games, tuple(args.think), args.duration, args.ramp, args.bot)
+        )
         result["server_cpu_seconds"] = round(
             sum(cpu_seconds(p.pid) - before[p.pid] for p in procs), 1
         )
@@ -463,6 +477,9 @@ def main() -> None:
         "--ramp", type=float, default=10.0, help="players arrive over the first S seconds"
     )
     parser.add_argument(
+        "--bot", default="greedy", help="the agent of every bot seat (greedy: the lobby's)"
+    )
+    parser.add_argument(
         "--bot-processes",
         type=int,
         default=0,
@@ -494,7 +511,7 @@ def main() -> None:
         lo, hi = args.think
         print(
             f"[{r['database']}, {args.processes} process(es), --bot-processes "
-            f"{args.bot_processes}] {r['concurrent_games']} games, "
+            f"{args.bot_processes}, bots {args.bot}] {r['concurrent_games']} games, "
             f"{r['players']} players (think {lo:g}-{hi:g} s) + as many bot seats, "
             f"{r['seconds']} s, {r['games_finished']} finished, {r['choices_per_second']} "
             "player choices/s\n"
