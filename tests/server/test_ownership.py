@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from kumite.server.forward import VIA, Forwarder, Peers, table_of
@@ -12,24 +14,31 @@ from kumite.server.storage import Store
 postgres_only = pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 
 
+def fresh_id() -> str:
+    """A table id no other test uses: advisory locks are shared by the whole database, and
+    the suite's workers run PostgreSQL tests side by side."""
+    return f"own-{uuid.uuid4().hex[:12]}"
+
+
 @postgres_only
 def test_one_owner_per_table_found_from_postgresql_and_freed_with_its_session(database_url):
     store = Store(database_url)
     first = Leases(store.engine, "http://127.0.0.1:8001")
     second = Leases(store.engine, "http://127.0.0.1:8002")
+    t1, t2 = fresh_id(), fresh_id()
     try:
-        assert first.claim("t1") is None  # nobody had it: first serves it
-        assert first.claim("t1") is None  # and keeps it
-        assert second.claim("t1") == "http://127.0.0.1:8001"  # the owner's address
-        assert second.claim("t2") is None
-        assert first.claim("t2") == "http://127.0.0.1:8002"
-        first.release("t1")
-        assert not first.holds("t1")
-        assert second.claim("t1") is None  # let go of: the next one asked takes it
+        assert first.claim(t1) is None  # nobody had it: first serves it
+        assert first.claim(t1) is None  # and keeps it
+        assert second.claim(t1) == "http://127.0.0.1:8001"  # the owner's address
+        assert second.claim(t2) is None
+        assert first.claim(t2) == "http://127.0.0.1:8002"
+        first.release(t1)
+        assert not first.holds(t1)
+        assert second.claim(t1) is None  # let go of: the next one asked takes it
         # The owner's connection dies (its process killed, say): its tables are free.
         second.close()
-        assert not second.holds("t2")
-        assert first.claim("t2") is None
+        assert not second.holds(t2)
+        assert first.claim(t2) is None
     finally:
         first.close()
         second.close()
@@ -40,13 +49,14 @@ def test_one_owner_per_table_found_from_postgresql_and_freed_with_its_session(da
 def test_a_lost_lock_connection_is_noticed(database_url):
     store = Store(database_url)
     leases = Leases(store.engine, "http://127.0.0.1:8001")
+    t1 = fresh_id()
     try:
-        assert leases.claim("t1") is None
+        assert leases.claim(t1) is None
         assert leases._conn is not None
         leases._conn.invalidate()  # as if PostgreSQL had dropped the session
         leases.check()
-        assert not leases.holds("t1")
-        assert leases.claim("t1") is None  # a fresh connection, the lock taken again
+        assert not leases.holds(t1)
+        assert leases.claim(t1) is None  # a fresh connection, the lock taken again
     finally:
         leases.close()
         store.close()
