@@ -30,7 +30,7 @@ from typing import Any
 from kumite.core.game import Decision, Game
 from kumite.games.rivales.cards import Card, Catalog, Fighter
 from kumite.games.rivales.game import GAME
-from kumite.games.rivales.lookahead import clash, position, with_hands
+from kumite.games.rivales.lookahead import position, quick_clash
 from kumite.games.rivales.state import RivalesState
 
 KO = 50.0
@@ -186,21 +186,10 @@ class GreedyRivales:
         first_zone: int = 1,
     ) -> float:
         seat = self.seat
-        hands = {s: [card] for s, card in plays.items()}
-        for s in base.seats:
-            if s not in plays and base.ready[s] is None:
-                hands[s] = [base.fighter(s).cards[0]]
-        state = with_hands(base, hands)
-        energy = _energy(state, seat)
-        taken = list(state.taken)
-        won = list(state.rounds_won)
-        clash(
-            state,
-            {s: (plays[s].id if s in plays else state.hand[s][0].id) for s in state.seats},
-            boosts=boosts,
-            personas=personas,
-            first_zone=first_zone,
-        )
+        energy = _energy(base, seat)
+        taken = list(base.taken)
+        won = list(base.rounds_won)
+        state = quick_clash(base, plays, boosts=boosts, personas=personas, first_zone=first_zone)
         mine, theirs = state.team_of[seat], 1 - state.team_of[seat]
         if state.rounds_won != won or state.is_terminal:
             gained = [state.rounds_won[t] - won[t] for t in (0, 1)]
