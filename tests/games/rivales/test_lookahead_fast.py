@@ -23,10 +23,12 @@ from kumite.games.rivales import lookahead
 from kumite.games.rivales.bots import greedy
 from kumite.games.rivales.cards import Card
 from kumite.games.rivales.decisions import PLAY
+from kumite.games.rivales.fight import Fight
 from kumite.games.rivales.game import GAME
-from kumite.games.rivales.state import RivalesState
+from kumite.games.rivales.state import _COPIED, _SHARED, RivalesState
 from kumite.games.rivales.table import DOWN
 
+CHANGING = (*_COPIED, *(n for n in _SHARED if n not in ("game", "opts", "catalog", "rng")))
 FIGHTERS = list(GAME.catalog({}).fighters)
 #: 1vs1: each fighter against the next one; 2vs2: three tables, every fighter at one
 DUELS = [[FIGHTERS[i], FIGHTERS[(i + 1) % len(FIGHTERS)]] for i in range(len(FIGHTERS))]
@@ -73,14 +75,30 @@ def read(state: RivalesState, round_went_on: bool) -> dict[str, Any]:
     return out
 
 
+def snapshot(value: Any) -> Any:
+    """What a state may change, by value (fights and slots by their fields); the history by
+    its length (a step is never changed once taken)."""
+    if isinstance(value, RivalesState):
+        out = {n: snapshot(getattr(value, n)) for n in CHANGING if n != "history"}
+        return {**out, "history": len(value.history)}
+    if isinstance(value, Fight):
+        return {n: snapshot(getattr(value, n)) for n in Fight.__slots__ if n != "ctxs"}
+    if isinstance(value, list | tuple):
+        return [snapshot(v) for v in value]
+    if isinstance(value, dict):
+        return sorted((repr(k), snapshot(v)) for k, v in value.items())
+    if isinstance(value, set):
+        return sorted(map(repr, value))
+    return repr(value)
+
+
 def check(base: RivalesState, plays: Mapping[int, Card], **kw: Any) -> None:
-    before = repr([base.taken, base.lines, base.hand, base.carry, base.ready, base.rounds_won])
+    before = snapshot(base)
     fast = lookahead.quick_clash(base, plays, **kw)
     slow = full_clash(base, plays, **kw)
     went_on = slow.round == base.round and not slow.is_terminal
     assert read(fast, went_on) == read(slow, went_on), (plays, kw)
-    after = repr([base.taken, base.lines, base.hand, base.carry, base.ready, base.rounds_won])
-    assert after == before, "the fast path changed the position it started from"
+    assert snapshot(base) == before, "the fast path changed the position it started from"
 
 
 def greedy_fights(options: dict[str, Any], seeds: range, monkeypatch: pytest.MonkeyPatch) -> int:
@@ -169,3 +187,18 @@ def test_fast_clash_equals_state_machine_many_fights(seed: int) -> None:
     if two:
         options["mode"] = "2v2"
     assert random_positions(options, seed) > 10
+
+
+def test_fight_copy_and_fork_for_clash_set_every_field():
+    """Both are built without ``__init__``: each field must be set one by one."""
+    state = GAME.new_state(5, {"mode": "2v2"})
+    rng = random.Random(5)
+    while state.phase != PLAY or not state.fights:
+        state.apply({d.seat: rng.choice(d.legal) for d in state.pending()})
+    for fight in state.fights:
+        copy = fight.copy()
+        assert all(hasattr(copy, n) for n in Fight.__slots__)
+        assert copy.ctxs == [None, None] and copy.ctxs is not fight.ctxs
+    other = state.fork_for_clash()
+    assert all(hasattr(other, n) for n in type(state).__slots__)
+    assert snapshot(other) == snapshot(state)

@@ -258,7 +258,7 @@ def quick_clash(
     ``clash(with_hands(base, ...), ...)``: the same engine functions run in the same order,
     without the state machine's bookkeeping (no events, no validation, no history, no next
     clash); tests/games/rivales/test_lookahead_fast.py compares the two."""
-    state = base.fork()
+    state = base.fork_for_clash()
     hand = state.hand
     for s in state.seats:
         card = plays.get(s)

@@ -26,7 +26,7 @@ from kumite.games.rivales.fight import Fight
 from kumite.games.rivales.options import Options
 from kumite.games.rivales.phases import ENTER as _ENTER
 from kumite.games.rivales.phases import HANDLERS as _HANDLERS
-from kumite.games.rivales.table import HIDDEN, Line, energy
+from kumite.games.rivales.table import HIDDEN, Line, Slot, energy
 from kumite.games.rivales.view import build_view
 
 # _ENTER, _HANDLERS: module globals, read faster than class attributes through an instance
@@ -214,6 +214,73 @@ class RivalesState(State):
     def fork(self) -> Self:
         """A copy sharing this state's random stream: for looking one clash ahead, where
         no card is shuffled (faster than :meth:`clone`; not independent for chance)."""
+        other = self._shared_copy()
+        other.history = [dict(step) for step in self.history]
+        other.fighters = list(self.fighters)
+        other.who = list(self.who)
+        other.deck = [list(d) for d in self.deck]
+        other.hand = [list(h) for h in self.hand]
+        other.marker = list(self.marker)
+        other.ultra = list(self.ultra)
+        other.ultra_due = list(self.ultra_due)
+        other.taken = list(self.taken)
+        other.ko = list(self.ko)
+        other.ready = list(self.ready)
+        other.ready_zone = list(self.ready_zone)
+        other.carry = [list(c) for c in self.carry]
+        other.known = {k: set(v) for k, v in self.known.items()}
+        other.seen = [set(x) for x in self.seen]
+        other.no_basic_zone = set(self.no_basic_zone)
+        other.no_basic_facing = set(self.no_basic_facing)
+        other.restricted = set(self.restricted)
+        other.lines = [
+            [[Slot(s.card, s.owner, s.side) for s in line] for line in zone] for zone in self.lines
+        ]
+        other.zone_of = list(self.zone_of)
+        other.fights = [f.copy() for f in self.fights]
+        other.caused = set(self.caused)
+        other.rounds_won = list(self.rounds_won)
+        other._opening = list(self._opening)
+        other._forced = dict(self._forced)
+        return other
+
+    def fork_for_clash(self) -> Self:
+        """:meth:`fork` for :func:`~.lookahead.quick_clash` alone, which plays one clash
+        through the engine's functions and stops at its end: it also shares what that
+        never changes (the history, decks, life markers, set-aside ultras, fighters, zones
+        called, the opening events) instead of copying it."""
+        other = self._shared_copy()
+        other.history = self.history
+        other.fighters = self.fighters
+        other.who = self.who
+        other.deck = self.deck
+        other.hand = [list(h) for h in self.hand]
+        other.marker = self.marker
+        other.ultra = self.ultra
+        other.ultra_due = list(self.ultra_due)
+        other.taken = list(self.taken)
+        other.ko = list(self.ko)
+        other.ready = list(self.ready)
+        other.ready_zone = list(self.ready_zone)
+        other.carry = [list(c) for c in self.carry]
+        other.known = {k: set(v) for k, v in self.known.items()} if self.known else {}
+        other.seen = [set(x) for x in self.seen]
+        other.no_basic_zone = set(self.no_basic_zone)
+        other.no_basic_facing = set(self.no_basic_facing)
+        other.restricted = set(self.restricted)
+        other.lines = [
+            [[Slot(s.card, s.owner, s.side) for s in line] for line in zone] for zone in self.lines
+        ]
+        other.zone_of = self.zone_of
+        other.fights = [f.copy() for f in self.fights]
+        other.caused = set(self.caused)
+        other.rounds_won = list(self.rounds_won)
+        other._opening = self._opening
+        other._forced = self._forced
+        return other
+
+    def _shared_copy(self) -> Self:
+        """A new state with this one's instance dict and :data:`_SHARED` attributes."""
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
         # _SHARED, one by one: a plain assignment to a slot costs a fraction of a setattr
@@ -247,31 +314,6 @@ class RivalesState(State):
         other.phase = self.phase
         other._outcome = self._outcome
         other._pending = self._pending
-        other.history = [dict(step) for step in self.history]
-        other.fighters = list(self.fighters)
-        other.who = list(self.who)
-        other.deck = [list(d) for d in self.deck]
-        other.hand = [list(h) for h in self.hand]
-        other.marker = list(self.marker)
-        other.ultra = list(self.ultra)
-        other.ultra_due = list(self.ultra_due)
-        other.taken = list(self.taken)
-        other.ko = list(self.ko)
-        other.ready = list(self.ready)
-        other.ready_zone = list(self.ready_zone)
-        other.carry = [list(c) for c in self.carry]
-        other.known = {k: set(v) for k, v in self.known.items()}
-        other.seen = [set(x) for x in self.seen]
-        other.no_basic_zone = set(self.no_basic_zone)
-        other.no_basic_facing = set(self.no_basic_facing)
-        other.restricted = set(self.restricted)
-        other.lines = [[[s.copy() for s in line] for line in zone] for zone in self.lines]
-        other.zone_of = list(self.zone_of)
-        other.fights = [f.copy() for f in self.fights]
-        other.caused = set(self.caused)
-        other.rounds_won = list(self.rounds_won)
-        other._opening = list(self._opening)
-        other._forced = dict(self._forced)
         return other
 
     def apply_trusted(self, choices: dict[int, str]) -> list[Event]:
