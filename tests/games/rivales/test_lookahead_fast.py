@@ -28,6 +28,8 @@ from kumite.games.rivales.game import GAME
 from kumite.games.rivales.state import _COPIED, _SHARED, RivalesState
 from kumite.games.rivales.table import DOWN
 
+#: a fight's fields (the compiled build makes Fight a native class: no ``__slots__`` then)
+FIGHT_FIELDS: tuple[str, ...] = getattr(Fight, "__slots__", None) or Fight.__mypyc_attrs__  # type: ignore[attr-defined]
 CHANGING = (*_COPIED, *(n for n in _SHARED if n not in ("game", "opts", "catalog", "rng")))
 FIGHTERS = list(GAME.catalog({}).fighters)
 #: 1vs1: each fighter against the next one; 2vs2: three tables, every fighter at one
@@ -82,7 +84,7 @@ def snapshot(value: Any) -> Any:
         out = {n: snapshot(getattr(value, n)) for n in CHANGING if n != "history"}
         return {**out, "history": len(value.history)}
     if isinstance(value, Fight):
-        return {n: snapshot(getattr(value, n)) for n in Fight.__slots__ if n != "ctxs"}
+        return {n: snapshot(getattr(value, n)) for n in FIGHT_FIELDS if n != "ctxs"}
     if isinstance(value, list | tuple):
         return [snapshot(v) for v in value]
     if isinstance(value, dict):
@@ -190,14 +192,14 @@ def test_fast_clash_equals_state_machine_many_fights(seed: int) -> None:
 
 
 def test_fight_copy_and_fork_for_clash_set_every_field():
-    """Both are built without ``__init__``: each field must be set one by one."""
+    """fork_for_clash is built without ``__init__``: each field is set one by one."""
     state = GAME.new_state(5, {"mode": "2v2"})
     rng = random.Random(5)
     while state.phase != PLAY or not state.fights:
         state.apply({d.seat: rng.choice(d.legal) for d in state.pending()})
     for fight in state.fights:
         copy = fight.copy()
-        assert all(hasattr(copy, n) for n in Fight.__slots__)
+        assert all(hasattr(copy, n) for n in FIGHT_FIELDS)
         assert copy.ctxs == [None, None] and copy.ctxs is not fight.ctxs
     other = state.fork_for_clash()
     assert all(hasattr(other, n) for n in type(state).__slots__)

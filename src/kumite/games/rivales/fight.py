@@ -89,9 +89,7 @@ class Fight:
         ctxs[0] = ctxs[1] = None  # in place: each fight has its own list (see :meth:`copy`)
 
     def copy(self) -> Fight:
-        f = object.__new__(Fight)  # every field is set below: ``__init__``'s defaults unused
-        f.zone = self.zone
-        f.seats = self.seats
+        f = Fight(self.zone, self.seats)
         f.bonus = [list(self.bonus[0]), list(self.bonus[1])]
         f.boost = list(self.boost)
         f.ties = list(self.ties)
@@ -107,5 +105,4 @@ class Fight:
         f.attacker = self.attacker
         f.guard_boost = self.guard_boost
         f.dealt = list(self.dealt)
-        f.ctxs = [None, None]
         return f
