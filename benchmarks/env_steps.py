@@ -5,7 +5,9 @@ A step is one ``step()`` call with a masked random action: PettingZoo AEC (one s
 action), PettingZoo Parallel (every seat's), Gymnasium (the learner's action and the random
 opponents' answers), a Gymnasium vector of 8 (8 environments' actions), SF Rivals' batched
 vector environment of 8 and of 256 (env steps: one per environment) and OpenSpiel (one
-``apply_action``/``apply_actions``). Each is timed for ``--seconds``, one core.
+``apply_action``/``apply_actions`` of the players; the chance nodes' draws between them are
+applied but not counted), with explicit chance (the default) and sampled. Each is timed for
+``--seconds``, one core.
 
     python benchmarks/env_steps.py [--seconds 3] [--game sfrivals] [--json]
 """
@@ -128,8 +130,9 @@ def spiel(game: Any) -> Callable[[], int]:
             return 0
         if state.is_simultaneous_node():
             state.apply_actions([rng.choice(state.legal_actions(p)) for p in players])
-        elif state.is_chance_node():
+        elif state.is_chance_node():  # a draw, not a step of the game: not counted
             state.apply_action(rng.choice(state.chance_outcomes())[0])
+            return 0
         else:
             state.apply_action(rng.choice(state.legal_actions()))
         return 1
@@ -163,13 +166,16 @@ def main() -> None:
                 vector = gym_vector(game, options, n, batched=True)
                 row[f"batched_vector_{n}"] = timed(vector, args.seconds)
         row["openspiel"] = timed(spiel(kos.load(game, options)), args.seconds)
+        if game != "sfrivals":
+            sampled = kos.load(game, options, chance="sampled")
+            row["openspiel_sampled"] = timed(spiel(sampled), args.seconds)
         rows.append(row)
     if args.json:
         print(json.dumps({"goofspiel8_steps_per_s": reference, "rows": rows}, indent=1))
         return
     print(f"reference, goofspiel(8) through pyspiel: {reference:,.0f} steps/s (same run)")
     cols = ["pettingzoo_aec", "pettingzoo_parallel", "gymnasium", "gymnasium_vector_8"]
-    cols += ["batched_vector_8", "batched_vector_256", "openspiel"]
+    cols += ["batched_vector_8", "batched_vector_256", "openspiel", "openspiel_sampled"]
     print("| game | " + " | ".join(cols) + " |")
     print("|---|" + "---|" * len(cols))
     for row in rows:

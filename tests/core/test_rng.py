@@ -6,7 +6,7 @@ import random
 import pytest
 
 from kumite.core import Rng, derive_seed
-from kumite.core.rng import below, shuffle
+from kumite.core.rng import ChanceNeeded, ScriptedRng, below, shuffle
 
 
 def test_derive_seed_is_stable_and_key_sensitive():
@@ -42,3 +42,45 @@ def test_below_is_random_choice_draw_for_draw() -> None:
         items = range(n)
         assert items[below(ours, n)] == theirs.choice(items)
     assert ours.getstate() == theirs.getstate()
+
+
+def test_scripted_stream_answers_with_its_draws_and_asks_for_the_missing_ones() -> None:
+    """ScriptedRng (explicit chance, kumite.envs.openspiel): each uniform draw comes from
+    the script; a shuffle lacking draws asks for all of them at once, sizes from the last
+    position; floats and raw bits are chance no node declares, so they raise."""
+    rng = ScriptedRng([2])
+    assert rng.randrange(3) == 2
+    with pytest.raises(ChanceNeeded) as asked:
+        rng.randrange(5)
+    assert asked.value.sizes == (5,)
+    cards = [10, 11, 12, 13]
+    with pytest.raises(ChanceNeeded) as asked:
+        ScriptedRng([1]).shuffle(cards)
+    assert asked.value.sizes == (3, 2)  # the first of (4, 3, 2) is there
+    assert cards == [10, 11, 12, 13]  # nothing moved before every draw was there
+    scripted = ScriptedRng([0, 2, 1])
+    shuffle(scripted, cards)  # the module's shuffle goes through the script too
+    assert cards == [13, 11, 12, 10]  # position 3 took card 0; 2 and 1 kept theirs
+    assert below(ScriptedRng([4]), 5) == 4
+    with pytest.raises(ValueError, match="not among 3 outcomes"):
+        ScriptedRng([3]).randrange(3)
+    for draw in (ScriptedRng().random, lambda: ScriptedRng().getrandbits(8)):
+        with pytest.raises(TypeError):
+            draw()
+
+
+def test_scripted_draws_of_a_seeded_stream_replay_its_shuffles() -> None:
+    """Answered with ``below(Rng(seed), n)`` for each draw asked, a scripted shuffle is
+    ``shuffle(Rng(seed), ...)``: the chance nodes are the engine's own draws."""
+    ref, real = Rng(9), Rng(9)
+    expected = list(range(30))
+    shuffle(real, expected)
+    try:
+        ScriptedRng().shuffle(list(range(30)))
+    except ChanceNeeded as asked:
+        sizes = asked.sizes
+    got = list(range(30))
+    ScriptedRng([below(ref, n) for n in sizes]).shuffle(got)
+    assert got == expected
+    clone = ScriptedRng([1, 0], pos=1).clone()
+    assert clone.randrange(2) == 0

@@ -3,6 +3,7 @@ OpenSpiel's own random_sim_test, the declared game types, observers, serialisati
 
 from __future__ import annotations
 
+import json
 import pickle
 import random
 from typing import Any
@@ -12,6 +13,7 @@ import pyspiel
 import pytest
 
 from kumite.core.errors import ChoiceError
+from kumite.core.rng import Rng, below
 from kumite.envs import openspiel as kos
 from kumite.envs.base import EnvGame
 
@@ -20,11 +22,15 @@ T = pyspiel.GameType
 
 
 def play_randomly(game: Any, seed: int, limit: int = 10**6) -> Any:
+    """``limit`` decisions (chance nodes not counted) chosen at random, draws too."""
     state = game.new_initial_state()
     rng = random.Random(seed)
-    for _ in range(limit):
-        if state.is_terminal():
-            break
+    decisions = 0
+    while decisions < limit and not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.legal_actions()))
+            continue
+        decisions += 1
         if state.is_simultaneous_node():
             state.apply_actions(
                 [rng.choice(state.legal_actions(p)) for p in range(game.num_players())]
@@ -42,23 +48,126 @@ def test_registered_names() -> None:
 
 
 def test_random_sim_test(mode: Mode, request: pytest.FixtureRequest) -> None:
-    """pyspiel.random_sim_test: with serialisation (serialize_game_and_state) where the game
-    is deterministic; the stochastic ones round-trip their states below (OpenSpiel's Python
-    games cannot give Game::GetRNGState, which serialize_game_and_state needs)."""
+    """pyspiel.random_sim_test with serialisation (serialize_game_and_state, then
+    deserialize_game_and_state gives the same state), every draw an explicit chance node;
+    and again with sampled chance (no chance nodes; a sampled game cannot serialise there:
+    OpenSpiel's Python games give no Game::GetRNGState)."""
     game = kos.load(*mode)
-    deterministic = game.get_type().chance_mode == T.ChanceMode.DETERMINISTIC
-    sims = 5 if deterministic else 1
+    sims = {"sfrivals": 5, "rivales": 3}.get(mode[0], 1)
     if mode[0] == "sfdbg" and mode[1].get("players", 2) > 3:
         pytest.skip(
-            "the slow test below (one 4-seat game takes ~40 s: every step checks every seat)"
+            "the slow tests below (a 4- or 5-seat game takes a minute: each step checks each seat)"
         )
-    pyspiel.random_sim_test(game, num_sims=sims, serialize=deterministic, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
+    if mode[0] != "sfrivals":
+        sampled = kos.load(*mode, chance="sampled")
+        pyspiel.random_sim_test(sampled, num_sims=1, serialize=False, verbose=False)
 
 
 @pytest.mark.slow
-def test_random_sim_test_four_seats() -> None:
-    game = kos.load("sfdbg", {"players": 4, "variant": "high-powered"})
-    pyspiel.random_sim_test(game, 1, serialize=False, verbose=False)
+@pytest.mark.parametrize(
+    "options",
+    [{"players": 4, "variant": "high-powered"}, {"players": 5, "variant": "secret-heroes"}],
+    ids=["4-high-powered", "5-secret-heroes"],
+)
+def test_random_sim_test_four_and_five_seats(options: dict[str, Any]) -> None:
+    game = kos.load("sfdbg", options)
+    pyspiel.random_sim_test(game, 1, serialize=True, verbose=False)
+
+
+def _answer_draws(state: Any, ref: random.Random) -> None:
+    """Answer chance nodes as the engine's own seeded stream would draw."""
+    while state.is_chance_node():
+        n = len(state.chance_outcomes())
+        state.apply_action(below(ref, n))
+
+
+@pytest.mark.parametrize(
+    "mode",
+    [("rivales", {}), ("rivales", {"mode": "2v2"}), ("sfdbg", {}), ("sfdbg", {"players": 4})],
+    ids=["rivales", "rivales-2v2", "sfdbg", "sfdbg-4"],
+)
+def test_chance_nodes_are_the_engines_own_draws(mode: Mode) -> None:
+    """Explicit chance: each chance node is one draw of the game's stream, in the engine's
+    order, with as many outcomes as the engine draws among. Answered as ``Rng(seed)`` draws
+    (kumite.core.rng.below, draw for draw its shuffle and randrange), the game is kumite's
+    game ``seed``, view for view, through the set-up and the shuffles met in play."""
+    game, env = kos.load(*mode), EnvGame.make(*mode)
+    seed = 11
+    ref = Rng(seed)
+    state, world = game.new_initial_state(), env.new_state(seed)
+    rng = random.Random(2)
+    mid_game = 0
+    for _ in range(150 if mode[0] == "rivales" else 60):
+        _answer_draws(state, ref)
+        if state.is_terminal():
+            break
+        for p in range(game.num_players()):
+            assert state.observation_string(p) == json.dumps(
+                world.view(p), sort_keys=True, separators=(",", ":")
+            )
+        choices = {}
+        for d in world.pending():
+            choices[d.seat] = rng.choice(sorted(world.legal_actions(d.seat)))
+        if state.is_simultaneous_node():
+            state.apply_actions(
+                [choices.get(p, game.num_distinct_actions() - 1) for p in range(game.num_players())]
+            )
+        else:
+            state.apply_action(choices[state.current_player()])
+        mid_game += state.is_chance_node()
+        world.apply_trusted({s: world.action_to_choice(s, a) for s, a in choices.items()})
+    assert mid_game > 0, "no shuffle met in play"
+
+
+def test_chance_outcomes_are_uniform_and_bounded(mode: Mode) -> None:
+    """Every chance node lists each of its outcomes once, with probability 1/n, n within
+    the declared max_chance_outcomes; draws happen in the set-up or in play, never at a
+    node that is also a player's."""
+    game = kos.load(*mode)
+    if game.get_type().chance_mode == T.ChanceMode.DETERMINISTIC:
+        assert game.max_chance_outcomes() == 0
+        return
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    sizes = []
+    while not state.is_terminal() and len(state.history()) < 600:
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            n = len(outcomes)
+            assert [a for a, _ in outcomes] == list(range(n)) == state.legal_actions()
+            assert all(p == pytest.approx(1 / n) for _, p in outcomes)
+            assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+            sizes.append(n)
+            state.apply_action(rng.randrange(n))
+        elif state.is_simultaneous_node():
+            state.apply_actions(
+                [rng.choice(state.legal_actions(p)) for p in range(game.num_players())]
+            )
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert sizes and max(sizes) <= game.max_chance_outcomes()
+
+
+def test_a_state_waiting_on_chance_serialises() -> None:
+    """Serialised in the middle of a shuffle (some of its draws chosen), a state comes back
+    waiting on the same draw and plays on exactly as the original."""
+    game = kos.load("sfdbg")
+    state = game.new_initial_state()
+    for _ in range(5):
+        state.apply_action(0)
+    assert state.is_chance_node()
+    again = game.deserialize_state(state.serialize())
+    assert str(again) == str(state) and again.chance_outcomes() == state.chance_outcomes()
+    a, b = play_randomly_from(state, 4), play_randomly_from(again, 4)
+    assert str(a) == str(b) and a.returns() == b.returns()
+    _, copied = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert str(copied) == str(state)
+
+
+def test_chance_parameter_is_checked() -> None:
+    with pytest.raises(ValueError, match="chance: one of explicit, sampled"):
+        kos.load("rivales", chance="dice")
 
 
 def test_states_round_trip_through_records(mode: Mode) -> None:
@@ -75,11 +184,8 @@ def test_states_round_trip_through_records(mode: Mode) -> None:
     # the copy plays on exactly as the original
     a, b = play_randomly_from(state, 9), play_randomly_from(again, 9)
     assert a.returns() == b.returns() and str(a) == str(b)
-    if game.get_type().chance_mode == T.ChanceMode.DETERMINISTIC:
-        _, copied = pyspiel.deserialize_game_and_state(
-            pyspiel.serialize_game_and_state(game, state)
-        )
-        assert str(copied) == str(state)
+    _, copied = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert str(copied) == str(state)
 
 
 def play_randomly_from(state: Any, seed: int) -> Any:
@@ -87,7 +193,9 @@ def play_randomly_from(state: Any, seed: int) -> Any:
     game = state.get_game()
     rng = random.Random(seed)
     while not state.is_terminal():
-        if state.is_simultaneous_node():
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.legal_actions()))
+        elif state.is_simultaneous_node():
             state.apply_actions(
                 [rng.choice(state.legal_actions(p)) for p in range(game.num_players())]
             )
@@ -109,28 +217,28 @@ def play_randomly_from(state: Any, seed: int) -> Any:
         (
             ("rivales", {}),
             T.Dynamics.SIMULTANEOUS,
-            T.ChanceMode.SAMPLED_STOCHASTIC,
+            T.ChanceMode.EXPLICIT_STOCHASTIC,
             T.Utility.ZERO_SUM,
             108,
         ),
         (
             ("rivales", {"mode": "2v2"}),
             T.Dynamics.SIMULTANEOUS,
-            T.ChanceMode.SAMPLED_STOCHASTIC,
+            T.ChanceMode.EXPLICIT_STOCHASTIC,
             T.Utility.ZERO_SUM,
             108,
         ),
         (
             ("sfdbg", {}),
             T.Dynamics.SEQUENTIAL,
-            T.ChanceMode.SAMPLED_STOCHASTIC,
+            T.ChanceMode.EXPLICIT_STOCHASTIC,
             T.Utility.ZERO_SUM,
             1538,
         ),
         (
             ("sfdbg", {"players": 3}),
             T.Dynamics.SEQUENTIAL,
-            T.ChanceMode.SAMPLED_STOCHASTIC,
+            T.ChanceMode.EXPLICIT_STOCHASTIC,
             T.Utility.GENERAL_SUM,
             1538,
         ),
@@ -140,11 +248,14 @@ def test_game_types_are_declared_honestly(
     mode: Mode, dynamics: Any, chance: Any, utility: Any, actions: int
 ) -> None:
     """SF Rivals and Rivales simultaneous, SF DBG sequential; SF Rivals deterministic, the
-    shuffling games sampled stochastic; SF DBG at 3 seats general-sum, Rivales 2vs2 (teams)
-    zero-sum; the NO-OP only where nodes are simultaneous."""
+    shuffling games explicit stochastic (sampled when asked); SF DBG at 3 seats
+    general-sum, Rivales 2vs2 (teams) zero-sum; the NO-OP only where nodes are
+    simultaneous."""
     game = kos.load(*mode)
     t = game.get_type()
     assert (t.dynamics, t.chance_mode, t.utility) == (dynamics, chance, utility)
+    sampled = kos.load(*mode, chance="sampled").get_type().chance_mode
+    assert sampled == (chance if mode[0] == "sfrivals" else T.ChanceMode.SAMPLED_STOCHASTIC)
     assert game.num_distinct_actions() == actions
     assert t.provides_information_state_tensor == (mode[0] == "sfrivals")
     if utility == T.Utility.ZERO_SUM:
@@ -161,7 +272,7 @@ def test_players_parameter_sets_the_seats() -> None:
 
 
 def test_sampled_chance_gives_each_new_state_its_own_seed() -> None:
-    game = kos.load("rivales", seed=5)
+    game = kos.load("rivales", seed=5, chance="sampled")
     seeds = [game.new_initial_state().kumite.seed for _ in range(3)]
     assert seeds[0] == 5 and len(set(seeds)) == 3
     fixed = kos.load("sfrivals")
@@ -231,6 +342,10 @@ def _mcts_game(game: Any, simulations: int) -> Any:
     state = game.new_initial_state()
     moves = 0
     while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+            continue
         state.apply_action(bots[state.current_player()].step(state))
         moves += 1
     return state, moves

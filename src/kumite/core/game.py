@@ -27,6 +27,7 @@ from kumite.core.errors import (
     OptionsError,
 )
 from kumite.core.events import Event
+from kumite.core.rng import Rng
 
 if TYPE_CHECKING:
     from kumite.core.record import GameRecord
@@ -114,13 +115,22 @@ class Game(abc.ABC, Generic[OptionsT]):
         return {k: v for k, v in out.items() if v is not None}
 
     @abc.abstractmethod
-    def new_state(self, seed: int = 0, options: Mapping[str, Any] | None = None) -> State:
-        """The initial state of a game with this seed and these options."""
+    def new_state(
+        self, seed: int = 0, options: Mapping[str, Any] | None = None, *, rng: Rng | None = None
+    ) -> State:
+        """The initial state of a game with this seed and these options. ``rng``, if given,
+        is the game's random stream instead of ``Rng(seed)`` (a ``ScriptedRng`` makes
+        every draw an explicit choice of the caller's; a game without chance ignores it)."""
 
     @property
     def rules(self) -> Mapping[str, str]:
         """Rule index: reference -> the clause (or ruling) it names."""
         return {}
+
+    def max_chance_outcomes(self, options: OptionsT) -> int:
+        """The most outcomes one draw of the game's random stream can have under ``options``
+        (0: the game has no chance); an upper bound, as OpenSpiel declares it."""
+        return 0
 
     def pack_ref(self, options: OptionsT) -> dict[str, str]:
         """Identity of the card data used (id, version, sha256); ``{}`` if none."""

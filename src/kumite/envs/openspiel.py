@@ -5,7 +5,7 @@ on it unchanged.
 :func:`register` registers ``kumite_<id>`` for each such game; load it as usual,
 ``pyspiel.load_game("kumite_<id>", {"options": '{"mode": "2v2"}'})`` (parameters: ``options``,
 the kumite options as JSON; ``players``, the number of seats for games whose options follow
-it; ``seed``, the first game seed of a stochastic game).
+it; ``chance``, ``explicit`` or ``sampled``; ``seed``, the first game seed when sampled).
 
 What is declared, and why:
 
@@ -13,11 +13,16 @@ What is declared, and why:
   ``SEQUENTIAL``. A node where one seat decides is a player node (``current_player()`` is
   that seat) in either; at a simultaneous node every seat acts, a seat with nothing to
   decide playing the single **NO-OP** action (id ``num_actions``).
-* **chance**: ``DETERMINISTIC`` when the game has no chance; otherwise
-  ``SAMPLED_STOCHASTIC``: kumite's engines shuffle inside a step from the game's seeded
-  random stream and expose no chance node, so each new initial state is a new seed (the
-  ``seed`` parameter, then the following ones) and the shuffles are sampled, not
-  enumerated. A state's ``str`` and serialisation carry that seed.
+* **chance**: ``DETERMINISTIC`` when the game has no chance. Otherwise, by default,
+  ``EXPLICIT_STOCHASTIC``: every draw of the game's random stream is a chance node — the
+  first player among the seats, and each step of a shuffle (Fisher-Yates from the last
+  position: which of the ``i + 1`` cards still unplaced goes to position ``i``), each
+  outcome equally likely. The engine draws inside a step, so the step runs on a
+  :class:`~kumite.core.rng.ScriptedRng` that stops it at its first draw not yet chosen
+  (:class:`~kumite.core.rng.ChanceNeeded`); once chance has chosen those, the step runs
+  again from the position before it. With ``chance="sampled"`` the game is
+  ``SAMPLED_STOCHASTIC`` instead — no chance nodes, each new initial state a new seed (the
+  ``seed`` parameter, then seeds derived from it) — which is faster for play and learning.
 * **utility**: ``ZERO_SUM`` when the game's returns always sum to 0 (two seats; Rivales
   2vs2, a team game: +1 to each seat of the winning team, -1 to the other), else
   ``GENERAL_SUM`` (SF DBG at three seats or more). The declared type follows the
@@ -29,7 +34,8 @@ What is declared, and why:
   information state tensor is that tensor, and otherwise the game provides no information
   state tensor (no fixed-length tensor can hold a whole history of these games).
 * **serialisation**: a state pickles as its kumite game record (seed, options, every step's
-  choices) and comes back by replaying it (:func:`kumite.core.record.replay`).
+  choices) and comes back by replaying it (:func:`kumite.core.record.replay`); with
+  explicit chance, as its draws and steps, replayed the same way.
 
 :func:`tree_copy` copies the whole tree of a small (reduced) game into OpenSpiel's native
 extensive-form game, where its algorithms run at C++ speed instead of calling the kumite
@@ -42,6 +48,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import quote, unquote
 
 import numpy as np
 import pyspiel
@@ -52,17 +59,27 @@ from kumite.core.errors import IllegalChoiceError, OptionsError
 from kumite.core.game import State
 from kumite.core.record import GameRecord, replay
 from kumite.core.registry import get_spec, specs
-from kumite.core.rng import derive_seed
+from kumite.core.rng import ChanceNeeded, ScriptedRng, derive_seed
 from kumite.envs.base import EnvGame, NoEnvError
 
 PREFIX = "kumite_"
 NOOP_NAME = "no-op"
+CHANCE_MODES = ("explicit", "sampled")
 _REGISTERED: dict[str, pyspiel.GameType] = {}
 _CREATORS: dict[str, type[KumiteGame]] = {}
 
 
 def short_name(game_id: str) -> str:
     return PREFIX + game_id
+
+
+def _options_param(options: Mapping[str, Any]) -> str:
+    """The ``options`` parameter as the game keeps it: compact JSON with the characters
+    OpenSpiel's game-string parser splits on (``,`` ``=`` ``(`` ``)``) and ``%``
+    percent-encoded, so that ``serialize_game_and_state`` loads the same game back
+    (``options`` is read percent-decoded)."""
+    text = json.dumps(dict(options), sort_keys=True, separators=(",", ":"))
+    return quote(text, safe="".join(chr(c) for c in range(32, 127) if chr(c) not in "%,=()"))
 
 
 def register() -> list[str]:
@@ -75,7 +92,7 @@ def register() -> list[str]:
         name = short_name(spec.id)
         if name not in _REGISTERED:
             env = EnvGame.make(spec.id)
-            game_type = _game_type(env, env.seats)
+            game_type = _game_type(env, env.seats, "explicit")
             _REGISTERED[name] = game_type
             # A class per game, kept by this module: pyspiel keeps the creator until the
             # interpreter's very end, and freeing a closure then (without the GIL) aborts.
@@ -94,9 +111,16 @@ def _zero_sum(env: EnvGame, seats: int) -> bool:
     return bool(teams) and len(teams) == 2 and len(teams[0]) == len(teams[1])
 
 
-def _game_type(env: EnvGame, seats: int) -> pyspiel.GameType:
+def _game_type(env: EnvGame, seats: int, chance: str) -> pyspiel.GameType:
     info = env.game.info
     perfect = env.encoding.perfect_recall
+    mode = pyspiel.GameType.ChanceMode
+    if not info.chance:
+        chance_mode = mode.DETERMINISTIC
+    elif chance == "explicit":
+        chance_mode = mode.EXPLICIT_STOCHASTIC
+    else:
+        chance_mode = mode.SAMPLED_STOCHASTIC
     return pyspiel.GameType(
         short_name=short_name(env.spec.id),
         long_name=f"kumite {env.spec.name}",
@@ -105,11 +129,7 @@ def _game_type(env: EnvGame, seats: int) -> pyspiel.GameType:
             if info.simultaneous
             else pyspiel.GameType.Dynamics.SEQUENTIAL
         ),
-        chance_mode=(
-            pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
-            if info.chance
-            else pyspiel.GameType.ChanceMode.DETERMINISTIC
-        ),
+        chance_mode=chance_mode,
         information=(
             pyspiel.GameType.Information.IMPERFECT_INFORMATION
             if info.hidden_information
@@ -127,7 +147,7 @@ def _game_type(env: EnvGame, seats: int) -> pyspiel.GameType:
         provides_information_state_tensor=perfect,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"options": "{}", "players": 0, "seed": 0},
+        parameter_specification={"options": "{}", "players": 0, "chance": "explicit", "seed": 0},
     )
 
 
@@ -141,7 +161,7 @@ class KumiteGame(pyspiel.Game):  # type: ignore[misc]
         params = dict(params or {})
         game_id = self.game_id
         try:
-            options = json.loads(params.get("options") or "{}")
+            options = json.loads(unquote(params.get("options") or "{}"))
         except json.JSONDecodeError as exc:
             raise OptionsError(f"options: not JSON: {exc.msg}") from None
         if not isinstance(options, dict):
@@ -150,18 +170,28 @@ class KumiteGame(pyspiel.Game):  # type: ignore[misc]
         spec = get_spec(game_id)
         if players:
             options = spec.with_seats(options, players)
-        self.env = EnvGame.make(game_id, options)
-        if players and self.env.seats != players:
-            raise OptionsError(f"{spec.name} with these options has {self.env.seats} seats")
-        info = self.env.game.info
+        chance = str(params.get("chance") or "explicit")
+        if chance not in CHANCE_MODES:
+            raise OptionsError(f"chance: one of {', '.join(CHANCE_MODES)}, not {chance!r}")
+        self.env = env = EnvGame.make(game_id, options)
+        if players and env.seats != players:
+            raise OptionsError(f"{spec.name} with these options has {env.seats} seats")
+        info = env.game.info
         self.simultaneous = info.simultaneous
-        self.noop = self.env.num_actions
+        self.noop = env.num_actions
+        self.explicit = info.chance and chance == "explicit"
+        """Every draw a chance node (else sampled from the seed)."""
+        self.max_draw = (
+            env.game.max_chance_outcomes(env.game.parse_options(env.options))
+            if self.explicit
+            else 0
+        )
         low, high = info.utility_range
-        game_type = _game_type(self.env, self.env.seats)
+        game_type = _game_type(env, env.seats, chance)
         zero = game_type.utility == pyspiel.GameType.Utility.ZERO_SUM
         game_info = pyspiel.GameInfo(
-            num_distinct_actions=self.env.num_actions + (1 if self.simultaneous else 0),
-            max_chance_outcomes=0,
+            num_distinct_actions=env.num_actions + (1 if self.simultaneous else 0),
+            max_chance_outcomes=self.max_draw,
             num_players=self.env.seats,
             min_utility=low,
             max_utility=high,
@@ -172,9 +202,15 @@ class KumiteGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(
             game_type,
             game_info,
-            {"options": params.get("options") or "{}", "players": players, "seed": self.first_seed},
+            {
+                "options": _options_param(options),
+                "players": players,
+                "chance": chance,
+                "seed": self.first_seed,
+            },
         )
-        self.chance = info.chance
+        self.chance = info.chance and not self.explicit
+        """New games sampled from seeds."""
         self._count = 0
         self.track = False
         """States keep their trail of views (set by the first information state asked)."""
@@ -211,22 +247,121 @@ per seat, the step's choices)``, immutable, so that clones share it."""
 class _Kumite:
     """The kumite side of a pyspiel state, in one attribute: pyspiel's clone deep-copies a
     Python state's attributes (here: kumite's own clone) and its serialisation pickles them
-    (here: the game record, replayed on loading)."""
+    (here: the game record, replayed on loading).
 
-    __slots__ = ("env", "state", "trail")
+    With explicit chance a step may wait on chance: ``step`` holds its choices (``{}`` for
+    the set-up, before ``state`` exists), ``drawn`` the draws chosen for it so far and
+    ``need`` the sizes of the draws it still needs; ``state`` stays the position before
+    the step, and ``draws`` are every draw the steps before it consumed. A step runs on
+    ``state`` itself; one stopped by chance half-way is rebuilt from ``base``, a copy made
+    after the last step that drew, and the steps since (draws are rare: cloning before
+    every step to be safe cost three times as much)."""
 
-    def __init__(self, env: EnvGame, state: State, trail: Trail = None) -> None:
+    __slots__ = ("base", "drawn", "draws", "env", "need", "state", "step", "trail")
+
+    def __init__(
+        self,
+        env: EnvGame,
+        state: State | None,
+        trail: Trail = None,
+        draws: tuple[int, ...] = (),
+        step: dict[int, str] | None = None,
+        drawn: tuple[int, ...] = (),
+        need: tuple[int, ...] = (),
+        base: tuple[State, tuple[dict[int, str], ...]] | None = None,
+    ) -> None:
         self.env = env
         self.state = state
         self.trail = trail
         """Kept once an information state was asked for (``KumiteGame.track``)."""
+        self.draws = draws
+        self.step = step
+        self.drawn = drawn
+        self.need = need
+        self.base = base
+        """With explicit chance: a copy after the last step that drew, and the steps since."""
+
+    @classmethod
+    def explicit(cls, env: EnvGame) -> _Kumite:
+        """A new game whose draws are chance nodes: its set-up runs (or waits on chance)."""
+        k = cls(env, None, step={})
+        k.run()
+        return k
+
+    def run(self, track: bool = False) -> None:
+        """Run the step under way with the draws chosen for it; if it needs more, ask for
+        them (``need``), else it is done: ``state`` moves on."""
+        step, more, state = self.step, self.drawn, self.state
+        assert step is not None
+        if state is None:  # the set-up
+            try:
+                state = self.env.game.new_state(0, self.env.options, rng=ScriptedRng(more))
+            except ChanceNeeded as chance:
+                self.need = chance.sizes
+                return
+            state.quiet = True
+            self.state, self.base = state, (state.clone(), ())
+        else:
+            tracked = track and (self.trail is not None or not state.history)
+            views = _views(state) if tracked else ()
+            rng = _rng(state)
+            assert isinstance(rng, ScriptedRng)
+            rng.draws += more
+            try:
+                state.apply_trusted(step)
+            except ChanceNeeded as chance:
+                self.need = chance.sizes
+                self.state = self._rebuilt()
+                return
+            if tracked:
+                self.trail = (self.trail, views, step)
+            assert self.base is not None
+            base, since = self.base
+            self.base = (state.clone(), ()) if more else (base, (*since, step))
+        self.step, self.draws, self.drawn, self.need = None, self.draws + more, (), ()
+
+    def _rebuilt(self) -> State:
+        """The position before the step under way, from ``base``."""
+        assert self.base is not None
+        base, since = self.base
+        state = base.clone()
+        for step in since:
+            state.apply_trusted(step)
+        return state
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Kumite:
-        return _Kumite(self.env, self.state.clone(), self.trail)
+        state = None if self.state is None else self.state.clone()
+        step = None if self.step is None else dict(self.step)
+        return _Kumite(
+            self.env, state, self.trail, self.draws, step, self.drawn, self.need, self.base
+        )
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        env = self.env
+        if self.state is None or isinstance(_rng(self.state), ScriptedRng):
+            saved = {
+                "draws": list(self.draws),
+                "steps": [] if self.state is None else _steps(self.state),
+                "step": None if self.step is None else _step_json(self.step),
+                "drawn": list(self.drawn),
+            }
+            return (_restore_explicit, (env.spec.id, env.options, json.dumps(saved)))
+        assert self.state is not None
         record = self.state.to_record().to_json()
-        return (_restore, (self.env.spec.id, self.env.options, record))
+        return (_restore, (env.spec.id, env.options, record))
+
+
+def _rng(state: State | None) -> Any:
+    """The random stream of a game with chance (its engine's ``rng``)."""
+    return getattr(state, "rng", None)
+
+
+def _steps(state: State) -> list[dict[str, str]]:
+    return [_step_json(step) for step in state.history]
+
+
+def _step_json(step: dict[int, str]) -> dict[str, str]:
+    return {str(s): c for s, c in step.items()}
 
 
 def _restore(game_id: str, options: dict[str, Any], record: str) -> _Kumite:
@@ -234,6 +369,27 @@ def _restore(game_id: str, options: dict[str, Any], record: str) -> _Kumite:
     state = replay(GameRecord.from_json(record), env.game, source="serialised state")
     state.quiet = True
     return _Kumite(env, state)
+
+
+def _restore_explicit(game_id: str, options: dict[str, Any], saved: str) -> _Kumite:
+    """A state with explicit chance, from its draws and steps: the set-up and every step
+    replayed on a stream that answers with those draws in order."""
+    env = EnvGame.make(game_id, options)
+    data = json.loads(saved)
+    draws = tuple(int(d) for d in data["draws"])
+    step = data["step"]
+    k = _Kumite(env, None, draws=draws)
+    if step != {}:  # the set-up is done
+        state = env.game.new_state(0, env.options, rng=ScriptedRng(draws))
+        state.quiet = True
+        for recorded in data["steps"]:
+            state.apply_trusted({int(s): c for s, c in recorded.items()})
+        k.state, k.base = state, (state.clone(), ())
+    if step is not None:
+        k.step = {int(s): c for s, c in step.items()}
+        k.drawn = tuple(int(d) for d in data["drawn"])
+        k.run()
+    return k
 
 
 class KumiteState(pyspiel.State):  # type: ignore[misc]
@@ -245,24 +401,50 @@ class KumiteState(pyspiel.State):  # type: ignore[misc]
         self._k: _Kumite | None = None
 
     @property
-    def kumite(self) -> State:
-        """The kumite state underneath."""
+    def _core(self) -> _Kumite:
         if self._k is None:
             game: KumiteGame = self.get_game()
-            self._k = _Kumite(game.env, game.env.new_state(game.next_seed()))
-        return self._k.state
+            if game.explicit:
+                self._k = _Kumite.explicit(game.env)
+            else:
+                self._k = _Kumite(game.env, game.env.new_state(game.next_seed()))
+        return self._k
+
+    @property
+    def kumite(self) -> State:
+        """The kumite state underneath (while a step waits on chance, the position before
+        it; not during a set-up that waits on chance)."""
+        state = self._core.state
+        if state is None:
+            raise ValueError("the game is being set up: a chance node, no kumite state yet")
+        return state
+
+    @property
+    def setting_up(self) -> bool:
+        """The set-up waits on chance: no kumite state exists yet."""
+        return self._core.state is None
 
     @property
     def _env(self) -> EnvGame:
         return self.get_game().env  # type: ignore[no-any-return]
 
     def current_player(self) -> int:
+        if self._core.need:
+            return int(pyspiel.PlayerId.CHANCE)
         pending = self.kumite.pending()
         if not pending:
             return int(pyspiel.PlayerId.TERMINAL)
         if len(pending) == 1:
             return pending[0].seat
         return int(pyspiel.PlayerId.SIMULTANEOUS)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The next draw: each of its ``n`` outcomes with probability ``1 / n``."""
+        need = self._core.need
+        if not need:
+            return []
+        n = need[0]
+        return [(i, 1.0 / n) for i in range(n)]
 
     def _legal_actions(self, player: int) -> list[int]:
         actions = sorted(self.kumite.legal_actions(player))
@@ -271,6 +453,15 @@ class KumiteState(pyspiel.State):  # type: ignore[misc]
         return actions
 
     def _apply_action(self, action: int) -> None:
+        k = self._core
+        if k.need:
+            if not 0 <= action < k.need[0]:
+                raise IllegalChoiceError(-1, int(action), f"not among {k.need[0]} outcomes")
+            k.drawn += (int(action),)
+            k.need = k.need[1:]
+            if not k.need:
+                k.run(self.get_game().track)
+            return
         seat = self.current_player()
         self._apply({seat: action})
 
@@ -287,11 +478,18 @@ class KumiteState(pyspiel.State):  # type: ignore[misc]
             choices[seat] = state.action_to_choice(seat, int(action))
         k = self._k
         assert k is not None
-        if self.get_game().track and (k.trail is not None or not state.history):
+        track = self.get_game().track
+        if self.get_game().explicit:
+            k.step = choices
+            k.run(track)
+            return
+        if track and (k.trail is not None or not state.history):
             k.trail = (k.trail, _views(state), choices)
         state.apply_trusted(choices)
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if player == int(pyspiel.PlayerId.CHANCE):
+            return f"chance: draw {action}"
         if action == self.get_game().noop and self.get_game().simultaneous:
             return NOOP_NAME
         try:
@@ -300,16 +498,26 @@ class KumiteState(pyspiel.State):  # type: ignore[misc]
             return f"{player}:action {action}"
 
     def is_terminal(self) -> bool:
-        return self.kumite.is_terminal
+        return not self._core.need and self.kumite.is_terminal
 
     def returns(self) -> list[float]:
-        outcome = self.kumite.outcome
+        state = self._core.state
+        outcome = None if state is None or self._core.need else state.outcome
         return [0.0] * self._env.seats if outcome is None else list(outcome.returns)
 
     def __str__(self) -> str:
-        state = self.kumite
-        steps = [{str(s): c for s, c in step.items()} for step in state.history]
-        return json.dumps({"seed": state.seed, "steps": steps}, sort_keys=True)
+        k = self._core
+        if not self.get_game().explicit:
+            state = self.kumite
+            return json.dumps({"seed": state.seed, "steps": _steps(state)}, sort_keys=True)
+        out: dict[str, Any] = {
+            "draws": list(k.draws),
+            "steps": [] if k.state is None else _steps(k.state),
+        }
+        if k.step is not None:
+            out["step"] = _step_json(k.step)
+            out["drawn"] = list(k.drawn)
+        return json.dumps(out, sort_keys=True)
 
     def information_state_history(self, player: int) -> list[str]:
         """Everything ``player`` has observed and done, step by step: its view before each
@@ -320,7 +528,11 @@ class KumiteState(pyspiel.State):  # type: ignore[misc]
         game: KumiteGame = self.get_game()
         game.track = True
         if k.trail is None and state.history:  # tracking started late: replay once
-            world = game.env.new_state(state.seed)
+            if game.explicit:
+                world = game.env.game.new_state(0, game.env.options, rng=ScriptedRng(k.draws))
+                world.quiet = True
+            else:
+                world = game.env.new_state(state.seed)
             for step in state.history:
                 k.trail = (k.trail, _views(world), step)
                 world.apply_trusted(dict(step))
@@ -362,11 +574,19 @@ class Observer:
             self.tensor = np.zeros(encoding.size, np.float32)
             self.dict = {"observation": self.tensor}
 
+    # While the set-up still waits on its draws there is no table yet: a seat has seen
+    # nothing (zeros, an empty string).
+
     def set_from(self, state: KumiteState, player: int) -> None:
         if self.tensor is not None:
-            self.tensor[:] = self.encoding.encode(state.kumite.view(player))
+            if state.setting_up:
+                self.tensor[:] = 0.0
+            else:
+                self.tensor[:] = self.encoding.encode(state.kumite.view(player))
 
     def string_from(self, state: KumiteState, player: int) -> str:
+        if state.setting_up:
+            return ""
         if not self.perfect_recall or self.encoding.perfect_recall:
             return _view_string(state.kumite, player)
         return "\n".join(state.information_state_history(player))

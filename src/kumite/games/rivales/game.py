@@ -9,6 +9,7 @@ from kumite.cards.game import PackGame
 from kumite.core.errors import OptionsError
 from kumite.core.game import GameInfo
 from kumite.core.memo import Memo
+from kumite.core.rng import Rng
 from kumite.games.rivales.actions import NUM_ACTIONS
 from kumite.games.rivales.cards import PACKS, Catalog
 from kumite.games.rivales.options import Options
@@ -78,9 +79,15 @@ class Rivales(PackGame[Options, Catalog]):
                             f"{b + 1} both chose {fa!r}: rv.2v2.different-fighters)"
                         )
 
-    def new_state(self, seed: int = 0, options: Mapping[str, Any] | None = None) -> RivalesState:
+    def new_state(
+        self, seed: int = 0, options: Mapping[str, Any] | None = None, *, rng: Rng | None = None
+    ) -> RivalesState:
         opts = self.parse_options(options)
-        return RivalesState(self, seed, opts, self.catalog(opts))
+        return RivalesState(self, seed, opts, self.catalog(opts), rng)
+
+    def max_chance_outcomes(self, options: Options) -> int:
+        # The only draw is a round's shuffle of a fighter's deck (rv.setup).
+        return max(len(f.deck) for f in self.catalog(options).fighters.values())
 
     @property
     def rules(self) -> Mapping[str, str]:

@@ -117,7 +117,9 @@ class RivalesState(State):
     :attr:`State.is_terminal` as a plain attribute, since every simulation loop reads it
     once per step and a property costs a Python call each time."""
 
-    def __init__(self, game: Rivales, seed: int, options: Options, catalog: Catalog) -> None:
+    def __init__(
+        self, game: Rivales, seed: int, options: Options, catalog: Catalog, rng: Rng | None = None
+    ) -> None:
         self.game = game
         self.seed = seed
         self.history = []
@@ -131,7 +133,7 @@ class RivalesState(State):
         self.teams: tuple[tuple[int, ...], ...] = ((0, 1), (2, 3)) if self.two else ((0,), (1,))
         self.zones = 2 if self.two else 1
         self.clashes_per_round = catalog.rules.clashes_per_round
-        self.rng = Rng(seed)
+        self.rng = Rng(seed) if rng is None else rng
         self.fighters: list[Fighter | None] = [None] * n
         self.who = [f"P{s + 1}" for s in range(n)]
         self.round = 0

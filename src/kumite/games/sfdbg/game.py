@@ -8,6 +8,7 @@ from typing import Any
 from kumite.cards.game import PackGame
 from kumite.core.errors import OptionsError
 from kumite.core.game import GameInfo
+from kumite.core.rng import Rng
 from kumite.games.sfdbg.actions import vocabulary
 from kumite.games.sfdbg.cards import PACKS, Catalog, load_catalog
 from kumite.games.sfdbg.options import Options
@@ -64,9 +65,16 @@ class SFDBG(PackGame[Options, Catalog]):
             if len(set(chosen)) != len(chosen):
                 raise OptionsError("each Super Hero can be played by only one player")
 
-    def new_state(self, seed: int = 0, options: Mapping[str, Any] | None = None) -> SFDBGState:
+    def new_state(
+        self, seed: int = 0, options: Mapping[str, Any] | None = None, *, rng: Rng | None = None
+    ) -> SFDBGState:
         opts = self.parse_options(options)
-        return SFDBGState(self, seed, opts, self.catalog(opts))
+        return SFDBGState(self, seed, opts, self.catalog(opts), rng=rng)
+
+    def max_chance_outcomes(self, options: Options) -> int:
+        # Draws pick the first player or shuffle Super Heroes or physical cards.
+        catalog = self.catalog(options)
+        return max(MAX_PLAYERS, len(catalog.heroes), sum(c.copies for c in catalog.cards))
 
     @property
     def rules(self) -> Mapping[str, str]:

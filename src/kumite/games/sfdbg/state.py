@@ -42,9 +42,17 @@ class SFDBGState(Machine, State):
     """One position of a Street Fighter Deck-Building Game for 2 to 5 players."""
 
     def __init__(
-        self, game: SFDBG, seed: int, options: Options, catalog: Catalog, *, blank: bool = False
+        self,
+        game: SFDBG,
+        seed: int,
+        options: Options,
+        catalog: Catalog,
+        *,
+        blank: bool = False,
+        rng: Rng | None = None,
     ) -> None:
-        """The game set up from ``seed``; ``blank``: an empty shell for :meth:`clone`."""
+        """The game set up from ``seed`` (or drawing from ``rng``); ``blank``: an empty shell
+        for :meth:`clone`."""
         if blank:
             return
         self.game = game
@@ -57,7 +65,7 @@ class SFDBGState(Machine, State):
         self.heroes = catalog.heroes
         self.tables = tables(catalog)
         self.n = n = options.players
-        self.rng = Rng(seed)
+        self.rng = Rng(seed) if rng is None else rng
         self.result = None
         self.stack = []
         self.request = None

@@ -8,6 +8,7 @@ from typing import Any
 from kumite.cards.game import PackGame
 from kumite.core.errors import OptionsError
 from kumite.core.game import GameInfo
+from kumite.core.rng import Rng
 from kumite.games.sfrivals.cards import PACKS, Catalog
 from kumite.games.sfrivals.options import Options
 from kumite.games.sfrivals.rules import RULES, card_rule
@@ -44,7 +45,9 @@ class SFRivals(PackGame[Options, Catalog]):
                     known = ", ".join(catalog.characters)
                     raise OptionsError(f"unknown character {char_id!r} (one of: {known})")
 
-    def new_state(self, seed: int = 0, options: Mapping[str, Any] | None = None) -> SFRState:
+    def new_state(
+        self, seed: int = 0, options: Mapping[str, Any] | None = None, *, rng: Rng | None = None
+    ) -> SFRState:
         opts = self.parse_options(options)
         return SFRState(self, seed, opts, self.catalog(opts))
 
