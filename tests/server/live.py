@@ -25,6 +25,17 @@ from kumite.server.settings import ServerSettings
 DEV = ServerSettings(dev_seeds=True)
 
 
+def logged(runtime: Any) -> list[tuple[Any, dict[str, Any]]]:
+    """Every event of a table's game so far, as (event, its JSON as sent), from a replay of
+    its choices from the seed: what the table's own log must have sent, each seat what it
+    may see. (The JSON is taken at once: a later step may change what an event refers to.)"""
+    state = runtime.game.new_state(runtime.seed, runtime.options)
+    out = []
+    for step, choices in enumerate(runtime.state.history):
+        out.extend((e, {"step": step, **e.to_json()}) for e in state.apply(choices))
+    return out
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -17,7 +17,7 @@ from kumite.games.rivales.game import GAME
 from kumite.games.rivales.labels import choice_labels
 from kumite.games.rivales.state import RivalesState
 from kumite.games.rivales.table import HIDDEN
-from tests.server.live import ProcessServer, Seat, create_table, drive
+from tests.server.live import ProcessServer, Seat, create_table, drive, logged
 
 CATALOG = GAME.catalog()
 FIGHTERS_2V2 = ["zorro", "curie", "mulan", "sombrerero"]
@@ -219,7 +219,7 @@ def check_messages(client: Seat, runtime, states: list[RivalesState]) -> int:
         for pending in snap["view"]["pending"]:
             assert ("legal" in pending) == (pending["seat"] == seat)
         events += message["events"]
-    expected = [data for _, event, data in runtime.log if event.visible_to(seat)]
+    expected = [data for event, data in logged(runtime) if event.visible_to(seat)]
     assert events == expected
     fighters = [f.id if f else None for f in runtime.state.fighters]
     for event in events:
@@ -294,7 +294,7 @@ def test_a_whole_2v2_fight_sends_no_seat_its_partners_or_rivals_hidden_cards(ser
     states = replayed(runtime)
     for client in (*seats.values(), watcher):
         assert check_messages(client, runtime, states) > 20
-    shown = [e for _, e, _ in runtime.log if e.kind == "HandShown" and e.to is not None]
+    shown = [e for e, _ in logged(runtime) if e.kind == "HandShown" and e.to is not None]
     assert shown, "the Sombrerero (seat 4) showed a hand at least once"
     for event in shown:
         assert event.to == frozenset({event.to_seat}) and event.seat == 3

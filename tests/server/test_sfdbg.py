@@ -14,7 +14,7 @@ import pytest
 
 from kumite.games.sfdbg.game import GAME
 from kumite.games.sfdbg.labels import choice_labels
-from tests.server.live import ProcessServer, Seat, create_table, drive
+from tests.server.live import ProcessServer, Seat, create_table, drive, logged
 
 CATALOG = GAME.catalog()
 
@@ -155,7 +155,7 @@ def check_messages(client: Seat, runtime, states: list[Any]) -> int:
         events += message["events"]
         for found in DRAWN_BY.findall(raw):
             assert int(found) - 1 == seat
-    expected = [data for _, event, data in runtime.log if event.visible_to(seat)]
+    expected = [data for event, data in logged(runtime) if event.visible_to(seat)]
     assert events == expected
     return updates
 

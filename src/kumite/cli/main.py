@@ -342,6 +342,13 @@ def serve(
     bot_threads: Annotated[
         int, typer.Option(help="Threads in which the bots of all tables think.")
     ] = ServerSettings.bot_threads,
+    bot_processes: Annotated[
+        int,
+        typer.Option(
+            help="Worker processes in which the bots think instead of threads (0: threads; "
+            "the machine's cores suit a busy server, docs/protocol.md, Load)."
+        ),
+    ] = ServerSettings.bot_processes,
     bot_budget: Annotated[
         float, typer.Option(help="Seconds a bot may think about one move.")
     ] = ServerSettings.bot_budget,
@@ -357,6 +364,13 @@ def serve(
             help="Seconds a table nobody uses stays in memory (loaded again when asked for)."
         ),
     ] = ServerSettings.evict_after,
+    full_collection_every: Annotated[
+        float,
+        typer.Option(
+            help="Seconds between two full passes of the cycle collector, each a short stop "
+            "of the server (0: never; docs/protocol.md, Load)."
+        ),
+    ] = ServerSettings.full_collection_every,
     advertise: Annotated[
         str,
         typer.Option(
@@ -378,9 +392,11 @@ def serve(
         open_tables_per_client=max_open_tables,
         spectators_per_table=max_spectators,
         bot_threads=bot_threads,
+        bot_processes=bot_processes,
         bot_budget=bot_budget,
         idle_close=idle_close * 3600,
         evict_after=evict_after,
+        full_collection_every=full_collection_every,
         advertise=advertise,
     )
     serve_cmd.run(host, port, database_url, bot_delay, settings)

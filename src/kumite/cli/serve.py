@@ -27,6 +27,10 @@ def settings(**values: Any) -> ServerSettings:
             ) from None
     if made.bot_threads < 1 or made.bot_budget <= 0:
         raise fail("--bot-threads must be at least 1 and --bot-budget above 0")
+    if made.bot_processes < 0:
+        raise fail("--bot-processes must be 0 (threads) or more")
+    if made.full_collection_every < 0:
+        raise fail("--full-collection-every must be 0 (never) or more seconds")
     if made.evict_after <= 0:
         raise fail("--evict-after must be above 0 seconds")
     if made.advertise and not made.advertise.startswith(("http://", "https://")):

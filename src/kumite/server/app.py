@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import urlsplit
@@ -21,7 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from kumite.core.errors import KumiteError
-from kumite.server import pages, players, ratings, rules_pages, sockets, tables
+from kumite.server import collector, pages, players, ratings, rules_pages, sockets, tables
 from kumite.server.context import STATIC, Server
 from kumite.server.forward import Forwarder, Peers
 from kumite.server.ownership import Leases, Solo
@@ -43,8 +42,8 @@ def create_app(
     settings: ServerSettings | None = None,
     bound_host: str | None = None,
 ) -> FastAPI:
-    """The web table's app. ``freeze_gc`` (for a server process of its own): once started,
-    move every object made so far out of the cycle collector's reach (``gc.freeze``).
+    """The web table's app. ``freeze_gc`` (for a server process of its own): keep the cycle
+    collector's passes short (:mod:`kumite.server.collector`).
     ``bound_host``: the address the server listens on, an allowed ``Host`` besides the
     loopback names and ``settings.allowed_hosts``."""
     settings = settings or ServerSettings()
@@ -61,15 +60,19 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # No table is loaded here: each is loaded when first asked for, and its bots go on
         # when a player says hello (docs/protocol.md, "Durability").
-        if freeze_gc:
-            # Modules, card data: they live as long as the server. A full collection
-            # walked them all, ~270k objects, stopping the event loop for 250-300 ms under
-            # load and so every choice in flight (docs/protocol.md, Load).
-            gc.collect()
-            gc.freeze()
+        # Modules, card data, then tables and sockets: a full collection walked them all,
+        # stopping the event loop for 0.1-0.4 s under load and so every choice in flight
+        # (docs/protocol.md, Load).
+        collecting = (
+            asyncio.create_task(collector.run(settings.full_collection_every))
+            if freeze_gc
+            else None
+        )
         maintenance = asyncio.create_task(hub.maintain())
         yield
         maintenance.cancel()
+        if collecting is not None:
+            collecting.cancel()
         hub.shutdown()
         if peers is not None:
             await peers.aclose()

@@ -13,6 +13,7 @@ import contextlib
 import dataclasses
 import datetime
 import hmac
+import json
 import logging
 import re
 import secrets
@@ -21,6 +22,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import anyio
+import msgspec
 
 from kumite.agents.base import Agent
 from kumite.agents.registry import agent_names, make_agent
@@ -32,6 +34,7 @@ from kumite.core.rng import derive_seed
 from kumite.core.spec import GameSpec, Labeler
 from kumite.server import ratings
 from kumite.server.bots import BotPool
+from kumite.server.botworkers import Recipe
 from kumite.server.ownership import Solo
 from kumite.server.protocol import ProtocolError
 from kumite.server.settings import ServerSettings
@@ -49,6 +52,15 @@ TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 async def _no_close(code: int) -> None:
     return None
+
+
+_ENCODE = msgspec.json.Encoder().encode
+
+
+def _audience(event: Event, seats: int) -> int:
+    """Who may see ``event`` (:meth:`Event.visible_to`, which a game's event may override),
+    as a bit mask: bit 0 the spectators, bit ``s + 1`` seat ``s``."""
+    return sum(1 << (n + 1) for n in range(-1, seats) if event.visible_to(None if n < 0 else n))
 
 
 @dataclasses.dataclass(eq=False)
@@ -84,8 +96,11 @@ class TableRuntime:
         self.rematch_of = stored.rematch_of
         self.next_table: str | None = stored.next_table
         self.state: State = self.game.new_state(stored.seed, stored.options)
-        self.log: list[tuple[int, Event, dict[str, Any]]] = []
-        """(step, event, its JSON form), computed once for every client."""
+        self.log: list[tuple[int, msgspec.Raw]] = []
+        """Each event as (who may see it, a bit mask: :func:`_audience`; its JSON), encoded
+        once for every client. Neither is an object the cycle collector tracks: a long
+        game's log had been most of what its full passes walked (hundreds of thousands of
+        objects at 1,000 tables, a pause of ~0.3 s; docs/protocol.md, Load)."""
         for index, choices in enumerate(stored.steps):
             self._record(index, self.state.apply(choices))
         self.closed = stored.status == "closed"
@@ -123,24 +138,31 @@ class TableRuntime:
         self.holds = 0
         """Open connections using this runtime (a finished table stays while any is open)."""
         self.last_used = time.monotonic()
-        self.bots: dict[int, Agent] = {
-            seat: make_agent(
-                info.agent or "random",
-                self.game,
-                self.state.options_json,
-                seat,
-                # From the bots' own secret: the game's seed is handed out once the game
-                # is over, and must not tell how the bots of a rematch think either.
-                derive_seed(self.bot_seed, "bot", seat),
-            )
+        self.recipes: dict[int, Recipe] = {
+            # From the bots' own secret: the game's seed is handed out once the game is
+            # over, and must not tell how the bots of a rematch think either.
+            seat: self.recipe(info.agent or "random", seat, derive_seed(self.bot_seed, "bot", seat))
             for seat, info in enumerate(self.seats)
             if info.kind == "bot"
         }
+        """Seat -> how its bot is made (again, in a bot worker process: :mod:`.botworkers`)."""
+        self.bots: dict[int, Agent] = {seat: self.make(r) for seat, r in self.recipes.items()}
         self._bot_task: asyncio.Task[None] | None = None
-        self._clock_agents: dict[int, Agent] = {}
+        self._clock_agents: dict[int, tuple[Agent, Recipe]] = {}
         labels = self.spec.labels
         self.labeler: Labeler | None = (
             None if labels is None else labels.load()(self.game, self.options)
+        )
+
+    def recipe(self, agent: str, seat: int, seed: int) -> Recipe:
+        """How to make bot ``agent`` for ``seat`` with its own ``seed``."""
+        options = json.dumps(self.options, sort_keys=True)
+        return Recipe(self.id, self.game.info.id, self.seed, options, agent, seat, seed)
+
+    def make(self, recipe: Recipe) -> Agent:
+        """The bot of ``recipe``, here (its twin in a bot worker is made the same way)."""
+        return make_agent(
+            recipe.agent, self.game, self.state.options_json, recipe.seat, recipe.agent_seed
         )
 
     @property
@@ -244,10 +266,15 @@ class TableRuntime:
         ]
 
     def _record(self, index: int, events: list[Event]) -> None:
-        self.log.extend((index, e, {"step": index, **e.to_json()}) for e in events)
+        self.log.extend(
+            (_audience(e, len(self.seats)), msgspec.Raw(_ENCODE({"step": index, **e.to_json()})))
+            for e in events
+        )
 
-    def events_for(self, client: Client) -> list[dict[str, Any]]:
-        out = [data for _, event, data in self.log[client.sent :] if event.visible_to(client.seat)]
+    def events_for(self, client: Client) -> list[msgspec.Raw]:
+        """The events ``client`` has not been sent yet that its seat may see (JSON)."""
+        bit = 1 if client.seat is None else 1 << (client.seat + 1)
+        out = [data for to, data in self.log[client.sent :] if to & bit]
         client.sent = len(self.log)
         return out
 
@@ -357,7 +384,8 @@ class TableRuntime:
             if self.hub.bot_delay:
                 await asyncio.sleep(self.hub.bot_delay)
             # The bot sees its seat's view (search bots: determinisations of it) only.
-            choice = await self.hub.bots.think(agent, state, decision)
+            recipe = self.recipes.get(decision.seat)
+            choice = await self.hub.bots.think(agent, state, decision, recipe)
             try:
                 await self.choose(decision.seat, step, choice)
             except ProtocolError:
@@ -438,17 +466,13 @@ class TableRuntime:
             seat = next(seat for seat in seats if self.remaining(seat) <= 0)
             step, state = self.step, self.state
             decision = next(d for d in state.pending() if d.seat == seat)
-            agent = self._clock_agents.get(seat)
-            if agent is None:
-                agent = make_agent(
-                    self.clock_bot(),
-                    self.game,
-                    self.state.options_json,
-                    seat,
-                    derive_seed(self.bot_seed, "clock", seat),
+            made = self._clock_agents.get(seat)
+            if made is None:
+                recipe = self.recipe(
+                    self.clock_bot(), seat, derive_seed(self.bot_seed, "clock", seat)
                 )
-                self._clock_agents[seat] = agent
-            choice = await self.hub.bots.think(agent, state, decision)
+                made = self._clock_agents[seat] = (self.make(recipe), recipe)
+            choice = await self.hub.bots.think(made[0], state, decision, made[1])
             if self.step != step or seat in self.partial:
                 continue  # the player chose meanwhile
             message = {"type": "timeout", "seat": seat, "bot": self.clock_bot(), "step": step}
@@ -472,13 +496,9 @@ class TableRuntime:
     async def stand_in(self, seat: int) -> str:
         """A bot plays ``seat`` until its player comes back (says hello again)."""
         agent_name = self.clock_bot()
-        self.bots[seat] = make_agent(
-            agent_name,
-            self.game,
-            self.state.options_json,
-            seat,
-            derive_seed(self.bot_seed, "stand-in", seat),
-        )
+        recipe = self.recipe(agent_name, seat, derive_seed(self.bot_seed, "stand-in", seat))
+        self.recipes[seat] = recipe
+        self.bots[seat] = self.make(recipe)
         self.stand_ins[seat] = agent_name
         await self.broadcast()
         self.kick_bots()
@@ -488,6 +508,7 @@ class TableRuntime:
         """The player of a seat a bot stood in for is back: the seat is theirs again."""
         if self.stand_ins.pop(seat, None) is not None:
             self.bots.pop(seat, None)
+            self.recipes.pop(seat, None)
 
     # -- chat ---------------------------------------------------------------------------
     def channel(self, seat: int) -> str | None:
@@ -675,7 +696,9 @@ class Hub:
         self.ownership = ownership or Solo()
         """Which tables this process serves (all of them, but with several processes on one
         PostgreSQL database: :mod:`kumite.server.ownership`)."""
-        self.bots = BotPool(self.settings.bot_threads, self.settings.bot_budget)
+        self.bots = BotPool(
+            self.settings.bot_threads, self.settings.bot_budget, self.settings.bot_processes
+        )
         self.tables: dict[str, TableRuntime] = {}
         self.evict_after = self.settings.evict_after
         self.sweep_every = min(SWEEP_EVERY, max(0.5, self.evict_after / 2))

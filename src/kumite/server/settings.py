@@ -32,6 +32,9 @@ class ServerSettings:
 
     bot_threads: int = 2
     """Bots of all tables think in a pool of this many threads, one move at a time each."""
+    bot_processes: int = 0
+    """Bots think in this many worker processes instead (0: in the threads), each table's
+    always in the same one: a thinking bot then holds no lock the server needs."""
     bot_budget: float = 5.0
     """Seconds a bot may think about one move. A search bot's own time limit is cut to it; a
     bot still thinking after it (and a grace of a quarter of it) plays a random legal move."""
@@ -46,6 +49,11 @@ class ServerSettings:
     evict_after: float = 300.0
     """Seconds a table nobody uses (no socket, no bot thinking) stays in memory; it is loaded
     again from storage when next asked for."""
+
+    full_collection_every: float = 600.0
+    """Seconds between two full passes of the cycle collector (:mod:`kumite.server.collector`;
+    0: never): each stops the server for a moment that grows with the tables and sockets
+    open, and frees the cyclic garbage that the frequent short passes leave."""
 
     advertise: str = ""
     """The address other server processes of the same PostgreSQL database reach this one at

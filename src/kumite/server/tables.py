@@ -257,11 +257,19 @@ def router(server: Server) -> APIRouter:
             joined["play"] = f"/table/{table_id}#seat={body.seat}"
         return joined
 
-    @router.post("/api/tables/{table_id}/leave")
-    async def leave(table_id: str, body: SeatToken, request: Request) -> dict[str, Any]:
+    async def seated(
+        table_id: str, body: SeatToken, request: Request
+    ) -> tuple[TableRuntime, tuple[str, str] | None]:
+        """The table and the requesting player (if any), once the request has shown it acts
+        for ``body.seat`` (by the seat's token, or as the player holding it)."""
         player = await server.player(request)
         runtime = server.runtime(table_id)
         server.authorise(runtime, body.seat, body.token, player)
+        return runtime, player
+
+    @router.post("/api/tables/{table_id}/leave")
+    async def leave(table_id: str, body: SeatToken, request: Request) -> dict[str, Any]:
+        runtime, _ = await seated(table_id, body, request)
         async with runtime.lock:
             if runtime.finished:
                 raise HTTPException(409, "the game is over: nothing to leave")
@@ -279,9 +287,7 @@ def router(server: Server) -> APIRouter:
 
     @router.post("/api/tables/{table_id}/resign")
     async def resign(table_id: str, body: SeatToken, request: Request) -> dict[str, Any]:
-        player = await server.player(request)
-        runtime = server.runtime(table_id)
-        server.authorise(runtime, body.seat, body.token, player)
+        runtime, _ = await seated(table_id, body, request)
         try:
             outcome = await runtime.resign(body.seat)
         except ProtocolError as exc:
@@ -291,9 +297,7 @@ def router(server: Server) -> APIRouter:
     @router.post("/api/tables/{table_id}/stand-in")
     async def stand_in(table_id: str, body: StandIn, request: Request) -> dict[str, Any]:
         """A seat hands another, silent seat to a bot until its player comes back."""
-        player = await server.player(request)
-        runtime = server.runtime(table_id)
-        server.authorise(runtime, body.seat, body.token, player)
+        runtime, _ = await seated(table_id, body, request)
         async with runtime.lock:
             if runtime.over:
                 raise HTTPException(409, "the game is over")
@@ -316,9 +320,7 @@ def router(server: Server) -> APIRouter:
 
     @router.post("/api/tables/{table_id}/rematch")
     async def rematch(table_id: str, body: SeatToken, request: Request) -> dict[str, Any]:
-        player = await server.player(request)
-        runtime = server.runtime(table_id)
-        server.authorise(runtime, body.seat, body.token, player)
+        runtime, player = await seated(table_id, body, request)
         # Under the table's lock: two players asking at once must not make two rematches.
         async with runtime.lock:
             if not runtime.finished:
