@@ -11,13 +11,16 @@ import os
 
 from setuptools import setup
 
-#: Modules on the hot path of a simulated SF DBG game (the other engines are not compiled
-#: yet: each state needs the split of docs/speed.md first). Left out on purpose: the contract
-#: (``core.game``: every game and test game subclasses its classes, which must stay plain
-#: Python classes), msgspec structs (options, schemas), events (never built in quiet
-#: simulation), exceptions (multiple inheritance) and everything the CLI, server and solvers
-#: use once per game. ``core.rng`` is in for its draw helpers (each shuffle and random choice
-#: calls them); its ``Rng``, a subclass of ``random.Random``, stays a plain Python class.
+#: Modules on the hot path of a simulated SF DBG game, and of Rivales' clash and its lookahead
+#: (``greedy``'s fast path; Rivales' state stays a plain Python class, without the split of
+#: docs/speed.md, and its effects stay interpreted: their module docstring documents the
+#: primitives, and a compiled module has none). SF Rivals is not compiled. Left out on
+#: purpose: the contract (``core.game``: every game and test game subclasses its classes,
+#: which must stay plain Python classes), msgspec structs (options, schemas), events (never
+#: built in quiet simulation), exceptions (multiple inheritance) and everything the CLI,
+#: server and solvers use once per game. ``core.rng`` is in for its draw helpers (each
+#: shuffle and random choice calls them); its ``Rng``, a subclass of ``random.Random``, stays
+#: a plain Python class.
 COMPILED = [
     "src/kumite/core/decision.py",
     "src/kumite/core/rng.py",
@@ -32,6 +35,12 @@ COMPILED = [
     "src/kumite/games/sfdbg/scoring.py",
     "src/kumite/games/sfdbg/turn.py",
     "src/kumite/games/sfdbg/view.py",
+    "src/kumite/games/rivales/table.py",
+    "src/kumite/games/rivales/fight.py",
+    "src/kumite/games/rivales/clash.py",
+    "src/kumite/games/rivales/rounds.py",
+    "src/kumite/games/rivales/phases.py",
+    "src/kumite/games/rivales/lookahead.py",
 ]
 
 ext_modules = []

@@ -8,6 +8,11 @@ the same games (on a shared machine the other programs inflate CPU time too, so 
 a few runs is the fairest figure). ``--json`` prints the figures as JSON.
 
     python benchmarks/greedy_rate.py [--games N] [--repeat R] [--json]
+
+Instructions, the stable figure on a shared machine (docs/ai.md, "Fast greedy for the lab"):
+``--only rivales --agents greedy --repeat 1`` plays just those games after the same warm-up,
+so ``(Ir of --games N minus Ir of --games 0) / N`` under ``PYTHONHASHSEED=0 valgrind
+--tool=callgrind`` is the instructions of one greedy fight.
 """
 
 from __future__ import annotations
@@ -49,20 +54,29 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--only", help="one game (rivales or sfdbg)")
+    parser.add_argument("--agents", default="greedy,random", help="comma-separated")
     args = parser.parse_args()
+    agents = args.agents.split(",")
     out = []
     for game_id, options, seats, target in CASES:
+        if args.only and game_id != args.only:
+            continue
         rate(game_id, options, seats, "greedy", 2)  # warm-up: imports, packs, tables
+        if not args.games:
+            continue  # the warm-up alone: the reference of an instruction count
         row: dict[str, Any] = {"game": game_id, "options": options, "target": target}
-        for agent in ("greedy", "random"):
+        for agent in agents:
             best = max(rate(game_id, options, seats, agent, args.games) for _ in range(args.repeat))
             row[agent] = round(best, 1)
-        row["greedy_share_of_random"] = round(row["greedy"] / row["random"], 3)
+        if "greedy" in row and "random" in row:
+            row["greedy_share_of_random"] = round(row["greedy"] / row["random"], 3)
         out.append(row)
         if not args.json:
+            rates = ", ".join(f"{agent} {row[agent]} games/s" for agent in agents)
             print(
-                f"{game_id} {options or ''}: greedy {row['greedy']} games/s, random "
-                f"{row['random']} games/s in the same run (target {target:g} with greedy)",
+                f"{game_id} {options or ''}: {rates} in the same run (target {target:g} "
+                "with greedy)",
                 flush=True,
             )
     if args.json:

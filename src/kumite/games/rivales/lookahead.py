@@ -17,8 +17,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kumite.core.events import Event
+from kumite.core.memo import Memo
+from kumite.games.rivales import clash as cl
+from kumite.games.rivales import rounds as rd
 from kumite.games.rivales.cards import Card, Fighter
+from kumite.games.rivales.decisions import BOOST, END, ORDER, PERSONA, RESOLVE
 from kumite.games.rivales.game import GAME
+from kumite.games.rivales.phases import enter_order, enter_play, on_order, on_persona, on_play
 from kumite.games.rivales.state import PLAY, Fight, RivalesState
 from kumite.games.rivales.table import DOWN, SPENT, UP, Slot
 
@@ -62,7 +67,7 @@ def position(
     opts["fighters"] = list(fighters)
     if len(fighters) == 4:
         opts["mode"] = "2v2"
-    state = GAME.new_state(0, opts)
+    state = _fresh(opts)
     n = state.n
     table: dict[tuple[int, int], list[Slot]] = {}
     used: list[list[Card]] = [[] for _ in range(n)]
@@ -130,6 +135,28 @@ def position(
     state._pending = None
     state._advance(None)
     return state
+
+
+_FRESH: Memo[tuple[tuple[str, type, Any], ...], RivalesState] = Memo(256)
+"""New fights (seed 0) by their options: :func:`position` starts from a copy of one, the
+same as a new state but without parsing the options and setting up the round again (a bot
+builds a position at each decision)."""
+
+
+def _fresh(opts: dict[str, Any]) -> RivalesState:
+    """``GAME.new_state(0, opts)``, copied from :data:`_FRESH` when the options are plain."""
+    try:
+        # the type too: True == 1, yet an option may accept one and refuse the other
+        key = tuple(
+            sorted((k, type(v), tuple(v) if type(v) is list else v) for k, v in opts.items())
+        )
+        hash(key)
+    except TypeError:  # an option no key can hold: made anew
+        return GAME.new_state(0, opts)
+    found = _FRESH.get(key)
+    if found is None:
+        found = _FRESH.put(key, GAME.new_state(0, opts))
+    return found.clone()  # its random stream too: never advanced, as a new state's
 
 
 def _token(token: str, owner: int) -> tuple[int, str, str]:
@@ -208,4 +235,79 @@ def with_hands(base: RivalesState, hands: Mapping[int, Sequence[Card]]) -> Rival
         state.hand[seat] = list(cards)
     state._pending = None
     state._advance(None)
+    return state
+
+
+def quick_clash(
+    base: RivalesState,
+    plays: Mapping[int, Card],
+    *,
+    boosts: Mapping[int, str] | None = None,
+    personas: Mapping[int, str] | None = None,
+    first_zone: int = 1,
+) -> RivalesState:
+    """The lookahead's fast path (issue 19): one clash from ``base`` (a quiet position at
+    the start of a clash, as :func:`position` builds), each seat of ``plays`` holding and
+    playing its card, every other seat without a card left face up holding and playing its
+    fighter's first card. Decisions are answered as :func:`clash` answers them (``boosts``,
+    ``personas``, ``first_zone``; Guard 0; effects pass, else their first option).
+
+    Returns a copy of ``base`` at the end of that clash: its end-of-clash step done, the
+    round or fight ended if it ends there, the next clash not yet begun (no draw, no new
+    decisions). Life, energy, rounds won and the outcome are then those of
+    ``clash(with_hands(base, ...), ...)``: the same engine functions run in the same order,
+    without the state machine's bookkeeping (no events, no validation, no history, no next
+    clash); tests/games/rivales/test_lookahead_fast.py compares the two."""
+    state = base.fork_for_clash()
+    hand = state.hand
+    for s in state.seats:
+        card = plays.get(s)
+        if card is not None:
+            hand[s] = [card]
+        elif base.ready[s] is None:
+            hand[s] = [state.fighter(s).cards[0]]
+    state._pending = None
+    waiting = enter_play(state, None)
+    if waiting is None:  # every card was left face up by a dodge: played already
+        phase = state.phase
+    else:
+        on_play(state, {d.seat: hand[d.seat][0].play for d in waiting}, None)
+        phase = state.phase
+    if phase == PERSONA:
+        on_persona(
+            state,
+            {
+                d.seat: f"persona:{(personas or {}).get(d.seat, 'hansel')}"
+                for d in state.persona_decisions
+            },
+            None,
+        )
+        phase = state.phase
+    if phase == ORDER:
+        asked = enter_order(state, None)
+        assert asked is not None  # 2vs2 always asks
+        (d,) = asked
+        on_order(state, {d.seat: f"order:{first_zone}"}, None)
+        phase = state.phase
+    assert phase == BOOST, phase
+    while True:
+        group = rd.boost_decisions(state)
+        if not group:
+            break
+        rd.apply_boosts(
+            state, {d.seat: f"boost:{(boosts or {}).get(d.seat, 'none')}" for d in group}, None
+        )
+    state.phase = RESOLVE
+    state.fi = 0
+    while True:
+        asked = cl.resolve(state, None)
+        if asked is None:
+            break
+        for fight in state.fights:
+            fight.release()
+        (d,) = asked
+        answer = "guard:0" if d.kind == "guard" else _pick(state, d.legal, None)
+        cl.on_choice(state, {d.seat: answer}, None)
+    state.phase = END
+    rd.end_clash(state, None)
     return state

@@ -30,8 +30,9 @@ from typing import Any
 from kumite.core.game import Decision, Game
 from kumite.games.rivales.cards import Card, Catalog, Fighter
 from kumite.games.rivales.game import GAME
-from kumite.games.rivales.lookahead import clash, position, with_hands
+from kumite.games.rivales.lookahead import position, quick_clash
 from kumite.games.rivales.state import RivalesState
+from kumite.games.rivales.table import DOWN
 
 KO = 50.0
 ENERGY = 0.35
@@ -54,6 +55,7 @@ class GreedyRivales:
         self.options = {k: v for k, v in options.items() if k not in ("fighters", "mode")}
         self.seat = seat
         self.rng = random.Random(seed)
+        self._last: tuple[Mapping[str, Any], RivalesState] | None = None
 
     # -- decisions ------------------------------------------------------------------------
     def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
@@ -133,7 +135,15 @@ class GreedyRivales:
         ]
 
     def _base(self, view: Mapping[str, Any]) -> RivalesState:
-        """The position of this clash, built from the view, before the cards are played."""
+        """The position of this clash, built from the view, before the cards are played
+        (once per view: HANSEL/GRETEL and the zone order score each option from it)."""
+        if self._last is not None and self._last[0] is view:
+            return self._last[1]
+        base = self._position(view)
+        self._last = (view, base)
+        return base
+
+    def _position(self, view: Mapping[str, Any]) -> RivalesState:
         players = view["players"]
         seat = int(view["seat"])
         current = _current(view)
@@ -186,21 +196,9 @@ class GreedyRivales:
         first_zone: int = 1,
     ) -> float:
         seat = self.seat
-        hands = {s: [card] for s, card in plays.items()}
-        for s in base.seats:
-            if s not in plays and base.ready[s] is None:
-                hands[s] = [base.fighter(s).cards[0]]
-        state = with_hands(base, hands)
-        energy = _energy(state, seat)
-        taken = list(state.taken)
-        won = list(state.rounds_won)
-        clash(
-            state,
-            {s: (plays[s].id if s in plays else state.hand[s][0].id) for s in state.seats},
-            boosts=boosts,
-            personas=personas,
-            first_zone=first_zone,
-        )
+        taken = base.taken  # the fast path leaves its position unchanged
+        won = base.rounds_won
+        state = quick_clash(base, plays, boosts=boosts, personas=personas, first_zone=first_zone)
         mine, theirs = state.team_of[seat], 1 - state.team_of[seat]
         if state.rounds_won != won or state.is_terminal:
             gained = [state.rounds_won[t] - won[t] for t in (0, 1)]
@@ -210,7 +208,7 @@ class GreedyRivales:
         rival = next(s for s in plays if state.team_of[s] == theirs)
         dealt = state.taken[rival] - taken[rival]
         received = state.taken[seat] - taken[seat]
-        return dealt - received + ENERGY * (_energy(state, seat) - energy)
+        return dealt - received + ENERGY * (_energy(state, seat) - _energy(base, seat))
 
     def _average(self, view: Mapping[str, Any], mine: Card, **kw: Any) -> float:
         base = self._base(view)
@@ -373,9 +371,13 @@ def _current(view: Mapping[str, Any]) -> dict[int, str | None]:
 
 
 def _energy(state: RivalesState, seat: int) -> int:
-    return sum(
-        1 for zone in state.lines for line in zone for s in line if s.owner == seat and s.side == 1
-    )
+    n = 0
+    for zone in state.lines:  # plain loops: twice per clash looked ahead
+        for line in zone:
+            for slot in line:
+                if slot.owner == seat and slot.side == DOWN:
+                    n += 1
+    return n
 
 
 def make(game: Game[Any], options: Mapping[str, Any], seat: int, seed: int) -> GreedyRivales:
