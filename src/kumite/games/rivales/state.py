@@ -216,32 +216,15 @@ class RivalesState(State):
     def fork(self) -> Self:
         """A copy sharing this state's random stream: for looking one clash ahead, where
         no card is shuffled (faster than :meth:`clone`; not independent for chance)."""
-        other = self._shared_copy()
+        other = self.fork_for_clash()
+        # ... with its own copy of what fork_for_clash shares
         other.history = [dict(step) for step in self.history]
         other.fighters = list(self.fighters)
         other.who = list(self.who)
         other.deck = [list(d) for d in self.deck]
-        other.hand = [list(h) for h in self.hand]
         other.marker = list(self.marker)
         other.ultra = list(self.ultra)
-        other.ultra_due = list(self.ultra_due)
-        other.taken = list(self.taken)
-        other.ko = list(self.ko)
-        other.ready = list(self.ready)
-        other.ready_zone = list(self.ready_zone)
-        other.carry = [list(c) for c in self.carry]
-        other.known = {k: set(v) for k, v in self.known.items()}
-        other.seen = [set(x) for x in self.seen]
-        other.no_basic_zone = set(self.no_basic_zone)
-        other.no_basic_facing = set(self.no_basic_facing)
-        other.restricted = set(self.restricted)
-        other.lines = [
-            [[Slot(s.card, s.owner, s.side) for s in line] for line in zone] for zone in self.lines
-        ]
         other.zone_of = list(self.zone_of)
-        other.fights = [f.copy() for f in self.fights]
-        other.caused = set(self.caused)
-        other.rounds_won = list(self.rounds_won)
         other._opening = list(self._opening)
         other._forced = dict(self._forced)
         return other
