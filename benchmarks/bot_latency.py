@@ -1,7 +1,8 @@
 """Bot latency at the web table under load: N concurrent tables through the real server.
 
 Starts ``kumite serve`` (SQLite in a temporary directory, the server's defaults: a pool of
-``--bot-threads`` 2 threads, a budget of 5 s a move, no bot delay), and for each bot level
+``--bot-threads`` 2 threads, a budget of 5 s a move, no bot delay; ``--bot-processes N`` to
+think in N worker processes instead), and for each bot level
 opens ``--tables`` tables at once, each with one seat played from this process (a random
 legal choice the moment it is asked for) and every other seat that level's bot. It plays
 them for ``--seconds`` and measures, for every step a bot had to answer, the time a person
@@ -14,6 +15,7 @@ The server counts a search bot's time limit from when its move is asked for
 
     python benchmarks/bot_latency.py sfdbg --tables 4 --seconds 60
     python benchmarks/bot_latency.py rivales --levels greedy,ismcts --tables 4 --json
+    python benchmarks/bot_latency.py rivales --tables 4 --seconds 30 --bot-processes 2
 """
 
 from __future__ import annotations
@@ -141,6 +143,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--target", type=float, default=1.0, help="seconds a person may wait")
     parser.add_argument("--port", type=int, default=8798)
+    parser.add_argument(
+        "--bot-processes",
+        type=int,
+        default=0,
+        help="the server's worker processes for bots (0: its threads, the default)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     TARGET_MS = args.target * 1000
@@ -158,6 +166,8 @@ def main() -> None:
                 f"sqlite:///{tmp}/bots.sqlite3",
                 "--bot-delay",
                 "0",
+                "--bot-processes",
+                str(args.bot_processes),
                 *ONE_ADDRESS_LIMITS,
             ],
             stdout=subprocess.DEVNULL,
@@ -180,7 +190,9 @@ def main() -> None:
                 rows.append(row)
                 if not args.json:
                     print(
-                        f"{args.game} {args.players} seats, {level}: {row['tables']} tables at "
+                        f"{args.game} {args.players} seats, {level}"
+                        f"{f' ({args.bot_processes} bot processes)' if args.bot_processes else ''}"
+                        f": {row['tables']} tables at "
                         f"once for {row['seconds']} s, {row['bot_steps']} bot steps: wait p50 "
                         f"{row['p50_ms']} ms, p99 {row['p99_ms']} ms, max {row['max_ms']} ms; "
                         f"{100 * row['over_target']:.1f}% over {args.target:g} s "
@@ -196,6 +208,7 @@ def main() -> None:
                 {
                     "game": args.game,
                     "players": args.players,
+                    "bot_processes": args.bot_processes,
                     "levels": rows,
                 }
             )

@@ -5,6 +5,7 @@ that dies costs one random move, not the table."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import random
 import time
@@ -134,3 +135,37 @@ def test_a_table_s_bots_play_from_the_worker_processes(tmp_path):
         await store.aclose()
 
     asyncio.run(scenario())
+
+
+def test_worker_processes_start_with_the_server_not_with_their_first_move():
+    """``BotPool.start`` (called as the server comes up) spawns and warms every worker, so a
+    table's first bot move is answered by a process already running, not one it starts."""
+    game = get_game("sfrivals")
+    options = {"characters": ["ryu", "ken"]}
+    state = game.new_state(3, options)
+    decision = state.pending()[1]
+    agent = make_agent("greedy", game, state.options_json, 1, 5)
+    pool = BotPool(threads=1, budget=5.0, processes=2)
+    try:
+        pool.start()
+        workers = list(pool._workers)
+        assert all(w is not None for w in workers)
+        for queued in pool._queued:
+            queued[0].result(timeout=120)  # warmed: the games are loaded
+        running = [set(w._processes) for w in workers]  # type: ignore[union-attr]
+        assert all(running)
+
+        made = recipe("sfrivals", options, 1)
+
+        async def scenario() -> None:
+            for table in ("t-a", "t-b", "t-c", "t-d"):  # some in each worker
+                move = await pool.think(
+                    agent, state, decision, dataclasses.replace(made, table=table)
+                )
+                assert move in decision.legal
+
+        asyncio.run(scenario())
+        assert list(pool._workers) == workers  # the same pools, the same processes
+        assert [set(w._processes) for w in workers] == running  # type: ignore[union-attr]
+    finally:
+        pool.shutdown()

@@ -69,6 +69,7 @@ def create_app(
             else None
         )
         maintenance = asyncio.create_task(hub.maintain())
+        hub.bots.start()
         yield
         maintenance.cancel()
         if collecting is not None:

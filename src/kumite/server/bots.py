@@ -140,6 +140,16 @@ class BotPool:
 
         return future, started
 
+    def start(self) -> None:
+        """Start every worker process now, loading the games while the server comes up: a
+        worker started by its first move made that move wait for it (about 2 s)."""
+        for index in range(self.processes):
+            if self._workers[index] is None:
+                worker = self._workers[index] = self._spawn()
+                ready = worker.submit(botworkers.ready)
+                ready.add_done_callback(_ended)
+                self._queued[index] = [ready]  # a first move waits for it, as for a move
+
     @staticmethod
     def _spawn() -> ProcessPoolExecutor:
         # Spawned, not forked: the server has threads (and their locks) a fork would copy.

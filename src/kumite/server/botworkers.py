@@ -97,3 +97,8 @@ def warm() -> None:
 
     for game_id in game_ids():
         get_game(game_id)
+
+
+def ready() -> None:
+    """A worker's first job (:meth:`~kumite.server.bots.BotPool.start`): done once its
+    initializer (:func:`warm`) has run."""
