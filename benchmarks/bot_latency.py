@@ -131,6 +131,7 @@ async def run_level(
 
 
 TARGET_MS = 1000.0
+WORKERS_START = 10.0
 
 
 def main() -> None:
@@ -182,6 +183,10 @@ def main() -> None:
                         break
                 except httpx.HTTPError:
                     time.sleep(0.1)
+            if args.bot_processes:
+                # The server starts its workers as it comes up; they take a few seconds to
+                # load the games, which a person arriving later never waits for.
+                time.sleep(WORKERS_START)
             for level in args.levels.split(","):
                 row = asyncio.run(
                     run_level(base, args.game, level, args.players, args.tables, args.seconds)
