@@ -16,8 +16,11 @@ from there on. Each of its cards is scored by the average, over the posterior an
 modelled opponent's card (its answer, if the agent reveals first; the card itself, if the
 opponent revealed first), and the best is played. The set-up is the solver's.
 
-It decides from its own view only; the solution and the fight tables it fills are shared by
-every game of the process.
+It decides from its own view only; the solution and the positions it solves are shared by
+every game of the process. Its first move after a pair of shown cards it has not met solves
+what the rest of the fight asks (:meth:`BeliefAgent.open`: the opponent model's plans from
+round 1; every cover's fight from the current round, in one induction), so later moves, and
+later games with the same set-ups, are look-ups.
 """
 
 from __future__ import annotations
