@@ -6,9 +6,10 @@ matchup equally often, and runs over consecutive seeds add up); seat ``s``'s age
 ``derive_seed(game seed, "agent", s)`` as in ``kumite play``. Per matchup, and in total: the
 agent's wins, draws and losses, the 95% Wilson interval of its share of the decisive games
 (as ``benchmarks/ismcts_vs_greedy.py``), its mean result (+1 win, 0 draw, -1 loss) with a
-95% interval, and its seconds per move (wall and CPU; also apart: the first game, which
-solves the positions the matchup's later games look up, and the later games). ``--json``:
-one JSON line per matchup and a total. Each game's result goes to stderr as it ends.
+95% interval, and its seconds per move: wall and CPU, mean, median, 95th percentile and
+maximum, and the first game apart (it solves the positions of its set-ups, which later games
+with the same set-ups look up). ``--json``: one JSON line per matchup and a total. Each
+game's result goes to stderr as it ends.
 
     python benchmarks/belief_vs.py --against bounded --games 100 \\
         --matchups ryu,ken ryu,zangief ryu,guile ryu,poison ryu,juri ryu,chunli ryu,dudley ryu,ryu
@@ -104,6 +105,8 @@ def play(
         "mean_interval": [round(mean - half, 4), round(mean + half, 4)],
         "seconds_per_move": round(statistics.fmean(move_time), 4) if move_time else 0.0,
         "max_seconds_per_move": round(max(move_time, default=0.0), 3),
+        "median_seconds_per_move": _quantile(move_time, 0.5),
+        "p95_seconds_per_move": _quantile(move_time, 0.95),
         "cpu_seconds_per_move": round(statistics.fmean(move_cpu), 4) if move_cpu else 0.0,
         "first_game_seconds": round(sum(move_time[:first_game_moves]), 2),
         "later_seconds_per_move": _mean(move_time[first_game_moves:]),
@@ -116,6 +119,15 @@ def play(
 
 def _mean(xs: list[float]) -> float:
     return round(statistics.fmean(xs), 4) if xs else 0.0
+
+
+def _quantile(xs: list[float], q: float) -> float:
+    """The ``q`` quantile (nearest rank): the mean is dominated by the few moves that solve
+    a new pair of set-ups, the median and 95th percentile say what a move usually costs."""
+    if not xs:
+        return 0.0
+    ordered = sorted(xs)
+    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 4)
 
 
 def main() -> None:
@@ -148,7 +160,8 @@ def main() -> None:
                 f"{row['losses']} (W-D-L), decisive won {s['rate']:.3f} [Wilson 95%: "
                 f"{s['low']:.3f}, {s['high']:.3f}]; mean {row['mean']:+.3f} "
                 f"[{row['mean_interval'][0]:+.3f}, {row['mean_interval'][1]:+.3f}]; "
-                f"{row['seconds_per_move']} s a move (max {row['max_seconds_per_move']}; "
+                f"{row['seconds_per_move']} s a move (median {row['median_seconds_per_move']}, "
+                f"95% {row['p95_seconds_per_move']}, max {row['max_seconds_per_move']}; "
                 f"CPU {row['cpu_seconds_per_move']}), first game {row['first_game_seconds']} s, "
                 f"later games {row['later_seconds_per_move']} s a move (max "
                 f"{row['later_max_seconds_per_move']}); {row['seconds']} s; "
