@@ -33,6 +33,7 @@ import numpy as np
 
 from kumite.core.game import Decision, Game
 from kumite.games.sfrivals.cards import Character
+from kumite.games.sfrivals.legal import playable_cards
 from kumite.games.sfrivals.resolve import Carry
 from kumite.games.sfrivals.solver.fight import FightSolver, Position, setup_hand
 from kumite.games.sfrivals.solver.setup import MatchupSolution, shared_solution
@@ -213,15 +214,23 @@ class BeliefAgent:
         lives = now.lives if me == 0 else (now.lives[1], now.lives[0])
         carry: tuple[Carry, Carry] = now.carry if me == 0 else (now.carry[1], now.carry[0])
         reveal = now.reveal if me == 0 else (now.reveal[1], now.reveal[0])
+        fight = _fight(sol)
         positions: dict[int, Position] = {}
         for c in posterior:
             opp_hand = list(now.unseen[1])
             opp_hand[c] -= 1
             if min(opp_hand) < 0:
                 continue
+            playable = playable_cards(
+                opp_char, tuple(opp_hand), now.lives[1], now.round, fight.rules, fight.options
+            )
+            if not playable or (revealed is not None and revealed not in playable):
+                # The fight would have ended, or the opponent could not have revealed its
+                # card: not its cover (the posterior, which only follows the cards played,
+                # does not know it; this cover's weight counts for no card).
+                continue
             hands = (my_hand, tuple(opp_hand)) if me == 0 else (tuple(opp_hand), my_hand)
             positions[c] = Position(hands, lives, now.round, carry, reveal)
-        fight = _fight(sol)
         if positions:  # every cover's fight in one induction: they share most positions
             fight.values(list(positions.values()))
         answers: dict[tuple[str, str | None], dict[int, float]] = {}
