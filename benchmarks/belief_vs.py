@@ -6,7 +6,10 @@ matchup equally often, and runs over consecutive seeds add up); seat ``s``'s age
 ``derive_seed(game seed, "agent", s)`` as in ``kumite play``. Per matchup, and in total: the
 agent's wins, draws and losses, the 95% Wilson interval of its share of the decisive games
 (as ``benchmarks/ismcts_vs_greedy.py``), its mean result (+1 win, 0 draw, -1 loss) with a
-95% interval, and its seconds per move. ``--json``: one JSON line per matchup and a total.
+95% interval, and its seconds per move: wall and CPU, mean, median, 95th percentile and
+maximum, and the first game apart (it solves the positions of its set-ups, which later games
+with the same set-ups look up). ``--json``: one JSON line per matchup and a total. Each
+game's result goes to stderr as it ends.
 
     python benchmarks/belief_vs.py --against bounded --games 100 \\
         --matchups ryu,ken ryu,zangief ryu,guile ryu,poison ryu,juri ryu,chunli ryu,dudley ryu,ryu
@@ -46,6 +49,8 @@ def play(
     wins = draws = losses = 0
     results: list[float] = []
     move_time: list[float] = []
+    move_cpu: list[float] = []
+    first_game_moves = 0  # the first game solves what the matchup's later ones look up
     start = time.perf_counter()
     for i in range(games):
         game_seed = seed + i
@@ -60,15 +65,23 @@ def play(
         while pending := state.pending():
             choices = {}
             for d in pending:
-                t = time.perf_counter()
+                t, c = time.perf_counter(), time.process_time()
                 choices[d.seat] = decide(agents[d.seat], state, d)
                 if d.seat == me and len(d.legal) > 1:
                     move_time.append(time.perf_counter() - t)
+                    move_cpu.append(time.process_time() - c)
             state.apply(choices)
         outcome = state.outcome
         assert outcome is not None
         results.append(outcome.returns[me])
-        print(f"{','.join(pair)} game {i + 1}/{games}: {results[-1]:+g}", file=sys.stderr)
+        if i == 0:
+            first_game_moves = len(move_time)
+        print(
+            f"{','.join(pair)} game {i + 1}/{games} (seed {game_seed}, seat {me}): "
+            f"{results[-1]:+g}; {time.perf_counter() - start:.0f} s so far",
+            file=sys.stderr,
+            flush=True,
+        )
         if outcome.draw or not outcome.winners:
             draws += 1
         elif me in outcome.winners:
@@ -92,9 +105,29 @@ def play(
         "mean_interval": [round(mean - half, 4), round(mean + half, 4)],
         "seconds_per_move": round(statistics.fmean(move_time), 4) if move_time else 0.0,
         "max_seconds_per_move": round(max(move_time, default=0.0), 3),
+        "median_seconds_per_move": _quantile(move_time, 0.5),
+        "p95_seconds_per_move": _quantile(move_time, 0.95),
+        "cpu_seconds_per_move": round(statistics.fmean(move_cpu), 4) if move_cpu else 0.0,
+        "first_game_seconds": round(sum(move_time[:first_game_moves]), 2),
+        "later_seconds_per_move": _mean(move_time[first_game_moves:]),
+        "later_max_seconds_per_move": round(max(move_time[first_game_moves:], default=0.0), 3),
+        "later_cpu_seconds_per_move": _mean(move_cpu[first_game_moves:]),
         "seconds": round(time.perf_counter() - start, 1),
         "load_average": [round(x, 2) for x in os.getloadavg()],
     }
+
+
+def _mean(xs: list[float]) -> float:
+    return round(statistics.fmean(xs), 4) if xs else 0.0
+
+
+def _quantile(xs: list[float], q: float) -> float:
+    """The ``q`` quantile (nearest rank): the mean is dominated by the few moves that solve
+    a new pair of set-ups, the median and 95th percentile say what a move usually costs."""
+    if not xs:
+        return 0.0
+    ordered = sorted(xs)
+    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 4)
 
 
 def main() -> None:
@@ -127,8 +160,12 @@ def main() -> None:
                 f"{row['losses']} (W-D-L), decisive won {s['rate']:.3f} [Wilson 95%: "
                 f"{s['low']:.3f}, {s['high']:.3f}]; mean {row['mean']:+.3f} "
                 f"[{row['mean_interval'][0]:+.3f}, {row['mean_interval'][1]:+.3f}]; "
-                f"{row['seconds_per_move']} s a move (max {row['max_seconds_per_move']}), "
-                f"{row['seconds']} s; load {row['load_average']}",
+                f"{row['seconds_per_move']} s a move (median {row['median_seconds_per_move']}, "
+                f"95% {row['p95_seconds_per_move']}, max {row['max_seconds_per_move']}; "
+                f"CPU {row['cpu_seconds_per_move']}), first game {row['first_game_seconds']} s, "
+                f"later games {row['later_seconds_per_move']} s a move (max "
+                f"{row['later_max_seconds_per_move']}); {row['seconds']} s; "
+                f"load {row['load_average']}",
                 flush=True,
             )
     share = proportion(totals["wins"], totals["wins"] + totals["losses"])

@@ -97,3 +97,107 @@ def test_scores_are_fight_values(shared_cache: Path) -> None:
     legal = next(d for d in state.pending() if d.seat == 1).legal
     assert set(scores) == set(legal)
     assert all(-1.0 - 1e-9 <= v <= 1.0 + 1e-9 for v in scores.values())
+
+
+def test_opening_solve_and_shared_fight_solver_leave_the_scores_unchanged(
+    shared_cache: Path,
+) -> None:
+    """The speed-ups (the opponent model's opening states solved at once, every cover's fight
+    in one induction, the solution's own fight solver) only change when positions are
+    solved: at every decision of games against ``bounded`` the agent scores its cards
+    exactly as an agent given a fresh copy of the solution, which solves what it asks on
+    demand, in its own order."""
+    from kumite.agents.base import decide
+    from kumite.games.sfrivals.solver.setup import solve_matchup
+
+    compared = 0
+    for seed in range(4):
+        state = GAME.new_state(seed, OPTIONS)
+        state.quiet = True
+        me = seed % 2
+        agents = [
+            make_agent("belief" if s == me else "bounded", GAME, OPTIONS, s, seed) for s in (0, 1)
+        ]
+        while state.pending():
+            choices = {}
+            for d in state.pending():
+                if d.seat == me and d.kind != "setup":
+                    view = state.view(me)
+                    agent = agents[me]
+                    assert isinstance(agent, BeliefAgent)
+                    shared = agent.solution(view)
+                    agent.open(view, shared)
+                    fresh = solve_matchup(shared.characters, {"pack": PACK})
+                    assert fresh is not shared and not fresh.solver.levels
+                    reference = BeliefAgent({"pack": PACK}, me, seed)
+                    assert agent.scores(view, shared) == reference.scores(view, fresh)
+                    compared += 1
+                choices[d.seat] = decide(agents[d.seat], state, d)
+            state.apply(choices)
+    assert compared > 0
+
+
+def test_kept_fight_positions_are_dropped_above_the_cap(
+    shared_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The solution's fight solver keeps what the agent solved, up to a cap: above it the
+    stored positions are dropped (solved again when asked), and the scores do not change."""
+    from kumite.games.sfrivals.solver import belief
+
+    state = GAME.new_state(3, OPTIONS)
+    state.apply(
+        {
+            0: "setup:ryu-mini.guard:ryu-mini.jab",
+            1: "setup:ken-mini.shoryuken:ken-mini.weak-shoryuken",
+        }
+    )
+    agent = BeliefAgent({"pack": PACK}, 1, 2)
+    view = state.view(1)
+    sol = agent.solution(view)
+    first = agent.scores(view, sol)
+    assert sol.solver.levels
+    monkeypatch.setattr(belief, "_FIGHT_STATES_AT_MOST", 0)
+    levels = sol.solver.levels
+    second = agent.scores(view, sol)
+    assert second == first
+    assert sum(len(k) for k, _ in levels.values()) < sol.solver.states_solved
+
+
+def test_a_cover_that_would_have_ended_the_fight_is_left_out(shared_cache: Path) -> None:
+    """Ryu vs Poison crashed the agent at round 8: of the opponent's last two unseen cards,
+    one is its Ultra, which its life does not allow; were the other its cover, it would hold
+    only the Ultra and the fight would have ended — yet the posterior (which follows the
+    cards played) still weighs that cover, and the agent, revealing first, asked the fight
+    solver for a position where the opponent has no card. Here the same at a small scale:
+    Ryu-mini covers its Ultra (allowed at life 1 only), guards in round 7, and Ken-mini
+    reveals first in round 8."""
+    pack = mini_pack() + "\n[rules]\nultra_life_at_most = 1\n"
+    options = {"characters": ["ken-mini", "ryu-mini"], "pack": pack}
+    state = GAME.new_state(0, options)
+    state.quiet = True
+    state.apply(
+        {
+            0: "setup:ken-mini.guren-senpukyaku:ken-mini.shoryuken",
+            1: "setup:ryu-mini.metsu-hadouken:ryu-mini.jab",
+        }
+    )
+    ken, ryu = ["weak-shoryuken", "shoryuken"] + ["weak-shoryuken"] * 3, ["jab"] * 4 + ["guard"]
+    for a, b in zip(ken, ryu, strict=True):
+        state.apply({0: f"play:ken-mini.{a}", 1: f"play:ryu-mini.{b}"})
+    state.apply({0: "play:ken-mini.shoryuken"})  # Ryu-mini's guard: Ken-mini reveals first
+    state.apply({1: "play:ryu-mini.jab"})
+    state.apply({0: "play:ken-mini.weak-shoryuken", 1: "play:ryu-mini.guard"})
+    view = state.view(0)
+    assert view["round"] == 8 and view["players"][0]["must_reveal_first"]
+    assert view["players"][1]["life"] > 1
+    agent = BeliefAgent({"pack": pack}, 0, 1)
+    sol = agent.solution(view)
+    ryu_mini = sol.solver.chars[1]
+    posterior = agent.posterior(view, sol)
+    stuck = ryu_mini.card("ryu-mini.guard").index  # the cover that leaves only the Ultra
+    assert posterior.get(stuck, 0.0) > 0  # the posterior does not rule it out
+    decision = next(d for d in state.pending() if d.seat == 0)
+    scores = agent.scores(view, sol)
+    assert set(scores) == set(decision.legal)
+    assert all(-1.0 <= v <= 1.0 for v in scores.values())
+    assert agent.choose(view, decision) in decision.legal

@@ -16,8 +16,11 @@ from there on. Each of its cards is scored by the average, over the posterior an
 modelled opponent's card (its answer, if the agent reveals first; the card itself, if the
 opponent revealed first), and the best is played. The set-up is the solver's.
 
-It decides from its own view only; the solution and the fight tables it fills are shared by
-every game of the process.
+It decides from its own view only; the solution and the positions it solves are shared by
+every game of the process. Its first move after a pair of shown cards it has not met solves
+what the rest of the fight asks (:meth:`BeliefAgent.open`: the opponent model's plans from
+round 1; every cover's fight from the current round, in one induction), so later moves, and
+later games with the same set-ups, are look-ups.
 """
 
 from __future__ import annotations
@@ -30,25 +33,30 @@ import numpy as np
 
 from kumite.core.game import Decision, Game
 from kumite.games.sfrivals.cards import Character
+from kumite.games.sfrivals.legal import playable_cards
 from kumite.games.sfrivals.resolve import Carry
 from kumite.games.sfrivals.solver.fight import FightSolver, Position, setup_hand
 from kumite.games.sfrivals.solver.setup import MatchupSolution, shared_solution
-from kumite.games.sfrivals.solver.tight import Round, play_distribution, rounds_of_view
+from kumite.games.sfrivals.solver.tight import (
+    Round,
+    opening_keys,
+    play_distribution,
+    rounds_of_view,
+)
 
 EPSILON = 0.1
 """Weight of the uniform prior and likelihood mixed into the opponent model."""
 _FIGHT_STATES_AT_MOST = 20_000_000
-"""A shared perfect-information fight solver is started afresh above this many states (a
-few hundred MB), so that a long run of games does not grow without bound."""
-
-_FIGHTS: dict[tuple[Any, ...], FightSolver] = {}
+"""The solved fight positions kept are dropped above this many states (a few hundred MB),
+so that a long run of games does not grow without bound."""
 
 
 def _fight(sol: MatchupSolution) -> FightSolver:
-    key = (sol.characters, repr(sol.options))
-    found = _FIGHTS.get(key)
-    if found is None or found.states_solved > _FIGHT_STATES_AT_MOST:
-        found = _FIGHTS[key] = FightSolver(sol.solver.catalog, sol.options, sol.solver.chars)
+    """The solution's own fight solver: its rule tables, filled from the engine, are those
+    seat 0's bound solver reads too, so they are filled once for both."""
+    found = sol.solver
+    if sum(len(keys) for keys, _ in found.levels.values()) > _FIGHT_STATES_AT_MOST:
+        found.levels.clear()  # only a memo: the values are solved again when asked
     return found
 
 
@@ -83,8 +91,21 @@ class BeliefAgent:
             if not legal:
                 return self.rng.choice(decision.legal)
             return self.rng.choices(legal, weights=[mix[c] for c in legal])[0]
+        self.open(view, sol)
         scores = self.scores(view, sol)
         return max(decision.legal, key=lambda c: scores.get(c, -np.inf))
+
+    def open(self, view: Mapping[str, Any], sol: MatchupSolution) -> None:
+        """Solve, in one induction, the first-round states of every plan the opponent model
+        may follow (every cover of the card it showed, against the card this seat showed):
+        the model's later questions in this fight are then look-ups. Done once per pair of
+        shown cards and process (the solution's bound solver keeps them)."""
+        opp = 1 - self.seat
+        players = view["players"]
+        shown, mine = str(players[opp]["shown"]), str(players[self.seat]["shown"])
+        side = sol.side(opp)
+        covers = range(len(side.chars[0].cards))
+        side.values(opening_keys(side, _plans(sol, opp), shown, mine, covers))
 
     # -- the posterior ---------------------------------------------------------------------
     def posterior(self, view: Mapping[str, Any], sol: MatchupSolution) -> dict[int, float]:
@@ -190,18 +211,32 @@ class BeliefAgent:
         my_hand = _hand(chars[me], view["players"][me]["hand"])
         revealed = now.played[1]
         out: dict[str, float] = {}
+        lives = now.lives if me == 0 else (now.lives[1], now.lives[0])
+        carry: tuple[Carry, Carry] = now.carry if me == 0 else (now.carry[1], now.carry[0])
+        reveal = now.reveal if me == 0 else (now.reveal[1], now.reveal[0])
         fight = _fight(sol)
-        answers: dict[tuple[str, str | None], dict[int, float]] = {}
-        for c, w in posterior.items():
+        positions: dict[int, Position] = {}
+        for c in posterior:
             opp_hand = list(now.unseen[1])
             opp_hand[c] -= 1
             if min(opp_hand) < 0:
                 continue
+            playable = playable_cards(
+                opp_char, tuple(opp_hand), now.lives[1], now.round, fight.rules, fight.options
+            )
+            if not playable or (revealed is not None and revealed not in playable):
+                # The fight would have ended, or the opponent could not have revealed its
+                # card: not its cover (the posterior, which only follows the cards played,
+                # does not know it; this cover's weight counts for no card).
+                continue
             hands = (my_hand, tuple(opp_hand)) if me == 0 else (tuple(opp_hand), my_hand)
-            lives = now.lives if me == 0 else (now.lives[1], now.lives[0])
-            carry: tuple[Carry, Carry] = now.carry if me == 0 else (now.carry[1], now.carry[0])
-            reveal = now.reveal if me == 0 else (now.reveal[1], now.reveal[0])
-            node = fight.solve_node(Position(hands, lives, now.round, carry, reveal))
+            positions[c] = Position(hands, lives, now.round, carry, reveal)
+        if positions:  # every cover's fight in one induction: they share most positions
+            fight.values(list(positions.values()))
+        answers: dict[tuple[str, str | None], dict[int, float]] = {}
+        for c, pos in positions.items():
+            w = posterior[c]
+            node = fight.solve_node(pos)
             m = node.matrix if me == 0 else -node.matrix.T
             my_cards, opp_cards = node.cards[me], node.cards[opp]
             opp_index = {card.index: j for j, card in enumerate(opp_cards)}

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -111,14 +111,7 @@ def play_distribution(
     seat = int(view["seat"])
     me = view["players"][seat]
     cover = chars[0].card(me["cover"]).index
-    shown = me["shown"]
-    plans = []
-    for name, p in plan_mix.items():
-        st_shown, types = _secret_types(chars[0], name)
-        if p > 0 and st_shown == shown and cover in types:
-            plans.append(_Plan(p / len(types), types))
-    if not plans:  # a set-up the strategy never makes: play it committed
-        plans = [_Plan(1.0, frozenset([cover]))]
+    plans = _initial_plans(chars[0], plan_mix, me["shown"], cover)
     rounds = rounds_of_view(view, chars, side)
     for t, rd in enumerate(rounds[:-1]):
         played = rd.played[0]
@@ -141,6 +134,44 @@ def play_distribution(
         for card, options in _choices(side, now, plan.secret, cover).items():
             out[card] = out.get(card, 0.0) + plan.weight / total * sum(p for _, p in options)
     return out
+
+
+def opening_keys(
+    side: BoundSolver,
+    plan_mix: Mapping[str, float],
+    shown: str,
+    opp_shown: str,
+    covers: Iterable[int],
+) -> list[int]:
+    """The round-1 states of every plan :func:`play_distribution` weighs for the seat with
+    shown card ``shown`` and cover any of ``covers`` (those it may hold), against an
+    opponent showing ``opp_shown``. The states it asks later in the fight are their
+    descendants, so solving these at once (:meth:`.BoundSolver.values`) leaves look-ups."""
+    a, b = side.chars
+    unseen0 = setup_hand(a, None, a.card(shown))
+    unseen1 = setup_hand(b, None, b.card(opp_shown))
+    keys = {
+        side.root(unseen0, sorted(plan.secret), unseen1)
+        for cover in covers
+        if unseen0[cover] >= 1
+        for plan in _initial_plans(a, plan_mix, shown, cover)
+    }
+    return sorted(keys)
+
+
+def _initial_plans(
+    char: Character, plan_mix: Mapping[str, float], shown: str, cover: int
+) -> list[_Plan]:
+    """The plans of the mix a seat showing ``shown`` with cover type ``cover`` may follow,
+    each weighted by its probability of drawing that cover."""
+    plans = []
+    for name, p in plan_mix.items():
+        st_shown, types = _secret_types(char, name)
+        if p > 0 and st_shown == shown and cover in types:
+            plans.append(_Plan(p / len(types), types))
+    if not plans:  # a set-up the strategy never makes: play it committed
+        plans = [_Plan(1.0, frozenset([cover]))]
+    return plans
 
 
 @functools.lru_cache(maxsize=1 << 12)
