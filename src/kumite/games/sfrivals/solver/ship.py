@@ -3,8 +3,10 @@
 Solves (or loads from the cache, ``$KUMITE_CACHE_DIR``) every matchup of the base pack under
 the default rules by method tight — what ``kumite solve sfrivals --all`` does — and writes
 their summaries (bounds, set-up games and mixes; no fight tables: agents solve the positions
-they meet) to :data:`~kumite.games.sfrivals.solver.setup.SHIPPED`, about a hundred kilobytes. Same
-pack, rules and solver version, same file: the values are deterministic.
+they meet) to :data:`~kumite.games.sfrivals.solver.setup.SHIPPED`, a few hundred kilobytes. Same
+pack, rules and solver version, same file: the values are deterministic. ``--cached`` ships
+only the matchups the cache already holds (solving none): a partial table, where the rest
+takes hours.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from kumite.games.sfrivals.solver.setup import (
     SHIPPED,
     SOLVER_VERSION,
     cache_key,
+    cache_path,
     full_summary,
     solve_matchup,
 )
@@ -27,12 +30,18 @@ from kumite.games.sfrivals.solver.setup import (
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name(SHIPPED))
+    parser.add_argument(
+        "--cached", action="store_true", help="only the matchups already in the cache"
+    )
     args = parser.parse_args()
     opts = GAME.parse_options({})
     chars = list(GAME.catalog(opts).characters)
     rows = []
     for i, a in enumerate(chars):
         for b in chars[i:]:
+            mine = GAME.parse_options({"characters": [a, b]})
+            if args.cached and not cache_path((a, b), mine).with_suffix(".json").exists():
+                continue
             sol = solve_matchup((a, b), {})
             summary = full_summary(sol)
             summary["from_cache"] = False
