@@ -126,10 +126,15 @@ class BoundSolver:
         )
         rounds, life = fight.rounds, fight.life_max
         codes1 = fight._legal_tab[1].shape[1]
+        allowed0 = self._allowed_table()
+        bits = np.left_shift(1, np.arange(len(allowed0)), dtype=np.int64)
         self.bt = bk.BTables(
             legal1=np.zeros((rounds + 2, codes1, life + 1, len(self.classes)), dtype=np.int32),
-            allowed0=self._allowed_table(),
+            allowed0=allowed0,
             classes=self.classes,
+            held0=np.stack([_held(fight, 0, 1), _held(fight, 0, 2)]),
+            held1=_held(fight, 1, 1),
+            allowed_bits=np.tensordot(bits, allowed0, axes=1),
         )
         self.levels: dict[int, tuple[I64, FloatArray]] = {}
         self._slots: dict[int, NDArray[np.int64]] = {}
@@ -358,6 +363,17 @@ class BoundSolver:
             self.slots(r),
         )  # fmt: skip
         return BoundNode(vec, a, row_cards, bool(smove), cls, cards, sigma, bool(switched))
+
+
+def _held(fight: FightSolver, seat: int, copies: int) -> NDArray[np.int64]:
+    """``[hand code]``: bit mask of the card types of which ``seat``'s hand holds at least
+    ``copies``."""
+    radix = fight._radix_arr[seat]
+    codes = np.arange(fight._legal_tab[seat].shape[1], dtype=np.int64)
+    counts = (codes[:, None] // radix) % (fight._copies[seat] + 1)
+    bits = np.left_shift(1, np.arange(len(radix), dtype=np.int64))
+    out: NDArray[np.int64] = (counts >= copies).astype(np.int64) @ bits
+    return out
 
 
 @dataclasses.dataclass(frozen=True)

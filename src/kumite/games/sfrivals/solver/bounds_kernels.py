@@ -66,12 +66,13 @@ class BTables(NamedTuple):
     conditions; no fallback)."""
     classes: Array
     """Bit mask of card types of each class of seat 1's cover (a partition)."""
-
-
-@_jit
-def _count(code: int, radix: Array, copies: Array, i: int) -> int:
-    n: int = (code // radix[i]) % (copies[i] + 1)
-    return n
+    held0: Array
+    """``[n, hand code]``: bit mask of seat 0's card types the hand holds at least ``n + 1``
+    copies of (``n`` = 0, 1)."""
+    held1: Array
+    """``[hand code]``: bit mask of seat 1's card types the hand holds."""
+    allowed_bits: Array
+    """``[round, life]``: :attr:`allowed0` as a bit mask of card types."""
 
 
 @_jit
@@ -90,11 +91,16 @@ def committed_key(k: int, c: int, t: Tables) -> int:
 
 
 @_jit
-def _consistent(u1: int, cls: int, t: Tables) -> bool:
-    for i in range(len(t.radix1)):
-        if (cls >> i) & 1 and _count(u1, t.radix1, t.copies1, i) >= 1:
-            return True
-    return False
+def _consistent(u1: int, cls: int, bt: BTables) -> bool:
+    """Seat 1's unseen cards ``u1`` hold a card of class ``cls`` (bit mask)."""
+    return bool(bt.held1[u1] & cls)
+
+
+@_jit
+def _held(h0: int, mask: int, bt: BTables) -> int:
+    """Seat 0's card types held whatever its cover (among the types ``mask``): one copy of
+    each type outside the mask, two of each type in it."""
+    return int((bt.held0[0, h0] & ~mask) | (bt.held0[1, h0] & mask))
 
 
 @_jit
@@ -107,7 +113,7 @@ def mark_legal1(states: Array, t: Tables, bt: BTables, wanted_flag: int, done_fl
         u1 = (k >> _H1) & 0xFFF
         l1 = (k >> _L1) & 31
         for c in range(len(bt.classes)):
-            if not _consistent(u1, bt.classes[c], t):
+            if not _consistent(u1, bt.classes[c], bt):
                 continue
             e = bt.legal1[r, u1, l1, c]
             if e & (done_flag | wanted_flag) == 0:
@@ -145,12 +151,7 @@ def _public(k: int, t: Tables, bt: BTables) -> int:
     mask = (k >> _MASK) & 0x3FF
     if mask == 0:
         return int(t.legal0[r, h0, l0, 0] & LEGAL_CARDS)
-    out = 0
-    for i in range(len(t.radix0)):
-        need = 2 if (mask >> i) & 1 else 1
-        if _count(h0, t.radix0, t.copies0, i) >= need and bt.allowed0[i, r, l0]:
-            out |= 1 << i
-    return out
+    return int(_held(h0, mask, bt) & bt.allowed_bits[r, l0])
 
 
 @_jit
@@ -161,10 +162,7 @@ def _s_move(k: int, bt: BTables) -> bool:
         return False
     r = (k >> _R) & 15
     l0 = (k >> _L0) & 31
-    for i in range(bt.allowed0.shape[0]):
-        if (mask >> i) & 1 and not bt.allowed0[i, r, l0]:
-            return False
-    return True
+    return bool((mask & ~bt.allowed_bits[r, l0]) == 0)
 
 
 @_jit
@@ -172,16 +170,10 @@ def _regular(h0: int, mask: int, r: int, l0: int, t: Tables, bt: BTables) -> boo
     """Seat 0, holding unseen cards ``h0`` with cover among ``mask`` (two or more types), may
     play an allowed card at round ``r`` whatever its cover, and which ones does not depend
     on the cover."""
-    if r >= bt.allowed0.shape[1]:
+    if r >= bt.allowed_bits.shape[0]:
         return True  # past the last round: the fight is over anyway
-    for i in range(len(t.radix0)):
-        need = 2 if (mask >> i) & 1 else 1
-        if _count(h0, t.radix0, t.copies0, i) >= need and bt.allowed0[i, r, l0]:
-            return True
-    for i in range(len(t.radix0)):  # noqa: SIM110 - a loop: compiled code has no all()
-        if (mask >> i) & 1 and not bt.allowed0[i, r, l0]:
-            return False
-    return True
+    allowed = bt.allowed_bits[r, l0]
+    return bool((_held(h0, mask, bt) & allowed) != 0 or (mask & ~allowed) == 0)
 
 
 @_jit
@@ -324,7 +316,7 @@ def _b_union(k: int, t: Tables, bt: BTables) -> int:
     l1 = (k >> _L1) & 31
     out = 0
     for c in range(len(bt.classes)):
-        if _consistent(u1, bt.classes[c], t):
+        if _consistent(u1, bt.classes[c], bt):
             out |= bt.legal1[r, u1, l1, c] & LEGAL_CARDS
     return int(out)
 
@@ -452,7 +444,7 @@ def _state(
         stop[c] = False
         live[c] = False
     for c in range(m):
-        if not _consistent(u1, bt.classes[c], t):
+        if not _consistent(u1, bt.classes[c], bt):
             continue
         live[c] = True
         e = bt.legal1[r, u1, l1, c]
