@@ -283,7 +283,9 @@ class BoundSolver:
             todo_c = committed[~known_c]
             self._prepare(r, np.concatenate([todo_c, todo_s]))
             kids, cells, starts = f._expand(r, todo_c)
-            while True:
+            skids = np.zeros(0, dtype=np.int64)
+            # after the last round every fight is over: its states have no live children
+            while r < f.rounds:
                 skids, wanted = bk.children(todo_s, f.tables, self.bt, True)
                 if not wanted:
                     break
