@@ -37,7 +37,9 @@ from kumite.games.sfrivals.solver.kernels import (
     _count_bits,
     _find,
     _hash_slot,
-    next_state,
+    _next_state,
+    jit_flat,
+    jit_inline,
 )
 from kumite.solve.matrix_jit import _first_maximin_row, _game_strategy, _workspace
 from kumite.solve.matrix_jit import jit as _jit
@@ -66,15 +68,16 @@ class BTables(NamedTuple):
     conditions; no fallback)."""
     classes: Array
     """Bit mask of card types of each class of seat 1's cover (a partition)."""
+    held0: Array
+    """``[n, hand code]``: bit mask of seat 0's card types the hand holds at least ``n + 1``
+    copies of (``n`` = 0, 1)."""
+    held1: Array
+    """``[hand code]``: bit mask of seat 1's card types the hand holds."""
+    allowed_bits: Array
+    """``[round, life]``: :attr:`allowed0` as a bit mask of card types."""
 
 
-@_jit
-def _count(code: int, radix: Array, copies: Array, i: int) -> int:
-    n: int = (code // radix[i]) % (copies[i] + 1)
-    return n
-
-
-@_jit
+@jit_inline
 def _lowest(mask: int) -> int:
     i = 0
     while not (mask >> i) & 1:
@@ -82,19 +85,24 @@ def _lowest(mask: int) -> int:
     return i
 
 
-@_jit
+@jit_inline
 def committed_key(k: int, c: int, t: Tables) -> int:
     """Secret state ``k`` with its cover known to be type ``c``: the committed state."""
     out: int = (k & ~_MASK_BITS) - (int(t.radix0[c]) << _H0)
     return out
 
 
-@_jit
-def _consistent(u1: int, cls: int, t: Tables) -> bool:
-    for i in range(len(t.radix1)):
-        if (cls >> i) & 1 and _count(u1, t.radix1, t.copies1, i) >= 1:
-            return True
-    return False
+@jit_inline
+def _consistent(u1: int, cls: int, bt: BTables) -> bool:
+    """Seat 1's unseen cards ``u1`` hold a card of class ``cls`` (bit mask)."""
+    return bool(bt.held1[u1] & cls)
+
+
+@jit_inline
+def _held(h0: int, mask: int, bt: BTables) -> int:
+    """Seat 0's card types held whatever its cover (among the types ``mask``): one copy of
+    each type outside the mask, two of each type in it."""
+    return int((bt.held0[0, h0] & ~mask) | (bt.held0[1, h0] & mask))
 
 
 @_jit
@@ -107,7 +115,7 @@ def mark_legal1(states: Array, t: Tables, bt: BTables, wanted_flag: int, done_fl
         u1 = (k >> _H1) & 0xFFF
         l1 = (k >> _L1) & 31
         for c in range(len(bt.classes)):
-            if not _consistent(u1, bt.classes[c], t):
+            if not _consistent(u1, bt.classes[c], bt):
                 continue
             e = bt.legal1[r, u1, l1, c]
             if e & (done_flag | wanted_flag) == 0:
@@ -135,7 +143,7 @@ def switch_keys(states: Array, t: Tables) -> Array:
     return out
 
 
-@_jit
+@jit_inline
 def _public(k: int, t: Tables, bt: BTables) -> int:
     """Seat 0's rows that are cards it holds whatever its cover (bit mask), or its legal
     cards if committed."""
@@ -145,15 +153,10 @@ def _public(k: int, t: Tables, bt: BTables) -> int:
     mask = (k >> _MASK) & 0x3FF
     if mask == 0:
         return int(t.legal0[r, h0, l0, 0] & LEGAL_CARDS)
-    out = 0
-    for i in range(len(t.radix0)):
-        need = 2 if (mask >> i) & 1 else 1
-        if _count(h0, t.radix0, t.copies0, i) >= need and bt.allowed0[i, r, l0]:
-            out |= 1 << i
-    return out
+    return int(_held(h0, mask, bt) & bt.allowed_bits[r, l0])
 
 
-@_jit
+@jit_inline
 def _s_move(k: int, bt: BTables) -> bool:
     """A secret state's S-move is open: every type of the mask may be played."""
     mask = (k >> _MASK) & 0x3FF
@@ -161,30 +164,21 @@ def _s_move(k: int, bt: BTables) -> bool:
         return False
     r = (k >> _R) & 15
     l0 = (k >> _L0) & 31
-    for i in range(bt.allowed0.shape[0]):
-        if (mask >> i) & 1 and not bt.allowed0[i, r, l0]:
-            return False
-    return True
+    return bool((mask & ~bt.allowed_bits[r, l0]) == 0)
 
 
-@_jit
+@jit_inline
 def _regular(h0: int, mask: int, r: int, l0: int, t: Tables, bt: BTables) -> bool:
     """Seat 0, holding unseen cards ``h0`` with cover among ``mask`` (two or more types), may
     play an allowed card at round ``r`` whatever its cover, and which ones does not depend
     on the cover."""
-    if r >= bt.allowed0.shape[1]:
+    if r >= bt.allowed_bits.shape[0]:
         return True  # past the last round: the fight is over anyway
-    for i in range(len(t.radix0)):
-        need = 2 if (mask >> i) & 1 else 1
-        if _count(h0, t.radix0, t.copies0, i) >= need and bt.allowed0[i, r, l0]:
-            return True
-    for i in range(len(t.radix0)):  # noqa: SIM110 - a loop: compiled code has no all()
-        if (mask >> i) & 1 and not bt.allowed0[i, r, l0]:
-            return False
-    return True
+    allowed = bt.allowed_bits[r, l0]
+    return bool((_held(h0, mask, bt) & allowed) != 0 or (mask & ~allowed) == 0)
 
 
-@_jit
+@jit_inline
 def _visit(
     k: int,
     x: int,
@@ -215,7 +209,7 @@ def _visit(
             vec[c] = 0.0
     if mask == 0 or _count_bits(after) == 1:
         parent = k if mask == 0 else committed_key(k, _lowest(after), t)
-        child, end, miss = next_state(parent, x, b, t, mark)
+        child, end, miss = _next_state(parent, x, b, t, mark)
         wanted += miss
         if collect:
             if end < 0:
@@ -268,7 +262,7 @@ def _visit(
     for c in range(len(t.radix0)):
         if not (after >> c) & 1:
             continue
-        child, end, miss = next_state(committed_key(k, c, t), x, b, t, mark)
+        child, end, miss = _next_state(committed_key(k, c, t), x, b, t, mark)
         wanted += miss
         if collect:
             if end < 0:
@@ -282,7 +276,7 @@ def _visit(
     return n_keys, wanted
 
 
-@_jit
+@jit_inline
 def _add(vec: Array, child: int, keys: Array, vals: Array, slots: Array, w: float) -> None:
     pos = _find(slots, keys, child)
     if pos < 0:  # pragma: no cover - the forward pass reached every child
@@ -297,14 +291,14 @@ the floats of two equally good choices differ by rounding, and the tie decides w
 other classes get."""
 
 
-@_jit
+@jit_inline
 def _better(worst: float, mean: float, best_worst: float, best_mean: float) -> bool:
     if worst > best_worst + _TIE:
         return True
     return worst >= best_worst - _TIE and mean > best_mean + _TIE
 
 
-@_jit
+@jit_inline
 def _rows(k: int, t: Tables, bt: BTables, out: Array) -> tuple[int, bool]:
     """Seat 0's rows at ``k``: card types written to ``out``, and whether the S-move is a
     further row."""
@@ -317,16 +311,50 @@ def _rows(k: int, t: Tables, bt: BTables, out: Array) -> tuple[int, bool]:
     return n, _s_move(k, bt)
 
 
-@_jit
+@jit_inline
 def _b_union(k: int, t: Tables, bt: BTables) -> int:
     r = (k >> _R) & 15
     u1 = (k >> _H1) & 0xFFF
     l1 = (k >> _L1) & 31
     out = 0
     for c in range(len(bt.classes)):
-        if _consistent(u1, bt.classes[c], t):
+        if _consistent(u1, bt.classes[c], bt):
             out |= bt.legal1[r, u1, l1, c] & LEGAL_CARDS
     return int(out)
+
+
+@jit_flat
+def _secret_children(
+    k: int, t: Tables, bt: BTables, rows: Array, keys: Array, vec: Array, mark: bool
+) -> tuple[int, int]:
+    """The live children of state ``k``, written to ``keys`` (repeats included): their
+    number, and how many stuck entries the tables lacked (then marked if ``mark``)."""
+    mask = (k >> _MASK) & 0x3FF
+    nr, smove = _rows(k, t, bt, rows)
+    bs = _b_union(k, t, bt)
+    ends = t.end_table.reshape(t.end_table.size)
+    none = keys[:0]
+    no_vals = t.end_table.reshape((-1, 1))[:0]
+    got = 0
+    wanted = 0
+    for j in range(len(t.radix1)):
+        if not (bs >> j) & 1:
+            continue
+        for p in range(nr):
+            got, miss = _visit(
+                k, rows[p], j, mask, t, bt, True, keys, got,
+                none, no_vals, none, vec, mark, ends,
+            )  # fmt: skip
+            wanted += miss
+        if smove:
+            for x in range(len(t.radix0)):
+                if (mask >> x) & 1:
+                    got, miss = _visit(
+                        k, x, j, mask & ~(1 << x), t, bt, True, keys, got,
+                        none, no_vals, none, vec, mark, ends,
+                    )  # fmt: skip
+                    wanted += miss
+    return got, wanted
 
 
 @_jit
@@ -338,34 +366,11 @@ def children(states: Array, t: Tables, bt: BTables, mark: bool) -> tuple[Array, 
     count = 0
     scratch = np.empty(4 * len(t.radix0) * len(t.radix1) * (len(t.radix0) + 1), dtype=np.int64)
     rows = np.empty(len(t.radix0), dtype=np.int64)
-    dummy_k = np.empty(0, dtype=np.int64)
-    dummy_v = np.empty((0, len(bt.classes)))
     vec = np.empty(len(bt.classes))
-    ends = t.end_table.reshape(t.end_table.size)
     wanted = 0
     for n in range(len(states)):
-        k = states[n]
-        mask = (k >> _MASK) & 0x3FF
-        nr, smove = _rows(k, t, bt, rows)
-        bs = _b_union(k, t, bt)
-        got = 0
-        for j in range(len(t.radix1)):
-            if not (bs >> j) & 1:
-                continue
-            for p in range(nr):
-                got, miss = _visit(
-                    k, rows[p], j, mask, t, bt, True, scratch, got,
-                    dummy_k, dummy_v, dummy_k, vec, mark, ends,
-                )  # fmt: skip
-                wanted += miss
-            if smove:
-                for x in range(len(t.radix0)):
-                    if (mask >> x) & 1:
-                        got, miss = _visit(
-                            k, x, j, mask & ~(1 << x), t, bt, True, scratch, got,
-                            dummy_k, dummy_v, dummy_k, vec, mark, ends,
-                        )  # fmt: skip
-                        wanted += miss
+        got, miss = _secret_children(states[n], t, bt, rows, scratch, vec, mark)
+        wanted += miss
         for q in range(got):
             key = scratch[q]
             hmask = len(table) - 1
@@ -400,8 +405,8 @@ def _grow(table: Array) -> Array:
     return bigger
 
 
-@_jit
-def _state(
+@jit_flat
+def _game(
     k: int,
     t: Tables,
     bt: BTables,
@@ -418,29 +423,23 @@ def _state(
     rows: Array,
     sm: Array,
     vec: Array,
-    sigma: Array,
-    col_strategy: Array,
-    ws: Any,
     cv: Array,
     stop: Array,
     live: Array,
     swv: Array,
     cells: Array,
     start: int,
-) -> tuple[int, int, int, int]:
-    """Value vector of state ``k`` into ``out``; for a committed state with ``start >= 0``,
-    its children are read from ``cells[start:]`` (:func:`.kernels.expand`'s, positions in
-    ``next_vals``) instead of being looked up by key; the matrix game (``a``, columns
-    ``cols_class``/``cols_card``, row types ``rows`` then the S-move) and seat 0's strategy
-    (``sigma``) stay in the scratch arrays. Returns (rows, columns, how seat 0 plays: 0 the
-    game, 1 it switches to committed play, fallbacks: 1 if the simplex's check failed and
-    the first maximin row stood in)."""
+) -> tuple[int, bool, int, float, bool]:
+    """The matrix game of state ``k`` (:func:`_state`'s first half, which allocates
+    nothing): the columns (``cols_class``/``cols_card``; ``live``/``stop`` per class), the
+    switch values (``swv``), the matrix ``a`` (rows: ``rows`` then the S-move; ``sm``: the
+    S-move's entries per type) and NaN in ``out``. Returns (public rows, S-move open,
+    columns, worst switch value, whether switching is seat 0's only play: ``out`` is then
+    its value)."""
     m = len(bt.classes)
     r = (k >> _R) & 15
     u1 = (k >> _H1) & 0xFFF
-    l0 = (k >> _L0) & 31
     l1 = (k >> _L1) & 31
-    rf = (k >> _RF) & 3
     mask = (k >> _MASK) & 0x3FF
     t0 = len(t.radix0)
     ends = t.end_table.reshape(t.end_table.size)
@@ -452,7 +451,7 @@ def _state(
         stop[c] = False
         live[c] = False
     for c in range(m):
-        if not _consistent(u1, bt.classes[c], t):
+        if not _consistent(u1, bt.classes[c], bt):
             continue
         live[c] = True
         e = bt.legal1[r, u1, l1, c]
@@ -463,7 +462,6 @@ def _state(
                 cols_class[nc] = c
                 cols_card[nc] = j
                 nc += 1
-    sv = t.end_table[l0, l1, 0, 1]
     for c in range(m):
         out[c] = np.nan
     switch_worst = np.inf
@@ -486,7 +484,7 @@ def _state(
             for c in range(m):
                 if live[c]:
                     out[c] = swv[c]
-            return 0, nc, 1, 0
+            return nr, smove, nc, switch_worst, True
     # the matrix: public rows, then the S-move (its entries the mean over the mask's types);
     # each (row, card) child's vector once, then every (class, card) column reads it
     t1 = len(t.radix1)
@@ -534,6 +532,58 @@ def _state(
     for p in range(total_rows):
         for q in range(nc):
             a[p, q] = cv[p, cols_card[q], cols_class[q]]
+    return nr, smove, nc, switch_worst, False
+
+
+@_jit
+def _state(
+    k: int,
+    t: Tables,
+    bt: BTables,
+    next_keys: Array,
+    next_vals: Array,
+    next_slots: Array,
+    same_keys: Array,
+    same_vals: Array,
+    same_slots: Array,
+    out: Array,
+    a: Array,
+    cols_class: Array,
+    cols_card: Array,
+    rows: Array,
+    sm: Array,
+    vec: Array,
+    sigma: Array,
+    col_strategy: Array,
+    ws: Any,
+    cv: Array,
+    stop: Array,
+    live: Array,
+    swv: Array,
+    cells: Array,
+    start: int,
+) -> tuple[int, int, int, int]:
+    """Value vector of state ``k`` into ``out``; for a committed state with ``start >= 0``,
+    its children are read from ``cells[start:]`` (:func:`.kernels.expand`'s, positions in
+    ``next_vals``) instead of being looked up by key; the matrix game (``a``, columns
+    ``cols_class``/``cols_card``, row types ``rows`` then the S-move) and seat 0's strategy
+    (``sigma``) stay in the scratch arrays. Returns (rows, columns, how seat 0 plays: 0 the
+    game, 1 it switches to committed play, fallbacks: 1 if the simplex's check failed and
+    the first maximin row stood in)."""
+    nr, smove, nc, switch_worst, only_switch = _game(
+        k, t, bt, next_keys, next_vals, next_slots, same_keys, same_vals, same_slots, out, a,
+        cols_class, cols_card, rows, sm, vec, cv, stop, live, swv, cells, start,
+    )  # fmt: skip
+    if only_switch:
+        return 0, nc, 1, 0
+    m = len(bt.classes)
+    l0 = (k >> _L0) & 31
+    l1 = (k >> _L1) & 31
+    rf = (k >> _RF) & 3
+    mask = (k >> _MASK) & 0x3FF
+    t0 = len(t.radix0)
+    total_rows = nr + (1 if smove else 0)
+    sv = t.end_table[l0, l1, 0, 1]
     g = a[:total_rows, :nc]
     fallback = 0
     for p in range(total_rows):
@@ -622,7 +672,7 @@ def _state(
     return total_rows, nc, 0, fallback
 
 
-@_jit
+@jit_inline
 def _revealed(
     p: int, nr: int, c: int, mask: int, g: Array, cols_class: Array, cols_card: Array,
     nc: int, sm: Array, t0: int,

@@ -29,12 +29,12 @@ Compiled once and cached on disk (``cache=True``).
 from __future__ import annotations
 
 import os
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
-from numba import prange
+from numba import njit, prange
 
-from kumite.solve.matrix_jit import _game_value, _maximin_pure, _minimax_pure, _workspace
+from kumite.solve.matrix_jit import F, _game_value, _maximin_pure, _minimax_pure, _workspace
 from kumite.solve.matrix_jit import jit as _jit
 from kumite.solve.matrix_jit import jit_parallel as _jit_parallel
 
@@ -61,6 +61,30 @@ _BLOCK = 256
 _GOLDEN = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit integer
 
 Array = Any
+
+
+# The speed tricks of the kernels, both about calls. A compiled call passes every array it
+# takes as its descriptor, word by word (the rule tables: ~250 words), and Numba's runtime
+# counts references to each array on the way in and out (atomic operations): ~0.2-0.5 us a
+# call, whatever the callee does — more than a transition itself costs. So the helpers the
+# hot loops call per child are inlined (jit_inline), and the loops that call them per state
+# and per block are compiled without reference counting (jit_flat), so that the inlined
+# code counts nothing either. Neither changes an operation on a value.
+
+
+def jit_inline(func: F) -> F:
+    """:func:`~kumite.solve.matrix_jit.jit`, inlined into its compiled callers (Numba IR)."""
+    return cast(F, njit(cache=True, inline="always")(func))
+
+
+_NO_REFCOUNT: dict[str, Any] = {"_nrt": False}
+
+
+def jit_flat(func: F) -> F:
+    """:func:`~kumite.solve.matrix_jit.jit` without the runtime's reference counting, for a
+    kernel that allocates nothing and only reads and writes arrays its caller holds
+    (``_nrt=False``: Numba's own switch, long-standing though not in its documentation)."""
+    return cast(F, njit(cache=True, **_NO_REFCOUNT)(func))
 
 
 class Tables(NamedTuple):
@@ -139,7 +163,7 @@ def build_index(keys: Array) -> Array:
     return slots
 
 
-@_jit
+@jit_inline
 def _find(slots: Array, keys: Array, key: int) -> int:
     mask = len(slots) - 1
     s = _hash_slot(key, mask)
@@ -230,7 +254,7 @@ def _shard(key: int, shards: int) -> int:
     return int(((key * _GOLDEN) >> 58) & 63) % shards
 
 
-@_jit
+@jit_inline
 def _probe_stuck(stuck: Array, r: int, h: int, life: int, mark: bool) -> int:
     """One seat's entry ``stuck[r, h, life]``: 1 or 0, or -1 if the table lacks it (then
     marked :data:`WANTED` if ``mark``)."""
@@ -305,6 +329,12 @@ def next_state(k: int, i: int, j: int, t: Tables, mark: bool) -> tuple[int, int,
     the flat index in ``t.end_table`` of the result if the fight ends there (else -1), and
     how many stuck entries it needs that the tables lack (marked :data:`WANTED` if
     ``mark``; the answer is then incomplete)."""
+    return _next_state(k, i, j, t, mark)
+
+
+@jit_inline
+def _next_state(k: int, i: int, j: int, t: Tables, mark: bool) -> tuple[int, int, int]:
+    """:func:`next_state`, inlined into the kernels' loops."""
     r = (k >> _R) & 15
     l0 = (k >> _L0) & 31
     l1 = (k >> _L1) & 31
@@ -349,6 +379,11 @@ def next_state(k: int, i: int, j: int, t: Tables, mark: bool) -> tuple[int, int,
 @_jit
 def legal_cards(k: int, t: Tables) -> tuple[int, int]:
     """The legal card types of both seats at state ``k`` (bit masks)."""
+    return _legal_cards(k, t)
+
+
+@jit_inline
+def _legal_cards(k: int, t: Tables) -> tuple[int, int]:
     r = (k >> _R) & 15
     ad = (k >> _AD) & 3
     m0 = t.legal0[r, (k >> _H0) & 0xFFF, (k >> _L0) & 31, ad & 1] & LEGAL_CARDS
@@ -374,7 +409,7 @@ def expand(states: Array, t: Tables, shards: int) -> tuple[Array, Array, Array, 
     starts = np.empty(n_states + 1, dtype=np.int64)
     total = 0
     for n in range(n_states):
-        m0, m1 = legal_cards(states[n], t)
+        m0, m1 = _legal_cards(states[n], t)
         starts[n] = total
         total += _count_bits(m0) * _count_bits(m1)
     starts[n_states] = total
@@ -404,7 +439,7 @@ def expand(states: Array, t: Tables, shards: int) -> tuple[Array, Array, Array, 
     return children, cells, starts, wanted
 
 
-@_jit
+@jit_flat
 def _block_children(states: Array, starts: Array, t: Tables, keys: Array, b: int) -> int:
     wanted = 0
     for n in range(b * _BLOCK, min(len(states), (b + 1) * _BLOCK)):
@@ -412,11 +447,11 @@ def _block_children(states: Array, starts: Array, t: Tables, keys: Array, b: int
     return wanted
 
 
-@_jit
+@jit_inline
 def _state_children(k: int, t: Tables, keys: Array, c: int, mark: bool) -> int:
     """Writes the cells' children of state ``k`` from ``keys[c]`` on (see :func:`expand`);
     returns the number of missing stuck entries."""
-    m0, m1 = legal_cards(k, t)
+    m0, m1 = _legal_cards(k, t)
     wanted = 0
     for i in range(len(t.radix0)):
         if not (m0 >> i) & 1:
@@ -424,7 +459,7 @@ def _state_children(k: int, t: Tables, keys: Array, c: int, mark: bool) -> int:
         for j in range(len(t.radix1)):
             if not (m1 >> j) & 1:
                 continue
-            child, end, missing = next_state(k, i, j, t, mark)
+            child, end, missing = _next_state(k, i, j, t, mark)
             keys[c] = child if end < 0 else -1 - end
             wanted += missing
             c += 1
@@ -515,7 +550,7 @@ def _node_matrix(
     ends = t.end_table.reshape(t.end_table.size)
     for p in range(nr):
         for q in range(nc):
-            child, end, _ = next_state(k, rows[p], cols[q], t, False)
+            child, end, _ = _next_state(k, rows[p], cols[q], t, False)
             if end >= 0:
                 a[p, q] = ends[end]
                 continue
