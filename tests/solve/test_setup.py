@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import dataclasses
+import gzip
+import json
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from kumite.games.sfrivals.game import GAME
+from kumite.games.sfrivals.solver.equilibrium import certified
 from kumite.games.sfrivals.solver.setup import (
     METHODS,
+    SHIPPED,
+    SOLVER_VERSION,
     MatchupSolution,
     cache_key,
     cache_path,
+    shipped_solution,
     solve_matchup,
 )
 from kumite.games.sfrivals.solver.strategy import Advice, advice, hints
@@ -226,3 +233,31 @@ def test_a_kept_node_is_the_node_worked_out_again(
         a, b = side.node(key), side._node(key)
         for f in dataclasses.fields(a):
             np.testing.assert_array_equal(getattr(a, f.name), getattr(b, f.name))
+
+
+def test_shipped_matchups_are_current_and_sound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The solved matchups kumite ships (``solver/solved-base.json.gz``, written by ``python
+    -m kumite.games.sfrivals.solver.ship``) are keyed by this solver's version, the base pack
+    and the default rules, so an empty cache finds them; each loads with its set-up mixes
+    optimal in its bound games at exactly its certified interval, and listings show that
+    figure."""
+    monkeypatch.setenv("KUMITE_CACHE_DIR", str(tmp_path))
+    res = resources.files("kumite.games.sfrivals.solver") / SHIPPED
+    data = json.loads(gzip.decompress(res.read_bytes()))
+    assert data["solver_version"] == SOLVER_VERSION
+    assert data["matchups"]
+    for key, summary in data["matchups"]:
+        chars = (summary["characters"][0], summary["characters"][1])
+        opts = GAME.parse_options({"characters": list(chars)})
+        assert key == cache_key(chars, opts)
+        sol = shipped_solution(chars, opts)
+        assert sol is not None and sol.method == "tight"
+        assert sol.lower == summary["lower"] <= sol.upper == summary["upper"]
+        assert sol.plans is not None
+        x = np.array([sol.plans[0][r] for r in sol.rows[0]])
+        y = np.array([sol.plans[1][c] for c in sol.cols[1]])
+        assert (x @ sol.lower_matrix).min() == pytest.approx(sol.lower, abs=1e-9)
+        assert (sol.upper_matrix @ y).max() == pytest.approx(sol.upper, abs=1e-9)
+        assert certified(chars, {}).exploitability == pytest.approx(sol.exploitability)

@@ -3,7 +3,7 @@
 Solves (or loads from the cache, ``$KUMITE_CACHE_DIR``) every matchup of the base pack under
 the default rules by method tight — what ``kumite solve sfrivals --all`` does — and writes
 their summaries (bounds, set-up games and mixes; no fight tables: agents solve the positions
-they meet) to :data:`~kumite.games.sfrivals.solver.setup.SHIPPED`, a few hundred kilobytes. Same
+they meet) to :data:`~kumite.games.sfrivals.solver.setup.SHIPPED`, under a megabyte. Same
 pack, rules and solver version, same file: the values are deterministic. ``--cached`` ships
 only the matchups the cache already holds (solving none): a partial table, where the rest
 takes hours.
