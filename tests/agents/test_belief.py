@@ -4,6 +4,7 @@ alone, and exact fight values averaged over it."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -82,8 +83,8 @@ def test_plays_legal_games_and_beats_random(shared_cache: Path) -> None:
     assert score > 0
 
 
-def test_scores_are_fight_values(shared_cache: Path) -> None:
-    """Each legal card's score is an expected result: between -1 and +1."""
+def _after_setups() -> tuple[Any, BeliefAgent]:
+    """A mini-pack game after both set-ups, and a ``belief`` agent in seat 1."""
     state = GAME.new_state(3, OPTIONS)
     state.apply(
         {
@@ -91,7 +92,12 @@ def test_scores_are_fight_values(shared_cache: Path) -> None:
             1: "setup:ken-mini.shoryuken:ken-mini.weak-shoryuken",
         }
     )
-    agent = BeliefAgent({"pack": PACK}, 1, 2)
+    return state, BeliefAgent({"pack": PACK}, 1, 2)
+
+
+def test_scores_are_fight_values(shared_cache: Path) -> None:
+    """Each legal card's score is an expected result: between -1 and +1."""
+    state, agent = _after_setups()
     view = state.view(1)
     scores = agent.scores(view, agent.solution(view))
     legal = next(d for d in state.pending() if d.seat == 1).legal
@@ -144,14 +150,7 @@ def test_kept_fight_positions_are_dropped_above_the_cap(
     stored positions are dropped (solved again when asked), and the scores do not change."""
     from kumite.games.sfrivals.solver import belief
 
-    state = GAME.new_state(3, OPTIONS)
-    state.apply(
-        {
-            0: "setup:ryu-mini.guard:ryu-mini.jab",
-            1: "setup:ken-mini.shoryuken:ken-mini.weak-shoryuken",
-        }
-    )
-    agent = BeliefAgent({"pack": PACK}, 1, 2)
+    state, agent = _after_setups()
     view = state.view(1)
     sol = agent.solution(view)
     first = agent.scores(view, sol)
