@@ -238,16 +238,19 @@ def test_a_kept_node_is_the_node_worked_out_again(
 def test_shipped_matchups_are_current_and_sound(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The solved matchups kumite ships (``solver/solved-base.json.gz``, written by ``python
-    -m kumite.games.sfrivals.solver.ship``) are keyed by this solver's version, the base pack
-    and the default rules, so an empty cache finds them; each loads with its set-up mixes
-    optimal in its bound games at exactly its certified interval, and listings show that
-    figure."""
+    """Every pair of characters ships solved (``solver/solved-base.json.gz``, written by
+    ``python -m kumite.games.sfrivals.solver.ship``), keyed by this solver's version, the
+    base pack and the default rules, so an empty cache finds them; each loads with its
+    set-up mixes optimal in its bound games at exactly its certified interval, and listings
+    show that figure."""
     monkeypatch.setenv("KUMITE_CACHE_DIR", str(tmp_path))
     res = resources.files("kumite.games.sfrivals.solver") / SHIPPED
     data = json.loads(gzip.decompress(res.read_bytes()))
     assert data["solver_version"] == SOLVER_VERSION
-    assert data["matchups"]
+    chars = list(GAME.catalog(GAME.parse_options({})).characters)
+    pairs = {(a, b) for i, a in enumerate(chars) for b in chars[i:]}
+    assert {tuple(s["characters"]) for _, s in data["matchups"]} == pairs  # every pair, once
+    assert len(data["matchups"]) == len(pairs) == 36
     for key, summary in data["matchups"]:
         chars = (summary["characters"][0], summary["characters"][1])
         opts = GAME.parse_options({"characters": list(chars)})
