@@ -20,8 +20,10 @@ from kumite.games.sfrivals.solver.setup import (
     MatchupSolution,
     cache_key,
     cache_path,
+    known_solution,
     shipped_solution,
     solve_matchup,
+    swapped,
 )
 from kumite.games.sfrivals.solver.strategy import Advice, advice, hints
 from kumite.solve.matrix import solve_matrix
@@ -264,3 +266,62 @@ def test_shipped_matchups_are_current_and_sound(
         assert (x @ sol.lower_matrix).min() == pytest.approx(sol.lower, abs=1e-9)
         assert (sol.upper_matrix @ y).max() == pytest.approx(sol.upper, abs=1e-9)
         assert certified(chars, {}).exploitability == pytest.approx(sol.exploitability)
+
+
+HAND3_PACK = '[pack]\nid = "hand3"\ngame = "sfrivals"\n[rules]\nhand = 3\nlife = 4\n'
+
+
+def _same_solution(x: MatchupSolution, y: MatchupSolution) -> None:
+    assert x.characters == y.characters and x.method == y.method == "tight"
+    assert (x.lower, x.upper) == (y.lower, y.upper)
+    np.testing.assert_array_equal(x.lower_matrix, y.lower_matrix)
+    np.testing.assert_array_equal(x.upper_matrix, y.upper_matrix)
+    assert (x.rows, x.cols, x.classes) == (y.rows, y.cols, y.classes)
+    assert (x.setup, x.plans) == (y.setup, y.plans)
+
+
+def test_seat_swapped_matchup_is_derived_exactly(cache_dir: Path) -> None:
+    """SF Rivals treats both seats alike (method tight bounds seat 1 by the mirrored
+    pairing), so Zangief in seat 0 against Ryu has Ryu–Zangief's two side bounds in the
+    other order: ``swapped`` gives, float for float, what solving it gives (a variant where
+    the bounds differ, so the interval really flips), and a known matchup answers its
+    seat-swapped order without solving."""
+    opts = {"pack": HAND3_PACK}
+    direct = solve_matchup(("zangief", "ryu"), opts, cache=False)
+    first = solve_matchup(("ryu", "zangief"), opts)
+    assert first.lower < first.upper  # not a degenerate case
+    _same_solution(swapped(first), direct)
+    _same_solution(swapped(swapped(first)), first)
+
+    def refuse(*args: object) -> None:
+        raise AssertionError("a known matchup's seat swap was solved again")
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("kumite.games.sfrivals.solver.setup._solve_tight", refuse)
+        again = solve_matchup(("zangief", "ryu"), opts)
+        _same_solution(again, direct)
+        assert again.from_cache
+        assert certified(("zangief", "ryu"), opts).exploitability == direct.exploitability
+    # method adaptive bounds each seat its own way: not derived
+    assert known_solution(("zangief", "ryu"), again.options, "adaptive") is None
+    with pytest.raises(ValueError, match="tight"):
+        swapped(solve_matchup(("ryu", "zangief"), {"pack": TINY_PACK}, method="adaptive"))
+
+
+def test_every_ordered_matchup_is_known_from_the_shipped_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With an empty cache, all 64 ordered matchups of the base game are known (36 shipped,
+    the other 28 their seat swaps): no player waits for a solve, whichever seat a character
+    takes, and both orders certify the same figure."""
+    monkeypatch.setenv("KUMITE_CACHE_DIR", str(tmp_path))
+    chars = list(GAME.catalog(GAME.parse_options({})).characters)
+    for a in chars:
+        for b in chars:
+            opts = GAME.parse_options({"characters": [a, b]})
+            sol = known_solution((a, b), opts)
+            assert sol is not None and sol.characters == (a, b)
+            back = known_solution((b, a), GAME.parse_options({"characters": [b, a]}))
+            assert back is not None
+            assert (sol.lower, sol.upper) == (-back.upper, -back.lower)
+            assert certified((a, b), {}).exploitability == sol.exploitability

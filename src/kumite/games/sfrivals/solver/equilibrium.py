@@ -139,18 +139,10 @@ def certified(characters: tuple[str, str], options: Mapping[str, Any]) -> Certif
     """The certified exploitability of the solver's strategy in a matchup, from a solution
     the cache or kumite already holds (nothing is solved here: None if none)."""
     from kumite.games.sfrivals.game import GAME
-    from kumite.games.sfrivals.solver.setup import _load, cache_path, shipped_solution
+    from kumite.games.sfrivals.solver.setup import known_solution
 
     opts = GAME.parse_options({**_public(options), "characters": list(characters)})
-    path = cache_path(characters, opts).with_suffix(".json")
-    sol = None
-    if path.exists():
-        try:
-            sol = _load(path, characters, opts)
-        except (OSError, ValueError, KeyError, TypeError):
-            sol = None
-    if sol is None:
-        sol = shipped_solution(characters, opts)
+    sol = known_solution(characters, opts)
     return Certified(None if sol is None else sol.exploitability, "bounds")
 
 

@@ -177,15 +177,10 @@ def solve_matchup(
         raise ValueError(f"unknown method {method!r} (known: {', '.join(METHODS)})")
     opts = GAME.parse_options({**_as_dict(options), "characters": list(characters)})
     path = cache_path(characters, opts, method) if cache else None
-    if path is not None and path.with_suffix(".json").exists():
-        try:
-            return _load(path, characters, opts)
-        except (OSError, ValueError, KeyError, TypeError):
-            pass  # a damaged cache entry is solved again
     if cache:
-        shipped = shipped_solution(characters, opts, method)
-        if shipped is not None:
-            return shipped
+        known = known_solution(characters, opts, method)
+        if known is not None:
+            return known
     if method == "tight":
         sol = _solve_tight(characters, opts, progress)
     else:
@@ -209,6 +204,74 @@ def shared_solution(
     if found is None:
         found = _MEMO[key] = solve_matchup(characters, opts)
     return found
+
+
+def known_solution(
+    characters: tuple[str, str], opts: Options, method: str = "tight"
+) -> MatchupSolution | None:
+    """The matchup's solution from the cache or the shipped table, solving nothing: its own
+    entry, else (method ``tight``) the seat-swapped matchup's, swapped (:func:`swapped`).
+    None if neither is known; a damaged cache entry counts as unknown."""
+    pairs = [characters]
+    if method == "tight" and characters[0] != characters[1]:
+        pairs.append((characters[1], characters[0]))
+    for pair in pairs:
+        pair_opts = opts if pair == characters else _with_characters(opts, pair)
+        sol = _cached(pair, pair_opts, method)
+        if sol is None:
+            sol = shipped_solution(pair, pair_opts, method)
+        if sol is not None:
+            return sol if pair == characters else swapped(sol, opts)
+    return None
+
+
+def _cached(characters: tuple[str, str], opts: Options, method: str) -> MatchupSolution | None:
+    path = cache_path(characters, opts, method).with_suffix(".json")
+    if not path.exists():
+        return None
+    try:
+        return _load(path, characters, opts)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # a damaged cache entry is solved again
+
+
+def _with_characters(opts: Options, characters: tuple[str, str]) -> Options:
+    return GAME.parse_options({**_as_dict(opts), "characters": list(characters)})
+
+
+def swapped(sol: MatchupSolution, opts: Options | None = None) -> MatchupSolution:
+    """Method ``tight``'s solution of the same matchup with the seats swapped, exactly what
+    solving it computes: :func:`_solve_tight` bounds each seat in its own frame (seat 1 by
+    the mirrored pairing), so the swapped matchup has the same two side bounds in the other
+    order. Its lower bound is this one's upper, negated (and the other way round); its bound
+    games are this one's, transposed and negated; the mixes, classes and labels change
+    seats. ``opts``: the swapped matchup's options (default: these with the characters
+    swapped)."""
+    if sol.method != "tight":
+        raise ValueError("only method tight's solutions swap seats exactly")
+    a, b = sol.characters
+    opts = opts if opts is not None else _with_characters(sol.options, (b, a))
+    cat = GAME.catalog(opts)
+    plans = None if sol.plans is None else (sol.plans[1], sol.plans[0])
+    return MatchupSolution(
+        characters=(b, a),
+        options=opts,
+        lower=-sol.upper,
+        upper=-sol.lower,
+        setup=(sol.setup[1], sol.setup[0]),
+        # L'[set-up of b, class:shown of a] = b's guarantee = -U[class:shown of a, set-up of b]
+        lower_matrix=-sol.upper_matrix.T,
+        upper_matrix=-sol.lower_matrix.T,
+        rows=(sol.cols[1], sol.cols[0]),
+        cols=(sol.rows[1], sol.rows[0]),
+        seconds=sol.seconds,
+        states=sol.states,
+        solver=FightSolver(cat, opts, (cat.characters[b], cat.characters[a])),
+        from_cache=sol.from_cache,
+        method="tight",
+        plans=plans,
+        classes=(sol.classes[1], sol.classes[0]),
+    )
 
 
 SHIPPED = "solved-base.json.gz"
