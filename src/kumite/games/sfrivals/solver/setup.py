@@ -260,8 +260,8 @@ def swapped(sol: MatchupSolution, opts: Options | None = None) -> MatchupSolutio
         upper=-sol.lower,
         setup=(sol.setup[1], sol.setup[0]),
         # L'[set-up of b, class:shown of a] = b's guarantee = -U[class:shown of a, set-up of b]
-        lower_matrix=-sol.upper_matrix.T,
-        upper_matrix=-sol.lower_matrix.T,
+        lower_matrix=np.ascontiguousarray(-sol.upper_matrix.T),
+        upper_matrix=np.ascontiguousarray(-sol.lower_matrix.T),
         rows=(sol.cols[1], sol.cols[0]),
         cols=(sol.rows[1], sol.rows[0]),
         seconds=sol.seconds,
