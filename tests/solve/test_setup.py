@@ -292,6 +292,8 @@ def test_seat_swapped_matchup_is_derived_exactly(cache_dir: Path) -> None:
     assert first.lower < first.upper  # not a degenerate case
     _same_solution(swapped(first), direct)
     _same_solution(swapped(swapped(first)), first)
+    assert swapped(first).swapped_from == ("ryu", "zangief")  # said where it came from
+    assert swapped(swapped(first)).swapped_from is None and direct.swapped_from is None
 
     def refuse(*args: object) -> None:
         raise AssertionError("a known matchup's seat swap was solved again")

@@ -92,6 +92,8 @@ class MatchupSolution:
     :attr:`setup` is then its marginal over the engine's set-up choices."""
     classes: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
     """``tight``: per seat, the classes (bit masks of card types) of the opponent's cover."""
+    swapped_from: tuple[str, str] | None = None
+    """Derived from the solution of these characters, seats swapped (:func:`swapped`)."""
     _sides: list[BoundSolver | None] = dataclasses.field(default_factory=lambda: [None, None])
     _setup_values: list[dict[str, float] | None] = dataclasses.field(
         default_factory=lambda: [None, None]
@@ -160,6 +162,7 @@ class MatchupSolution:
                 for p in self.plans
             ],
             "from_cache": self.from_cache,
+            "swapped_from": None if self.swapped_from is None else list(self.swapped_from),
         }
 
 
@@ -271,6 +274,7 @@ def swapped(sol: MatchupSolution, opts: Options | None = None) -> MatchupSolutio
         method="tight",
         plans=plans,
         classes=(sol.classes[1], sol.classes[0]),
+        swapped_from=None if sol.swapped_from == (b, a) else (a, b),
     )
 
 
