@@ -112,6 +112,24 @@ class Scratch(NamedTuple):
     """The simplex's scratch arrays (:func:`~kumite.solve.matrix_jit._workspace`)."""
 
 
+class Levels(NamedTuple):
+    """The solved values a state's game reads (:func:`_game`), as one argument."""
+
+    next_keys: Array
+    """The next round's states."""
+    next_vals: Array
+    """``[state, class]``: their value vectors."""
+    next_slots: Array
+    """The hash index of :attr:`next_keys` (:func:`index`; a stand-in, never read, where
+    the children are read from cells)."""
+    same_keys: Array
+    """The same round's committed states (a secret state's switches)."""
+    same_vals: Array
+    """``[state, class]``: their value vectors."""
+    same_slots: Array
+    """The hash index of :attr:`same_keys`."""
+
+
 @_jit
 def _scratch(t0: int, t1: int, m: int) -> Scratch:
     """:class:`Scratch` for ``t0`` card types of seat 0, ``t1`` of seat 1 and ``m`` classes
@@ -466,12 +484,7 @@ def _game(
     k: int,
     t: Tables,
     bt: BTables,
-    next_keys: Array,
-    next_vals: Array,
-    next_slots: Array,
-    same_keys: Array,
-    same_vals: Array,
-    same_slots: Array,
+    lv: Levels,
     out: Array,
     s: Scratch,
     cells: Array,
@@ -519,11 +532,11 @@ def _game(
         share = 1.0 / _count_bits(mask)
         for x in range(t0):
             if (mask >> x) & 1:
-                pos = _find(same_slots, same_keys, committed_key(k, x, t))
+                pos = _find(lv.same_slots, lv.same_keys, committed_key(k, x, t))
                 if pos < 0:  # pragma: no cover
                     raise KeyError("bounds: switch state not solved")
                 for c in range(m):
-                    s.swv[c] += share * same_vals[pos, c]
+                    s.swv[c] += share * lv.same_vals[pos, c]
         for c in range(m):
             if s.live[c]:
                 switch_worst = min(switch_worst, s.swv[c])
@@ -549,7 +562,7 @@ def _game(
                     cell += 1
                     if x >= 0:
                         for c in range(m):
-                            s.cv[p, j, c] = next_vals[x, c]
+                            s.cv[p, j, c] = lv.next_vals[x, c]
                     else:
                         for c in range(m):
                             s.cv[p, j, c] = ends[-1 - x]
@@ -559,8 +572,8 @@ def _game(
             continue
         for p in range(nr):
             _visit(
-                k, s.rows[p], j, mask, t, bt, False, next_keys, 0,
-                next_keys, next_vals, next_slots, s.vec, False, ends,
+                k, s.rows[p], j, mask, t, bt, False, lv.next_keys, 0,
+                lv.next_keys, lv.next_vals, lv.next_slots, s.vec, False, ends,
             )  # fmt: skip
             for c in range(m):
                 s.cv[p, j, c] = s.vec[c]
@@ -570,8 +583,8 @@ def _game(
             for x in range(t0):
                 if (mask >> x) & 1:
                     _visit(
-                        k, x, j, mask & ~(1 << x), t, bt, False, next_keys, 0,
-                        next_keys, next_vals, next_slots, s.vec, False, ends,
+                        k, x, j, mask & ~(1 << x), t, bt, False, lv.next_keys, 0,
+                        lv.next_keys, lv.next_vals, lv.next_slots, s.vec, False, ends,
                     )  # fmt: skip
                     for c in range(m):
                         s.sm[x, j, c] = s.vec[c]
@@ -587,12 +600,7 @@ def _state(
     k: int,
     t: Tables,
     bt: BTables,
-    next_keys: Array,
-    next_vals: Array,
-    next_slots: Array,
-    same_keys: Array,
-    same_vals: Array,
-    same_slots: Array,
+    lv: Levels,
     out: Array,
     s: Scratch,
     cells: Array,
@@ -605,10 +613,7 @@ def _state(
     (``sigma``) stay in the scratch arrays ``s``. Returns (rows, columns, how seat 0 plays:
     0 the game, 1 it switches to committed play, fallbacks: 1 if the simplex's check failed
     and the first maximin row stood in)."""
-    nr, smove, nc, switch_worst, only_switch = _game(
-        k, t, bt, next_keys, next_vals, next_slots, same_keys, same_vals, same_slots, out, s,
-        cells, start,
-    )  # fmt: skip
+    nr, smove, nc, switch_worst, only_switch = _game(k, t, bt, lv, out, s, cells, start)
     if only_switch:
         return 0, nc, 1, 0
     # the fields as locals: this kernel counts references, and each read of a field of ``s``
@@ -760,6 +765,7 @@ def evaluate(
     use_cells = len(starts) > 0
     next_slots = _index(next_keys) if not use_cells else np.full(1, -1, dtype=np.int64)
     same_slots = _index(same_keys)
+    lv = Levels(next_keys, next_vals, next_slots, same_keys, same_vals, same_slots)
     t0 = len(t.radix0)
     t1 = len(t.radix1)
     n_blocks = (n_states + _BLOCK - 1) // _BLOCK
@@ -767,10 +773,8 @@ def evaluate(
     for blk in prange(n_blocks):
         s = _scratch(t0, t1, m)
         for n in range(blk * _BLOCK, min(n_states, (blk + 1) * _BLOCK)):
-            _, _, _, fb = _state(
-                states[n], t, bt, next_keys, next_vals, next_slots, same_keys, same_vals,
-                same_slots, out[n], s, cells, starts[n] if use_cells else -1,
-            )  # fmt: skip
+            start = starts[n] if use_cells else -1
+            _, _, _, fb = _state(states[n], t, bt, lv, out[n], s, cells, start)
             fallbacks[blk] += fb
     return out, int(fallbacks.sum())
 
@@ -810,10 +814,8 @@ def node(
     t1 = len(t.radix1)
     out = np.empty(m)
     s = _scratch(t0, t1, m)
-    nrows, ncols, switched, _ = _state(
-        k, t, bt, next_keys, next_vals, next_slots, same_keys, same_vals, same_slots, out, s,
-        np.empty(0, dtype=np.int32), -1,
-    )  # fmt: skip
+    lv = Levels(next_keys, next_vals, next_slots, same_keys, same_vals, same_slots)
+    nrows, ncols, switched, _ = _state(k, t, bt, lv, out, s, np.empty(0, dtype=np.int32), -1)
     nr, smove = _rows(k, t, bt, s.rows)
     return (
         out,
