@@ -77,6 +77,80 @@ class BTables(NamedTuple):
     """``[round, life]``: :attr:`allowed0` as a bit mask of card types."""
 
 
+class Scratch(NamedTuple):
+    """The scratch arrays of one state's game (:func:`_game`, :func:`_state`), as one argument:
+    allocated once per block of states by :func:`_scratch`, overwritten by each state."""
+
+    a: Array
+    """``[row, column]``: the matrix game (rows: :attr:`rows`, then the S-move; columns:
+    :attr:`cols_class`/:attr:`cols_card`)."""
+    cols_class: Array
+    """Each column's class of seat 1's cover."""
+    cols_card: Array
+    """Each column's card type of seat 1."""
+    rows: Array
+    """Seat 0's public rows: their card types."""
+    sm: Array
+    """``[type, card, class]``: the S-move's entries when the card drawn is of that type."""
+    vec: Array
+    """One child's value vector (:func:`_visit`)."""
+    cv: Array
+    """``[row, card, class]``: each (row, seat 1's card) child's value vector, which the
+    columns read."""
+    stop: Array
+    """Per class: some cover of the class leaves seat 1 stuck (it may end the fight)."""
+    live: Array
+    """Per class: seat 1's unseen cards hold a card of the class."""
+    swv: Array
+    """Per class: the value of switching to committed play (the mean over the mask's
+    types)."""
+    sigma: Array
+    """Seat 0's strategy over the rows."""
+    col_strategy: Array
+    """Seat 1's strategy over the columns (the simplex's; not read)."""
+    ws: tuple[Array, Array, Array, Array, Array, Array, Array, Array]
+    """The simplex's scratch arrays (:func:`~kumite.solve.matrix_jit._workspace`)."""
+
+
+class Levels(NamedTuple):
+    """The solved values a state's game reads (:func:`_game`), as one argument."""
+
+    next_keys: Array
+    """The next round's states."""
+    next_vals: Array
+    """``[state, class]``: their value vectors."""
+    next_slots: Array
+    """The hash index of :attr:`next_keys` (:func:`index`; a stand-in, never read, where
+    the children are read from cells)."""
+    same_keys: Array
+    """The same round's committed states (a secret state's switches)."""
+    same_vals: Array
+    """``[state, class]``: their value vectors."""
+    same_slots: Array
+    """The hash index of :attr:`same_keys`."""
+
+
+@_jit
+def _scratch(t0: int, t1: int, m: int) -> Scratch:
+    """:class:`Scratch` for ``t0`` card types of seat 0, ``t1`` of seat 1 and ``m`` classes
+    of seat 1's cover."""
+    return Scratch(
+        np.empty((t0 + 1, m * t1)),
+        np.empty(m * t1, dtype=np.int64),
+        np.empty(m * t1, dtype=np.int64),
+        np.empty(t0, dtype=np.int64),
+        np.empty((t0, t1, m)),
+        np.empty(m),
+        np.empty((t0 + 1, t1, m)),
+        np.empty(m, dtype=np.bool_),
+        np.empty(m, dtype=np.bool_),
+        np.empty(m),
+        np.empty(t0 + 1),
+        np.empty(m * t1),
+        _workspace(t0 + 1, m * t1),
+    )
+
+
 @jit_inline
 def _lowest(mask: int) -> int:
     i = 0
@@ -410,32 +484,18 @@ def _game(
     k: int,
     t: Tables,
     bt: BTables,
-    next_keys: Array,
-    next_vals: Array,
-    next_slots: Array,
-    same_keys: Array,
-    same_vals: Array,
-    same_slots: Array,
+    lv: Levels,
     out: Array,
-    a: Array,
-    cols_class: Array,
-    cols_card: Array,
-    rows: Array,
-    sm: Array,
-    vec: Array,
-    cv: Array,
-    stop: Array,
-    live: Array,
-    swv: Array,
+    s: Scratch,
     cells: Array,
     start: int,
 ) -> tuple[int, bool, int, float, bool]:
     """The matrix game of state ``k`` (:func:`_state`'s first half, which allocates
-    nothing): the columns (``cols_class``/``cols_card``; ``live``/``stop`` per class), the
-    switch values (``swv``), the matrix ``a`` (rows: ``rows`` then the S-move; ``sm``: the
-    S-move's entries per type) and NaN in ``out``. Returns (public rows, S-move open,
-    columns, worst switch value, whether switching is seat 0's only play: ``out`` is then
-    its value)."""
+    nothing), in ``s``: the columns (``cols_class``/``cols_card``; ``live``/``stop`` per
+    class), the switch values (``swv``), the matrix ``a`` (rows: ``rows`` then the S-move;
+    ``sm``: the S-move's entries per type); and NaN in ``out``. Returns (public rows,
+    S-move open, columns, worst switch value, whether switching is seat 0's only play:
+    ``out`` is then its value)."""
     m = len(bt.classes)
     r = (k >> _R) & 15
     u1 = (k >> _H1) & 0xFFF
@@ -443,54 +503,54 @@ def _game(
     mask = (k >> _MASK) & 0x3FF
     t0 = len(t.radix0)
     ends = t.end_table.reshape(t.end_table.size)
-    nr, smove = _rows(k, t, bt, rows)
+    nr, smove = _rows(k, t, bt, s.rows)
     total_rows = nr + (1 if smove else 0)
     # columns: (class, card) pairs
     nc = 0
     for c in range(m):
-        stop[c] = False
-        live[c] = False
+        s.stop[c] = False
+        s.live[c] = False
     for c in range(m):
         if not _consistent(u1, bt.classes[c], bt):
             continue
-        live[c] = True
+        s.live[c] = True
         e = bt.legal1[r, u1, l1, c]
         if e & LEGAL_STOP:
-            stop[c] = True
+            s.stop[c] = True
         for j in range(len(t.radix1)):
             if ((e & LEGAL_CARDS) >> j) & 1:
-                cols_class[nc] = c
-                cols_card[nc] = j
+                s.cols_class[nc] = c
+                s.cols_card[nc] = j
                 nc += 1
     for c in range(m):
         out[c] = np.nan
     switch_worst = np.inf
     for c in range(m):
-        swv[c] = 0.0
+        s.swv[c] = 0.0
     if mask != 0:
         # switching: the committed states of each possible cover, averaged
         share = 1.0 / _count_bits(mask)
         for x in range(t0):
             if (mask >> x) & 1:
-                pos = _find(same_slots, same_keys, committed_key(k, x, t))
+                pos = _find(lv.same_slots, lv.same_keys, committed_key(k, x, t))
                 if pos < 0:  # pragma: no cover
                     raise KeyError("bounds: switch state not solved")
                 for c in range(m):
-                    swv[c] += share * same_vals[pos, c]
+                    s.swv[c] += share * lv.same_vals[pos, c]
         for c in range(m):
-            if live[c]:
-                switch_worst = min(switch_worst, swv[c])
+            if s.live[c]:
+                switch_worst = min(switch_worst, s.swv[c])
         if total_rows == 0:
             for c in range(m):
-                if live[c]:
-                    out[c] = swv[c]
+                if s.live[c]:
+                    out[c] = s.swv[c]
             return nr, smove, nc, switch_worst, True
     # the matrix: public rows, then the S-move (its entries the mean over the mask's types);
     # each (row, card) child's vector once, then every (class, card) column reads it
     t1 = len(t.radix1)
     bs = 0
     for q in range(nc):
-        bs |= 1 << cols_card[q]
+        bs |= 1 << s.cols_card[q]
     share = 1.0 / _count_bits(mask) if mask != 0 else 1.0
     if start >= 0:
         m1 = t.legal1[r, u1, l1, 1] & LEGAL_CARDS
@@ -502,36 +562,36 @@ def _game(
                     cell += 1
                     if x >= 0:
                         for c in range(m):
-                            cv[p, j, c] = next_vals[x, c]
+                            s.cv[p, j, c] = lv.next_vals[x, c]
                     else:
                         for c in range(m):
-                            cv[p, j, c] = ends[-1 - x]
+                            s.cv[p, j, c] = ends[-1 - x]
         bs = 0  # every entry read
     for j in range(t1):
         if not (bs >> j) & 1:
             continue
         for p in range(nr):
             _visit(
-                k, rows[p], j, mask, t, bt, False, next_keys, 0,
-                next_keys, next_vals, next_slots, vec, False, ends,
+                k, s.rows[p], j, mask, t, bt, False, lv.next_keys, 0,
+                lv.next_keys, lv.next_vals, lv.next_slots, s.vec, False, ends,
             )  # fmt: skip
             for c in range(m):
-                cv[p, j, c] = vec[c]
+                s.cv[p, j, c] = s.vec[c]
         if smove:
             for c in range(m):
-                cv[nr, j, c] = 0.0
+                s.cv[nr, j, c] = 0.0
             for x in range(t0):
                 if (mask >> x) & 1:
                     _visit(
-                        k, x, j, mask & ~(1 << x), t, bt, False, next_keys, 0,
-                        next_keys, next_vals, next_slots, vec, False, ends,
+                        k, x, j, mask & ~(1 << x), t, bt, False, lv.next_keys, 0,
+                        lv.next_keys, lv.next_vals, lv.next_slots, s.vec, False, ends,
                     )  # fmt: skip
                     for c in range(m):
-                        sm[x, j, c] = vec[c]
-                        cv[nr, j, c] += share * vec[c]
+                        s.sm[x, j, c] = s.vec[c]
+                        s.cv[nr, j, c] += share * s.vec[c]
     for p in range(total_rows):
         for q in range(nc):
-            a[p, q] = cv[p, cols_card[q], cols_class[q]]
+            s.a[p, q] = s.cv[p, s.cols_card[q], s.cols_class[q]]
     return nr, smove, nc, switch_worst, False
 
 
@@ -540,26 +600,9 @@ def _state(
     k: int,
     t: Tables,
     bt: BTables,
-    next_keys: Array,
-    next_vals: Array,
-    next_slots: Array,
-    same_keys: Array,
-    same_vals: Array,
-    same_slots: Array,
+    lv: Levels,
     out: Array,
-    a: Array,
-    cols_class: Array,
-    cols_card: Array,
-    rows: Array,
-    sm: Array,
-    vec: Array,
-    sigma: Array,
-    col_strategy: Array,
-    ws: Any,
-    cv: Array,
-    stop: Array,
-    live: Array,
-    swv: Array,
+    s: Scratch,
     cells: Array,
     start: int,
 ) -> tuple[int, int, int, int]:
@@ -567,15 +610,16 @@ def _state(
     its children are read from ``cells[start:]`` (:func:`.kernels.expand`'s, positions in
     ``next_vals``) instead of being looked up by key; the matrix game (``a``, columns
     ``cols_class``/``cols_card``, row types ``rows`` then the S-move) and seat 0's strategy
-    (``sigma``) stay in the scratch arrays. Returns (rows, columns, how seat 0 plays: 0 the
-    game, 1 it switches to committed play, fallbacks: 1 if the simplex's check failed and
-    the first maximin row stood in)."""
-    nr, smove, nc, switch_worst, only_switch = _game(
-        k, t, bt, next_keys, next_vals, next_slots, same_keys, same_vals, same_slots, out, a,
-        cols_class, cols_card, rows, sm, vec, cv, stop, live, swv, cells, start,
-    )  # fmt: skip
+    (``sigma``) stay in the scratch arrays ``s``. Returns (rows, columns, how seat 0 plays:
+    0 the game, 1 it switches to committed play, fallbacks: 1 if the simplex's check failed
+    and the first maximin row stood in)."""
+    nr, smove, nc, switch_worst, only_switch = _game(k, t, bt, lv, out, s, cells, start)
     if only_switch:
         return 0, nc, 1, 0
+    # the fields as locals: this kernel counts references, and each read of a field of ``s``
+    # would count one (in the loops below)
+    a, cols_class, cols_card, sm = s.a, s.cols_class, s.cols_card, s.sm
+    sigma, col_strategy, ws, stop, live, swv = s.sigma, s.col_strategy, s.ws, s.stop, s.live, s.swv
     m = len(bt.classes)
     l0 = (k >> _L0) & 31
     l1 = (k >> _L1) & 31
@@ -638,7 +682,7 @@ def _state(
                     arg = p
             out[cols_class[q]] = min(out[cols_class[q]], g[arg, q])
     else:
-        v = _game_strategy(g, *ws, sigma[:total_rows], col_strategy[:nc])  # type: ignore[call-arg]
+        v = _game_strategy(g, *ws, sigma[:total_rows], col_strategy[:nc])
         if np.isnan(v):
             fallback = 1
             for p in range(total_rows):
@@ -721,30 +765,16 @@ def evaluate(
     use_cells = len(starts) > 0
     next_slots = _index(next_keys) if not use_cells else np.full(1, -1, dtype=np.int64)
     same_slots = _index(same_keys)
+    lv = Levels(next_keys, next_vals, next_slots, same_keys, same_vals, same_slots)
     t0 = len(t.radix0)
     t1 = len(t.radix1)
     n_blocks = (n_states + _BLOCK - 1) // _BLOCK
     fallbacks = np.zeros(n_blocks, dtype=np.int64)
     for blk in prange(n_blocks):
-        a = np.empty((t0 + 1, m * t1))
-        cols_class = np.empty(m * t1, dtype=np.int64)
-        cols_card = np.empty(m * t1, dtype=np.int64)
-        rows = np.empty(t0, dtype=np.int64)
-        sm = np.empty((t0, t1, m))
-        vec = np.empty(m)
-        sigma = np.empty(t0 + 1)
-        col_strategy = np.empty(m * t1)
-        ws = _workspace(t0 + 1, m * t1)
-        cv = np.empty((t0 + 1, t1, m))
-        stop = np.empty(m, dtype=np.bool_)
-        live = np.empty(m, dtype=np.bool_)
-        swv = np.empty(m)
+        s = _scratch(t0, t1, m)
         for n in range(blk * _BLOCK, min(n_states, (blk + 1) * _BLOCK)):
-            _, _, _, fb = _state(
-                states[n], t, bt, next_keys, next_vals, next_slots, same_keys, same_vals,
-                same_slots, out[n], a, cols_class, cols_card, rows, sm, vec, sigma,
-                col_strategy, ws, cv, stop, live, swv, cells, starts[n] if use_cells else -1,
-            )  # fmt: skip
+            start = starts[n] if use_cells else -1
+            _, _, _, fb = _state(states[n], t, bt, lv, out[n], s, cells, start)
             fallbacks[blk] += fb
     return out, int(fallbacks.sum())
 
@@ -783,33 +813,18 @@ def node(
     t0 = len(t.radix0)
     t1 = len(t.radix1)
     out = np.empty(m)
-    a = np.empty((t0 + 1, m * t1))
-    cols_class = np.empty(m * t1, dtype=np.int64)
-    cols_card = np.empty(m * t1, dtype=np.int64)
-    rows = np.empty(t0, dtype=np.int64)
-    sm = np.empty((t0, t1, m))
-    vec = np.empty(m)
-    sigma = np.empty(t0 + 1)
-    col_strategy = np.empty(m * t1)
-    ws = _workspace(t0 + 1, m * t1)
-    cv = np.empty((t0 + 1, t1, m))
-    stop = np.empty(m, dtype=np.bool_)
-    live = np.empty(m, dtype=np.bool_)
-    swv = np.empty(m)
-    nrows, ncols, switched, _ = _state(
-        k, t, bt, next_keys, next_vals, next_slots, same_keys, same_vals, same_slots, out,
-        a, cols_class, cols_card, rows, sm, vec, sigma, col_strategy, ws, cv, stop, live, swv,
-        np.empty(0, dtype=np.int32), -1,
-    )  # fmt: skip
-    nr, smove = _rows(k, t, bt, rows)
+    s = _scratch(t0, t1, m)
+    lv = Levels(next_keys, next_vals, next_slots, same_keys, same_vals, same_slots)
+    nrows, ncols, switched, _ = _state(k, t, bt, lv, out, s, np.empty(0, dtype=np.int32), -1)
+    nr, smove = _rows(k, t, bt, s.rows)
     return (
         out,
-        a[:nrows, :ncols].copy(),
-        rows[:nr].copy(),
+        s.a[:nrows, :ncols].copy(),
+        s.rows[:nr].copy(),
         smove and nrows > nr,
-        cols_class[:ncols].copy(),
-        cols_card[:ncols].copy(),
-        sigma[:nrows].copy(),
+        s.cols_class[:ncols].copy(),
+        s.cols_card[:ncols].copy(),
+        s.sigma[:nrows].copy(),
         switched == 1,
     )
 
