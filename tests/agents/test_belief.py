@@ -6,11 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from kumite.agents import make_agent, run_game
 from kumite.games.sfrivals.game import GAME
-from kumite.games.sfrivals.solver.belief import BeliefAgent
+from kumite.games.sfrivals.solver.belief import BeliefAgent, CoverGames, safe_mix
 from kumite.games.sfrivals.solver.hidden import mini_pack
 from kumite.games.sfrivals.solver.setup import shared_solution
 from tests.solve.conftest import shared_cache
@@ -200,3 +201,61 @@ def test_a_cover_that_would_have_ended_the_fight_is_left_out(shared_cache: Path)
     assert set(scores) == set(decision.legal)
     assert all(-1.0 <= v <= 1.0 for v in scores.values())
     assert agent.choose(view, decision) in decision.legal
+
+
+# -- belief-safe: safe exploitation ----------------------------------------------------------
+def _guarantee(games: CoverGames, x: np.ndarray) -> float:
+    return sum(w * float((x @ a).min()) for w, a in games.games)
+
+
+def test_safe_mix_keeps_its_guarantee_within_the_safety() -> None:
+    """Matching pennies against either cover (the opponent knows its cover, the agent only
+    the odds): the safe mix is one half each, guaranteeing 0; the model says the opponent
+    plays heads, so the best response is tails. With ``safety = s`` the agent moves towards
+    tails exactly as far as its guarantee may drop by ``s``, never further."""
+    pennies = np.array([[1.0, -1.0], [-1.0, 1.0]])
+    games = CoverGames(("heads", "tails"), ((0.5, pennies), (0.5, pennies)), False)
+    model = [1.0, -1.0]  # heads wins against the modelled opponent
+    safe = safe_mix(games, model, 0.0)
+    np.testing.assert_allclose(safe, [0.5, 0.5], atol=1e-7)
+    assert _guarantee(games, safe) == pytest.approx(0.0, abs=1e-7)
+    for s in (0.1, 0.5):
+        x = safe_mix(games, model, s)
+        assert _guarantee(games, x) >= -s - 1e-7
+        assert x[0] == pytest.approx(0.5 + s / 2, abs=1e-6)  # as far as the safety allows
+    np.testing.assert_allclose(safe_mix(games, model, 2.0), [1.0, 0.0], atol=1e-7)
+
+
+def test_revealing_first_only_pure_cards_count() -> None:
+    """When the agent reveals first the opponent answers its very card: a card's guarantee
+    is its worst column per cover, and the agent plays the model's best among the cards
+    within the safety of the best guarantee."""
+    a = np.array([[0.9, -1.0], [0.0, 0.1], [0.5, -0.1]])
+    games = CoverGames(("risky", "solid", "middle"), ((1.0, a),), True)
+    model = [0.9, 0.0, 0.5]
+    np.testing.assert_array_equal(safe_mix(games, model, 0.0), [0.0, 1.0, 0.0])
+    np.testing.assert_array_equal(safe_mix(games, model, 0.1), [0.0, 0.0, 1.0])
+    np.testing.assert_array_equal(safe_mix(games, model, 1.0), [1.0, 0.0, 0.0])
+
+
+def test_safe_agent_scores_the_same_games_and_plays_legal_games(shared_cache: Path) -> None:
+    """``belief-safe`` sees the same cover games as ``belief`` (rows: its legal cards,
+    weights: the posterior) and plays whole games legally, beating random."""
+    state, agent = _after_setups()
+    view = state.view(1)
+    scores, games = agent._evaluate(view, agent.solution(view))
+    legal = next(d for d in state.pending() if d.seat == 1).legal
+    assert set(games.rows) == set(legal) == set(scores)
+    assert sum(w for w, _ in games.games) == pytest.approx(1.0)
+    assert all(a.shape[0] == len(games.rows) for _, a in games.games)
+    score = 0.0
+    for seed in range(6):
+        state = GAME.new_state(seed, OPTIONS)
+        state.quiet = True
+        me = seed % 2
+        agents = [
+            make_agent("belief-safe" if s == me else "random", GAME, OPTIONS, s, seed)
+            for s in (0, 1)
+        ]
+        score += run_game(state, agents).returns[me]
+    assert score > 0

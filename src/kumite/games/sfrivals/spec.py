@@ -41,6 +41,13 @@ SPEC = GameSpec(
             rated=False,
         ),
         Bot(
+            "belief-safe",
+            "belief, but it follows its model of the opponent only as far as its guarantee "
+            "against any answer stays within 0.1 of the safe one",
+            Ref("kumite.games.sfrivals.solver.belief:make_safe"),
+            rated=False,
+        ),
+        Bot(
             "equilibrium",
             "a strategy certified within 0.05 of an equilibrium — only where one is (e.g. the "
             "mini pack, solved exactly); else play bounded",

@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
+from scipy.optimize import linprog
 
 from kumite.core.game import Decision, Game
 from kumite.games.sfrivals.cards import Character
@@ -64,11 +65,19 @@ class BeliefAgent:
     name = "belief"
 
     def __init__(
-        self, options: Mapping[str, Any], seat: int, seed: int, epsilon: float = EPSILON
+        self,
+        options: Mapping[str, Any],
+        seat: int,
+        seed: int,
+        epsilon: float = EPSILON,
+        safety: float | None = None,
     ) -> None:
         self.options = {k: v for k, v in options.items() if k != "characters"}
         self.seat = seat
         self.epsilon = epsilon
+        self.safety = safety
+        """None: best response to the opponent model; else the most the agent's guarantee
+        may drop below the safe one to follow the model (:func:`safe_mix`)."""
         self.rng = random.Random(seed)
         self._solution: MatchupSolution | None = None
         self._likelihood: dict[tuple[int, int], float] = {}
@@ -92,7 +101,10 @@ class BeliefAgent:
                 return self.rng.choice(decision.legal)
             return self.rng.choices(legal, weights=[mix[c] for c in legal])[0]
         self.open(view, sol)
-        scores = self.scores(view, sol)
+        scores, games = self._evaluate(view, sol)
+        if self.safety is not None and games.rows:
+            safe = safe_mix(games, [scores[c] for c in games.rows], self.safety)
+            return self.rng.choices(games.rows, weights=[float(p) for p in safe])[0]
         return max(decision.legal, key=lambda c: scores.get(c, -np.inf))
 
     def open(self, view: Mapping[str, Any], sol: MatchupSolution) -> None:
@@ -201,6 +213,12 @@ class BeliefAgent:
     def scores(self, view: Mapping[str, Any], sol: MatchupSolution) -> dict[str, float]:
         """Each legal card's expected result for the agent (posterior-averaged exact fight
         values against the modelled opponent)."""
+        return self._evaluate(view, sol)[0]
+
+    def _evaluate(
+        self, view: Mapping[str, Any], sol: MatchupSolution
+    ) -> tuple[dict[str, float], CoverGames]:
+        """:meth:`scores`, and the round's game against each cover still believed in."""
         me, opp = self.seat, 1 - self.seat
         mine = _frame(sol, me)
         rounds = rounds_of_view(view, mine.chars, mine)
@@ -234,12 +252,20 @@ class BeliefAgent:
         if positions:  # every cover's fight in one induction: they share most positions
             fight.values(list(positions.values()))
         answers: dict[tuple[str, str | None], dict[int, float]] = {}
+        games: list[tuple[float, dict[str, np.ndarray]]] = []
         for c, pos in positions.items():
             w = posterior[c]
             node = fight.solve_node(pos)
             m = node.matrix if me == 0 else -node.matrix.T
             my_cards, opp_cards = node.cards[me], node.cards[opp]
             opp_index = {card.index: j for j, card in enumerate(opp_cards)}
+            if revealed is None:
+                games.append((w, {card.choice: m[i] for i, card in enumerate(my_cards)}))
+            else:
+                col = opp_index[revealed.index]
+                games.append(
+                    (w, {card.choice: m[i, col : col + 1] for i, card in enumerate(my_cards)})
+                )
             for i, card in enumerate(my_cards):
                 if revealed is not None:
                     value = float(m[i, opp_index[revealed.index]])
@@ -253,7 +279,13 @@ class BeliefAgent:
                         p * float(m[i, opp_index[b]]) for b, p in model.items() if b in opp_index
                     )
                 out[card.choice] = out.get(card.choice, 0.0) + w * value
-        return out
+        rows = tuple(sorted(out))
+        total = sum(w for w, _ in games)
+        return out, CoverGames(
+            rows,
+            tuple((w / total, np.array([g[r] for r in rows])) for w, g in games),
+            bool(now.reveal[0]) and revealed is None,
+        )
 
     def _answer(
         self,
@@ -272,6 +304,73 @@ class BeliefAgent:
         return {b: (1 - self.epsilon) * p + self.epsilon / n for b, p in model.items()}
 
 
+class CoverGames(NamedTuple):
+    """This round's choice against each cover the agent still believes in: the exact fight
+    values of its cards (``rows``) against the opponent's cards (one column, the card
+    itself, once the opponent revealed)."""
+
+    rows: tuple[str, ...]
+    games: tuple[tuple[float, np.ndarray], ...]
+    """(posterior weight, values[row, opponent's card]) per cover; the weights sum to 1."""
+    seen_first: bool
+    """The agent reveals first: the opponent answers its card, so only pure choices count."""
+
+
+def safe_mix(games: CoverGames, scores: list[float], safety: float) -> np.ndarray:
+    """Safe exploitation: the mix of ``games.rows`` with the best score against the opponent
+    model among those whose **guarantee** — the posterior-weighted value when, for each
+    cover, the opponent plays its best answer knowing the agent's mix (its own card, when
+    the agent reveals first) — is within ``safety`` of the best guarantee. ``safety = 0``
+    plays the safe mix alone; a large one, the model's best response.
+
+    The guarantee of a mix ``x`` is ``sum_c w_c min_b (x @ A_c)[b]``; with the agent revealing
+    first, only pure choices count. Both problems are linear programs (small: a round's
+    cards)."""
+    n = len(games.rows)
+    u = np.asarray(scores, dtype=np.float64)
+    if games.seen_first or n == 1 or all(a.shape[1] == 1 for _, a in games.games):
+        worst = np.array([sum(w * float(a[i].min()) for w, a in games.games) for i in range(n)])
+        allowed = worst >= worst.max() - safety - 1e-12
+        best = int(np.argmax(np.where(allowed, u, -np.inf)))
+        return _unit(n, best)
+    k = len(games.games)
+    # variables: x (n), then z (one per cover); z_c <= (x @ A_c)[b] for every column b
+    a_ub, b_ub = [], []
+    for c, (_, a) in enumerate(games.games):
+        for b in range(a.shape[1]):
+            row = np.zeros(n + k)
+            row[:n] = -a[:, b]
+            row[n + c] = 1.0
+            a_ub.append(row)
+            b_ub.append(0.0)
+    a_eq = np.zeros((1, n + k))
+    a_eq[0, :n] = 1.0
+    bounds = [(0.0, None)] * n + [(None, None)] * k
+    weights = np.array([w for w, _ in games.games])
+    guard = np.concatenate([np.zeros(n), -weights])
+    safe = linprog(guard, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=[1.0], bounds=bounds)
+    if not safe.success:  # pragma: no cover - a bounded feasible LP
+        return _unit(n, int(np.argmax(u)))
+    floor = -float(safe.fun) - safety
+    follow = linprog(
+        np.concatenate([-u, np.zeros(k)]),
+        A_ub=[*a_ub, guard],
+        b_ub=[*b_ub, -floor + 1e-9],
+        A_eq=a_eq,
+        b_eq=[1.0],
+        bounds=bounds,
+    )
+    x: np.ndarray = np.clip(np.asarray((follow if follow.success else safe).x[:n]), 0.0, None)
+    out: np.ndarray = x / x.sum()
+    return out
+
+
+def _unit(n: int, i: int) -> np.ndarray:
+    out = np.zeros(n)
+    out[i] = 1.0
+    return out
+
+
 def _frame(sol: MatchupSolution, seat: int) -> Any:
     return sol.side(seat)
 
@@ -287,5 +386,15 @@ def _hand(char: Character, ids: list[str]) -> tuple[int, ...]:
     return tuple(out)
 
 
+SAFETY = 0.1
+"""``belief-safe``: how far below the safe guarantee it may go to follow its model."""
+
+
 def make(game: Game[Any], options: Mapping[str, Any], seat: int, seed: int) -> BeliefAgent:
     return BeliefAgent(options, seat, seed)
+
+
+def make_safe(game: Game[Any], options: Mapping[str, Any], seat: int, seed: int) -> BeliefAgent:
+    agent = BeliefAgent(options, seat, seed, safety=SAFETY)
+    agent.name = "belief-safe"
+    return agent
