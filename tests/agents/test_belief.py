@@ -71,15 +71,14 @@ def test_prior_follows_the_solved_set_up_mix(shared_cache: Path) -> None:
         assert p == pytest.approx(want, abs=1e-12)
 
 
-def test_plays_legal_games_and_beats_random(shared_cache: Path) -> None:
+@pytest.mark.parametrize("name", ["belief", "belief-safe"])
+def test_plays_legal_games_and_beats_random(shared_cache: Path, name: str) -> None:
     score = 0.0
     for seed in range(8):
         state = GAME.new_state(seed, OPTIONS)
         state.quiet = True
         me = seed % 2
-        agents = [
-            make_agent("belief" if s == me else "random", GAME, OPTIONS, s, seed) for s in (0, 1)
-        ]
+        agents = [make_agent(name if s == me else "random", GAME, OPTIONS, s, seed) for s in (0, 1)]
         score += run_game(state, agents).returns[me]
     assert score > 0
 
@@ -238,9 +237,9 @@ def test_revealing_first_only_pure_cards_count() -> None:
     np.testing.assert_array_equal(safe_mix(games, model, 1.0), [1.0, 0.0, 0.0])
 
 
-def test_safe_agent_scores_the_same_games_and_plays_legal_games(shared_cache: Path) -> None:
-    """``belief-safe`` sees the same cover games as ``belief`` (rows: its legal cards,
-    weights: the posterior) and plays whole games legally, beating random."""
+def test_safe_agent_sees_one_game_per_believed_cover(shared_cache: Path) -> None:
+    """``belief-safe`` chooses from the games ``belief`` scores: rows its legal cards, one
+    game per cover believed in, weighted by the posterior."""
     state, agent = _after_setups()
     view = state.view(1)
     scores, games = agent._evaluate(view, agent.solution(view))
@@ -248,14 +247,4 @@ def test_safe_agent_scores_the_same_games_and_plays_legal_games(shared_cache: Pa
     assert set(games.rows) == set(legal) == set(scores)
     assert sum(w for w, _ in games.games) == pytest.approx(1.0)
     assert all(a.shape[0] == len(games.rows) for _, a in games.games)
-    score = 0.0
-    for seed in range(6):
-        state = GAME.new_state(seed, OPTIONS)
-        state.quiet = True
-        me = seed % 2
-        agents = [
-            make_agent("belief-safe" if s == me else "random", GAME, OPTIONS, s, seed)
-            for s in (0, 1)
-        ]
-        score += run_game(state, agents).returns[me]
-    assert score > 0
+    assert len(games.games) == len(agent.posterior(view, agent.solution(view))) > 1
