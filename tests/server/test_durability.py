@@ -3,6 +3,7 @@ every game continues from the last acknowledged choice with nothing lost."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 
 import pytest
@@ -98,3 +99,40 @@ def test_servers_starting_together_on_a_new_database_both_come_up(database_url):
     finally:
         for store in stores:
             store.close()
+
+
+def test_switching_a_new_sqlite_file_to_wal_waits_for_the_lock(tmp_path):
+    """Servers started together on a new SQLite file failed at random: switching the file
+    to WAL may fail with "database is locked" without waiting the busy timeout. The switch
+    is retried until the lock goes (here a connection that does not wait at all, against
+    one holding the file), gives up after its time, and raises any other error as it is."""
+    import threading
+
+    from kumite.server.storage import _switch_to_wal
+
+    path = tmp_path / "new.db"
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN EXCLUSIVE")
+    other = sqlite3.connect(path, isolation_level=None, timeout=0)
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        other.execute("PRAGMA journal_mode=WAL")  # what happens without the retry
+    threading.Timer(0.3, holder.rollback).start()
+    _switch_to_wal(other.cursor())
+    assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    holder.close()
+    other.close()
+    # a lock that stays: it gives up in the end
+    held = sqlite3.connect(tmp_path / "held.db", isolation_level=None)
+    held.execute("BEGIN EXCLUSIVE")
+    waiting = sqlite3.connect(tmp_path / "held.db", isolation_level=None, timeout=0)
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        _switch_to_wal(waiting.cursor(), seconds=0.2)
+    held.close()
+    waiting.close()
+    with pytest.raises(sqlite3.OperationalError, match="syntax"):
+        _switch_to_wal(FakeCursor())
+
+
+class FakeCursor:
+    def execute(self, sql: str) -> None:
+        raise sqlite3.OperationalError('near "WAL": syntax error')

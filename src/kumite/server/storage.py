@@ -19,6 +19,8 @@ import datetime
 import hashlib
 import json
 import secrets
+import sqlite3
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -832,11 +834,30 @@ def _public_options(options: dict[str, Any]) -> dict[str, Any]:
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # WAL with synchronous=NORMAL: a commit survives the process being killed.
     cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA busy_timeout=5000")
+    _switch_to_wal(cursor)
+    cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+def _switch_to_wal(cursor: Any, *, seconds: float = 5.0) -> None:
+    """``PRAGMA journal_mode=WAL``, retried while another connection holds the file: two
+    connections switching a new file at once would each wait for the other's lock, so SQLite
+    fails one with "database is locked" without waiting the busy timeout, and servers
+    started together on a new database failed at random (once the file is in WAL mode, which
+    it keeps, this is a read)."""
+    deadline = time.monotonic() + seconds
+    pause = 0.005
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(2 * pause, 0.1)
 
 
 def dumps(data: Any) -> str:
