@@ -31,7 +31,7 @@ from kumite.games.sfrivals.bots.greedy import GreedySFRivals
 from kumite.games.sfrivals.game import GAME
 from kumite.games.sfrivals.options import Options
 from kumite.games.sfrivals.solver.fight import FightSolver, Position
-from kumite.games.sfrivals.solver.setup import known_solution
+from kumite.games.sfrivals.solver.setup import cache_path
 from kumite.games.sfrivals.state import SFRState
 
 Policy = Callable[[SFRState, Decision], dict[str, float]]
@@ -88,7 +88,7 @@ def strength_table(
     """Exact best-response strength of each agent, in both seats."""
     opts = GAME.parse_options({**dict(options or {}), "characters": list(characters)})
     setups = setups or greedy_setups(characters, opts)
-    if agents is DEFAULT_AGENTS and known_solution(characters, opts) is not None:
+    if agents is DEFAULT_AGENTS and cache_path(characters, opts).with_suffix(".json").exists():
         agents = (*agents, "bounded")
     start = GAME.new_state(seed, GAME.options_to_json(opts))
     start.apply({0: setups[0], 1: setups[1]})
