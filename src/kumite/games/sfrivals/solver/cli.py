@@ -104,11 +104,11 @@ def show(sol: MatchupSolution) -> None:
         "win +1, draw 0, loss -1 for seat 0)"
     )
     console.print(f"exploitability <= {sol.exploitability:.4f}  (NashConv / 2, certified)")
-    cached = " (from the cache)" if sol.from_cache else ""
+    source = " (from the cache)" if sol.from_cache else ""
     if sol.swapped_from is not None:
         x, y = sol.swapped_from
-        cached = f" (the solution of {x} vs {y}, seats swapped)"
-    console.print(f"time {sol.seconds:.1f} s, {sol.states:,} fight states{cached}")
+        source = f" (the solution of {x} vs {y}, seats swapped)"
+    console.print(f"time {sol.seconds:.1f} s, {sol.states:,} fight states{source}")
     for seat, name in enumerate(sol.characters):
         t = Table(title=f"Set-up strategy of {name} (seat {seat})")
         t.add_column("cover (hidden), drawn uniformly from")

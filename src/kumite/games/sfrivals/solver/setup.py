@@ -178,7 +178,7 @@ def solve_matchup(
     ``method`` (:data:`METHODS`)."""
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (known: {', '.join(METHODS)})")
-    opts = GAME.parse_options({**_as_dict(options), "characters": list(characters)})
+    opts = _with_characters(options, characters)
     path = cache_path(characters, opts, method) if cache else None
     if cache:
         known = known_solution(characters, opts, method)
@@ -201,7 +201,7 @@ def shared_solution(
 ) -> MatchupSolution:
     """:func:`solve_matchup` (method tight, cached), one object per process and matchup:
     the agents of many games share it and the positions it has solved since."""
-    opts = GAME.parse_options({**_as_dict(options), "characters": list(characters)})
+    opts = _with_characters(options, characters)
     key = cache_key(characters, opts)
     found = _MEMO.get(key)
     if found is None:
@@ -238,8 +238,11 @@ def _cached(characters: tuple[str, str], opts: Options, method: str) -> MatchupS
         return None  # a damaged cache entry is solved again
 
 
-def _with_characters(opts: Options, characters: tuple[str, str]) -> Options:
-    return GAME.parse_options({**_as_dict(opts), "characters": list(characters)})
+def _with_characters(
+    options: Options | dict[str, Any] | None, characters: tuple[str, str]
+) -> Options:
+    """``options`` parsed with the matchup's ``characters``."""
+    return GAME.parse_options({**_as_dict(options), "characters": list(characters)})
 
 
 def swapped(sol: MatchupSolution, opts: Options | None = None) -> MatchupSolution:
