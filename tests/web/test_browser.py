@@ -38,7 +38,10 @@ def create_from_lobby(page, game):
 
 def test_sfrivals_full_game_against_the_ai_by_clicking(browser, web, shots):
     page, errors = open_page(browser, web.base + "/")
-    page.screenshot(path=shots / "0-lobby.png", full_page=True)
+    page.wait_for_selector("#game option[value=sfrivals]", state="attached")
+    page.select_option("#game", "sfrivals")
+    page.wait_for_selector(".seat-row")
+    page.screenshot(path=shots / "0-lobby.png", full_page=True)  # the form, filled in
     create_from_lobby(page, "sfrivals")
     page.wait_for_selector("#decision .character-grid button")
     page.screenshot(path=shots / "1-characters.png", full_page=True)
