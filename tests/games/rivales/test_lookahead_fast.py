@@ -23,14 +23,22 @@ from kumite.games.rivales import lookahead
 from kumite.games.rivales.bots import greedy
 from kumite.games.rivales.cards import Card
 from kumite.games.rivales.decisions import PLAY
+from kumite.games.rivales.engine import COPIED, SHARED, Engine
 from kumite.games.rivales.fight import Fight
 from kumite.games.rivales.game import GAME
-from kumite.games.rivales.state import _COPIED, _SHARED, RivalesState
+from kumite.games.rivales.state import RivalesState
 from kumite.games.rivales.table import DOWN
 
 #: a fight's fields (the compiled build makes Fight a native class: no ``__slots__`` then)
 FIGHT_FIELDS: tuple[str, ...] = getattr(Fight, "__slots__", None) or Fight.__mypyc_attrs__  # type: ignore[attr-defined]
-CHANGING = (*_COPIED, *(n for n in _SHARED if n not in ("game", "opts", "catalog", "rng")))
+#: the engine's fields (compiled, Engine is a native class: no ``__slots__`` either)
+ENGINE_FIELDS: tuple[str, ...] = getattr(Engine, "__slots__", None) or Engine.__mypyc_attrs__  # type: ignore[attr-defined]
+CHANGING = (
+    *COPIED,
+    "history",
+    "_opening",
+    *(n for n in SHARED if n not in ("opts", "catalog", "rng")),
+)
 FIGHTERS = list(GAME.catalog({}).fighters)
 #: 1vs1: each fighter against the next one; 2vs2: three tables, every fighter at one
 DUELS = [[FIGHTERS[i], FIGHTERS[(i + 1) % len(FIGHTERS)]] for i in range(len(FIGHTERS))]
@@ -202,5 +210,5 @@ def test_fight_copy_and_fork_for_clash_set_every_field():
         assert all(hasattr(copy, n) for n in FIGHT_FIELDS)
         assert copy.ctxs == [None, None] and copy.ctxs is not fight.ctxs
     other = state.fork_for_clash()
-    assert all(hasattr(other, n) for n in type(state).__slots__)
+    assert all(hasattr(other, n) for n in (*ENGINE_FIELDS, *RivalesState.__slots__))
     assert snapshot(other) == snapshot(state)

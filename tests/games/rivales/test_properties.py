@@ -223,19 +223,25 @@ def test_determinize_resamples_a_card_played_face_down():
 
 
 def test_fork_shares_only_what_never_changes_and_copies_the_rest():
-    """A fork (a slotted state) has every attribute of its original: the shared ones are
-    the same objects, the copied ones equal but independent."""
-    from kumite.games.rivales.state import _COPIED, _SHARED
+    """A fork has every field of its original, the engine's and the contract's: the shared
+    ones are the same objects, the copied ones equal but independent."""
+    from kumite.games.rivales.engine import COPIED, SHARED, Engine
+    from kumite.games.rivales.state import RivalesState
 
     rng = random.Random(8)
     state = GAME.new_state(21, {})
     for _ in range(12):
         state.apply({d.seat: rng.choice(d.legal) for d in state.pending()})
     other = state.fork()
-    assert set(_SHARED) | set(_COPIED) == set(type(state).__slots__)
-    for name in _SHARED:
+    # compiled, Engine is a native class: its fields are listed in __mypyc_attrs__
+    fields = getattr(Engine, "__slots__", None) or Engine.__mypyc_attrs__
+    assert set(SHARED) | set(COPIED) == set(fields) - {"__dict__"}
+    shared = (*SHARED, "game", "seed")
+    copied = (*COPIED, "history", "_opening")
+    assert set(shared) | set(copied) == set(SHARED) | set(COPIED) | set(RivalesState.__slots__)
+    for name in shared:
         assert getattr(other, name) is getattr(state, name)
-    for name in _COPIED:
+    for name in copied:
         value = getattr(state, name)
         if name not in ("fights", "lines"):  # their items compare by identity: see views
             assert getattr(other, name) == value

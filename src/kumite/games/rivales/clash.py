@@ -12,7 +12,7 @@ The steps of a clash in each zone (``docs/rulings.md`` for the order kumite read
 4. end of clash: card effects still face up, the cut of maximum combos, passives; K.O.,
    the seventh clash, or the next clash with its draw.
 
-These functions act on a :class:`~kumite.games.rivales.state.RivalesState`.
+These functions act on a :class:`~kumite.games.rivales.engine.Engine`.
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ from kumite.games.rivales.rules import card_rule, fighter_rule
 from kumite.games.rivales.table import DOWN, HIDDEN, UP, Slot, combo_of, energy, spend
 
 if TYPE_CHECKING:
+    from kumite.games.rivales.engine import Engine
     from kumite.games.rivales.fight import Fight
-    from kumite.games.rivales.state import RivalesState
 
 EFFECT_PROMPTS = {
     "dodge": "Dodge: choose the card you leave face up — your card of the next clash",
@@ -53,7 +53,7 @@ EFFECT_PROMPTS = {
 
 
 def stats(
-    state: RivalesState, fight: Fight, t: int, out: list[Event] | None = None
+    state: Engine, fight: Fight, t: int, out: list[Event] | None = None
 ) -> tuple[int, int, int, bool]:
     """Speed, Damage and Guard of team ``t``'s card now, and whether it closes a maximum
     combo: printed values + bonuses + passives + combo (rv.speed.value)."""
@@ -109,7 +109,7 @@ def stats(
     return speed, damage, guard, maximum
 
 
-def order(state: RivalesState, fight: Fight, speeds: tuple[int, int]) -> list[int]:
+def order(state: Engine, fight: Fight, speeds: tuple[int, int]) -> list[int]:
     """Type priority (ultra, basic, unique), then Speed, then the most recent clash winner,
     then seat (rv.clash.immediate-order, rv.ruling.effect-order-tie)."""
     lines = state.lines[fight.zone]
@@ -149,7 +149,7 @@ def _queued(t: int, card: Card) -> Queued:
     return found
 
 
-def reveal(state: RivalesState, fight: Fight, out: list[Event] | None) -> None:
+def reveal(state: Engine, fight: Fight, out: list[Event] | None) -> None:
     lines = state.lines[fight.zone]
     for t in (0, 1):
         slot = lines[t][-1]
@@ -211,7 +211,7 @@ _EFFECT_DECISIONS: Memo[tuple[int, str, str, tuple[str, ...]], tuple[Decision, .
 
 
 def _effect_decision(
-    state: RivalesState, fight: Fight, opts: tuple[str, ...] | None = None
+    state: Engine, fight: Fight, opts: tuple[str, ...] | None = None
 ) -> tuple[Decision, ...]:
     """The decision of the queued effect (``opts``: its options, if known already)."""
     t, e, card, _ = fight.queue[fight.qpos]
@@ -237,7 +237,7 @@ def _effect_decision(
 
 
 def run_immediate(
-    state: RivalesState, fight: Fight, out: list[Event] | None
+    state: Engine, fight: Fight, out: list[Event] | None
 ) -> tuple[Decision, ...] | None:
     while fight.qpos < len(fight.queue):
         t, e, card, check = fight.queue[fight.qpos]
@@ -275,7 +275,7 @@ _GUARDS: Memo[tuple[int, int, int, int], tuple[Decision, ...]] = Memo(10_000)
 """Guard decisions by (seat, energy, Damage, Guard): the same few recur all the time."""
 
 
-def _guard_decision(state: RivalesState, fight: Fight) -> tuple[Decision, ...]:
+def _guard_decision(state: Engine, fight: Fight) -> tuple[Decision, ...]:
     assert fight.attacker is not None and fight.stats is not None
     d = 1 - fight.attacker
     n = energy(state.lines[fight.zone][d])
@@ -298,9 +298,7 @@ def _guard_decision(state: RivalesState, fight: Fight) -> tuple[Decision, ...]:
     return found
 
 
-def compare(
-    state: RivalesState, fight: Fight, out: list[Event] | None
-) -> tuple[Decision, ...] | None:
+def compare(state: Engine, fight: Fight, out: list[Event] | None) -> tuple[Decision, ...] | None:
     """Compare Speeds; resolve an exchange, or set up the attack (rv.speed.*)."""
     a = stats(state, fight, 0, out)
     b = stats(state, fight, 1, out)
@@ -356,7 +354,7 @@ def compare(
     return None
 
 
-def _attack_event(state: RivalesState, fight: Fight, dealt: int, dodged: bool = False) -> Event:
+def _attack_event(state: Engine, fight: Fight, dealt: int, dodged: bool = False) -> Event:
     assert fight.attacker is not None and fight.stats is not None
     att, d = fight.attacker, 1 - fight.attacker
     rule = "rv.dodge" if dodged else ("rv.defense.guard" if dealt else "rv.defense.no-damage")
@@ -372,9 +370,7 @@ def _attack_event(state: RivalesState, fight: Fight, dealt: int, dodged: bool = 
     )
 
 
-def _flip_down(
-    state: RivalesState, slot: Slot, reason: str, rule: str, out: list[Event] | None
-) -> None:
+def _flip_down(state: Engine, slot: Slot, reason: str, rule: str, out: list[Event] | None) -> None:
     if slot.side != UP:
         return
     slot.side = DOWN
@@ -382,7 +378,7 @@ def _flip_down(
         out.append(flip_event(state, slot, False, reason, rule))
 
 
-def _exchange(state: RivalesState, fight: Fight, out: list[Event] | None) -> None:
+def _exchange(state: Engine, fight: Fight, out: list[Event] | None) -> None:
     """Both flip their card and receive 1 Damage ignoring Guard (rv.speed.exchange)."""
     lines = state.lines[fight.zone]
     for t in (0, 1):
@@ -403,7 +399,7 @@ def _exchange(state: RivalesState, fight: Fight, out: list[Event] | None) -> Non
     _check_immediate_end(state)
 
 
-def on_choice(state: RivalesState, choices: dict[int, str], out: list[Event] | None) -> None:
+def on_choice(state: Engine, choices: dict[int, str], out: list[Event] | None) -> None:
     """A player's answer inside the resolution: an effect's choice or a Guard boost."""
     fight = state.fights[state.fi]
     if state.waiting == "effect":
@@ -430,7 +426,7 @@ def on_choice(state: RivalesState, choices: dict[int, str], out: list[Event] | N
     state.waiting = ""
 
 
-def damage_step(state: RivalesState, fight: Fight, out: list[Event] | None) -> None:
+def damage_step(state: Engine, fight: Fight, out: list[Event] | None) -> None:
     """Damage beyond Guard flips the defender's card and moves their life marker."""
     assert fight.attacker is not None and fight.stats is not None
     att, d = fight.attacker, 1 - fight.attacker
@@ -457,7 +453,7 @@ def damage_step(state: RivalesState, fight: Fight, out: list[Event] | None) -> N
         state.round_over = True  # :func:`_check_immediate_end`, inline
 
 
-def _check_immediate_end(state: RivalesState) -> None:
+def _check_immediate_end(state: Engine) -> None:
     """1vs1: a K.O. ends the round at once (rv.end.ko), as does the first Damage caused
     by one fighter alone in the final round (rv.end.final-round)."""
     if state.two:
@@ -466,7 +462,7 @@ def _check_immediate_end(state: RivalesState) -> None:
         state.round_over = True
 
 
-def resolve(state: RivalesState, out: list[Event] | None) -> tuple[Decision, ...] | None:
+def resolve(state: Engine, out: list[Event] | None) -> tuple[Decision, ...] | None:
     """Run the zones' resolution until a player must decide (or all zones are done)."""
     if state.waiting:
         return current_decisions(state)
@@ -493,7 +489,7 @@ def resolve(state: RivalesState, out: list[Event] | None) -> tuple[Decision, ...
     return None
 
 
-def current_decisions(state: RivalesState) -> tuple[Decision, ...]:
+def current_decisions(state: Engine) -> tuple[Decision, ...]:
     """The decision a resolution is waiting for, recomputed from the state."""
     fight = state.fights[state.fi]
     if state.waiting == "effect":

@@ -41,7 +41,8 @@ from kumite.games.rivales.rules import card_rule, fighter_rule
 from kumite.games.rivales.table import DOWN, SPENT, UP, Line, Slot, chain, count, energy, newest
 
 if TYPE_CHECKING:
-    from kumite.games.rivales.state import Fight, RivalesState
+    from kumite.games.rivales.engine import Engine
+    from kumite.games.rivales.fight import Fight
 
 STATS = ("speed", "damage", "guard")
 STAT_INDEX = {"speed": 0, "damage": 1, "guard": 2}
@@ -55,7 +56,7 @@ class Ctx:
 
     __slots__ = ("fight", "line", "rival", "rline", "seat", "state", "t")
 
-    def __init__(self, state: RivalesState, fight: Fight, t: int) -> None:
+    def __init__(self, state: Engine, fight: Fight, t: int) -> None:
         self.state = state
         self.fight = fight
         self.t = t
@@ -65,7 +66,7 @@ class Ctx:
         self.rline: Line = state.lines[fight.zone][1 - t]
 
 
-def ctx(state: RivalesState, fight: Fight, t: int) -> Ctx:
+def ctx(state: Engine, fight: Fight, t: int) -> Ctx:
     """The context of team ``t``'s side of ``fight`` (made once per clash and state; the end
     of the clash releases it, see :meth:`~.fight.Fight.release`)."""
     c: Ctx | None = fight.ctxs[t]
@@ -74,7 +75,7 @@ def ctx(state: RivalesState, fight: Fight, t: int) -> Ctx:
     return c
 
 
-def source_name(state: RivalesState, e: Effect, card: Card | None, seat: int) -> str:
+def source_name(state: Engine, e: Effect, card: Card | None, seat: int) -> str:
     if card is not None:
         return card.name
     fighter = state.fighter(seat)
@@ -86,10 +87,10 @@ def rule_of(e: Effect, card: Card | None, seat_fighter: str) -> str:
 
 
 # ----------------------------------------------------------------------------- reading
-Check = Callable[["RivalesState", "Fight", int, "int | None"], bool]
+Check = Callable[["Engine", "Fight", int, "int | None"], bool]
 """A compiled requirement: ``(state, fight, t, owner)`` -> whether it holds for team ``t``
 of ``fight`` (``owner``: the passive's fighter, None for a card's effect)."""
-Value = Callable[["RivalesState", "Fight", int, "int | None"], int]
+Value = Callable[["Engine", "Fight", int, "int | None"], int]
 """A compiled counted bonus: ``(state, fight, t, owner)`` -> its value."""
 
 
@@ -107,7 +108,7 @@ def _requirement_checks(r: Requires, own: bool) -> list[Check]:
     if r.previous is not None:
         wanted = (UP,) if r.previous == "face_up" else (DOWN, SPENT)
 
-        def previous(state: RivalesState, fight: Fight, t: int, owner: int | None) -> bool:
+        def previous(state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
             line = state.lines[fight.zone][t]
             return len(line) >= 2 and line[-2].side in wanted
 
@@ -115,21 +116,21 @@ def _requirement_checks(r: Requires, own: bool) -> list[Check]:
     if r.rival_type is not None:
         rival_type = r.rival_type
 
-        def rival(state: RivalesState, fight: Fight, t: int, owner: int | None) -> bool:
+        def rival(state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
             return state.lines[fight.zone][1 - t][-1].card.type == rival_type
 
         checks.append(rival)
     if r.card_type is not None:
         card_type = r.card_type
 
-        def card(state: RivalesState, fight: Fight, t: int, owner: int | None) -> bool:
+        def card(state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
             return state.lines[fight.zone][t][-1].card.type == card_type
 
         checks.append(card)
     if r.min_energy is not None:
         least_energy = r.min_energy
 
-        def energy_(state: RivalesState, fight: Fight, t: int, owner: int | None) -> bool:
+        def energy_(state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
             # energy cards of earlier clashes: the card of this clash, flipped by Damage,
             # an exchange or a maximum combo's cut, is not one of them (rv.ruling.counts)
             line = state.lines[fight.zone][t]
@@ -141,7 +142,7 @@ def _requirement_checks(r: Requires, own: bool) -> list[Check]:
     if r.min_exhausted is not None:
         least_exhausted = r.min_exhausted
 
-        def exhausted(state: RivalesState, fight: Fight, t: int, owner: int | None) -> bool:
+        def exhausted(state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
             line = state.lines[fight.zone][t]
             n = count(line, "exhausted", who(fight, t, owner), len(line) - 1)
             return n >= least_exhausted
@@ -149,7 +150,7 @@ def _requirement_checks(r: Requires, own: bool) -> list[Check]:
         checks.append(exhausted)
     if r.more_damage_than_rival:
 
-        def more(state: RivalesState, fight: Fight, t: int, owner: int | None) -> bool:
+        def more(state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
             seats = fight.seats
             return state.taken[seats[t]] > state.taken[seats[1 - t]]
 
@@ -157,13 +158,13 @@ def _requirement_checks(r: Requires, own: bool) -> list[Check]:
     if r.persona is not None:
         persona = r.persona
 
-        def said(state: RivalesState, fight: Fight, t: int, owner: int | None) -> bool:
+        def said(state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
             return fight.persona[t] == persona
 
         checks.append(said)
     if r.dealt_damage:
 
-        def dealt(state: RivalesState, fight: Fight, t: int, owner: int | None) -> bool:
+        def dealt(state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
             return fight.dealt[t] >= 1
 
         checks.append(dealt)
@@ -179,7 +180,7 @@ def compile_check(e: Effect) -> Check | None:
         return checks[0]
     parts = tuple(checks)
 
-    def every(state: RivalesState, fight: Fight, t: int, owner: int | None) -> bool:
+    def every(state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
         # a loop, not all() over a generator: cheaper for two or three checks
         for check in parts:  # noqa: SIM110
             if not check(state, fight, t, owner):
@@ -219,7 +220,7 @@ def compile_value(e: Effect) -> Value | None:
         return None
     own, amount, every, cap = e.scope == "own", e.amount, e.every, e.max
 
-    def n_of(state: RivalesState, fight: Fight, t: int, owner: int | None) -> int:
+    def n_of(state: Engine, fight: Fight, t: int, owner: int | None) -> int:
         line = state.lines[fight.zone][t]
         upto = len(line) - 1
         if what == "rival_face_up":
@@ -235,7 +236,7 @@ def compile_value(e: Effect) -> Value | None:
     if what == "basic_face_up" and own:
         # the common counted passive (face-up basic cards of one's own), counted inline
 
-        def n_own_basic(state: RivalesState, fight: Fight, t: int, owner: int | None) -> int:
+        def n_own_basic(state: Engine, fight: Fight, t: int, owner: int | None) -> int:
             who = fight.seats[t] if owner is None else owner
             n = 0
             for slot in state.lines[fight.zone][t][:-1]:
@@ -245,7 +246,7 @@ def compile_value(e: Effect) -> Value | None:
 
         n_of = n_own_basic
 
-    def value(state: RivalesState, fight: Fight, t: int, owner: int | None) -> int:
+    def value(state: Engine, fight: Fight, t: int, owner: int | None) -> int:
         v = amount * (n_of(state, fight, t, owner) // every)
         return v if cap is None or v < cap else cap
 
@@ -433,7 +434,7 @@ def _say(out: list[Event] | None, c: Ctx, rule: str, source: str, what: str) -> 
     out.append(effect_event(c.state, c.seat, rule, source, what))
 
 
-def effect_event(state: RivalesState, seat: int, rule: str, source: str, what: str) -> Event:
+def effect_event(state: Engine, seat: int, rule: str, source: str, what: str) -> Event:
     """What ``seat``'s ``source`` (a card, a passive, a rule) did, in words."""
     return ev.EffectApplied(rule=rule, seat=seat, who=state.who[seat], source=source, what=what)
 
@@ -447,7 +448,7 @@ def _picked(c: Ctx, choice: str) -> Slot:
     raise AssertionError(f"{choice} is not in the line")  # pragma: no cover - validated
 
 
-def flip_event(state: RivalesState, slot: Slot, up: bool, reason: str, rule: str) -> Event:
+def flip_event(state: Engine, slot: Slot, up: bool, reason: str, rule: str) -> Event:
     """The event of ``slot``'s card flipped face up (``up``) or down."""
     return ev.CardFlipped(
         rule=rule,

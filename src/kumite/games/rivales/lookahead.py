@@ -22,6 +22,7 @@ from kumite.games.rivales import clash as cl
 from kumite.games.rivales import rounds as rd
 from kumite.games.rivales.cards import Card, Fighter
 from kumite.games.rivales.decisions import BOOST, END, ORDER, PERSONA, RESOLVE
+from kumite.games.rivales.engine import Engine
 from kumite.games.rivales.game import GAME
 from kumite.games.rivales.phases import enter_order, enter_play, on_order, on_persona, on_play
 from kumite.games.rivales.state import PLAY, Fight, RivalesState
@@ -215,7 +216,7 @@ def clash(
     return events
 
 
-def _pick(state: RivalesState, legal: Sequence[str], wanted: list[str] | None) -> str:
+def _pick(state: Engine, legal: Sequence[str], wanted: list[str] | None) -> str:
     if wanted:
         name = wanted.pop(0)
         if name in legal:
@@ -258,7 +259,8 @@ def quick_clash(
     ``clash(with_hands(base, ...), ...)``: the same engine functions run in the same order,
     without the state machine's bookkeeping (no events, no validation, no history, no next
     clash); tests/games/rivales/test_lookahead_fast.py compares the two."""
-    state = base.fork_for_clash()
+    forked = base.fork_for_clash()
+    state: Engine = forked  # compiled, the engine's fields are then read as struct fields
     hand = state.hand
     for s in state.seats:
         card = plays.get(s)
@@ -310,4 +312,4 @@ def quick_clash(
         cl.on_choice(state, {d.seat: answer}, None)
     state.phase = END
     rd.end_clash(state, None)
-    return state
+    return forked

@@ -31,7 +31,7 @@ from kumite.games.rivales.fight import Fight
 from kumite.games.rivales.table import HIDDEN, UP, Slot
 
 if TYPE_CHECKING:
-    from kumite.games.rivales.state import RivalesState
+    from kumite.games.rivales.engine import Engine
 
 ZONE_CHOICES = ("zone:1", "zone:2")
 ORDER_CHOICES = ("order:1", "order:2")
@@ -39,7 +39,7 @@ ORDER_PROMPT = "Choose the zone resolved first: its boosts, then its clash; the 
 MARKER_PROMPT = "Choose the card that becomes your life marker (the other 4 are your hand)"
 
 
-def enter_fighter(state: RivalesState, out: list[Event] | None) -> tuple[Decision, ...] | None:
+def enter_fighter(state: Engine, out: list[Event] | None) -> tuple[Decision, ...] | None:
     missing = [s for s in state.seats if state.fighters[s] is None]
     if not missing:
         state.phase = SETUP
@@ -53,7 +53,7 @@ def enter_fighter(state: RivalesState, out: list[Event] | None) -> tuple[Decisio
     return (decision(seat, "fighter", legal, "Choose your fighter (not your partner's)"),)
 
 
-def on_fighter(state: RivalesState, choices: dict[int, str], out: list[Event] | None) -> None:
+def on_fighter(state: Engine, choices: dict[int, str], out: list[Event] | None) -> None:
     for seat in sorted(choices):
         fighter = state.catalog.fighters[choices[seat].partition(":")[2]]
         state._set_fighter(seat, fighter)
@@ -65,12 +65,12 @@ def on_fighter(state: RivalesState, choices: dict[int, str], out: list[Event] | 
             )
 
 
-def enter_setup(state: RivalesState, out: list[Event] | None) -> None:
+def enter_setup(state: Engine, out: list[Event] | None) -> None:
     rd.setup_round(state, out)
     state.phase = MARKER
 
 
-def enter_marker(state: RivalesState, out: list[Event] | None) -> tuple[Decision, ...] | None:
+def enter_marker(state: Engine, out: list[Event] | None) -> tuple[Decision, ...] | None:
     # not cached (as :func:`decision` would): the hands of a round rarely recur
     return tuple(
         [
@@ -80,7 +80,7 @@ def enter_marker(state: RivalesState, out: list[Event] | None) -> tuple[Decision
     )
 
 
-def on_marker(state: RivalesState, choices: dict[int, str], out: list[Event] | None) -> None:
+def on_marker(state: Engine, choices: dict[int, str], out: list[Event] | None) -> None:
     for s in state.seats:
         card = state.fighter(s).by_id[choices[s].partition(":")[2]]
         state.hand[s].remove(card)
@@ -93,7 +93,7 @@ def on_marker(state: RivalesState, choices: dict[int, str], out: list[Event] | N
     state.phase = START
 
 
-def enter_start(state: RivalesState, out: list[Event] | None) -> tuple[Decision, ...] | None:
+def enter_start(state: Engine, out: list[Event] | None) -> tuple[Decision, ...] | None:
     rd.start_clash(state, out)
     if state.two:
         state.phase = ZONES
@@ -110,7 +110,7 @@ def enter_start(state: RivalesState, out: list[Event] | None) -> tuple[Decision,
     return enter_play(state, out)  # the next phase at once (as ``_advance`` would)
 
 
-def enter_zones(state: RivalesState, out: list[Event] | None) -> tuple[Decision, ...] | None:
+def enter_zones(state: Engine, out: list[Event] | None) -> tuple[Decision, ...] | None:
     waiting = []
     state._forced = {}
     for team in (0, 1):
@@ -139,7 +139,7 @@ def enter_zones(state: RivalesState, out: list[Event] | None) -> tuple[Decision,
     return None
 
 
-def on_zones(state: RivalesState, choices: dict[int, str], out: list[Event] | None) -> None:
+def on_zones(state: Engine, choices: dict[int, str], out: list[Event] | None) -> None:
     for caller, choice in choices.items():
         zone = int(choice[-1]) - 1
         team = state.team_of[caller]
@@ -160,7 +160,7 @@ def on_zones(state: RivalesState, choices: dict[int, str], out: list[Event] | No
     state.phase = PLAY
 
 
-def enter_play(state: RivalesState, out: list[Event] | None) -> tuple[Decision, ...] | None:
+def enter_play(state: Engine, out: list[Event] | None) -> tuple[Decision, ...] | None:
     if state.restricted or state.no_basic_zone or state.no_basic_facing:
         rd.compute_restrictions(state)
         if state.opts.pinzas_dodge == "back":
@@ -186,7 +186,7 @@ def enter_play(state: RivalesState, out: list[Event] | None) -> tuple[Decision, 
     return None
 
 
-def _return_ready_basics(state: RivalesState, out: list[Event] | None) -> None:
+def _return_ready_basics(state: Engine, out: list[Event] | None) -> None:
     """Option pinzas_dodge=back: a basic card left face up by a dodge goes back to the
     hand of a seat Pinzas de Mantis binds, in sight of everyone (rv.ruling.pinzas-dodge)."""
     for s in sorted(state.restricted):
@@ -208,7 +208,7 @@ def _return_ready_basics(state: RivalesState, out: list[Event] | None) -> None:
             )
 
 
-def on_play(state: RivalesState, choices: dict[int, str], out: list[Event] | None) -> None:
+def on_play(state: Engine, choices: dict[int, str], out: list[Event] | None) -> None:
     lines = state.lines
     ready_cards = state.ready
     fighters = state.fighters
@@ -242,7 +242,7 @@ def on_play(state: RivalesState, choices: dict[int, str], out: list[Event] | Non
     state.phase = PERSONA if state.persona_decisions else _after_cards(state)
 
 
-def enter_persona(state: RivalesState, out: list[Event] | None) -> tuple[Decision, ...] | None:
+def enter_persona(state: Engine, out: list[Event] | None) -> tuple[Decision, ...] | None:
     waiting = state.persona_decisions
     if waiting:
         return waiting
@@ -250,7 +250,7 @@ def enter_persona(state: RivalesState, out: list[Event] | None) -> tuple[Decisio
     return None
 
 
-def on_persona(state: RivalesState, choices: dict[int, str], out: list[Event] | None) -> None:
+def on_persona(state: Engine, choices: dict[int, str], out: list[Event] | None) -> None:
     for fight in state.fights:
         for t in (0, 1):
             s = fight.seats[t]
@@ -269,17 +269,17 @@ def on_persona(state: RivalesState, choices: dict[int, str], out: list[Event] | 
     state.phase = _after_cards(state)
 
 
-def _after_cards(state: RivalesState) -> str:
+def _after_cards(state: Engine) -> str:
     """The phase once the cards are down (and HANSEL or GRETEL called): 2vs2 first
     chooses the order of the zones."""
     return ORDER if state.two else BOOST
 
 
-def enter_order(state: RivalesState, out: list[Event] | None) -> tuple[Decision, ...] | None:
+def enter_order(state: Engine, out: list[Event] | None) -> tuple[Decision, ...] | None:
     return (decision(state.zone_order_seat(), "zone-order", ORDER_CHOICES, ORDER_PROMPT),)
 
 
-def on_order(state: RivalesState, choices: dict[int, str], out: list[Event] | None) -> None:
+def on_order(state: Engine, choices: dict[int, str], out: list[Event] | None) -> None:
     ((seat, choice),) = choices.items()
     first = int(choice[-1]) - 1
     if state.fights[0].zone != first:
@@ -297,7 +297,7 @@ def on_order(state: RivalesState, choices: dict[int, str], out: list[Event] | No
     state.phase = BOOST
 
 
-def enter_boost(state: RivalesState, out: list[Event] | None) -> tuple[Decision, ...] | None:
+def enter_boost(state: Engine, out: list[Event] | None) -> tuple[Decision, ...] | None:
     waiting = rd.boost_decisions(state)
     if waiting:
         return waiting
@@ -306,11 +306,11 @@ def enter_boost(state: RivalesState, out: list[Event] | None) -> tuple[Decision,
     return enter_resolve(state, out)  # at once, as ``_advance`` would (every clash)
 
 
-def on_boost(state: RivalesState, choices: dict[int, str], out: list[Event] | None) -> None:
+def on_boost(state: Engine, choices: dict[int, str], out: list[Event] | None) -> None:
     rd.apply_boosts(state, choices, out)
 
 
-def enter_resolve(state: RivalesState, out: list[Event] | None) -> tuple[Decision, ...] | None:
+def enter_resolve(state: Engine, out: list[Event] | None) -> tuple[Decision, ...] | None:
     waiting = cl.resolve(state, out)
     if waiting is not None:
         for fight in state.fights:
@@ -320,18 +320,18 @@ def enter_resolve(state: RivalesState, out: list[Event] | None) -> tuple[Decisio
     return enter_end(state, out)  # at once, as ``_advance`` would
 
 
-def on_resolve(state: RivalesState, choices: dict[int, str], out: list[Event] | None) -> None:
+def on_resolve(state: Engine, choices: dict[int, str], out: list[Event] | None) -> None:
     cl.on_choice(state, choices, out)
 
 
-def enter_end(state: RivalesState, out: list[Event] | None) -> tuple[Decision, ...] | None:
+def enter_end(state: Engine, out: list[Event] | None) -> tuple[Decision, ...] | None:
     rd.end_clash(state, out)
     if state.phase == START:
         return enter_start(state, out)  # the next clash at once (as ``_advance`` would)
     return None
 
 
-ENTER: dict[str, Callable[[RivalesState, list[Event] | None], tuple[Decision, ...] | None]] = {
+ENTER: dict[str, Callable[[Engine, list[Event] | None], tuple[Decision, ...] | None]] = {
     FIGHTER: enter_fighter,
     SETUP: enter_setup,
     MARKER: enter_marker,
@@ -344,7 +344,7 @@ ENTER: dict[str, Callable[[RivalesState, list[Event] | None], tuple[Decision, ..
     RESOLVE: enter_resolve,
     END: enter_end,
 }
-HANDLERS: dict[str, Callable[[RivalesState, dict[int, str], list[Event] | None], None]] = {
+HANDLERS: dict[str, Callable[[Engine, dict[int, str], list[Event] | None], None]] = {
     FIGHTER: on_fighter,
     MARKER: on_marker,
     ZONES: on_zones,

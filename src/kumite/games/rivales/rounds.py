@@ -1,7 +1,7 @@
 """A round around its clashes: set-up, the start of a clash (draws, ultra, restrictions),
 boosts before the reveal, the end of a clash, and the end of a round and of the fight.
 
-These functions act on a :class:`~kumite.games.rivales.state.RivalesState`; the resolution
+These functions act on a :class:`~kumite.games.rivales.engine.Engine`; the resolution
 of a clash itself is in :mod:`.clash`.
 """
 
@@ -36,8 +36,8 @@ from kumite.games.rivales.rules import fighter_rule
 from kumite.games.rivales.table import DOWN, SPENT, UP, energy, spend
 
 if TYPE_CHECKING:
+    from kumite.games.rivales.engine import Engine
     from kumite.games.rivales.fight import Fight
-    from kumite.games.rivales.state import RivalesState
 
 PERSONAS = ("persona:hansel", "persona:gretel")
 PERSONA_PROMPT = "Choose out loud: HANSEL (+1 Guard) or GRETEL (+1 Damage)"
@@ -45,7 +45,7 @@ BOOSTS = ("boost:none", "boost:damage", "boost:speed", "boost:both")
 BOOST_PROMPT = "Boost your card before the reveal? damage = 1 energy, speed = 2, both = 3"
 
 
-def setup_round(state: RivalesState, out: list[Event] | None) -> None:
+def setup_round(state: Engine, out: list[Event] | None) -> None:
     """A new round, set up afresh (rv.setup.*, rv.ruling.round-setup)."""
     state.round += 1
     draw = state.catalog.rules.draw_at_setup
@@ -88,7 +88,7 @@ def setup_round(state: RivalesState, out: list[Event] | None) -> None:
         _drawn(state, s, state.hand[s], "rv.setup.life-marker", out)
 
 
-def _drawn(state: RivalesState, s: int, cards: list[Card], rule: str, out: list[Event]) -> None:
+def _drawn(state: Engine, s: int, cards: list[Card], rule: str, out: list[Event]) -> None:
     """``s`` draws ``cards``: it sees them, the others see how many (none: an empty deck)."""
     ids, names = tuple(c.id for c in cards), tuple(c.name for c in cards)
     drawn = ev.CardsDrawn(
@@ -106,7 +106,7 @@ _ROUND_EFFECTS: Memo[tuple[object, ...], RoundEffects] = Memo(2_000)
 """Compiled passives of the fighters at the table, by (mode, fighters): immutable."""
 
 
-def _round_effects(state: RivalesState) -> RoundEffects:
+def _round_effects(state: Engine) -> RoundEffects:
     """Per seat: the passive bonuses acting on its card (its own, and its teammates' that
     benefit the team), its end-of-clash passives; and the persona decisions of the seats
     that choose one every clash."""
@@ -135,7 +135,7 @@ def _round_effects(state: RivalesState) -> RoundEffects:
     return found
 
 
-def start_clash(state: RivalesState, out: list[Event] | None) -> None:
+def start_clash(state: Engine, out: list[Event] | None) -> None:
     """A new clash: everyone draws a card (if the deck allows) and takes an uncovered
     ultra (rv.end.next-clash, rv.end.ultra)."""
     state.clash += 1
@@ -169,7 +169,7 @@ def start_clash(state: RivalesState, out: list[Event] | None) -> None:
                     )
 
 
-def compute_restrictions(state: RivalesState) -> None:
+def compute_restrictions(state: Engine) -> None:
     """Seats that may not play basic cards this clash (Pinzas de Mantis)."""
     if not state.no_basic_zone and not state.no_basic_facing:
         if state.restricted:
@@ -193,7 +193,7 @@ _PLANS: Memo[PlanKey, tuple[BoostGroup, ...]] = Memo(10_000)
 """Boost plans by (seats, energies, last winner, boost costs): the same few recur."""
 
 
-def _boost_plan(state: RivalesState, fight: Fight) -> tuple[BoostGroup, ...]:
+def _boost_plan(state: Engine, fight: Fight) -> tuple[BoostGroup, ...]:
     """Who decides a boost, in order (rv.energy.boost-order, rv.ruling.boost-no-winner).
     Made once per clash: a team's energy does not change before it decides (only its own
     boost spends it), so its decision is known from the start."""
@@ -210,7 +210,7 @@ def _boost_plan(state: RivalesState, fight: Fight) -> tuple[BoostGroup, ...]:
 
 
 def _make_boost_plan(
-    state: RivalesState, fight: Fight, n0: int, n1: int, w: int | None
+    state: Engine, fight: Fight, n0: int, n1: int, w: int | None
 ) -> tuple[BoostGroup, ...]:
     if n0 and n1:
         first = _boost_decision(state, fight.seats[0], n0)
@@ -227,7 +227,7 @@ def _make_boost_plan(
     return ()
 
 
-def boost_levels(state: RivalesState) -> dict[str, tuple[int, int, int]]:
+def boost_levels(state: Engine) -> dict[str, tuple[int, int, int]]:
     """Boost levels: choice word -> (energy cost, +Speed, +Damage) (rv.energy.boost)."""
     rules = state.catalog.rules
     return {
@@ -248,7 +248,7 @@ _BOOST_LEGAL: dict[tuple[tuple[int, ...], int], tuple[str, ...]] = {}
 """Memo of :func:`boost_legal`, by (boost costs, energy)."""
 
 
-def boost_tables(state: RivalesState) -> BoostTables:
+def boost_tables(state: Engine) -> BoostTables:
     """The boost levels (:func:`boost_levels`), their costs (a key) and the levels by
     choice string: read-only tables shared by every state with the same costs."""
     levels = boost_levels(state)
@@ -260,7 +260,7 @@ def boost_tables(state: RivalesState) -> BoostTables:
     return found
 
 
-def boost_legal(state: RivalesState, n: int) -> tuple[str, ...]:
+def boost_legal(state: Engine, n: int) -> tuple[str, ...]:
     """The boost choices ``n`` energy pays for."""
     key = (state.boost_key, n)
     legal = _BOOST_LEGAL.get(key)
@@ -274,7 +274,7 @@ def boost_legal(state: RivalesState, n: int) -> tuple[str, ...]:
 _BOOST_DECISIONS: Memo[tuple[int, tuple[str, ...]], Decision] = Memo(1_000)
 
 
-def _boost_decision(state: RivalesState, seat: int, n: int) -> Decision:
+def _boost_decision(state: Engine, seat: int, n: int) -> Decision:
     """``seat``'s boost decision with ``n`` energy."""
     key = (seat, boost_legal(state, n))
     found = _BOOST_DECISIONS.get(key)
@@ -283,7 +283,7 @@ def _boost_decision(state: RivalesState, seat: int, n: int) -> Decision:
     return found
 
 
-def boost_decisions(state: RivalesState) -> tuple[Decision, ...] | None:
+def boost_decisions(state: Engine) -> tuple[Decision, ...] | None:
     fights = state.fights
     if len(fights) == 1:  # 1vs1: one zone, its group's decisions as they are
         fight = fights[0]
@@ -300,7 +300,7 @@ def boost_decisions(state: RivalesState) -> tuple[Decision, ...] | None:
     return None
 
 
-def apply_boosts(state: RivalesState, choices: dict[int, str], out: list[Event] | None) -> None:
+def apply_boosts(state: Engine, choices: dict[int, str], out: list[Event] | None) -> None:
     costs = state.boost_by_choice
     for fight in state.fights:
         plan = fight.boost_plan
@@ -333,7 +333,7 @@ def apply_boosts(state: RivalesState, choices: dict[int, str], out: list[Event] 
             fight.boost_pos += 1
 
 
-def passive_on_damage(state: RivalesState, seat: int, e: Effect, out: list[Event] | None) -> None:
+def passive_on_damage(state: Engine, seat: int, e: Effect, out: list[Event] | None) -> None:
     """A passive triggered when its fighter receives Damage (``when = "damaged"``)."""
     assert e.stat is not None
     state.carry[seat][STAT_INDEX[e.stat]] += e.amount
@@ -344,7 +344,7 @@ def passive_on_damage(state: RivalesState, seat: int, e: Effect, out: list[Event
         out.append(effect_event(state, seat, fighter_rule(fighter.id), source, what))
 
 
-def end_clash(state: RivalesState, out: list[Event] | None) -> None:
+def end_clash(state: Engine, out: list[Event] | None) -> None:
     """End of clash (rv.2v2.end-of-clash, rv.ruling.end-order), then the next clash or
     the end of the round."""
     if not state.round_over:
@@ -401,7 +401,7 @@ def end_clash(state: RivalesState, out: list[Event] | None) -> None:
         state.phase = START
 
 
-def end_round(state: RivalesState, out: list[Event] | None) -> None:
+def end_round(state: Engine, out: list[Event] | None) -> None:
     """Decide the round (rv.end.*, rv.2v2.team-ko) and then the fight (rv.end.match)."""
     winners, reason, rule = _round_winners(state)
     if not state.final:
@@ -439,7 +439,7 @@ def end_round(state: RivalesState, out: list[Event] | None) -> None:
         state.phase = SETUP
 
 
-def _round_winners(state: RivalesState) -> tuple[tuple[int, ...], str, str]:
+def _round_winners(state: Engine) -> tuple[tuple[int, ...], str, str]:
     if state.final and len(state.caused) == 1:
         return (next(iter(state.caused)),), "first Damage", "rv.end.final-round"
     ko_teams = {state.team_of[s] for s in state.seats if state.ko[s]}
@@ -471,7 +471,7 @@ def _by_value(values: list[int], reason: str, rule: str) -> tuple[tuple[int, ...
 
 
 def finish(
-    state: RivalesState, winner: int | None, reason: str, rule: str, out: list[Event] | None
+    state: Engine, winner: int | None, reason: str, rule: str, out: list[Event] | None
 ) -> None:
     """The fight is over: ``winner`` is a team, or None for a draw."""
     state.phase = OVER
