@@ -38,6 +38,7 @@ COMPILED = [
     "src/kumite/games/rivales/table.py",
     "src/kumite/games/rivales/fight.py",
     "src/kumite/games/rivales/engine.py",
+    "src/kumite/games/rivales/effects.py",
     "src/kumite/games/rivales/clash.py",
     "src/kumite/games/rivales/rounds.py",
     "src/kumite/games/rivales/phases.py",
