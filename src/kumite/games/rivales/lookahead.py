@@ -18,6 +18,7 @@ from typing import Any
 
 from kumite.core.events import Event
 from kumite.core.memo import Memo
+from kumite.core.rng import Rng
 from kumite.games.rivales import clash as cl
 from kumite.games.rivales import rounds as rd
 from kumite.games.rivales.cards import Card, Fighter
@@ -138,10 +139,10 @@ def position(
     return state
 
 
-_FRESH: Memo[tuple[tuple[str, type, Any], ...], RivalesState] = Memo(256)
-"""New fights (seed 0) by their options: :func:`position` starts from a copy of one, the
-same as a new state but without parsing the options and setting up the round again (a bot
-builds a position at each decision)."""
+_FRESH: Memo[tuple[tuple[str, type, Any], ...], tuple[RivalesState, tuple[Any, ...]]] = Memo(256)
+"""New fights (seed 0) by their options, with the state of their random stream:
+:func:`position` starts from a copy of one, the same as a new state but without parsing the
+options and setting up the round again (a bot builds a position at each decision)."""
 
 
 def _fresh(opts: dict[str, Any]) -> RivalesState:
@@ -156,8 +157,15 @@ def _fresh(opts: dict[str, Any]) -> RivalesState:
         return GAME.new_state(0, opts)
     found = _FRESH.get(key)
     if found is None:
-        found = _FRESH.put(key, GAME.new_state(0, opts))
-    return found.clone()  # its random stream too: never advanced, as a new state's
+        new = GAME.new_state(0, opts)
+        found = _FRESH.put(key, (new, new.rng.getstate()))
+    state = found[0].fork()
+    # its own random stream, never advanced, as a new state's: set from the saved state
+    # (what Rng.clone does, without reading the template's state again each time)
+    rng = Rng.__new__(Rng)
+    rng.setstate(found[1])
+    state.rng = rng
+    return state
 
 
 def _token(token: str, owner: int) -> tuple[int, str, str]:
@@ -313,3 +321,34 @@ def quick_clash(
     state.phase = END
     rd.end_clash(state, None)
     return forked
+
+
+def swing(base: Engine, after: Engine, seat: int, rival: int) -> tuple[bool, int, int, int, int]:
+    """What one clash looked ahead from ``base`` (``after``, from :func:`quick_clash`)
+    changed for ``seat``, facing ``rival``: whether a round or the fight ended there; the
+    rounds its team gained minus the other team's (when the fight ends: 1 for the winning
+    team, 0 for the other); the Damage ``rival`` received; the Damage ``seat`` received; the
+    energy ``seat`` gained (cards of its own flipped face down, not exhausted)."""
+    mine = after.team_of[seat]
+    theirs = 1 - mine
+    if after.rounds_won != base.rounds_won or after.is_terminal:
+        won, before = after.rounds_won, base.rounds_won
+        gained = [won[0] - before[0], won[1] - before[1]]
+        outcome = after._outcome
+        if after.is_terminal and outcome is not None:
+            gained = [1 if outcome.returns[after.teams[t][0]] > 0 else 0 for t in (0, 1)]
+        return True, gained[mine] - gained[theirs], 0, 0, 0
+    dealt = after.taken[rival] - base.taken[rival]
+    received = after.taken[seat] - base.taken[seat]
+    return False, 0, dealt, received, _energy(after, seat) - _energy(base, seat)
+
+
+def _energy(state: Engine, seat: int) -> int:
+    """Energy cards of ``seat``'s own in every line."""
+    n = 0
+    for zone in state.lines:
+        for line in zone:
+            for slot in line:
+                if slot.owner == seat and slot.side == DOWN:
+                    n += 1
+    return n

@@ -30,9 +30,8 @@ from typing import Any
 from kumite.core.game import Decision, Game
 from kumite.games.rivales.cards import Card, Catalog, Fighter
 from kumite.games.rivales.game import GAME
-from kumite.games.rivales.lookahead import position, quick_clash
+from kumite.games.rivales.lookahead import position, quick_clash, swing
 from kumite.games.rivales.state import RivalesState
-from kumite.games.rivales.table import DOWN
 
 KO = 50.0
 ENERGY = 0.35
@@ -195,20 +194,14 @@ class GreedyRivales:
         personas: Mapping[int, str] | None = None,
         first_zone: int = 1,
     ) -> float:
+        """``plays`` holds this seat's card and its rival's."""
         seat = self.seat
-        taken = base.taken  # the fast path leaves its position unchanged
-        won = base.rounds_won
+        rival = next(s for s in plays if s != seat)
         state = quick_clash(base, plays, boosts=boosts, personas=personas, first_zone=first_zone)
-        mine, theirs = state.team_of[seat], 1 - state.team_of[seat]
-        if state.rounds_won != won or state.is_terminal:
-            gained = [state.rounds_won[t] - won[t] for t in (0, 1)]
-            if state.is_terminal and state.outcome is not None:
-                gained = [1 if state.outcome.returns[state.teams[t][0]] > 0 else 0 for t in (0, 1)]
-            return KO * (gained[mine] - gained[theirs])
-        rival = next(s for s in plays if state.team_of[s] == theirs)
-        dealt = state.taken[rival] - taken[rival]
-        received = state.taken[seat] - taken[seat]
-        return dealt - received + ENERGY * (_energy(state, seat) - _energy(base, seat))
+        ended, rounds, dealt, received, energy = swing(base, state, seat, rival)
+        if ended:
+            return KO * rounds
+        return dealt - received + ENERGY * energy
 
     def _average(self, view: Mapping[str, Any], mine: Card, **kw: Any) -> float:
         base = self._base(view)
@@ -368,16 +361,6 @@ def _current(view: Mapping[str, Any]) -> dict[int, str | None]:
             if lines[t]:
                 out[seat] = lines[t][-1]["card"]
     return out
-
-
-def _energy(state: RivalesState, seat: int) -> int:
-    n = 0
-    for zone in state.lines:  # plain loops: twice per clash looked ahead
-        for line in zone:
-            for slot in line:
-                if slot.owner == seat and slot.side == DOWN:
-                    n += 1
-    return n
 
 
 def make(game: Game[Any], options: Mapping[str, Any], seat: int, seed: int) -> GreedyRivales:
