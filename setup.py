@@ -43,6 +43,7 @@ COMPILED = [
     "src/kumite/games/rivales/rounds.py",
     "src/kumite/games/rivales/phases.py",
     "src/kumite/games/rivales/lookahead.py",
+    "src/kumite/games/rivales/bots/greedy.py",
 ]
 
 ext_modules = []

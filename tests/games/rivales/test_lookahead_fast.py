@@ -20,10 +20,9 @@ import pytest
 from kumite.agents import make_agent, run_game
 from kumite.core.rng import derive_seed
 from kumite.games.rivales import lookahead
-from kumite.games.rivales.bots import greedy
 from kumite.games.rivales.cards import Card
 from kumite.games.rivales.decisions import PLAY
-from kumite.games.rivales.engine import COPIED, SHARED, Engine
+from kumite.games.rivales.engine import COPIED, SHARED, Engine, clash_copy
 from kumite.games.rivales.fight import Fight
 from kumite.games.rivales.game import GAME
 from kumite.games.rivales.state import RivalesState
@@ -33,12 +32,9 @@ from kumite.games.rivales.table import DOWN
 FIGHT_FIELDS: tuple[str, ...] = getattr(Fight, "__slots__", None) or Fight.__mypyc_attrs__  # type: ignore[attr-defined]
 #: the engine's fields (compiled, Engine is a native class: no ``__slots__`` either)
 ENGINE_FIELDS: tuple[str, ...] = getattr(Engine, "__slots__", None) or Engine.__mypyc_attrs__  # type: ignore[attr-defined]
-CHANGING = (
-    *COPIED,
-    "history",
-    "_opening",
-    *(n for n in SHARED if n not in ("opts", "catalog", "rng")),
-)
+CHANGING = (*COPIED, *(n for n in SHARED if n not in ("opts", "catalog", "rng")))
+"""The engine's fields a clash may change (quick_clash plays on a bare engine: it has no
+history and no opening events to change)."""
 FIGHTERS = list(GAME.catalog({}).fighters)
 #: 1vs1: each fighter against the next one; 2vs2: three tables, every fighter at one
 DUELS = [[FIGHTERS[i], FIGHTERS[(i + 1) % len(FIGHTERS)]] for i in range(len(FIGHTERS))]
@@ -86,11 +82,9 @@ def read(state: RivalesState, round_went_on: bool) -> dict[str, Any]:
 
 
 def snapshot(value: Any) -> Any:
-    """What a state may change, by value (fights and slots by their fields); the history by
-    its length (a step is never changed once taken)."""
-    if isinstance(value, RivalesState):
-        out = {n: snapshot(getattr(value, n)) for n in CHANGING if n != "history"}
-        return {**out, "history": len(value.history)}
+    """What a clash may change, by value (fights and slots by their fields)."""
+    if isinstance(value, Engine):  # a state, or a bare engine (clash_copy, quick_clash)
+        return {n: snapshot(getattr(value, n)) for n in CHANGING}
     if isinstance(value, Fight):
         return {n: snapshot(getattr(value, n)) for n in FIGHT_FIELDS if n != "ctxs"}
     if isinstance(value, list | tuple):
@@ -111,18 +105,17 @@ def check(base: RivalesState, plays: Mapping[int, Card], **kw: Any) -> None:
     assert snapshot(base) == before, "the fast path changed the position it started from"
 
 
-def greedy_fights(options: dict[str, Any], seeds: range, monkeypatch: pytest.MonkeyPatch) -> int:
+def greedy_fights(options: dict[str, Any], seeds: range) -> int:
     """Greedy in every seat; each of its lookahead clashes checked. Returns how many."""
     checked = 0
     fast = lookahead.quick_clash
 
-    def both(base: RivalesState, plays: Mapping[int, Card], **kw: Any) -> RivalesState:
+    def both(base: RivalesState, plays: Mapping[int, Card], **kw: Any) -> Engine:
         nonlocal checked
         check(base, plays, **kw)
         checked += 1
         return fast(base, plays, **kw)
 
-    monkeypatch.setattr(greedy, "quick_clash", both)
     for seed in seeds:
         state = GAME.new_state(seed, options)
         state.quiet = True
@@ -131,23 +124,26 @@ def greedy_fights(options: dict[str, Any], seeds: range, monkeypatch: pytest.Mon
             make_agent("greedy", GAME, state.options_json, s, derive_seed(seed, "agent", s))
             for s in seats
         ]
+        for agent in agents:
+            assert agent.play_ahead is fast
+            agent.play_ahead = both
         run_game(state, agents)
     return checked
 
 
 @pytest.mark.parametrize("fighters", DUELS, ids="-".join)
 def test_fast_clash_equals_state_machine_in_greedy_lookahead_1v1(
-    fighters: list[str], monkeypatch: pytest.MonkeyPatch
+    fighters: list[str],
 ) -> None:
-    assert greedy_fights({"fighters": fighters}, range(2), monkeypatch) > 100
+    assert greedy_fights({"fighters": fighters}, range(2)) > 100
 
 
 @pytest.mark.parametrize("fighters", TEAMS, ids="-".join)
 def test_fast_clash_equals_state_machine_in_greedy_lookahead_2v2(
-    fighters: list[str], monkeypatch: pytest.MonkeyPatch
+    fighters: list[str],
 ) -> None:
     options = {"fighters": fighters, "mode": "2v2"}
-    assert greedy_fights(options, range(1), monkeypatch) > 100
+    assert greedy_fights(options, range(1)) > 100
 
 
 def random_positions(options: dict[str, Any], seed: int) -> int:
@@ -199,8 +195,8 @@ def test_fast_clash_equals_state_machine_many_fights(seed: int) -> None:
     assert random_positions(options, seed) > 10
 
 
-def test_fight_copy_and_fork_for_clash_set_every_field():
-    """fork_for_clash is built without ``__init__``: each field is set one by one."""
+def test_fight_copy_and_clash_copy_set_every_field():
+    """A clash copy is a bare Engine made without ``__init__``: each field set one by one."""
     state = GAME.new_state(5, {"mode": "2v2"})
     rng = random.Random(5)
     while state.phase != PLAY or not state.fights:
@@ -209,6 +205,7 @@ def test_fight_copy_and_fork_for_clash_set_every_field():
         copy = fight.copy()
         assert all(hasattr(copy, n) for n in FIGHT_FIELDS)
         assert copy.ctxs == [None, None] and copy.ctxs is not fight.ctxs
-    other = state.fork_for_clash()
-    assert all(hasattr(other, n) for n in (*ENGINE_FIELDS, *RivalesState.__slots__))
+    other = clash_copy(state)
+    assert type(other) is Engine
+    assert all(hasattr(other, n) for n in ENGINE_FIELDS if n != "__dict__")
     assert snapshot(other) == snapshot(state)

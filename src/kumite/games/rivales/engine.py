@@ -171,6 +171,10 @@ class Engine:
     rounds_won: list[int]
     _forced: dict[int, str]
 
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
     # -- helpers used by effects and the clash ---------------------------------------------
     def fighter(self, seat: int) -> Fighter:
         f = self.fighters[seat]
@@ -311,6 +315,15 @@ class Engine:
         if not self.two:
             return (self.who[0], self.who[1])
         return tuple(" & ".join(self.who[s] for s in team) for team in self.teams)
+
+
+def clash_copy(state: Engine) -> Engine:
+    """A bare engine (no game contract: no history, views or decisions asked) copied from
+    ``state`` for one clash played by :func:`.lookahead.quick_clash`: cheaper to make than a
+    :class:`~.state.RivalesState`, and all that the engine's functions need."""
+    other = Engine()
+    copy_for_clash(other, state)
+    return other
 
 
 def copy_for_clash(other: Engine, self: Engine) -> None:

@@ -23,7 +23,7 @@ from kumite.games.rivales import clash as cl
 from kumite.games.rivales import rounds as rd
 from kumite.games.rivales.cards import Card, Fighter
 from kumite.games.rivales.decisions import BOOST, END, ORDER, PERSONA, RESOLVE
-from kumite.games.rivales.engine import Engine
+from kumite.games.rivales.engine import Engine, clash_copy
 from kumite.games.rivales.game import GAME
 from kumite.games.rivales.phases import enter_order, enter_play, on_order, on_persona, on_play
 from kumite.games.rivales.state import PLAY, Fight, RivalesState
@@ -254,21 +254,21 @@ def quick_clash(
     boosts: Mapping[int, str] | None = None,
     personas: Mapping[int, str] | None = None,
     first_zone: int = 1,
-) -> RivalesState:
+) -> Engine:
     """The lookahead's fast path (issue 19): one clash from ``base`` (a quiet position at
     the start of a clash, as :func:`position` builds), each seat of ``plays`` holding and
     playing its card, every other seat without a card left face up holding and playing its
     fighter's first card. Decisions are answered as :func:`clash` answers them (``boosts``,
     ``personas``, ``first_zone``; Guard 0; effects pass, else their first option).
 
-    Returns a copy of ``base`` at the end of that clash: its end-of-clash step done, the
+    Returns a bare copy of ``base``'s engine (:func:`.engine.clash_copy`: the fields of the
+    fight, without the game contract) at the end of that clash: its end-of-clash step done, the
     round or fight ended if it ends there, the next clash not yet begun (no draw, no new
     decisions). Life, energy, rounds won and the outcome are then those of
     ``clash(with_hands(base, ...), ...)``: the same engine functions run in the same order,
     without the state machine's bookkeeping (no events, no validation, no history, no next
     clash); tests/games/rivales/test_lookahead_fast.py compares the two."""
-    forked = base.fork_for_clash()
-    state: Engine = forked  # compiled, the engine's fields are then read as struct fields
+    state = clash_copy(base)
     hand = state.hand
     for s in state.seats:
         card = plays.get(s)
@@ -320,7 +320,7 @@ def quick_clash(
         cl.on_choice(state, {d.seat: answer}, None)
     state.phase = END
     rd.end_clash(state, None)
-    return forked
+    return state
 
 
 def swing(base: Engine, after: Engine, seat: int, rival: int) -> tuple[bool, int, int, int, int]:

@@ -14,7 +14,7 @@ import random
 from typing import TYPE_CHECKING, Any, Self
 
 from kumite.core.events import Event
-from kumite.core.game import Decision, Outcome, State
+from kumite.core.game import Decision, State
 from kumite.core.rng import Rng
 from kumite.games.rivales import rounds as rd
 from kumite.games.rivales.actions import action_to_choice, choice_to_action
@@ -114,10 +114,6 @@ class RivalesState(Engine, State):
     def players(self) -> tuple[int, ...]:
         return self.seats
 
-    @property
-    def outcome(self) -> Outcome | None:
-        return self._outcome
-
     def pending(self) -> tuple[Decision, ...]:
         return self._pending or ()
 
@@ -134,15 +130,6 @@ class RivalesState(Engine, State):
         copy_rest(other, self)  # ... with its own copy of what a copy for a clash shares
         other.history = [dict(step) for step in self.history]
         other._opening = list(self._opening)
-        return other
-
-    def fork_for_clash(self) -> Self:
-        """:meth:`fork` for :func:`~.lookahead.quick_clash` alone, which plays one clash
-        through the engine's functions and stops at its end: it also shares what that
-        never changes (the history, decks, life markers, set-aside ultras, fighters, zones
-        called, the opening events) instead of copying it."""
-        other = self._contract_copy()
-        copy_for_clash(other, self)
         return other
 
     def _contract_copy(self) -> Self:

@@ -24,11 +24,12 @@ and a K.O. (a lot).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from kumite.core.game import Decision, Game
 from kumite.games.rivales.cards import Card, Catalog, Fighter
+from kumite.games.rivales.engine import Engine
 from kumite.games.rivales.game import GAME
 from kumite.games.rivales.lookahead import position, quick_clash, swing
 from kumite.games.rivales.state import RivalesState
@@ -55,6 +56,9 @@ class GreedyRivales:
         self.seat = seat
         self.rng = random.Random(seed)
         self._last: tuple[Mapping[str, Any], RivalesState] | None = None
+        self.play_ahead: Callable[..., Engine] = quick_clash
+        """How a clash is played ahead: :func:`.lookahead.quick_clash` (a test swaps in one
+        that also checks it against the full state machine)."""
 
     # -- decisions ------------------------------------------------------------------------
     def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
@@ -197,7 +201,9 @@ class GreedyRivales:
         """``plays`` holds this seat's card and its rival's."""
         seat = self.seat
         rival = next(s for s in plays if s != seat)
-        state = quick_clash(base, plays, boosts=boosts, personas=personas, first_zone=first_zone)
+        state = self.play_ahead(
+            base, plays, boosts=boosts, personas=personas, first_zone=first_zone
+        )
         ended, rounds, dealt, received, energy = swing(base, state, seat, rival)
         if ended:
             return KO * rounds
