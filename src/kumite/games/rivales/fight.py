@@ -90,19 +90,25 @@ class Fight:
 
     def copy(self) -> Fight:
         f = Fight(self.zone, self.seats)
-        f.bonus = [list(self.bonus[0]), list(self.bonus[1])]
-        f.boost = list(self.boost)
-        f.ties = list(self.ties)
-        f.dodge = list(self.dodge)
-        f.persona = list(self.persona)
+        # the new fight's own lists, filled in place (a second set of lists would be made
+        # and the first freed at every clash looked ahead)
+        for t in (0, 1):
+            bonus, mine = f.bonus[t], self.bonus[t]
+            bonus[0] = mine[0]
+            bonus[1] = mine[1]
+            bonus[2] = mine[2]
+            f.boost[t] = self.boost[t]
+            f.ties[t] = self.ties[t]
+            f.dodge[t] = self.dodge[t]
+            f.persona[t] = self.persona[t]
+            f.maximum[t] = self.maximum[t]
+            f.dealt[t] = self.dealt[t]
         f.boost_plan = self.boost_plan
         f.boost_pos = self.boost_pos
         f.queue = self.queue
         f.qpos = self.qpos
         f.stage = self.stage
         f.stats = None if self.stats is None else list(self.stats)
-        f.maximum = list(self.maximum)
         f.attacker = self.attacker
         f.guard_boost = self.guard_boost
-        f.dealt = list(self.dealt)
         return f
