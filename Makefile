@@ -58,7 +58,7 @@ $(FAST_STAMP): pyproject.toml setup.py $(SOURCES)
 		--force-reinstall .
 	touch $(FAST_STAMP)
 
-## Build the SF DBG engine compiled with mypyc into .venv-fast (faster simulation; docs/speed.md).
+## Build the SF DBG and Rivales engines compiled with mypyc into .venv-fast (faster simulation; docs/speed.md).
 fast: $(FAST_STAMP)
 
 ## The suite again, on the compiled build: compiled and pure Python behave the same.
