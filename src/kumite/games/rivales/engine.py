@@ -4,8 +4,9 @@ effects and the clash call on it.
 :class:`Engine` is the base of :class:`~.state.RivalesState`, which adds the game contract
 (history, validation, views, actions). The split is for the compiled build (docs/speed.md):
 compiled, ``Engine`` is a native class whose fields are C struct fields, so the engine's
-functions (:mod:`.clash`, :mod:`.rounds`, :mod:`.phases`, :mod:`.lookahead`), typed on it,
-read and write them without a Python attribute look-up. Interpreted, its fields are slots.
+functions (:mod:`.clash`, :mod:`.rounds`, :mod:`.phases`, :mod:`.effects`,
+:mod:`.lookahead`), typed on it, read and write them without a Python attribute look-up.
+Interpreted, its fields are slots.
 """
 
 from __future__ import annotations
