@@ -3,10 +3,10 @@
 :func:`mutable_objects` lists the mutable objects reachable from a state: lists, dicts,
 sets, random generators and instances of ordinary classes. It walks through containers,
 ``__dict__``, ``__slots__`` and the attributes of mypyc-compiled classes. Values declared
-immutable are leaves: numbers, strings, functions, classes, modules, frozen dataclasses,
-frozen msgspec structs, slotted records whose fields are all ``Final`` and the
-:class:`~kumite.core.game.Game` objects every state of a game shares by design (their
-static tables are the game's, not a position's).
+immutable are leaves: numbers, strings, functions (compiled ones too), classes, modules,
+frozen dataclasses, frozen msgspec structs, slotted records whose fields are all ``Final``
+and the :class:`~kumite.core.game.Game` objects every state of a game shares by design
+(their static tables are the game's, not a position's).
 """
 
 from __future__ import annotations
@@ -57,7 +57,14 @@ def frozen(obj: object) -> bool:
         return True
     if isinstance(obj, msgspec.Struct):
         return bool(cls.__struct_config__.frozen)
-    return _final_record(cls) or _compiled_read_only(obj)
+    return _final_record(cls) or _compiled_function(obj) or _compiled_read_only(obj)
+
+
+def _compiled_function(obj: object) -> bool:
+    """A nested function compiled by mypyc (the fast build): an instance of a generated
+    callable class whose captured variables live in ``__mypyc_env__``. A function, as an
+    interpreted one is (whose closure cells the walk does not enter either)."""
+    return callable(obj) and hasattr(obj, "__mypyc_env__")
 
 
 @functools.cache
