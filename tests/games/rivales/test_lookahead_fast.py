@@ -209,3 +209,31 @@ def test_fight_copy_and_clash_copy_set_every_field():
     assert type(other) is Engine
     assert all(hasattr(other, n) for n in ENGINE_FIELDS if n != "__dict__")
     assert snapshot(other) == snapshot(state)
+
+
+def test_swing_reads_a_clash_looked_ahead_from_each_side() -> None:
+    """Greedy's score of a clash (lookahead.swing): Golpe attacks Patada (Speed 4 to 2). Its
+    Damage moves Curie's life marker and flips Patada face down: an energy card for Curie
+    (rv.damage.life-marker, rv.energy.flipped). On Curie's last life point the K.O. ends the
+    round (rv.end.ko), and with it the fight when it is Zorro's second (rv.end.match)."""
+    plays = {0: "golpe", 1: "patada"}
+    for taken, rounds_won, over in (
+        ((0, 0), (0, 0), False),
+        ((0, 10), (0, 0), False),
+        ((0, 10), (1, 0), True),
+    ):
+        base = lookahead.position(
+            ["zorro", "curie"],
+            hands=[["golpe", "bloqueo"], ["patada", "salto"]],
+            taken=list(taken),
+            rounds_won=rounds_won,
+        )
+        cards = {s: lookahead.find(base.fighter(s), name) for s, name in plays.items()}
+        after = lookahead.quick_clash(base, cards)
+        assert after.is_terminal is over
+        if taken == (0, 0):
+            assert lookahead.swing(base, after, 0, 1) == (False, 0, 2, 0, 0)
+            assert lookahead.swing(base, after, 1, 0) == (False, 0, 0, 2, 1)
+        else:
+            assert lookahead.swing(base, after, 0, 1) == (True, 1, 0, 0, 0)
+            assert lookahead.swing(base, after, 1, 0) == (True, -1, 0, 0, 0)
