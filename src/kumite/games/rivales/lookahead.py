@@ -27,7 +27,7 @@ from kumite.games.rivales.engine import Engine, clash_copy
 from kumite.games.rivales.game import GAME
 from kumite.games.rivales.phases import enter_order, enter_play, on_order, on_persona, on_play
 from kumite.games.rivales.state import PLAY, Fight, RivalesState
-from kumite.games.rivales.table import DOWN, SPENT, UP, Slot
+from kumite.games.rivales.table import DOWN, SPENT, UP, Slot, count
 
 SIDE = {"": UP, "v": DOWN, "x": SPENT}
 
@@ -345,10 +345,4 @@ def swing(base: Engine, after: Engine, seat: int, rival: int) -> tuple[bool, int
 
 def _energy(state: Engine, seat: int) -> int:
     """Energy cards of ``seat``'s own in every line."""
-    n = 0
-    for zone in state.lines:
-        for line in zone:
-            for slot in line:
-                if slot.owner == seat and slot.side == DOWN:
-                    n += 1
-    return n
+    return sum([count(line, "energy", seat) for zone in state.lines for line in zone])

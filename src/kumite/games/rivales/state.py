@@ -125,23 +125,15 @@ class RivalesState(Engine, State):
     def fork(self) -> Self:
         """A copy sharing this state's random stream: for looking one clash ahead, where
         no card is shuffled (faster than :meth:`clone`; not independent for chance)."""
-        other = self._contract_copy()
-        copy_for_clash(other, self)
-        copy_rest(other, self)  # ... with its own copy of what a copy for a clash shares
-        other.history = [dict(step) for step in self.history]
-        other._opening = list(self._opening)
-        return other
-
-    def _contract_copy(self) -> Self:
-        """A new state with this one's instance dict and contract fields (shared), its
-        engine fields not yet set."""
         cls = type(self)
         other = cls.__new__(cls)
-        other.__dict__.update(self.__dict__)
+        other.__dict__.update(self.__dict__)  # quiet, when set
         other.game = self.game
         other.seed = self.seed
-        other.history = self.history
-        other._opening = self._opening
+        other.history = [dict(step) for step in self.history]
+        other._opening = list(self._opening)
+        copy_for_clash(other, self)
+        copy_rest(other, self)  # ... with its own copy of what a copy for a clash shares
         return other
 
     def apply_trusted(self, choices: dict[int, str]) -> list[Event]:
