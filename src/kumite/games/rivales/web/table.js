@@ -562,7 +562,7 @@ function resultPanel(ctx) {
   return h("section.panel.rv-result", { id: "rv-result" }, h("h2", {}, text),
     h("p", {}, `${o.reason} — rounds won ${view.rounds_won.join("–")}`),
     h("table", {}, h("tbody", {}, view.players.map((p) => h(`tr${o.winners.includes(p.seat) ? ".win" : ""}`, {},
-      h("td", {}, who(ctx, p.seat)), h("td", {}, `♥ ${p.life}/${p.life_max}`), h("td", {}, `${p.rounds_won} rounds`))))));
+      h("td", {}, who(ctx, p.seat)), h("td", {}, `♥ ${p.life}/${p.life_max}`), h("td", {}, `${p.rounds_won} round${p.rounds_won === 1 ? "" : "s"}`))))));
 }
 
 function teamRow(ctx, t, map) {
