@@ -27,7 +27,7 @@ from kumite.games.rivales.engine import Engine, clash_copy
 from kumite.games.rivales.game import GAME
 from kumite.games.rivales.phases import enter_order, enter_play, on_order, on_persona, on_play
 from kumite.games.rivales.state import PLAY, Fight, RivalesState
-from kumite.games.rivales.table import DOWN, SPENT, UP, Slot, count
+from kumite.games.rivales.table import DOWN, SPENT, UP, Slot
 
 SIDE = {"": UP, "v": DOWN, "x": SPENT}
 
@@ -344,5 +344,13 @@ def swing(base: Engine, after: Engine, seat: int, rival: int) -> tuple[bool, int
 
 
 def _energy(state: Engine, seat: int) -> int:
-    """Energy cards of ``seat``'s own in every line."""
-    return sum([count(line, "energy", seat) for zone in state.lines for line in zone])
+    """Energy cards of ``seat``'s own in every line. A plain loop, not :func:`.table.count`
+    per line: that slices each line and looks its sides up by name, which cost 8% of a
+    greedy fight here (twice per clash looked ahead)."""
+    n = 0
+    for zone in state.lines:
+        for line in zone:
+            for slot in line:
+                if slot.owner == seat and slot.side == DOWN:
+                    n += 1
+    return n
