@@ -12,17 +12,18 @@ import os
 from setuptools import setup
 
 #: Modules on the hot path of a simulated SF DBG game, and of Rivales' clash and its lookahead
-#: (``greedy``'s fast path; Rivales' state stays a plain Python class, without the split of
-#: docs/speed.md, and its effects stay interpreted: their module docstring documents the
-#: primitives, and a compiled module has none). SF Rivals is not compiled. Left out on
-#: purpose: the contract (``core.game``: every game and test game subclasses its classes,
-#: which must stay plain Python classes), msgspec structs (options, schemas), events (never
-#: built in quiet simulation), exceptions (multiple inheritance) and everything the CLI,
-#: server and solvers use once per game. ``core.rng`` is in for its draw helpers (each
-#: shuffle and random choice calls them); its ``Rng``, a subclass of ``random.Random``, stays
-#: a plain Python class.
+#: (``greedy``'s fast path): Rivales' engine core (``engine.Engine``; its state, the game
+#: contract, stays a plain Python class: docs/speed.md), its card records, decisions, table,
+#: clash, rounds, phases and effects. SF Rivals is not compiled. Left out on purpose: the
+#: contract (``core.game``: every game and test game subclasses its classes, which must stay
+#: plain Python classes), msgspec structs (options, schemas), events (never built in quiet
+#: simulation), exceptions (multiple inheritance) and everything the CLI, server and solvers
+#: use once per game. ``core.rng`` is in for its draw helpers (each shuffle and random choice
+#: calls them); its ``Rng``, a subclass of ``random.Random``, stays a plain Python class.
+#: ``core.memo`` is in so that the compiled modules look their memo tables up as dicts.
 COMPILED = [
     "src/kumite/core/decision.py",
+    "src/kumite/core/memo.py",
     "src/kumite/core/rng.py",
     "src/kumite/agents/runner.py",
     "src/kumite/agents/uniform.py",
@@ -35,6 +36,8 @@ COMPILED = [
     "src/kumite/games/sfdbg/scoring.py",
     "src/kumite/games/sfdbg/turn.py",
     "src/kumite/games/sfdbg/view.py",
+    "src/kumite/games/rivales/records.py",
+    "src/kumite/games/rivales/decisions.py",
     "src/kumite/games/rivales/table.py",
     "src/kumite/games/rivales/fight.py",
     "src/kumite/games/rivales/engine.py",

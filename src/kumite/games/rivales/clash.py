@@ -17,7 +17,7 @@ These functions act on a :class:`~kumite.games.rivales.engine.Engine`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from kumite.core.decision import new_decision
 from kumite.core.events import Event
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from kumite.games.rivales.engine import Engine
     from kumite.games.rivales.fight import Fight
 
-EFFECT_PROMPTS = {
+EFFECT_PROMPTS: Final = {
     "dodge": "Dodge: choose the card you leave face up — your card of the next clash",
     "flip_own_down": "You may flip one of your face-up cards in play face down (energy)",
     "exchange_with_basic": "You may exchange this card with one of your face-up basic cards",
@@ -130,7 +130,7 @@ def order(state: Engine, fight: Fight, speeds: tuple[int, int]) -> list[int]:
 
 
 Queued = tuple[tuple[int, Effect, Card, Check | None], ...]
-_QUEUED: Memo[tuple[int, Card], Queued] = Memo(10_000)
+_QUEUED: Final[Memo[tuple[int, Card], Queued]] = Memo(10_000)
 
 
 def _queued(t: int, card: Card) -> Queued:
@@ -206,7 +206,9 @@ def reveal(state: Engine, fight: Fight, out: list[Event] | None) -> None:
     fight.qpos = 0
 
 
-_EFFECT_DECISIONS: Memo[tuple[int, str, str, tuple[str, ...]], tuple[Decision, ...]] = Memo(10_000)
+_EFFECT_DECISIONS: Final[Memo[tuple[int, str, str, tuple[str, ...]], tuple[Decision, ...]]] = Memo(
+    10_000
+)
 """Effect decisions by (seat, card name, op, options)."""
 
 
@@ -271,7 +273,7 @@ def run_immediate(
     return None
 
 
-_GUARDS: Memo[tuple[int, int, int, int], tuple[Decision, ...]] = Memo(10_000)
+_GUARDS: Final[Memo[tuple[int, int, int, int], tuple[Decision, ...]]] = Memo(10_000)
 """Guard decisions by (seat, energy, Damage, Guard): the same few recur all the time."""
 
 

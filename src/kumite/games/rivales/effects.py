@@ -31,7 +31,7 @@ an effect with a choice lists its options, and the engine asks the player.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from kumite.core.events import Event
 from kumite.core.memo import Memo
@@ -44,10 +44,10 @@ if TYPE_CHECKING:
     from kumite.games.rivales.engine import Engine
     from kumite.games.rivales.fight import Fight
 
-STATS = ("speed", "damage", "guard")
-STAT_INDEX = {"speed": 0, "damage": 1, "guard": 2}
-PASS = "pass"
-CHOICE_OPS = frozenset({"flip_own_down", "exchange_with_basic", "flip_energy_up", "dodge"})
+STATS: Final = ("speed", "damage", "guard")
+STAT_INDEX: Final = {"speed": 0, "damage": 1, "guard": 2}
+PASS: Final = "pass"
+CHOICE_OPS: Final = frozenset({"flip_own_down", "exchange_with_basic", "flip_energy_up", "dodge"})
 """Immediate ops that may offer a choice (:func:`options` is None for every other op)."""
 
 
@@ -190,7 +190,7 @@ def compile_check(e: Effect) -> Check | None:
     return every
 
 
-_CHECKS: Memo[int, tuple[Effect, Check | None]] = Memo(10_000)
+_CHECKS: Final[Memo[int, tuple[Effect, Check | None]]] = Memo(10_000)
 """Compiled requirements by ``id(effect)`` (the effect is kept too: its id stays its own)."""
 
 

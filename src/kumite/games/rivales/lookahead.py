@@ -14,7 +14,7 @@ A line is a list of tokens, oldest first: ``"golpe"`` face up, ``"v:golpe"`` fac
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from kumite.core.events import Event
 from kumite.core.memo import Memo
@@ -29,7 +29,7 @@ from kumite.games.rivales.phases import enter_order, enter_play, on_order, on_pe
 from kumite.games.rivales.state import PLAY, Fight, RivalesState
 from kumite.games.rivales.table import DOWN, SPENT, UP, Slot
 
-SIDE = {"": UP, "v": DOWN, "x": SPENT}
+SIDE: Final = {"": UP, "v": DOWN, "x": SPENT}
 
 
 def find(fighter: Fighter, name: str) -> Card:
@@ -139,7 +139,9 @@ def position(
     return state
 
 
-_FRESH: Memo[tuple[tuple[str, type, Any], ...], tuple[RivalesState, tuple[Any, ...]]] = Memo(256)
+_FRESH: Final[Memo[tuple[tuple[str, type, Any], ...], tuple[RivalesState, tuple[Any, ...]]]] = Memo(
+    256
+)
 """New fights (seed 0) by their options, with the state of their random stream:
 :func:`position` starts from a copy of one, the same as a new state but without parsing the
 options and setting up the round again (a bot builds a position at each decision)."""

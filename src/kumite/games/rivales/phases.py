@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from kumite.core.decision import new_decision
 from kumite.core.events import Event, private_and_public
@@ -33,10 +33,12 @@ from kumite.games.rivales.table import HIDDEN, UP, Slot
 if TYPE_CHECKING:
     from kumite.games.rivales.engine import Engine
 
-ZONE_CHOICES = ("zone:1", "zone:2")
-ORDER_CHOICES = ("order:1", "order:2")
-ORDER_PROMPT = "Choose the zone resolved first: its boosts, then its clash; the other zone follows"
-MARKER_PROMPT = "Choose the card that becomes your life marker (the other 4 are your hand)"
+ZONE_CHOICES: Final = ("zone:1", "zone:2")
+ORDER_CHOICES: Final = ("order:1", "order:2")
+ORDER_PROMPT: Final = (
+    "Choose the zone resolved first: its boosts, then its clash; the other zone follows"
+)
+MARKER_PROMPT: Final = "Choose the card that becomes your life marker (the other 4 are your hand)"
 
 
 def enter_fighter(state: Engine, out: list[Event] | None) -> tuple[Decision, ...] | None:
@@ -331,7 +333,7 @@ def enter_end(state: Engine, out: list[Event] | None) -> tuple[Decision, ...] | 
     return None
 
 
-ENTER: dict[str, Callable[[Engine, list[Event] | None], tuple[Decision, ...] | None]] = {
+ENTER: Final[dict[str, Callable[[Engine, list[Event] | None], tuple[Decision, ...] | None]]] = {
     FIGHTER: enter_fighter,
     SETUP: enter_setup,
     MARKER: enter_marker,
@@ -344,7 +346,7 @@ ENTER: dict[str, Callable[[Engine, list[Event] | None], tuple[Decision, ...] | N
     RESOLVE: enter_resolve,
     END: enter_end,
 }
-HANDLERS: dict[str, Callable[[Engine, dict[int, str], list[Event] | None], None]] = {
+HANDLERS: Final[dict[str, Callable[[Engine, dict[int, str], list[Event] | None], None]]] = {
     FIGHTER: on_fighter,
     MARKER: on_marker,
     ZONES: on_zones,

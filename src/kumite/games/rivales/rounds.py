@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from kumite.core.decision import new_decision
 from kumite.core.events import Event, private_and_public
@@ -39,10 +39,10 @@ if TYPE_CHECKING:
     from kumite.games.rivales.engine import Engine
     from kumite.games.rivales.fight import Fight
 
-PERSONAS = ("persona:hansel", "persona:gretel")
-PERSONA_PROMPT = "Choose out loud: HANSEL (+1 Guard) or GRETEL (+1 Damage)"
-BOOSTS = ("boost:none", "boost:damage", "boost:speed", "boost:both")
-BOOST_PROMPT = "Boost your card before the reveal? damage = 1 energy, speed = 2, both = 3"
+PERSONAS: Final = ("persona:hansel", "persona:gretel")
+PERSONA_PROMPT: Final = "Choose out loud: HANSEL (+1 Guard) or GRETEL (+1 Damage)"
+BOOSTS: Final = ("boost:none", "boost:damage", "boost:speed", "boost:both")
+BOOST_PROMPT: Final = "Boost your card before the reveal? damage = 1 energy, speed = 2, both = 3"
 
 
 def setup_round(state: Engine, out: list[Event] | None) -> None:
@@ -102,7 +102,7 @@ RoundEffects = tuple[
     tuple[tuple[tuple[Effect, Check | None], ...], ...],
     tuple[Decision, ...],
 ]
-_ROUND_EFFECTS: Memo[tuple[object, ...], RoundEffects] = Memo(2_000)
+_ROUND_EFFECTS: Final[Memo[tuple[object, ...], RoundEffects]] = Memo(2_000)
 """Compiled passives of the fighters at the table, by (mode, fighters): immutable."""
 
 
@@ -189,7 +189,7 @@ def compute_restrictions(state: Engine) -> None:
 BoostGroup = tuple[tuple[int, ...], tuple[Decision, ...]]
 """Teams that decide a boost together, and their decisions."""
 PlanKey = tuple[tuple[int, int], int, int, int | None, tuple[int, ...]]
-_PLANS: Memo[PlanKey, tuple[BoostGroup, ...]] = Memo(10_000)
+_PLANS: Final[Memo[PlanKey, tuple[BoostGroup, ...]]] = Memo(10_000)
 """Boost plans by (seats, energies, last winner, boost costs): the same few recur."""
 
 
@@ -243,8 +243,8 @@ BoostTables = tuple[
     tuple[int, ...],
     Mapping[str, tuple[int, int, int]],
 ]
-_BOOST_TABLES: dict[tuple[int, ...], BoostTables] = {}
-_BOOST_LEGAL: dict[tuple[tuple[int, ...], int], tuple[str, ...]] = {}
+_BOOST_TABLES: Final[dict[tuple[int, ...], BoostTables]] = {}
+_BOOST_LEGAL: Final[dict[tuple[tuple[int, ...], int], tuple[str, ...]]] = {}
 """Memo of :func:`boost_legal`, by (boost costs, energy)."""
 
 
@@ -271,7 +271,7 @@ def boost_legal(state: Engine, n: int) -> tuple[str, ...]:
     return legal
 
 
-_BOOST_DECISIONS: Memo[tuple[int, tuple[str, ...]], Decision] = Memo(1_000)
+_BOOST_DECISIONS: Final[Memo[tuple[int, tuple[str, ...]], Decision]] = Memo(1_000)
 
 
 def _boost_decision(state: Engine, seat: int, n: int) -> Decision:

@@ -14,12 +14,17 @@ The functions here read lines only; the engine and the bots share them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from kumite.core.memo import Memo
 from kumite.games.rivales.cards import Card, ComboStep, Fighter
 
-UP, DOWN, SPENT, HIDDEN = 0, 1, 2, 3
-SIDES = ("up", "down", "exhausted", "hidden")
+# Final: the compiled build reads them as constants, not from the module dict.
+UP: Final = 0
+DOWN: Final = 1
+SPENT: Final = 2
+HIDDEN: Final = 3
+SIDES: Final = ("up", "down", "exhausted", "hidden")
 
 
 class Slot:
@@ -44,7 +49,12 @@ class Slot:
 
 
 Line = list[Slot]
-_COUNTED = {"energy": (DOWN,), "exhausted": (SPENT,), "face_up": (UP,), "face_down": (DOWN, SPENT)}
+_COUNTED: Final = {
+    "energy": (DOWN,),
+    "exhausted": (SPENT,),
+    "face_up": (UP,),
+    "face_down": (DOWN, SPENT),
+}
 """The sides :func:`count` counts for each ``what``."""
 
 
@@ -131,7 +141,7 @@ def combo_bonus(steps: Sequence[ComboStep], links: int) -> tuple[int, int, int, 
     return speed, damage, guard, links >= len(steps) > 0
 
 
-_COMBOS: Memo[tuple[Fighter, int], tuple[int, int, int, bool]] = Memo(1_000)
+_COMBOS: Final[Memo[tuple[Fighter, int], tuple[int, int, int, bool]]] = Memo(1_000)
 """:func:`combo_bonus` by (starting fighter, links): fighters are immutable."""
 
 

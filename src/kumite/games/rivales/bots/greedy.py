@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from kumite.core.game import Decision, Game
 from kumite.games.rivales.cards import Card, Catalog, Fighter
@@ -34,10 +34,10 @@ from kumite.games.rivales.game import GAME
 from kumite.games.rivales.lookahead import position, quick_clash, swing
 from kumite.games.rivales.state import RivalesState
 
-KO = 50.0
-ENERGY = 0.35
+KO: Final = 50.0
+ENERGY: Final = 0.35
 """Worth of one energy card, in points of Damage."""
-MAX_CANDIDATES = 8
+MAX_CANDIDATES: Final = 8
 
 
 def card_value(card: Card) -> float:
@@ -352,8 +352,8 @@ class GreedyRivales:
         return f"zone:{max(scores)[2] + 1}"
 
 
-SIDE_TOKEN = {"up": "", "down": "v:", "exhausted": "x:"}
-BOOST_BY_COST = {1: (0, 1), 2: (1, 0), 3: (1, 1)}
+SIDE_TOKEN: Final = {"up": "", "down": "v:", "exhausted": "x:"}
+BOOST_BY_COST: Final = {1: (0, 1), 2: (1, 0), 3: (1, 1)}
 
 
 def _current(view: Mapping[str, Any]) -> dict[int, str | None]:
