@@ -96,13 +96,19 @@ def snapshot(value: Any) -> Any:
     return repr(value)
 
 
-def check(base: RivalesState, plays: Mapping[int, Card], **kw: Any) -> None:
+def check(
+    base: RivalesState, plays: Mapping[int, Card], into: Engine | None = None, **kw: Any
+) -> Engine:
+    """The clash by both paths; the fast one played ``into`` an engine an earlier clash
+    returned, if given (as greedy plays them). Returns the fast path's engine."""
     before = snapshot(base)
-    fast = lookahead.quick_clash(base, plays, **kw)
+    fast = lookahead.quick_clash(base, plays, into=into, **kw)
+    assert into is None or fast is into
     slow = full_clash(base, plays, **kw)
     went_on = slow.round == base.round and not slow.is_terminal
     assert read(fast, went_on) == read(slow, went_on), (plays, kw)
     assert snapshot(base) == before, "the fast path changed the position it started from"
+    return fast
 
 
 def greedy_fights(options: dict[str, Any], seeds: range) -> int:
@@ -112,9 +118,8 @@ def greedy_fights(options: dict[str, Any], seeds: range) -> int:
 
     def both(base: RivalesState, plays: Mapping[int, Card], **kw: Any) -> Engine:
         nonlocal checked
-        check(base, plays, **kw)
         checked += 1
-        return fast(base, plays, **kw)
+        return check(base, plays, **kw)  # on the engine the bot passes (``into``)
 
     for seed in seeds:
         state = GAME.new_state(seed, options)
@@ -153,10 +158,11 @@ def random_positions(options: dict[str, Any], seed: int) -> int:
     state = GAME.new_state(seed, options)
     state.quiet = True
     checked = 0
+    scratch: Engine | None = None
     while not state.is_terminal:
         pending = state.pending()
         if state.phase == PLAY and all(d.kind == "play" for d in pending):
-            for _ in range(4):
+            for k in range(4):
                 plays = {s: rng.choice(state.fighter(s).cards) for s in state.seats}
                 kw: dict[str, Any] = {
                     "boosts": {s: rng.choice(["none", "damage"]) for s in state.seats},
@@ -169,7 +175,11 @@ def random_positions(options: dict[str, Any], seed: int) -> int:
                         lines = state.lines[fight.zone][t]
                         if not any(slot.side == DOWN for slot in lines):
                             kw["boosts"][s] = "none"
-                check(state, plays, **kw)
+                # half of them played into one engine, refilled from position to position
+                # all fight long, as greedy plays them
+                fast = check(state, plays, into=scratch if k % 2 else None, **kw)
+                if scratch is None:
+                    scratch = fast
                 checked += 1
         state.apply_trusted({d.seat: rng.choice(d.legal) for d in pending})
     return checked

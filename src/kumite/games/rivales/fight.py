@@ -90,25 +90,32 @@ class Fight:
 
     def copy(self) -> Fight:
         f = Fight(self.zone, self.seats)
-        # the new fight's own lists, filled in place (a second set of lists would be made
-        # and the first freed at every clash looked ahead)
-        for t in (0, 1):
-            bonus, mine = f.bonus[t], self.bonus[t]
-            bonus[0] = mine[0]
-            bonus[1] = mine[1]
-            bonus[2] = mine[2]
-            f.boost[t] = self.boost[t]
-            f.ties[t] = self.ties[t]
-            f.dodge[t] = self.dodge[t]
-            f.persona[t] = self.persona[t]
-            f.maximum[t] = self.maximum[t]
-            f.dealt[t] = self.dealt[t]
-        f.boost_plan = self.boost_plan
-        f.boost_pos = self.boost_pos
-        f.queue = self.queue
-        f.qpos = self.qpos
-        f.stage = self.stage
-        f.stats = None if self.stats is None else list(self.stats)
-        f.attacker = self.attacker
-        f.guard_boost = self.guard_boost
+        f.refill(self)
         return f
+
+    def refill(self, other: Fight) -> None:
+        """Become a copy of ``other``, in this fight's own lists (filled in place: a copy
+        never shares them, and making a second set of lists only to free the first would
+        cost a clash looked ahead as much again)."""
+        self.zone = other.zone
+        self.seats = other.seats
+        for t in range(2):  # compiled, a loop over (0, 1) goes through a generic iterator
+            bonus, theirs = self.bonus[t], other.bonus[t]
+            bonus[0] = theirs[0]
+            bonus[1] = theirs[1]
+            bonus[2] = theirs[2]
+            self.boost[t] = other.boost[t]
+            self.ties[t] = other.ties[t]
+            self.dodge[t] = other.dodge[t]
+            self.persona[t] = other.persona[t]
+            self.maximum[t] = other.maximum[t]
+            self.dealt[t] = other.dealt[t]
+            self.ctxs[t] = None
+        self.boost_plan = other.boost_plan
+        self.boost_pos = other.boost_pos
+        self.queue = other.queue
+        self.qpos = other.qpos
+        self.stage = other.stage
+        self.stats = None if other.stats is None else list(other.stats)
+        self.attacker = other.attacker
+        self.guard_boost = other.guard_boost

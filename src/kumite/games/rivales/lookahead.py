@@ -23,7 +23,7 @@ from kumite.games.rivales import clash as cl
 from kumite.games.rivales import rounds as rd
 from kumite.games.rivales.cards import Card, Fighter
 from kumite.games.rivales.decisions import BOOST, END, ORDER, PERSONA, RESOLVE
-from kumite.games.rivales.engine import Engine, clash_copy
+from kumite.games.rivales.engine import Engine, clash_copy, refill_for_clash
 from kumite.games.rivales.game import GAME
 from kumite.games.rivales.phases import enter_order, enter_play, on_order, on_persona, on_play
 from kumite.games.rivales.state import PLAY, Fight, RivalesState
@@ -256,6 +256,7 @@ def quick_clash(
     boosts: Mapping[int, str] | None = None,
     personas: Mapping[int, str] | None = None,
     first_zone: int = 1,
+    into: Engine | None = None,
 ) -> Engine:
     """The lookahead's fast path (issue 19): one clash from ``base`` (a quiet position at
     the start of a clash, as :func:`position` builds), each seat of ``plays`` holding and
@@ -264,13 +265,18 @@ def quick_clash(
     ``personas``, ``first_zone``; Guard 0; effects pass, else their first option).
 
     Returns a bare copy of ``base``'s engine (:func:`.engine.clash_copy`: the fields of the
-    fight, without the game contract) at the end of that clash: its end-of-clash step done, the
+    fight, without the game contract; given ``into``, an engine an earlier call returned, the
+    copy is written into it: :func:`.engine.refill_for_clash`) at the end of that clash: its end-of-clash step done, the
     round or fight ended if it ends there, the next clash not yet begun (no draw, no new
     decisions). Life, energy, rounds won and the outcome are then those of
     ``clash(with_hands(base, ...), ...)``: the same engine functions run in the same order,
     without the state machine's bookkeeping (no events, no validation, no history, no next
     clash); tests/games/rivales/test_lookahead_fast.py compares the two."""
-    state = clash_copy(base)
+    if into is None:
+        state = clash_copy(base)
+    else:
+        refill_for_clash(into, base)
+        state = into
     hand = state.hand
     for s in state.seats:
         card = plays.get(s)

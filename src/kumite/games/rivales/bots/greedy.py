@@ -59,6 +59,8 @@ class GreedyRivales:
         self.play_ahead: Callable[..., Engine] = quick_clash
         """How a clash is played ahead: :func:`.lookahead.quick_clash` (a test swaps in one
         that also checks it against the full state machine)."""
+        self._scratch: Engine | None = None
+        """The engine the last clash was played ahead on: the next is played on it again."""
 
     # -- decisions ------------------------------------------------------------------------
     def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
@@ -202,8 +204,14 @@ class GreedyRivales:
         seat = self.seat
         rival = next(s for s in plays if s != seat)
         state = self.play_ahead(
-            base, plays, boosts=boosts, personas=personas, first_zone=first_zone
+            base,
+            plays,
+            boosts=boosts,
+            personas=personas,
+            first_zone=first_zone,
+            into=self._scratch,
         )
+        self._scratch = state
         ended, rounds, dealt, received, energy = swing(base, state, seat, rival)
         if ended:
             return KO * rounds
