@@ -22,13 +22,15 @@ from kumite.cards import (
 )
 from kumite.cards.pack import PackLoader, read_rules
 from kumite.core.errors import PackError
-from kumite.games.rivales.records import (  # re-exported: the records are cards' API
-    BASIC as BASIC,
-    NO_REQUIREMENT as NO_REQUIREMENT,
-    Card as Card,
-    Effect as Effect,
-    Fighter as Fighter,
-    Requires as Requires,
+
+# the records, compiled in a module of their own, are part of this module's API
+from kumite.games.rivales.records import (
+    BASIC,
+    NO_REQUIREMENT,
+    Card,
+    Effect,
+    Fighter,
+    Requires,
 )
 
 When = Literal["immediate", "end", "passive", "damaged"]

@@ -266,9 +266,9 @@ def quick_clash(
 
     Returns a bare copy of ``base``'s engine (:func:`.engine.clash_copy`: the fields of the
     fight, without the game contract; given ``into``, an engine an earlier call returned, the
-    copy is written into it: :func:`.engine.refill_for_clash`) at the end of that clash: its end-of-clash step done, the
-    round or fight ended if it ends there, the next clash not yet begun (no draw, no new
-    decisions). Life, energy, rounds won and the outcome are then those of
+    copy is written into it: :func:`.engine.refill_for_clash`) at the end of that clash: its
+    end-of-clash step done, the round or fight ended if it ends there, the next clash not yet
+    begun (no draw, no new decisions). Life, energy, rounds won and the outcome are then those of
     ``clash(with_hands(base, ...), ...)``: the same engine functions run in the same order,
     without the state machine's bookkeeping (no events, no validation, no history, no next
     clash); tests/games/rivales/test_lookahead_fast.py compares the two."""
