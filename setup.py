@@ -14,7 +14,7 @@ from setuptools import setup
 #: Modules on the hot path of a simulated SF DBG game, and of Rivales' clash and its lookahead
 #: (``greedy``'s fast path): Rivales' engine core (``engine.Engine``; its state, the game
 #: contract, stays a plain Python class: docs/speed.md), its card records, decisions, table,
-#: clash, rounds, phases and effects. SF Rivals is not compiled. Left out on purpose: the
+#: clash, rounds, phases, effects and views. SF Rivals is not compiled. Left out on purpose: the
 #: contract (``core.game``: every game and test game subclasses its classes, which must stay
 #: plain Python classes), msgspec structs (options, schemas), events (never built in quiet
 #: simulation), exceptions (multiple inheritance) and everything the CLI, server and solvers
@@ -46,6 +46,7 @@ COMPILED = [
     "src/kumite/games/rivales/rounds.py",
     "src/kumite/games/rivales/phases.py",
     "src/kumite/games/rivales/lookahead.py",
+    "src/kumite/games/rivales/view.py",
     "src/kumite/games/rivales/bots/greedy.py",
 ]
 

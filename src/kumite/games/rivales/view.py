@@ -17,10 +17,12 @@ from kumite.core.decision import pending_view
 from kumite.games.rivales.table import HIDDEN, SIDES, chain, count, energy
 
 if TYPE_CHECKING:
-    from kumite.games.rivales.state import RivalesState
+    from kumite.games.rivales.engine import Engine
 
 
-def build_view(state: RivalesState, seat: int | None) -> dict[str, Any]:
+def build_view(state: Engine, seat: int | None) -> dict[str, Any]:
+    """The view of ``seat`` (None: a spectator's). Typed on the engine, whose fields the
+    compiled build reads as struct fields (every decision of a bot builds one)."""
     players = []
     for s in state.seats:
         f = state.fighters[s]
@@ -113,12 +115,12 @@ def build_view(state: RivalesState, seat: int | None) -> dict[str, Any]:
         "zone_order": [f.zone for f in state.fights]
         if state.two and state.phase in ("boost", "resolve")
         else None,
-        "pending": pending_view(state.pending(), seat),
+        "pending": pending_view(state._pending or (), seat),  # State.pending()
         "outcome": None if outcome is None else outcome.to_json(),
     }
 
 
-def _ultra(state: RivalesState, seat: int) -> str:
+def _ultra(state: Engine, seat: int) -> str:
     if state.ultra[seat] is None:
         return "taken" if state.fighters[seat] is not None and state.round else "none"
     return "due" if state.ultra_due[seat] else "aside"
