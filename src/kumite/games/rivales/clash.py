@@ -304,7 +304,9 @@ def compare(state: Engine, fight: Fight, out: list[Event] | None) -> tuple[Decis
     """Compare Speeds; resolve an exchange, or set up the attack (rv.speed.*)."""
     a = stats(state, fight, 0, out)
     b = stats(state, fight, 1, out)
-    fight.stats = [a[:3], b[:3]]
+    # the stats stored once, as tuples; read below from the unboxed results (compiled, a
+    # slice or a tuple of the results would box them again)
+    fight.stats = [(a[0], a[1], a[2]), (b[0], b[1], b[2])]
     fight.maximum = [a[3], b[3]]
     lines = state.lines[fight.zone]
     att: int | None
@@ -350,7 +352,8 @@ def compare(state: Engine, fight: Fight, out: list[Event] | None) -> tuple[Decis
         fight.stage = 4
         return None
     fight.stage = 3
-    if (a, b)[att][1] - (a, b)[d][2] >= 1 and energy(lines[d]) >= 1:
+    net = a[1] - b[2] if att == 0 else b[1] - a[2]
+    if net >= 1 and energy(lines[d]) >= 1:
         state.waiting = "guard"
         return _guard_decision(state, fight)
     return None

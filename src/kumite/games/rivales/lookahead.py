@@ -30,11 +30,16 @@ from kumite.games.rivales.state import PLAY, Fight, RivalesState
 from kumite.games.rivales.table import DOWN, SPENT, UP, Slot
 
 SIDE: Final = {"": UP, "v": DOWN, "x": SPENT}
+BOOST_CHOICE: Final = {level: f"boost:{level}" for level in ("none", "damage", "speed", "both")}
+"""The boost choice of each level."""
 
 
 def find(fighter: Fighter, name: str) -> Card:
     """A card of ``fighter`` by short name or full id."""
-    for key in (name, f"{fighter.id}.{name}", f"basic.{name}"):
+    card = fighter.by_id.get(name)  # a full id (as bots pass): no other key to build
+    if card is not None:
+        return card
+    for key in (f"{fighter.id}.{name}", f"basic.{name}"):
         if key in fighter.by_id:
             return fighter.by_id[key]
     raise ValueError(f"{fighter.id} has no card {name!r}")
@@ -56,6 +61,7 @@ def position(
     carry: Mapping[int, tuple[int, int, int]] | None = None,
     ultra_taken: Sequence[int] = (),
     options: Mapping[str, Any] | None = None,
+    rng: Rng | None = None,
 ) -> RivalesState:
     """A position at the start of a clash (cards about to be played).
 
@@ -64,12 +70,15 @@ def position(
     the deck, top card last (None: every card not placed elsewhere, in pack order, the ultra
     excepted; given, the cards placed nowhere are out of the scenario). A seat's life marker
     is the first card placed nowhere. ``zones[s]`` is each seat's
-    zone in 2vs2 (default: seats 0 and 2 in Zone 1)."""
+    zone in 2vs2 (default: seats 0 and 2 in Zone 1). ``rng``: the position's random stream
+    (default: its own, a new fight's with seed 0); a lookahead that never draws, as
+    :func:`quick_clash`, may pass one stream to every position it builds (restoring a
+    stream costs as much as the rest of a position)."""
     opts = dict(options or {})
     opts["fighters"] = list(fighters)
     if len(fighters) == 4:
         opts["mode"] = "2v2"
-    state = _fresh(opts)
+    state = _fresh(opts, rng)
     n = state.n
     table: dict[tuple[int, int], list[Slot]] = {}
     used: list[list[Card]] = [[] for _ in range(n)]
@@ -147,8 +156,9 @@ _FRESH: Final[Memo[tuple[tuple[str, type, Any], ...], tuple[RivalesState, tuple[
 options and setting up the round again (a bot builds a position at each decision)."""
 
 
-def _fresh(opts: dict[str, Any]) -> RivalesState:
-    """``GAME.new_state(0, opts)``, copied from :data:`_FRESH` when the options are plain."""
+def _fresh(opts: dict[str, Any], rng: Rng | None = None) -> RivalesState:
+    """``GAME.new_state(0, opts)``, copied from :data:`_FRESH` when the options are plain;
+    given ``rng``, with that random stream instead of its own."""
     try:
         # the type too: True == 1, yet an option may accept one and refuse the other
         key = tuple(
@@ -162,10 +172,11 @@ def _fresh(opts: dict[str, Any]) -> RivalesState:
         new = GAME.new_state(0, opts)
         found = _FRESH.put(key, (new, new.rng.getstate()))
     state = found[0].fork()
-    # its own random stream, never advanced, as a new state's: set from the saved state
-    # (what Rng.clone does, without reading the template's state again each time)
-    rng = Rng.__new__(Rng)
-    rng.setstate(found[1])
+    if rng is None:
+        # its own random stream, never advanced, as a new state's: set from the saved state
+        # (what Rng.clone does, without reading the template's state again each time)
+        rng = Rng.__new__(Rng)
+        rng.setstate(found[1])
     state.rng = rng
     return state
 
@@ -308,13 +319,16 @@ def quick_clash(
         on_order(state, {d.seat: f"order:{first_zone}"}, None)
         phase = state.phase
     assert phase == BOOST, phase
-    while True:
-        group = rd.boost_decisions(state)
-        if not group:
-            break
-        rd.apply_boosts(
-            state, {d.seat: f"boost:{(boosts or {}).get(d.seat, 'none')}" for d in group}, None
-        )
+    # Boosts only when a level is asked for: a boost of none spends nothing and adds nothing
+    # (rd.apply_boosts), and most clashes looked ahead ask for none
+    if boosts and any(level != "none" for level in boosts.values()):
+        while True:
+            group = rd.boost_decisions(state)
+            if not group:
+                break
+            rd.apply_boosts(
+                state, {d.seat: BOOST_CHOICE[boosts.get(d.seat, "none")] for d in group}, None
+            )
     state.phase = RESOLVE
     state.fi = 0
     while True:

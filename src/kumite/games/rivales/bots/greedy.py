@@ -28,6 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from kumite.core.game import Decision, Game
+from kumite.core.rng import Rng
 from kumite.games.rivales.cards import Card, Catalog, Fighter
 from kumite.games.rivales.engine import Engine
 from kumite.games.rivales.game import GAME
@@ -61,6 +62,9 @@ class GreedyRivales:
         that also checks it against the full state machine)."""
         self._scratch: Engine | None = None
         """The engine the last clash was played ahead on: the next is played on it again."""
+        self._stream = Rng(0)
+        """The random stream of every position this bot builds: a clash played ahead never
+        draws (:func:`.lookahead.position`)."""
 
     # -- decisions ------------------------------------------------------------------------
     def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
@@ -187,6 +191,7 @@ class GreedyRivales:
             carry={s: (c[0], c[1], c[2]) for s, c in carry.items()},
             ultra_taken=[p["seat"] for p in players if p["ultra"] == "taken"],
             options=self.options,
+            rng=self._stream,
         )
         state.quiet = True
         return state
