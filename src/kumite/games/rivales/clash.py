@@ -68,9 +68,9 @@ def stats(
     if passives:
         # compiled at the round's set-up: (requirement, amount, counted value, stat, ...)
         for check, amount, value_of, stat_index, e, owner in passives:
-            if check is not None and not check(state, fight, t, owner):
+            if check is not None and not check.holds(state, fight, t, owner):
                 continue
-            value = amount if value_of is None else value_of(state, fight, t, owner)
+            value = amount if value_of is None else value_of.of(state, fight, t, owner)
             if value <= 0:
                 continue
             if stat_index == 0:
@@ -243,7 +243,7 @@ def run_immediate(
 ) -> tuple[Decision, ...] | None:
     while fight.qpos < len(fight.queue):
         t, e, card, check = fight.queue[fight.qpos]
-        if check is not None and not check(state, fight, t, None):
+        if check is not None and not check.holds(state, fight, t, None):
             if out is not None:
                 seat = fight.seats[t]
                 out.append(

@@ -30,7 +30,6 @@ an effect with a choice lists its options, and the engine asks the player.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 from kumite.core.events import Event
@@ -87,107 +86,159 @@ def rule_of(e: Effect, card: Card | None, seat_fighter: str) -> str:
 
 
 # ----------------------------------------------------------------------------- reading
-Check = Callable[["Engine", "Fight", int, "int | None"], bool]
-"""A compiled requirement: ``(state, fight, t, owner)`` -> whether it holds for team ``t``
-of ``fight`` (``owner``: the passive's fighter, None for a card's effect)."""
-Value = Callable[["Engine", "Fight", int, "int | None"], int]
-"""A compiled counted bonus: ``(state, fight, t, owner)`` -> its value."""
+# Requirements and counted bonuses are compiled into small objects whose method the clash
+# calls: compiled, a method of a native class is a direct C call, where a closure would be
+# called through CPython's generic call path, arguments parsed (a third of a clash's
+# passives).
+
+
+class Check:
+    """A compiled requirement: :meth:`holds` for team ``t`` of ``fight`` (``owner``: the
+    passive's fighter, None for a card's effect)."""
+
+    __slots__ = ()
+
+    def holds(self, state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
+        raise NotImplementedError
+
+
+class _Previous(Check):
+    __slots__ = ("wanted",)
+
+    def __init__(self, previous: str) -> None:
+        self.wanted = (UP,) if previous == "face_up" else (DOWN, SPENT)
+
+    def holds(self, state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
+        line = state.lines[fight.zone][t]
+        return len(line) >= 2 and line[-2].side in self.wanted
+
+
+class _RivalType(Check):
+    __slots__ = ("card_type",)
+
+    def __init__(self, card_type: str) -> None:
+        self.card_type = card_type
+
+    def holds(self, state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
+        return state.lines[fight.zone][1 - t][-1].card.type == self.card_type
+
+
+class _CardType(Check):
+    __slots__ = ("card_type",)
+
+    def __init__(self, card_type: str) -> None:
+        self.card_type = card_type
+
+    def holds(self, state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
+        return state.lines[fight.zone][t][-1].card.type == self.card_type
+
+
+def _whose(own: bool, fight: Fight, t: int, owner: int | None) -> int | None:
+    """Whose cards count: the whole line, or the fighter's own (``scope = "own"``)."""
+    if not own:
+        return None
+    return fight.seats[t] if owner is None else owner
+
+
+class _MinEnergy(Check):
+    __slots__ = ("least", "own")
+
+    def __init__(self, least: int, own: bool) -> None:
+        self.least = least
+        self.own = own
+
+    def holds(self, state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
+        # energy cards of earlier clashes: the card of this clash, flipped by Damage, an
+        # exchange or a maximum combo's cut, is not one of them (rv.ruling.counts)
+        line = state.lines[fight.zone][t]
+        if not self.own:
+            return energy(line) - (line[-1].side == DOWN) >= self.least
+        who = _whose(True, fight, t, owner)
+        return count(line, "energy", who, len(line) - 1) >= self.least
+
+
+class _MinExhausted(Check):
+    __slots__ = ("least", "own")
+
+    def __init__(self, least: int, own: bool) -> None:
+        self.least = least
+        self.own = own
+
+    def holds(self, state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
+        line = state.lines[fight.zone][t]
+        who = _whose(self.own, fight, t, owner)
+        return count(line, "exhausted", who, len(line) - 1) >= self.least
+
+
+class _MoreDamage(Check):
+    __slots__ = ()
+
+    def holds(self, state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
+        seats = fight.seats
+        return state.taken[seats[t]] > state.taken[seats[1 - t]]
+
+
+class _Persona(Check):
+    __slots__ = ("persona",)
+
+    def __init__(self, persona: str) -> None:
+        self.persona = persona
+
+    def holds(self, state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
+        return fight.persona[t] == self.persona
+
+
+class _DealtDamage(Check):
+    __slots__ = ()
+
+    def holds(self, state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
+        return fight.dealt[t] >= 1
+
+
+class _Every(Check):
+    __slots__ = ("parts",)
+
+    def __init__(self, parts: tuple[Check, ...]) -> None:
+        self.parts = parts
+
+    def holds(self, state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
+        for check in self.parts:  # noqa: SIM110 - a loop: cheaper than all() for two or three
+            if not check.holds(state, fight, t, owner):
+                return False
+        return True
 
 
 def _requirement_checks(r: Requires, own: bool) -> list[Check]:
-    """One small function per condition of ``r`` (the conditions have no side effects:
-    their order does not matter)."""
+    """One check per condition of ``r`` (the conditions have no side effects: their order
+    does not matter)."""
     checks: list[Check] = []
-
-    def who(fight: Fight, t: int, owner: int | None) -> int | None:
-        # whose cards count: the whole line, or the fighter's own (``scope = "own"``)
-        if not own:
-            return None
-        return fight.seats[t] if owner is None else owner
-
     if r.previous is not None:
-        wanted = (UP,) if r.previous == "face_up" else (DOWN, SPENT)
-
-        def previous(state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
-            line = state.lines[fight.zone][t]
-            return len(line) >= 2 and line[-2].side in wanted
-
-        checks.append(previous)
+        checks.append(_Previous(r.previous))
     if r.rival_type is not None:
-        rival_type = r.rival_type
-
-        def rival(state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
-            return state.lines[fight.zone][1 - t][-1].card.type == rival_type
-
-        checks.append(rival)
+        checks.append(_RivalType(r.rival_type))
     if r.card_type is not None:
-        card_type = r.card_type
-
-        def card(state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
-            return state.lines[fight.zone][t][-1].card.type == card_type
-
-        checks.append(card)
+        checks.append(_CardType(r.card_type))
     if r.min_energy is not None:
-        least_energy = r.min_energy
-
-        def energy_(state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
-            # energy cards of earlier clashes: the card of this clash, flipped by Damage,
-            # an exchange or a maximum combo's cut, is not one of them (rv.ruling.counts)
-            line = state.lines[fight.zone][t]
-            if not own:
-                return energy(line) - (line[-1].side == DOWN) >= least_energy
-            return count(line, "energy", who(fight, t, owner), len(line) - 1) >= least_energy
-
-        checks.append(energy_)
+        checks.append(_MinEnergy(r.min_energy, own))
     if r.min_exhausted is not None:
-        least_exhausted = r.min_exhausted
-
-        def exhausted(state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
-            line = state.lines[fight.zone][t]
-            n = count(line, "exhausted", who(fight, t, owner), len(line) - 1)
-            return n >= least_exhausted
-
-        checks.append(exhausted)
+        checks.append(_MinExhausted(r.min_exhausted, own))
     if r.more_damage_than_rival:
-
-        def more(state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
-            seats = fight.seats
-            return state.taken[seats[t]] > state.taken[seats[1 - t]]
-
-        checks.append(more)
+        checks.append(_MoreDamage())
     if r.persona is not None:
-        persona = r.persona
-
-        def said(state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
-            return fight.persona[t] == persona
-
-        checks.append(said)
+        checks.append(_Persona(r.persona))
     if r.dealt_damage:
-
-        def dealt(state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
-            return fight.dealt[t] >= 1
-
-        checks.append(dealt)
+        checks.append(_DealtDamage())
     return checks
 
 
 def compile_check(e: Effect) -> Check | None:
-    """``e``'s requirement as one function (None: it has no requirement)."""
+    """``e``'s requirement as one check (None: it has no requirement)."""
     checks = _requirement_checks(e.requires, e.scope == "own")
     if not checks:
         return None
     if len(checks) == 1:
         return checks[0]
-    parts = tuple(checks)
-
-    def every(state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
-        # a loop, not all() over a generator: cheaper for two or three checks
-        for check in parts:  # noqa: SIM110
-            if not check(state, fight, t, owner):
-                return False
-        return True
-
-    return every
+    return _Every(tuple(checks))
 
 
 _CHECKS: Final[Memo[int, tuple[Effect, Check | None]]] = Memo(10_000)
@@ -209,18 +260,30 @@ def requirement_met(c: Ctx, e: Effect, owner: int | None = None) -> bool:
     if e.requires is NO_REQUIREMENT:
         return True
     check = check_of(e)
-    return check is None or check(c.state, c.fight, c.t, owner)
+    return check is None or check.holds(c.state, c.fight, c.t, owner)
 
 
-def compile_value(e: Effect) -> Value | None:
-    """A counted ``bonus``'s value as one function: ``amount`` times ``count // every``,
-    capped by ``max`` (None: a fixed ``amount``)."""
-    what = e.count
-    if what is None:
-        return None
-    own, amount, every, cap = e.scope == "own", e.amount, e.every, e.max
+class Value:
+    """A compiled counted bonus (:meth:`of`): ``amount`` times ``count // every``, capped
+    by ``max``."""
 
-    def n_of(state: Engine, fight: Fight, t: int, owner: int | None) -> int:
+    __slots__ = ("amount", "cap", "every", "own", "what")
+
+    def __init__(self, e: Effect) -> None:
+        assert e.count is not None
+        self.what = e.count
+        self.own = e.scope == "own"
+        self.amount = e.amount
+        self.every = e.every
+        self.cap = e.max
+
+    def of(self, state: Engine, fight: Fight, t: int, owner: int | None) -> int:
+        v = self.amount * (self.count(state, fight, t, owner) // self.every)
+        cap = self.cap
+        return v if cap is None or v < cap else cap
+
+    def count(self, state: Engine, fight: Fight, t: int, owner: int | None) -> int:
+        what = self.what
         line = state.lines[fight.zone][t]
         upto = len(line) - 1
         if what == "rival_face_up":
@@ -230,27 +293,30 @@ def compile_value(e: Effect) -> Value | None:
             return chain(line, upto)[1]
         if what == "basic_in_hand":
             return sum(1 for card in state.hand[fight.seats[t]] if card.is_basic)
-        who = (fight.seats[t] if owner is None else owner) if own else None
-        return count(line, what, who, upto)
+        return count(line, what, _whose(self.own, fight, t, owner), upto)
 
-    if what == "basic_face_up" and own:
-        # the common counted passive (face-up basic cards of one's own), counted inline
 
-        def n_own_basic(state: Engine, fight: Fight, t: int, owner: int | None) -> int:
-            who = fight.seats[t] if owner is None else owner
-            n = 0
-            for slot in state.lines[fight.zone][t][:-1]:
-                if slot.side == UP and slot.owner == who and slot.card.is_basic:
-                    n += 1
-            return n
+class _OwnBasicValue(Value):
+    """The common counted passive (face-up basic cards of one's own), counted inline."""
 
-        n_of = n_own_basic
+    __slots__ = ()
 
-    def value(state: Engine, fight: Fight, t: int, owner: int | None) -> int:
-        v = amount * (n_of(state, fight, t, owner) // every)
-        return v if cap is None or v < cap else cap
+    def count(self, state: Engine, fight: Fight, t: int, owner: int | None) -> int:
+        who = fight.seats[t] if owner is None else owner
+        n = 0
+        for slot in state.lines[fight.zone][t][:-1]:
+            if slot.side == UP and slot.owner == who and slot.card.is_basic:
+                n += 1
+        return n
 
-    return value
+
+def compile_value(e: Effect) -> Value | None:
+    """A counted ``bonus``'s value (None: a fixed ``amount``)."""
+    if e.count is None:
+        return None
+    if e.count == "basic_face_up" and e.scope == "own":
+        return _OwnBasicValue(e)
+    return Value(e)
 
 
 PassiveBonus = tuple[Check | None, int, Value | None, int, Effect, int]

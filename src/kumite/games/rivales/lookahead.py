@@ -262,10 +262,10 @@ def with_hands(base: RivalesState, hands: Mapping[int, Sequence[Card]]) -> Rival
 
 def quick_clash(
     base: RivalesState,
-    plays: Mapping[int, Card],
+    plays: dict[int, Card],
     *,
-    boosts: Mapping[int, str] | None = None,
-    personas: Mapping[int, str] | None = None,
+    boosts: dict[int, str] | None = None,
+    personas: dict[int, str] | None = None,
     first_zone: int = 1,
     into: Engine | None = None,
 ) -> Engine:

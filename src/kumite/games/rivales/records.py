@@ -177,8 +177,10 @@ class Fighter:
     cards: tuple[Card, ...]
     """Basic 0-3, unique 4-8, ultra 9."""
     provenance: Mapping[str, Provenance]
-    by_id: Mapping[str, Card] = dataclasses.field(init=False)
-    by_play: Mapping[str, Card] = dataclasses.field(init=False)
+    # dicts, never changed after __post_init__ (typed dict: compiled, a look-up in a dict is
+    # a direct call, in a Mapping a method call through Python)
+    by_id: dict[str, Card] = dataclasses.field(init=False)
+    by_play: dict[str, Card] = dataclasses.field(init=False)
     """Card by its ``play:<id>`` choice."""
     ultra: Card = dataclasses.field(init=False)
     static: tuple[Effect, ...] = dataclasses.field(init=False)

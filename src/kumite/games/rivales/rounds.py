@@ -386,7 +386,7 @@ def end_clash(state: Engine, out: list[Event] | None) -> None:
             if end_passives[seats[0]] or end_passives[seats[1]]:  # most fighters have none
                 for t in (0, 1):
                     for e, check in end_passives[seats[t]]:
-                        if check is None or check(state, fight, t, None):
+                        if check is None or check.holds(state, fight, t, None):
                             end_effect(ctx(state, fight, t), e, None, out)
     for fight in state.fights:
         fight.release()
