@@ -63,7 +63,7 @@ def stats(
     speed = card.speed + bonus[0]
     damage = card.damage + bonus[1]
     guard = card.guard + bonus[2]
-    seat = fight.seats[t]
+    seat = fight.seat(t)
     passives = state.passives[seat]
     if passives:
         # compiled at the round's set-up: (requirement, amount, counted value, stat, ...)
@@ -130,17 +130,19 @@ def order(state: Engine, fight: Fight, speeds: tuple[int, int]) -> list[int]:
 
 
 Queued = tuple[tuple[int, Effect, Card, Check | None], ...]
-_QUEUED: Final[Memo[tuple[int, Card], Queued]] = Memo(10_000)
+_QUEUED: Final[tuple[Memo[Card, Queued], Memo[Card, Queued]]] = (Memo(5_000), Memo(5_000))
+"""Per team, queue entries by card (keyed by the card alone: a card hashes by identity,
+where a (team, card) key is a tuple to make and hash at every reveal)."""
 
 
 def _queued(t: int, card: Card) -> Queued:
     """The immediate effects of team ``t``'s ``card`` as queue entries (made once): the
     team, the effect, the card and the effect's compiled requirement (None: it has none)."""
-    key = (t, card)
-    found = _QUEUED.get(key)
+    memo = _QUEUED[1] if t else _QUEUED[0]
+    found = memo.get(card)
     if found is None:
-        found = _QUEUED.put(
-            key,
+        found = memo.put(
+            card,
             tuple(
                 (t, e, card, None if e.requires is NO_REQUIREMENT else check_of(e))
                 for e in card.immediate
@@ -151,9 +153,9 @@ def _queued(t: int, card: Card) -> Queued:
 
 def reveal(state: Engine, fight: Fight, out: list[Event] | None) -> None:
     lines = state.lines[fight.zone]
-    for t in (0, 1):
+    for t in range(2):
         slot = lines[t][-1]
-        seat = fight.seats[t]
+        seat = fight.seat(t)
         card = slot.card
         if slot.side == HIDDEN:
             slot.side = UP
@@ -222,9 +224,9 @@ def _effect_decision(
     assert opts
     if e.op == "dodge":  # its choices are the hand, in order: they rarely recur, not cached
         return (
-            new_decision(fight.seats[t], "dodge", opts, f"{card.name}: {EFFECT_PROMPTS['dodge']}"),
+            new_decision(fight.seat(t), "dodge", opts, f"{card.name}: {EFFECT_PROMPTS['dodge']}"),
         )
-    key = (fight.seats[t], card.name, e.op, opts)
+    key = (fight.seat(t), card.name, e.op, opts)
     found = _EFFECT_DECISIONS.get(key)
     if found is None:
         found = _EFFECT_DECISIONS.put(
@@ -245,7 +247,7 @@ def run_immediate(
         t, e, card, check = fight.queue[fight.qpos]
         if check is not None and not check.holds(state, fight, t, None):
             if out is not None:
-                seat = fight.seats[t]
+                seat = fight.seat(t)
                 out.append(
                     ev.RequirementUnmet(
                         rule="rv.clash.requirement",
@@ -282,7 +284,7 @@ def _guard_decision(state: Engine, fight: Fight) -> tuple[Decision, ...]:
     d = 1 - fight.attacker
     n = energy(state.lines[fight.zone][d])
     damage, guard = fight.stats[fight.attacker][1], fight.stats[d][2]
-    key = (fight.seats[d], n, damage, guard)
+    key = (fight.seat(d), n, damage, guard)
     found = _GUARDS.get(key)
     if found is None:
         found = _GUARDS.put(
@@ -334,7 +336,7 @@ def compare(state: Engine, fight: Fight, out: list[Event] | None) -> tuple[Decis
                 seats=fight.seats,
                 whos=(state.who[fight.seats[0]], state.who[fight.seats[1]]),
                 speeds=(a[0], b[0]),
-                attacker=None if att is None else fight.seats[att],
+                attacker=None if att is None else fight.seat(att),
                 how=how,
             )
         )
@@ -365,9 +367,9 @@ def _attack_event(state: Engine, fight: Fight, dealt: int, dodged: bool = False)
     rule = "rv.dodge" if dodged else ("rv.defense.guard" if dealt else "rv.defense.no-damage")
     return ev.AttackResolved(
         rule=rule,
-        attacker=fight.seats[att],
-        defender=fight.seats[d],
-        whos=(state.who[fight.seats[att]], state.who[fight.seats[d]]),
+        attacker=fight.seat(att),
+        defender=fight.seat(d),
+        whos=(state.who[fight.seat(att)], state.who[fight.seat(d)]),
         damage=fight.stats[att][1],
         guard=fight.stats[d][2] + fight.guard_boost,
         dealt=dealt,
@@ -386,11 +388,11 @@ def _flip_down(state: Engine, slot: Slot, reason: str, rule: str, out: list[Even
 def _exchange(state: Engine, fight: Fight, out: list[Event] | None) -> None:
     """Both flip their card and receive 1 Damage ignoring Guard (rv.speed.exchange)."""
     lines = state.lines[fight.zone]
-    for t in (0, 1):
+    for t in range(2):
         _flip_down(state, lines[t][-1], "exchange", "rv.speed.exchange", out)
     amount = state.catalog.rules.exchange_damage
-    for t in (0, 1):
-        seat = fight.seats[t]
+    for t in range(2):
+        seat = fight.seat(t)
         if fight.dodge[t]:
             if out is not None:
                 out.append(
@@ -409,16 +411,16 @@ def on_choice(state: Engine, choices: dict[int, str], out: list[Event] | None) -
     fight = state.fights[state.fi]
     if state.waiting == "effect":
         t, e, card, _ = fight.queue[fight.qpos]
-        execute(ctx(state, fight, t), e, card, choices[fight.seats[t]], out)
+        execute(ctx(state, fight, t), e, card, choices[fight.seat(t)], out)
         fight.qpos += 1
     else:
         assert fight.attacker is not None and fight.stats is not None
         d = 1 - fight.attacker
-        n = int(choices[fight.seats[d]].partition(":")[2])
+        n = int(choices[fight.seat(d)].partition(":")[2])
         spend(state.lines[fight.zone][d], n)
         fight.guard_boost = n
         if out is not None:
-            seat = fight.seats[d]
+            seat = fight.seat(d)
             out.append(
                 ev.GuardBoosted(
                     rule="rv.energy.guard" if not state.two else "rv.2v2.boosting",
@@ -449,7 +451,7 @@ def damage_step(state: Engine, fight: Fight, out: list[Event] | None) -> None:
         fight.dealt[att] = net
         state.caused.add(att)
         state.last_winner = att
-        state.damage(fight.seats[d], net, out, "rv.damage.life-marker")
+        state.damage(fight.seat(d), net, out, "rv.damage.life-marker")
     elif out is not None:
         out.append(_attack_event(state, fight, 0))
     if state.opts.clash_winner == "attacker":

@@ -59,8 +59,8 @@ class Ctx:
         self.state = state
         self.fight = fight
         self.t = t
-        self.seat = fight.seats[t]
-        self.rival = fight.seats[1 - t]
+        self.seat = fight.seat(t)
+        self.rival = fight.seat(1 - t)
         self.line: Line = state.lines[fight.zone][t]
         self.rline: Line = state.lines[fight.zone][1 - t]
 
@@ -137,7 +137,7 @@ def _whose(own: bool, fight: Fight, t: int, owner: int | None) -> int | None:
     """Whose cards count: the whole line, or the fighter's own (``scope = "own"``)."""
     if not own:
         return None
-    return fight.seats[t] if owner is None else owner
+    return fight.seat(t) if owner is None else owner
 
 
 class _MinEnergy(Check):
@@ -174,8 +174,7 @@ class _MoreDamage(Check):
     __slots__ = ()
 
     def holds(self, state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
-        seats = fight.seats
-        return state.taken[seats[t]] > state.taken[seats[1 - t]]
+        return state.taken[fight.seat(t)] > state.taken[fight.seat(1 - t)]
 
 
 class _Persona(Check):
@@ -292,7 +291,7 @@ class Value:
         if what == "combo_links":
             return chain(line, upto)[1]
         if what == "basic_in_hand":
-            return sum(1 for card in state.hand[fight.seats[t]] if card.is_basic)
+            return sum(1 for card in state.hand[fight.seat(t)] if card.is_basic)
         return count(line, what, _whose(self.own, fight, t, owner), upto)
 
 
@@ -302,7 +301,7 @@ class _OwnBasicValue(Value):
     __slots__ = ()
 
     def count(self, state: Engine, fight: Fight, t: int, owner: int | None) -> int:
-        who = fight.seats[t] if owner is None else owner
+        who = fight.seat(t) if owner is None else owner
         n = 0
         for slot in state.lines[fight.zone][t][:-1]:
             if slot.side == UP and slot.owner == who and slot.card.is_basic:

@@ -61,6 +61,11 @@ class Fight:
         to the fight: :meth:`release` breaks that cycle before a player is asked to decide
         inside the resolution and when the clash ends."""
 
+    def seat(self, t: int) -> int:
+        """The seat of team ``t`` (0 or 1): ``seats[t]`` without making a tuple (compiled,
+        indexing a tuple field by a variable boxes the tuple first)."""
+        return self.seats[1] if t else self.seats[0]
+
     def reset(self) -> None:
         """Back to the state of a new :class:`Fight` of the same zone and seats (1vs1 reuses
         its one fight every clash: fewer allocations). Lists are cleared in place: a copy

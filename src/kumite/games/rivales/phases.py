@@ -217,7 +217,8 @@ def on_play(state: Engine, choices: dict[int, str], out: list[Event] | None) -> 
     hands = state.hand
     for fight in state.fights:
         zone = lines[fight.zone]
-        for t, s in enumerate(fight.seats):
+        for t in range(2):
+            s = fight.seat(t)
             ready = ready_cards[s]
             if ready is not None:
                 card, side = ready, UP
@@ -254,8 +255,8 @@ def enter_persona(state: Engine, out: list[Event] | None) -> tuple[Decision, ...
 
 def on_persona(state: Engine, choices: dict[int, str], out: list[Event] | None) -> None:
     for fight in state.fights:
-        for t in (0, 1):
-            s = fight.seats[t]
+        for t in range(2):
+            s = fight.seat(t)
             if s in choices:
                 persona = choices[s].partition(":")[2]
                 fight.persona[t] = persona

@@ -308,7 +308,7 @@ def apply_boosts(state: Engine, choices: dict[int, str], out: list[Event] | None
             continue
         decided = False
         for t in plan[fight.boost_pos][0]:
-            seat = fight.seats[t]
+            seat = fight.seat(t)
             if seat not in choices:
                 continue
             decided = True
@@ -375,7 +375,7 @@ def end_clash(state: Engine, out: list[Event] | None) -> None:
             maximum = fight.maximum
             if maximum[0] or maximum[1]:
                 cut = SPENT if state.opts.max_combo_card == "exhausted" else DOWN
-                for t in (0, 1):
+                for t in range(2):
                     slot = lines[t][-1]
                     if maximum[t] and slot.side == UP:
                         slot.side = cut
@@ -384,8 +384,8 @@ def end_clash(state: Engine, out: list[Event] | None) -> None:
                             out.append(flip_event(state, slot, False, reason, "rv.combo.maximum"))
             seats = fight.seats
             if end_passives[seats[0]] or end_passives[seats[1]]:  # most fighters have none
-                for t in (0, 1):
-                    for e, check in end_passives[seats[t]]:
+                for t in range(2):
+                    for e, check in end_passives[fight.seat(t)]:
                         if check is None or check.holds(state, fight, t, None):
                             end_effect(ctx(state, fight, t), e, None, out)
     for fight in state.fights:

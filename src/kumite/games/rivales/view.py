@@ -90,7 +90,7 @@ def build_view(state: Engine, seat: int | None) -> dict[str, Any]:
                 "persona": list(fight.persona),
                 "boost": list(fight.boost),
                 "stats": None if fight.stats is None else [list(x) for x in fight.stats],
-                "attacker": None if fight.attacker is None else fight.seats[fight.attacker],
+                "attacker": None if fight.attacker is None else fight.seat(fight.attacker),
                 "guard_boost": fight.guard_boost,
                 "dodge": list(fight.dodge),
             }
