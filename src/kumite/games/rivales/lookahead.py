@@ -25,7 +25,7 @@ from kumite.games.rivales.cards import Card, Fighter
 from kumite.games.rivales.decisions import BOOST, END, ORDER, PERSONA, RESOLVE
 from kumite.games.rivales.engine import Engine, clash_copy, refill_for_clash
 from kumite.games.rivales.game import GAME
-from kumite.games.rivales.phases import enter_order, enter_play, on_order, on_persona, on_play
+from kumite.games.rivales.phases import enter_order, on_order, on_persona, on_play, prepare_play
 from kumite.games.rivales.state import PLAY, Fight, RivalesState
 from kumite.games.rivales.table import DOWN, SPENT, UP, Slot
 
@@ -49,7 +49,9 @@ def position(
     fighters: Sequence[str],
     *,
     hands: Sequence[Sequence[str] | None] | None = None,
-    lines: Mapping[tuple[int, int], Sequence[str]] | Sequence[Sequence[str]] | None = None,
+    lines: Mapping[tuple[int, int], Sequence[str | Slot]]
+    | Sequence[Sequence[str | Slot]]
+    | None = None,
     decks: Sequence[Sequence[str] | None] | None = None,
     taken: Sequence[int] | None = None,
     zones: Sequence[int] | None = None,
@@ -66,7 +68,8 @@ def position(
     """A position at the start of a clash (cards about to be played).
 
     ``hands[s]`` lists seat ``s``'s hand (None: four cards from the top of the deck);
-    ``lines`` maps ``(zone, team)`` to tokens (1vs1: a list per seat); ``decks[s]`` lists
+    ``lines`` maps ``(zone, team)`` to tokens or slots (copied; 1vs1: a list per seat, a
+    bot builds slots from its view); ``decks[s]`` lists
     the deck, top card last (None: every card not placed elsewhere, in pack order, the ultra
     excepted; given, the cards placed nowhere are out of the scenario). A seat's life marker
     is the first card placed nowhere. ``zones[s]`` is each seat's
@@ -91,9 +94,13 @@ def position(
         for (z, t), tokens in items:
             row = table.setdefault((z, t), [])
             for token in tokens:
-                owner, side, name = _token(token, state.teams[t][0])
-                card = find(state.fighter(owner), name)
-                row.append(Slot(card, owner, SIDE[side]))
+                if isinstance(token, Slot):
+                    owner, card = token.owner, token.card
+                    row.append(Slot(card, owner, token.side))
+                else:
+                    owner, side, name = _token(token, state.teams[t][0])
+                    card = find(state.fighter(owner), name)
+                    row.append(Slot(card, owner, SIDE[side]))
                 used[owner].append(card)
     for s in state.seats:
         fighter = state.fighter(s)
@@ -296,12 +303,11 @@ def quick_clash(
         elif base.ready[s] is None:
             hand[s] = [state.fighter(s).cards[0]]
     state._pending = None
-    waiting = enter_play(state, None)
-    if waiting is None:  # every card was left face up by a dodge: played already
-        phase = state.phase
-    else:
-        on_play(state, {d.seat: hand[d.seat][0].play for d in waiting}, None)
-        phase = state.phase
+    # enter_play without its decisions: who plays is known (every seat without a card left
+    # face up by a dodge), and each plays the first card of its hand
+    prepare_play(state, None)
+    on_play(state, {s: hand[s][0].play for s in state.seats if state.ready[s] is None}, None)
+    phase = state.phase
     if phase == PERSONA:
         on_persona(
             state,

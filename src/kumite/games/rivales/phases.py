@@ -162,11 +162,17 @@ def on_zones(state: Engine, choices: dict[int, str], out: list[Event] | None) ->
     state.phase = PLAY
 
 
-def enter_play(state: Engine, out: list[Event] | None) -> tuple[Decision, ...] | None:
+def prepare_play(state: Engine, out: list[Event] | None) -> None:
+    """Before the cards are played: whom Pinzas de Mantis binds this clash (and, option
+    pinzas_dodge=back, the basic cards they left face up going back to their hands)."""
     if state.restricted or state.no_basic_zone or state.no_basic_facing:
         rd.compute_restrictions(state)
         if state.opts.pinzas_dodge == "back":
             _return_ready_basics(state, out)
+
+
+def enter_play(state: Engine, out: list[Event] | None) -> tuple[Decision, ...] | None:
+    prepare_play(state, out)
     ready = state.ready
     restricted = state.restricted
     hands = state.hand

@@ -34,6 +34,7 @@ from kumite.games.rivales.engine import Engine
 from kumite.games.rivales.game import GAME
 from kumite.games.rivales.lookahead import position, quick_clash, swing
 from kumite.games.rivales.state import RivalesState
+from kumite.games.rivales.table import DOWN, SPENT, UP, Slot
 
 KO: Final = 50.0
 ENERGY: Final = 0.35
@@ -156,14 +157,14 @@ class GreedyRivales:
         players = view["players"]
         seat = int(view["seat"])
         current = _current(view)
-        lines: dict[tuple[int, int], list[str]] = {}
+        cards = self.catalog.cards
+        lines: dict[tuple[int, int], list[str | Slot]] = {}
         for z, zone in enumerate(view["zones"]):
             for t, line in enumerate(zone["lines"]):
                 if line and line[-1]["owner"] in current:
                     line = line[:-1]  # this clash's card: played again by the evaluation
                 lines[(z, t)] = [
-                    f"p{slot['owner'] + 1}:{SIDE_TOKEN[slot['side']]}{slot['card']}"
-                    for slot in line
+                    Slot(cards[slot["card"]], slot["owner"], SIDE_OF[slot["side"]]) for slot in line
                 ]
         me = players[seat]
         hands: list[list[str] | None] = [[] for _ in players]
@@ -365,7 +366,8 @@ class GreedyRivales:
         return f"zone:{max(scores)[2] + 1}"
 
 
-SIDE_TOKEN: Final = {"up": "", "down": "v:", "exhausted": "x:"}
+SIDE_OF: Final = {"up": UP, "down": DOWN, "exhausted": SPENT}
+"""A side of a card in play, by its name in the view."""
 BOOST_BY_COST: Final = {1: (0, 1), 2: (1, 0), 3: (1, 1)}
 
 
