@@ -87,7 +87,7 @@ def stats(
                 out.append(effect_event(state, owner, rule, source, what))
     if not card.link or len(line) < 2 or line[-2].side != UP or line[-1].side != UP:
         return speed, damage, guard, False  # not in combo: the common case, decided fast
-    links, cs, cd, cg, maximum, starter = combo_of(line, len(line) - 1, state.fighters)  # type: ignore[arg-type]
+    links, cs, cd, cg, maximum, starter = combo_of(line, len(line) - 1, state.fighters)
     if links:
         speed += cs
         damage += cd
@@ -456,7 +456,7 @@ def damage_step(state: Engine, fight: Fight, out: list[Event] | None) -> None:
         out.append(_attack_event(state, fight, 0))
     if state.opts.clash_winner == "attacker":
         state.last_winner = att
-    if not state.two and (any(state.ko) or (state.final and len(state.caused) == 1)):
+    if not state.two and (True in state.ko or (state.final and len(state.caused) == 1)):
         state.round_over = True  # :func:`_check_immediate_end`, inline
 
 
@@ -465,7 +465,7 @@ def _check_immediate_end(state: Engine) -> None:
     by one fighter alone in the final round (rv.end.final-round)."""
     if state.two:
         return
-    if any(state.ko) or (state.final and len(state.caused) == 1):
+    if True in state.ko or (state.final and len(state.caused) == 1):
         state.round_over = True
 
 

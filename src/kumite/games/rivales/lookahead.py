@@ -82,13 +82,16 @@ def position(
     if len(fighters) == 4:
         opts["mode"] = "2v2"
     state = _fresh(opts, rng)
-    n = state.n
+    # its fields read and written as the engine's (compiled: struct fields, where the
+    # state, a Python subclass, would be looked up by name)
+    eng: Engine = state
+    n = eng.n
     table: dict[tuple[int, int], list[Slot]] = {}
     used: list[list[Card]] = [[] for _ in range(n)]
     if lines is not None:
         items = (
             lines.items()
-            if isinstance(lines, Mapping)
+            if isinstance(lines, dict | Mapping)  # a dict first: cheap to tell
             else (((0, t), toks) for t, toks in enumerate(lines))
         )
         for (z, t), tokens in items:
@@ -98,12 +101,12 @@ def position(
                     owner, card = token.owner, token.card
                     row.append(Slot(card, owner, token.side))
                 else:
-                    owner, side, name = _token(token, state.teams[t][0])
-                    card = find(state.fighter(owner), name)
+                    owner, side, name = _token(token, eng.teams[t][0])
+                    card = find(_fighter(eng, owner), name)
                     row.append(Slot(card, owner, SIDE[side]))
                 used[owner].append(card)
-    for s in state.seats:
-        fighter = state.fighter(s)
+    for s in eng.seats:
+        fighter = _fighter(eng, s)
         hand = (
             [find(fighter, x) for x in (hands[s] or [])] if hands and hands[s] is not None else None
         )
@@ -114,28 +117,28 @@ def position(
             rest.remove(ultra)
         if hand is None:
             hand, rest = rest[:4], rest[4:]
-        state.marker[s] = rest.pop(0) if rest else None
+        eng.marker[s] = rest.pop(0) if rest else None
         if decks is not None and decks[s] is not None:
             # an exact deck: cards placed nowhere else are out of the scenario
             rest = [find(fighter, x) for x in decks[s]]  # type: ignore[union-attr]
-        state.deck[s] = rest
-        state.hand[s] = hand
-        state.ultra[s] = None if in_play else ultra
-        state.taken[s] = 0 if taken is None else taken[s]
-        state.ko[s] = state.taken[s] >= fighter.life
-    state.lines = [[table.get((z, t), []) for t in (0, 1)] for z in range(state.zones)]
-    state.round = round
-    state.clash = clash
-    state.final = final
-    state.finals = 1 if final else 0
-    state.rounds_won = list(rounds_won)
-    state.last_winner = last_winner
+        eng.deck[s] = rest
+        eng.hand[s] = hand
+        eng.ultra[s] = None if in_play else ultra
+        eng.taken[s] = 0 if taken is None else taken[s]
+        eng.ko[s] = eng.taken[s] >= fighter.life
+    eng.lines = [[table.get((z, t), []) for t in (0, 1)] for z in range(eng.zones)]
+    eng.round = round
+    eng.clash = clash
+    eng.final = final
+    eng.finals = 1 if final else 0
+    eng.rounds_won = list(rounds_won)
+    eng.last_winner = last_winner
     for s, bonus in (carry or {}).items():
-        state.carry[s] = list(bonus)
-    if state.two:
+        eng.carry[s] = list(bonus)
+    if eng.two:
         zone_of = list(zones) if zones is not None else [0, 1, 0, 1]
-        state.zone_of = zone_of
-        state.fights = [
+        eng.zone_of = zone_of
+        eng.fights = [
             Fight(
                 z,
                 (
@@ -146,9 +149,9 @@ def position(
             for z in (0, 1)
         ]
     else:
-        state.zone_of = [0, 0]
-        state.fights = [Fight(0, (0, 1))]
-    state.phase = PLAY
+        eng.zone_of = [0, 0]
+        eng.fights = [Fight(0, (0, 1))]
+    eng.phase = PLAY
     state._opening = []  # the set-up replaced above is not part of the scenario
     state._pending = None
     state._advance(None)
@@ -186,6 +189,12 @@ def _fresh(opts: dict[str, Any], rng: Rng | None = None) -> RivalesState:
         rng.setstate(found[1])
     state.rng = rng
     return state
+
+
+def _fighter(state: Engine, seat: int) -> Fighter:
+    fighter = state.fighters[seat]
+    assert fighter is not None, "no fighter chosen yet"
+    return fighter
 
 
 def _token(token: str, owner: int) -> tuple[int, str, str]:

@@ -391,7 +391,7 @@ def end_clash(state: Engine, out: list[Event] | None) -> None:
     for fight in state.fights:
         fight.release()
     if not state.round_over:
-        if state.two and (any(state.ko) or (state.final and len(state.caused) == 1)):
+        if state.two and (True in state.ko or (state.final and len(state.caused) == 1)):
             state.round_over = True
         if state.clash >= state.clashes_per_round:
             state.round_over = True

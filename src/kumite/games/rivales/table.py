@@ -146,7 +146,7 @@ _COMBOS: Final[Memo[tuple[Fighter, int], tuple[int, int, int, bool]]] = Memo(1_0
 
 
 def combo_of(
-    line: Sequence[Slot], index: int, fighters: Sequence[Fighter]
+    line: Sequence[Slot], index: int, fighters: list[Fighter | None]
 ) -> tuple[int, int, int, int, bool, int]:
     """The combo of the card at ``index``: ``(links, speed, damage, guard, maximum,
     starter)`` using the chain of the fighter who started it (rv.2v2.combined-combos);
@@ -164,8 +164,10 @@ def combo_of(
     if links == 0:
         return 0, 0, 0, 0, False, -1
     starter = line[start].owner
-    key = (fighters[starter], links)
+    fighter = fighters[starter]
+    assert fighter is not None  # a card in play has a fighter
+    key = (fighter, links)
     bonus = _COMBOS.get(key)
     if bonus is None:
-        bonus = _COMBOS.put(key, combo_bonus(key[0].combo, links))
+        bonus = _COMBOS.put(key, combo_bonus(fighter.combo, links))
     return links, bonus[0], bonus[1], bonus[2], bonus[3], starter

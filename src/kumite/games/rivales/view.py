@@ -26,13 +26,14 @@ def build_view(state: Engine, seat: int | None) -> dict[str, Any]:
     players = []
     for s in state.seats:
         f = state.fighters[s]
+        carry = state.carry[s]
         entry: dict[str, Any] = {
             "seat": s,
             "team": state.team_of[s],
             "who": state.who[s],
             "fighter": f.id if f else None,
             "fighter_name": f.name if f else None,
-            "life": state.life(s),
+            "life": max(0, f.life - state.taken[s]) if f else 0,  # state.life(s)
             "life_max": f.life if f else 0,
             "damage_taken": min(state.taken[s], f.life) if f else 0,
             "ultra_at": f.ultra_at if f else 0,
@@ -42,11 +43,13 @@ def build_view(state: Engine, seat: int | None) -> dict[str, Any]:
             "deck_size": len(state.deck[s]),
             "marker_placed": state.marker[s] is not None,
             "ready": None if state.ready[s] is None else state.ready[s].id,  # type: ignore[union-attr]
-            "next_card_bonus": dict(zip(("speed", "damage", "guard"), state.carry[s], strict=True)),
+            "next_card_bonus": {"speed": carry[0], "damage": carry[1], "guard": carry[2]},
             "zone": state.zone_of[s] if state.zone_of[s] >= 0 else None,
             "no_basic": s in state.restricted,
             "rounds_won": state.rounds_won[state.team_of[s]],
-            "shown_to": sorted(viewer for viewer, owner in state.known if owner == s),
+            "shown_to": sorted(viewer for viewer, owner in state.known if owner == s)
+            if state.known
+            else [],
             "seen_in_hand": sorted(state.public_held(s)),
         }
         if seat == s:
