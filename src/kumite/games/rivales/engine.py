@@ -412,9 +412,10 @@ def refill_for_clash(other: Engine, self: Engine) -> None:
 
 
 def _refill_set(mine: set[Any], theirs: set[Any]) -> None:
-    if mine:
+    # len(): compiled, a set's size is read directly, where its truth is a generic call
+    if len(mine):
         mine.clear()
-    if theirs:
+    if len(theirs):
         mine.update(theirs)
 
 

@@ -368,8 +368,8 @@ def swing(base: Engine, after: Engine, seat: int, rival: int) -> tuple[bool, int
     energy ``seat`` gained (cards of its own flipped face down, not exhausted)."""
     mine = after.team_of[seat]
     theirs = 1 - mine
-    if after.rounds_won != base.rounds_won or after.is_terminal:
-        won, before = after.rounds_won, base.rounds_won
+    won, before = after.rounds_won, base.rounds_won
+    if won[0] != before[0] or won[1] != before[1] or after.is_terminal:
         gained = [won[0] - before[0], won[1] - before[1]]
         outcome = after._outcome
         if after.is_terminal and outcome is not None:
