@@ -7,9 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from kumite.games.rivales.cards import ALLOWED_WHEN, Count
-from kumite.games.rivales.table import DOWN, SPENT, UP
+from kumite.games.rivales.game import GAME
+from kumite.games.rivales.table import DOWN, SPENT, UP, Slot, count
 from tests.games.rivales.helpers import clash, of_kind, position, sides
 
 
@@ -156,3 +159,34 @@ def test_every_primitive_is_allowed_somewhere_and_documented():
     rivales = packs[packs.index("Effects are lists of primitives (`kumite.games.rivales") :]
     for op in ALLOWED_WHEN:
         assert f"| `{op}`" in rivales, op
+
+
+CARDS = list(GAME.catalog({}).cards.values())
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(CARDS), st.integers(0, 3), st.sampled_from([UP, DOWN, SPENT])),
+        max_size=8,
+    ),
+    st.sampled_from(["face_down", "face_up", "exhausted", "energy", "basic_face_up"]),
+    st.none() | st.integers(0, 3),
+    st.none() | st.integers(-9, 9),
+)
+def test_count_reads_the_cards_of_line_upto_as_the_slice_would(raw, what, owner, upto):
+    """rv.ruling.counts: a count reads the cards of ``line[:upto]`` (the earlier clashes'
+    when ``upto`` is the last index) of ``owner`` if given, by side (and, for
+    basic_face_up, type); it walks them by index, the slice's bounds included."""
+    line = [Slot(card, seat, side) for card, seat, side in raw]
+    wanted = {"energy": {DOWN}, "exhausted": {SPENT}, "face_up": {UP}, "face_down": {DOWN, SPENT}}
+    expected = sum(
+        1
+        for slot in line[:upto]
+        if (owner is None or slot.owner == owner)
+        and (
+            slot.side == UP and slot.card.is_basic
+            if what == "basic_face_up"
+            else slot.side in wanted[what]
+        )
+    )
+    assert count(line, what, owner, upto) == expected
