@@ -113,21 +113,22 @@ class _Previous(Check):
         return len(line) >= 2 and line[-2].side in self.wanted
 
 
-class _RivalType(Check):
+class _OfType(Check):
     __slots__ = ("card_type",)
 
     def __init__(self, card_type: str) -> None:
         self.card_type = card_type
+
+
+class _RivalType(_OfType):
+    __slots__ = ()
 
     def holds(self, state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
         return state.lines[fight.zone][1 - t][-1].card.type == self.card_type
 
 
-class _CardType(Check):
-    __slots__ = ("card_type",)
-
-    def __init__(self, card_type: str) -> None:
-        self.card_type = card_type
+class _CardType(_OfType):
+    __slots__ = ()
 
     def holds(self, state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
         return state.lines[fight.zone][t][-1].card.type == self.card_type
@@ -140,12 +141,16 @@ def _whose(own: bool, fight: Fight, t: int, owner: int | None) -> int | None:
     return fight.seat(t) if owner is None else owner
 
 
-class _MinEnergy(Check):
+class _AtLeast(Check):
     __slots__ = ("least", "own")
 
     def __init__(self, least: int, own: bool) -> None:
         self.least = least
         self.own = own
+
+
+class _MinEnergy(_AtLeast):
+    __slots__ = ()
 
     def holds(self, state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
         # energy cards of earlier clashes: the card of this clash, flipped by Damage, an
@@ -157,12 +162,8 @@ class _MinEnergy(Check):
         return count(line, "energy", who, len(line) - 1) >= self.least
 
 
-class _MinExhausted(Check):
-    __slots__ = ("least", "own")
-
-    def __init__(self, least: int, own: bool) -> None:
-        self.least = least
-        self.own = own
+class _MinExhausted(_AtLeast):
+    __slots__ = ()
 
     def holds(self, state: Engine, fight: Fight, t: int, owner: int | None) -> bool:
         line = state.lines[fight.zone][t]

@@ -209,25 +209,14 @@ class GreedyRivales:
         """``plays`` holds this seat's card and its rival's."""
         seat = self.seat
         rival = next(s for s in plays if s != seat)
-        play_ahead = self.play_ahead
-        if play_ahead is quick_clash:  # called directly: compiled, a C call with no keywords
-            state = quick_clash(
-                base,
-                plays,
-                boosts=boosts,
-                personas=personas,
-                first_zone=first_zone,
-                into=self._scratch,
-            )
-        else:
-            state = play_ahead(
-                base,
-                plays,
-                boosts=boosts,
-                personas=personas,
-                first_zone=first_zone,
-                into=self._scratch,
-            )
+        state = self.play_ahead(
+            base,
+            plays,
+            boosts=boosts,
+            personas=personas,
+            first_zone=first_zone,
+            into=self._scratch,
+        )
         self._scratch = state
         ended, rounds, dealt, received, energy = swing(base, state, seat, rival)
         if ended:
