@@ -4,9 +4,9 @@
 sets, random generators and instances of ordinary classes. It walks through containers,
 ``__dict__``, ``__slots__`` and the attributes of mypyc-compiled classes. Values declared
 immutable are leaves: numbers, strings, functions (compiled ones too), classes, modules,
-frozen dataclasses, frozen msgspec structs, slotted records whose fields are all ``Final``
-and the :class:`~kumite.core.game.Game` objects every state of a game shares by design
-(their static tables are the game's, not a position's).
+frozen dataclasses, frozen msgspec structs, slotted records whose fields are all ``Final``,
+instances with no field at all, and the :class:`~kumite.core.game.Game` objects every state
+of a game shares by design (their static tables are the game's, not a position's).
 """
 
 from __future__ import annotations
@@ -57,7 +57,21 @@ def frozen(obj: object) -> bool:
         return True
     if isinstance(obj, msgspec.Struct):
         return bool(cls.__struct_config__.frozen)
-    return _final_record(cls) or _compiled_function(obj) or _compiled_read_only(obj)
+    return (
+        _final_record(cls) or _compiled_function(obj) or _compiled_read_only(obj) or _fieldless(obj)
+    )
+
+
+def _fieldless(obj: object) -> bool:
+    """An instance of a slotted or compiled class that has no field at all and no
+    ``__dict__`` (a stateless strategy object, such as a requirement check with no
+    parameter): there is nothing in it to change."""
+    cls = type(obj)
+    declared = any(
+        "__slots__" in klass.__dict__ or "__mypyc_attrs__" in klass.__dict__
+        for klass in cls.__mro__[:-1]
+    )
+    return declared and not hasattr(obj, "__dict__") and not _slots(cls)
 
 
 def _compiled_function(obj: object) -> bool:
@@ -84,7 +98,10 @@ def _compiled_read_only(obj: object) -> bool:
     """A mypyc-compiled record (the fast build keeps neither slots nor notes): every
     attribute refuses a write. The probe writes each value back onto itself, so a writable
     object is left as it was."""
-    names = type(obj).__dict__.get("__mypyc_attrs__", ())
+    cls = type(obj)
+    if "__mypyc_attrs__" not in cls.__dict__:
+        return False
+    names = _slots(cls)  # its own fields and its compiled bases'
     if not names:
         return False
     for name in names:

@@ -94,7 +94,8 @@ def rule_of(e: Effect, card: Card | None, seat_fighter: str) -> str:
 
 class Check:
     """A compiled requirement: :meth:`holds` for team ``t`` of ``fight`` (``owner``: the
-    passive's fighter, None for a card's effect)."""
+    passive's fighter, None for a card's effect). Immutable: its fields are ``Final``, and
+    every state of a round shares it (``Engine.passives``)."""
 
     __slots__ = ()
 
@@ -104,6 +105,7 @@ class Check:
 
 class _Previous(Check):
     __slots__ = ("wanted",)
+    wanted: Final[tuple[int, ...]]
 
     def __init__(self, previous: str) -> None:
         self.wanted = (UP,) if previous == "face_up" else (DOWN, SPENT)
@@ -115,6 +117,7 @@ class _Previous(Check):
 
 class _OfType(Check):
     __slots__ = ("card_type",)
+    card_type: Final[str]
 
     def __init__(self, card_type: str) -> None:
         self.card_type = card_type
@@ -143,6 +146,8 @@ def _whose(own: bool, fight: Fight, t: int, owner: int | None) -> int | None:
 
 class _AtLeast(Check):
     __slots__ = ("least", "own")
+    least: Final[int]
+    own: Final[bool]
 
     def __init__(self, least: int, own: bool) -> None:
         self.least = least
@@ -180,6 +185,7 @@ class _MoreDamage(Check):
 
 class _Persona(Check):
     __slots__ = ("persona",)
+    persona: Final[str]
 
     def __init__(self, persona: str) -> None:
         self.persona = persona
@@ -197,6 +203,7 @@ class _DealtDamage(Check):
 
 class _Every(Check):
     __slots__ = ("parts",)
+    parts: Final[tuple[Check, ...]]
 
     def __init__(self, parts: tuple[Check, ...]) -> None:
         self.parts = parts
@@ -265,9 +272,14 @@ def requirement_met(c: Ctx, e: Effect, owner: int | None = None) -> bool:
 
 class Value:
     """A compiled counted bonus (:meth:`of`): ``amount`` times ``count // every``, capped
-    by ``max``."""
+    by ``max``. Immutable, as :class:`Check`."""
 
     __slots__ = ("amount", "cap", "every", "own", "what")
+    amount: Final[int]
+    cap: Final[int | None]
+    every: Final[int]
+    own: Final[bool]
+    what: Final[str]
 
     def __init__(self, e: Effect) -> None:
         assert e.count is not None
