@@ -110,9 +110,10 @@ def position(
         hand = (
             [find(fighter, x) for x in (hands[s] or [])] if hands and hands[s] is not None else None
         )
-        rest = [c for c in fighter.cards if c not in used[s] and (hand is None or c not in hand)]
+        placed = set(used[s]) if hand is None else {*used[s], *hand}  # cards hash by identity
+        rest = [c for c in fighter.cards if c not in placed]
         ultra = fighter.ultra
-        in_play = ultra in used[s] or (hand is not None and ultra in hand) or s in ultra_taken
+        in_play = ultra in placed or s in ultra_taken
         if ultra in rest:
             rest.remove(ultra)
         if hand is None:
