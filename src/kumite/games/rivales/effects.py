@@ -257,9 +257,7 @@ def check_of(e: Effect) -> Check | None:
     hit = _CHECKS.get(id(e))
     if hit is not None and hit[0] is e:
         return hit[1]
-    check = compile_check(e)
-    _CHECKS.put(id(e), (e, check))
-    return check
+    return _CHECKS.put(id(e), (e, compile_check(e)))[1]
 
 
 def requirement_met(c: Ctx, e: Effect, owner: int | None = None) -> bool:
@@ -331,6 +329,18 @@ def compile_value(e: Effect) -> Value | None:
     return Value(e)
 
 
+_VALUES: Final[Memo[int, tuple[Effect, Value | None]]] = Memo(10_000)
+"""Compiled counted bonuses by ``id(effect)``, as :data:`_CHECKS`."""
+
+
+def value_of(e: Effect) -> Value | None:
+    """The compiled counted value of ``e`` (None: a fixed amount), compiled once."""
+    hit = _VALUES.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1]
+    return _VALUES.put(id(e), (e, compile_value(e)))[1]
+
+
 PassiveBonus = tuple[Check | None, int, Value | None, int, Effect, int]
 """A passive ``bonus`` compiled for :func:`~.clash.stats`: (requirement, fixed amount,
 counted value, stat index, the effect, its owner's seat)."""
@@ -339,7 +349,7 @@ counted value, stat index, the effect, its owner's seat)."""
 def compiled_passive(e: Effect, owner: int) -> PassiveBonus:
     """Passive bonus ``e`` of ``owner``'s fighter, compiled (at a round's set-up)."""
     assert e.stat is not None
-    return (check_of(e), e.amount, compile_value(e), STAT_INDEX[e.stat], e, owner)
+    return (check_of(e), e.amount, value_of(e), STAT_INDEX[e.stat], e, owner)
 
 
 def _owner(c: Ctx, e: Effect, owner: int | None) -> int | None:
@@ -350,22 +360,10 @@ def _owner(c: Ctx, e: Effect, owner: int | None) -> int | None:
 
 
 def counted(c: Ctx, e: Effect, owner: int | None = None) -> int:
-    """The value of a ``bonus``: ``amount`` times ``count // every``, capped by ``max``."""
-    if e.count is None:
-        return e.amount
-    what = e.count
-    upto = len(c.line) - 1
-    who = _owner(c, e, owner)
-    if what == "rival_face_up":
-        n = count(c.rline, "face_up", None, len(c.rline) - 1)
-    elif what == "combo_links":
-        n = chain(c.line, upto)[1]
-    elif what == "basic_in_hand":
-        n = sum(1 for card in c.state.hand[c.seat] if card.is_basic)
-    else:
-        n = count(c.line, what, who, upto)
-    value = e.amount * (n // e.every)
-    return value if e.max is None else min(value, e.max)
+    """The value of a ``bonus``: ``amount`` times ``count // every``, capped by ``max``
+    (its compiled :class:`Value`, as the passives' bonuses are counted)."""
+    value = value_of(e)
+    return e.amount if value is None else value.of(c.state, c.fight, c.t, owner)
 
 
 # ------------------------------------------------------------------ immediate effects
@@ -412,7 +410,7 @@ def execute(c: Ctx, e: Effect, card: Card, choice: str | None, out: list[Event] 
     # messages are built only for events (``out``): a quiet state skips them
     if op == "bonus":
         assert e.stat is not None
-        value = e.amount if e.count is None else counted(c, e)
+        value = counted(c, e)
         fight.bonus[t][STAT_INDEX[e.stat]] += value
         if out is not None:
             _say(out, c, rule, name, f"+{value} {e.stat.capitalize()}")

@@ -11,13 +11,11 @@ any hand shown to this seat.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kumite.core.decision import pending_view
+from kumite.games.rivales.engine import Engine
 from kumite.games.rivales.table import HIDDEN, SIDES, chain, count, energy
-
-if TYPE_CHECKING:
-    from kumite.games.rivales.engine import Engine
 
 
 def build_view(state: Engine, seat: int | None) -> dict[str, Any]:
@@ -33,7 +31,7 @@ def build_view(state: Engine, seat: int | None) -> dict[str, Any]:
             "who": state.who[s],
             "fighter": f.id if f else None,
             "fighter_name": f.name if f else None,
-            "life": max(0, f.life - state.taken[s]) if f else 0,  # state.life(s)
+            "life": Engine.life(state, s),  # through the class: a direct call compiled
             "life_max": f.life if f else 0,
             "damage_taken": min(state.taken[s], f.life) if f else 0,
             "ultra_at": f.ultra_at if f else 0,
@@ -47,9 +45,7 @@ def build_view(state: Engine, seat: int | None) -> dict[str, Any]:
             "zone": state.zone_of[s] if state.zone_of[s] >= 0 else None,
             "no_basic": s in state.restricted,
             "rounds_won": state.rounds_won[state.team_of[s]],
-            "shown_to": sorted(viewer for viewer, owner in state.known if owner == s)
-            if state.known
-            else [],
+            "shown_to": sorted(viewer for viewer, owner in state.known if owner == s),
             "seen_in_hand": sorted(state.public_held(s)),
         }
         if seat == s:
