@@ -28,6 +28,18 @@ def wait_for_step(page, step: int, timeout: float = 15000) -> None:
         page.wait_for_timeout(20)
 
 
+def wait_for_answer(page, step: int, timeout: float = 20000) -> None:
+    """Wait until the server has taken the choice just clicked at ``step``: the page shows a
+    later step, or (a simultaneous step waiting for other seats) no decision of its own."""
+    deadline = time.monotonic() + timeout / 1000
+    while int(page.get_attribute("body", "data-step") or -1) <= step and page.get_attribute(
+        "body", "data-decision"
+    ):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the choice clicked at step {step} was not answered")
+        page.wait_for_timeout(20)
+
+
 def create_from_lobby(page, game):
     page.wait_for_selector(f"#game option[value={game}]", state="attached")
     page.select_option("#game", game)

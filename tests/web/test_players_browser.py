@@ -8,13 +8,12 @@ Screenshots go to ``artifacts/screenshots/<test>/``."""
 
 from __future__ import annotations
 
-import contextlib
 import random
 import time
 
 import pytest
 
-from tests.web.test_browser import wait_for_step
+from tests.web.test_browser import wait_for_answer, wait_for_step
 from tests.web.test_rivales_browser import click_a_choice
 from tests.web.test_sfdbg_browser import click_a_sensible_choice
 
@@ -102,9 +101,9 @@ def play_to_the_end(pages, game: str, rng: random.Random, limit: int = 600) -> i
             if move(page, rng):
                 clicks += 1
                 moved = True
-                # A simultaneous decision: the step waits for the other seat.
-                with contextlib.suppress(TimeoutError):
-                    wait_for_step(page, step, 3000)
+                # Not on before the server has answered: a page read before then shows a
+                # decision already taken (and a simultaneous step waits for the others).
+                wait_for_answer(page, step)
         if not moved:
             pages[0].wait_for_timeout(50)
     raise AssertionError(f"the game did not end after {clicks} clicks")

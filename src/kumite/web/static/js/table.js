@@ -149,7 +149,10 @@ function renderResult() {
 
 function render() {
   if (!state || !renderer) return;
-  document.body.dataset.step = state.step;  // lets tests and tools follow the game
+  // Let tests and tools follow the game: the step, and the kind of this seat's pending
+  // decision ("" once it is answered, or when there is none).
+  document.body.dataset.step = state.step;
+  document.body.dataset.decision = state.decision ? state.decision.kind : "";
   renderStatus();
   renderSeats();
   renderResult();
