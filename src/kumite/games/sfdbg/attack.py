@@ -232,10 +232,18 @@ def give_step(st: Engine, frame: Frame, out: list[Event]) -> None:
 
 
 def _give_legal(st: Engine, req: Request) -> tuple[str, ...]:
-    ctx = req.data[0]
+    ctx, _, foes, i, _ = req.data
     cards = st.cards
-    options = [f"give:hand:{cards[c].id}" for c in sorted(set(st.hand[ctx.me]))]
-    options += [f"give:discard:{cards[c].id}" for c in sorted(set(st.discard[ctx.me]))]
+    # the foe gains the card: not a second Stage for him this turn (st.may_defeat)
+    foe = foes[i]
+    options = [
+        f"give:hand:{cards[c].id}" for c in sorted(set(st.hand[ctx.me])) if st.may_defeat(foe, c)
+    ]
+    options += [
+        f"give:discard:{cards[c].id}"
+        for c in sorted(set(st.discard[ctx.me]))
+        if st.may_defeat(foe, c)
+    ]
     options.append("give:none")
     return tuple(options)
 

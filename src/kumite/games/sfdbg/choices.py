@@ -326,11 +326,12 @@ def gain(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
         if not _reveal_main_top(st, ctx, out):
             return
         top = st.main[-1]
-        if _matches(st.cards[top], e):
+        if _matches(st.cards[top], e) and st.may_defeat(ctx.me, top):
             st.main.pop()
             st.main_top_known = False
             st.discard[ctx.me].append(top)
             st.moved(ctx.me, top, "gains", "from the top of the main deck", rule_of(st, ctx), out)
+            st.gained(ctx.me, top, out)
         elif not st.quiet:
             out.append(
                 ev.Noted(
@@ -356,8 +357,14 @@ def _gain_legal(st: Engine, req: Request) -> tuple[str, ...]:
             options.append(f"gain:{st.id(st.catalog.kick)}")
     else:
         seen: set[int] = set()
+        # a Stage gained is a Stage defeated: not a second one this turn (st.may_defeat)
         for c in st.lineup:
-            if c != EMPTY and c not in seen and _matches(st.cards[c], e):
+            if (
+                c != EMPTY
+                and c not in seen
+                and _matches(st.cards[c], e)
+                and st.may_defeat(ctx.me, c)
+            ):
                 seen.add(c)
                 options.append(f"gain:{st.id(c)}")
         # sfdbg.under.buy: "You may buy or gain any cards that are underneath your Super Hero
@@ -365,7 +372,7 @@ def _gain_legal(st: Engine, req: Request) -> tuple[str, ...]:
         options += [
             f"gain:under:{st.id(c)}"
             for c in sorted(set(st.under[ctx.me]))
-            if _matches(st.cards[c], e)
+            if _matches(st.cards[c], e) and st.may_defeat(ctx.me, c)
         ]
     if e.may or not options:
         options.append("gain:none")
@@ -388,6 +395,7 @@ def _gain_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> Non
         where = "from the Line-Up"
     st.discard[ctx.me].append(card)
     st.moved(ctx.me, card, "gains", where, rule_of(st, ctx), out)
+    st.gained(ctx.me, card, out)
 
 
 KINDS["gain"] = Kind(

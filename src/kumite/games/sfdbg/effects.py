@@ -291,3 +291,4 @@ def receive_gift(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
         st.discard[ctx.me].append(ctx.gift)
         where = "" if ctx.other is None else f"given by Player {ctx.other + 1}"
         st.moved(ctx.me, ctx.gift, "gains", where, rule_of(st, ctx), out)
+        st.gained(ctx.me, ctx.gift, out)

@@ -89,7 +89,7 @@ class SFDBGState(Machine, State):
         self.turn = 0
         self.power = 0
         self.plays, self.loc_used, self.topdeck = [], [], []
-        self.stage_won = EMPTY
+        self.stage_won = [EMPTY] * n
         self.cammy = self.yogi = self.no_buy = self.hp_ultra = False
         self.discount = 0
         self.ca_used = [False] * n

@@ -127,11 +127,11 @@ def turn_legal(st: Engine, req: Request) -> tuple[str, ...]:
             discount = st.discount
             buy = t.buy_under
             if len(under) == 1:  # usually just the Ultra
-                if cost[under[0]] - discount <= power:
+                if cost[under[0]] - discount <= power and st.may_defeat(seat, under[0]):
                     out.append(buy[under[0]])
             else:
                 for c in sorted(set(under)):
-                    if cost[c] - discount <= power:
+                    if cost[c] - discount <= power and st.may_defeat(seat, c):
                         out.append(buy[c])
         ultras = st.ultras[seat]
         if ultras and cost[ultras[-1]] - st.discount <= power:
@@ -141,12 +141,12 @@ def turn_legal(st: Engine, req: Request) -> tuple[str, ...]:
         if (
             st.stage_up
             and stages
-            and st.stage_won == EMPTY
+            and st.stage_won[seat] == EMPTY
             and power >= cost[stages[-1]]
             and (st.bosses or st.hero_discard)
         ):
             out.append("challenge")
-    won = st.stage_won
+    won = st.stage_won[seat]
     if won != EMPTY and st.cammy and won in st.discard[seat]:
         out.append(t.take[won])
     out.append("end")
@@ -160,7 +160,7 @@ def can_challenge(st: Engine) -> bool:
         not st.no_buy
         and st.stage_up
         and bool(st.stages)
-        and st.stage_won == EMPTY
+        and st.stage_won[st.active] == EMPTY
         and st.power >= st.cards[st.stages[-1]].cost
         and bool(st.bosses or st.hero_discard)
     )
@@ -225,10 +225,12 @@ def _bought(
     out: list[Event],
     rule: str = "sfdbg.turn.buy",
 ) -> None:
-    """``sfdbg.turn.buy-any-number`` / ``sfdbg.turn.to-discard``."""
+    """``sfdbg.turn.buy-any-number`` / ``sfdbg.turn.to-discard``; a Stage bought is defeated
+    (``sfdbg.faq.defeat``)."""
     st.power -= price
     st.discard[seat].append(card)
     st.moved(seat, card, "buys", f"{where} for {price} Power", rule, out)
+    st.gained(seat, card, out)
 
 
 # -- playing a card ----------------------------------------------------------------------------
@@ -351,7 +353,7 @@ def stage_won(st: Engine, frame: Frame, out: list[Event]) -> None:
     stage = st.stages.pop()
     st.discard[seat].append(stage)
     st.stage_up = False
-    st.stage_won = stage
+    st.stage_won[seat] = stage
     boss = st.boss
     st.defeated.append(boss)
     st.boss = EMPTY
@@ -472,7 +474,7 @@ def start_turn(st: Engine, seat: int, out: list[Event]) -> None:
     st.turn += 1
     st.power = 0
     st.plays = []
-    st.stage_won = EMPTY
+    st.stage_won = [EMPTY] * st.n
     st.cammy = False
     st.yogi = False
     st.loc_used = []

@@ -100,7 +100,7 @@ def view(st: SFDBGState, seat: int | None) -> dict[str, Any]:
         "set_aside": _ids(st, st.aside),
         "this_turn": {
             "played": _ids(st, st.plays),
-            "stage_defeated": None if st.stage_won == EMPTY else st.cards[st.stage_won].id,
+            "stage_defeated": _stage_defeated(st),
             "under_discount": st.discount,
             "cannot_buy": st.no_buy,
         },
@@ -108,6 +108,13 @@ def view(st: SFDBGState, seat: int | None) -> dict[str, Any]:
         "pending": pending_view(st.pending(), seat),
         "outcome": None if st.result is None else st.result.to_json(),
     }
+
+
+def _stage_defeated(st: Engine) -> str | None:
+    """The Stage the player whose turn it is has defeated this turn (a foe may have been given
+    one too: it is in his discard pile, in sight)."""
+    won = st.stage_won[st.active]
+    return None if won == EMPTY else st.cards[won].id
 
 
 def determinize(st: S, seat: int, rng: random.Random) -> S:
@@ -186,6 +193,9 @@ def explain(st: SFDBGState, seat: int, choice: str) -> str:
         if where == "under" and card is not None:
             if card.index not in st.under[seat]:
                 return f"{card.name} is not under your Super Hero"
+            if not st.may_defeat(seat, card.index):
+                # sfdbg.faq.defeat: buying a Stage is defeating it
+                return "a player may only defeat one Stage per turn"
             return f"{card.name} costs {max(0, card.cost - st.discount)}; you have {st.power} Power"
         if where == "kick":
             return "no Kick left" if not st.kicks else f"a Kick costs 3; you have {st.power} Power"
@@ -196,7 +206,7 @@ def explain(st: SFDBGState, seat: int, choice: str) -> str:
             return (
                 "you can't buy any more cards this turn, and defeating a Stage counts as buying it"
             )
-        if st.stage_won != EMPTY:
+        if st.stage_won[seat] != EMPTY:
             return "a player may only defeat one Stage per turn"
         if not st.stage_up or not st.stages:
             return "no Stage is face up"
