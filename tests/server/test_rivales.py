@@ -51,6 +51,7 @@ def test_the_lobby_offers_1vs1_and_2vs2_a_fighter_per_seat_and_the_rule_options(
         "pinzas_dodge",
         "exchanged_card",
         "zone_order",
+        "final_round_zones",
         "final_round_limit",
     }
     assert options["pinzas"]["choices"] == ["zone", "facing"]
@@ -85,6 +86,7 @@ def test_a_table_takes_its_mode_from_its_seats_and_draws_random_fighters(server)
         "pinzas_dodge": "stands",
         "exchanged_card": "values",
         "zone_order": "winner",
+        "final_round_zones": "in-order",
         "final_round_limit": 3,
     }
 

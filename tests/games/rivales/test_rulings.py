@@ -177,6 +177,39 @@ def test_ruling_final_round__the_limit_of_final_rounds_ends_in_a_draw():
     assert of_kind(events, "FightEnded")[0].rule == "rv.ruling.final-round"
 
 
+@pytest.mark.parametrize(
+    ("option", "first_zone", "winners"),
+    [("in-order", 1, (0, 1)), ("in-order", 2, (2, 3)), ("together", 1, None)],
+)
+def test_ruling_final_round__2v2_zones_in_order_or_together(option, first_zone, winners):
+    """rv.ruling.final-round (option final_round_zones): Team A deals Damage in Zone 1,
+    Team B in Zone 2. ``in-order`` (default): the zones resolve one at a time
+    (rv.ruling.zone-order), so the zone resolved first decides; ``together``: Damage by both
+    teams in one clash decides nothing, and the final round goes on."""
+    state = position(
+        ["zorro", "curie", "mulan", "darwin"],
+        hands=[["golpe", "patada"]] * 4,
+        final=True,
+        round=4,
+        rounds_won=(2, 2),
+        options={"final_round_zones": option},
+    )
+    clash(state, {0: "golpe", 1: "patada", 2: "patada", 3: "golpe"}, first_zone=first_zone)
+    if winners is None:
+        assert not state.is_terminal and state.clash == 2
+        assert [state.life(s) for s in range(4)] == [
+            CATALOG.fighters[f].life - d
+            for f, d in zip(["zorro", "curie", "mulan", "darwin"], [0, 2, 2, 0], strict=True)
+        ]
+    else:
+        assert state.is_terminal and state.outcome.winners == winners
+
+
+def test_ruling_final_round__the_zones_option_is_validated():
+    with pytest.raises(OptionsError, match="final_round_zones"):
+        GAME.new_state(0, {"mode": "2v2", "final_round_zones": "both"})
+
+
 def test_ruling_final_round__limit_is_validated():
     with pytest.raises(OptionsError, match="final_round_limit"):
         GAME.new_state(0, {"final_round_limit": 0})
