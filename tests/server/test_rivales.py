@@ -47,6 +47,7 @@ def test_the_lobby_offers_1vs1_and_2vs2_a_fighter_per_seat_and_the_rule_options(
     assert set(options) == {
         "clash_winner",
         "max_combo_card",
+        "max_combo_cut",
         "pinzas",
         "pinzas_dodge",
         "exchanged_card",
@@ -82,6 +83,7 @@ def test_a_table_takes_its_mode_from_its_seats_and_draws_random_fighters(server)
         "mode": "1v1",
         "clash_winner": "damage",
         "max_combo_card": "energy",
+        "max_combo_cut": "holds",
         "pinzas": "zone",
         "pinzas_dodge": "stands",
         "exchanged_card": "values",

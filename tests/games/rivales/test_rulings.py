@@ -10,7 +10,16 @@ import pytest
 from kumite.core.errors import OptionsError
 from kumite.games.rivales.decisions import BOOST, MARKER, PERSONA, PLAY
 from kumite.games.rivales.table import DOWN, SPENT
-from tests.games.rivales.helpers import CATALOG, GAME, card, clash, of_kind, position, sides
+from tests.games.rivales.helpers import (
+    CATALOG,
+    GAME,
+    card,
+    clash,
+    curie_cut_then_flipped_up,
+    of_kind,
+    position,
+    sides,
+)
 
 
 def speeds(events):
@@ -132,6 +141,35 @@ def test_ruling_max_combo_end__the_cut_card_is_energy_or_exhausted(option, side)
     # the cut happens after the card dealt its Damage
     kinds = [e.kind for e in events]
     assert kinds.index("AttackResolved") < kinds.index("CardFlipped")
+
+
+@pytest.mark.parametrize(("option", "links"), [("holds", 1), ("while-down", 4)])
+def test_ruling_max_combo_cut__a_cut_card_face_up_again_starts_no_chain(option, links):
+    """rv.ruling.max-combo-cut (option max_combo_cut): Curie's passive turns the card that
+    closed her maximum combo face up again. ``holds`` (default): the next card started a
+    new combo, so the chain stops after the cut card; ``while-down``: face up again, it
+    links like any face-up card (a 4-link chain, a maximum combo again)."""
+    _, events = curie_cut_then_flipped_up({"max_combo_cut": option})
+    (combo,) = [e for e in of_kind(events, "ComboFormed") if e.seat == 0]
+    assert combo.links == links and combo.maximum == (option == "while-down")
+
+
+def test_ruling_max_combo_cut__eslabon_perdido_flips_the_cut_card_but_starts_a_new_combo():
+    """rv.ruling.max-combo-cut: Eslabón Perdido ("If the card of the previous clash is face
+    down, flip it face up") after Darwin's maximum combo turns the cut card face up; Eslabón
+    is the next card, and starts a new combo: no link."""
+    top = CATALOG.fighters["darwin"].max_combo
+    state = position(
+        ["darwin", "curie"],
+        lines=[["golpe", "patada", "mutacion"][:top], []],
+        hands=[["pinzon", "eslabon"], ["bloqueo", "radio"]],
+    )
+    events = clash(state, {0: "pinzon", 1: "bloqueo"})
+    assert of_kind(events, "ComboFormed")[0].maximum
+    assert sides(state, 0)[-1] == "pinzon/down"
+    events = clash(state, {0: "eslabon", 1: "radio"})
+    assert sides(state, 0)[-2] == "pinzon/up"  # flipped up by Eslabón Perdido
+    assert not [e for e in of_kind(events, "ComboFormed") if e.seat == 0]
 
 
 def test_ruling_double_ko__both_ko_in_an_exchange_both_win_the_round():
@@ -348,8 +386,8 @@ def test_ruling_flipped_cards_known__flipped_cards_stay_known_hidden_cards_do_no
     state.apply({0: "play:darwin.pinzon", 1: "play:curie.salto"})
     line = state.view(1)["zones"][0]["lines"][0]
     assert line == [
-        {"card": "basic.golpe", "owner": 0, "side": "down"},
-        {"card": None, "owner": 0, "side": "hidden"},
+        {"card": "basic.golpe", "owner": 0, "side": "down", "cut": False},
+        {"card": None, "owner": 0, "side": "hidden", "cut": False},
     ]
 
 

@@ -99,7 +99,7 @@ def position(
             for token in tokens:
                 if isinstance(token, Slot):
                     owner, card = token.owner, token.card
-                    row.append(Slot(card, owner, token.side))
+                    row.append(Slot(card, owner, token.side, token.cut))
                 else:
                     owner, side, name = _token(token, eng.teams[t][0])
                     card = find(_fighter(eng, owner), name)

@@ -33,6 +33,14 @@ class Options(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=T
             "moved down as an exhausted card (``rv.ruling.max-combo-end``)."
         ),
     ] = "energy"
+    max_combo_cut: Annotated[
+        Literal["holds", "while-down"],
+        doc(
+            "The card after a maximum combo starts a new combo: no chain reaches back across "
+            "the cut card even once an effect turns it face up again (default), or only while "
+            "it is face down (``rv.ruling.max-combo-cut``)."
+        ),
+    ] = "holds"
     pinzas: Annotated[
         Literal["zone", "facing"],
         doc(

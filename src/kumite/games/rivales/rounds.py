@@ -377,6 +377,10 @@ def end_clash(state: Engine, out: list[Event] | None) -> None:
                 cut = SPENT if state.opts.max_combo_card == "exhausted" else DOWN
                 for t in range(2):
                     slot = lines[t][-1]
+                    if maximum[t] and state.opts.max_combo_cut == "holds":
+                        # the next card starts a new combo, even if an effect turns this one
+                        # face up again (rv.ruling.max-combo-cut)
+                        slot.cut = True
                     if maximum[t] and slot.side == UP:
                         slot.side = cut
                         if out is not None:

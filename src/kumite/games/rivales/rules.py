@@ -282,6 +282,11 @@ RULES: dict[str, str] = {
         "The last card of a maximum combo is turned face down at the end of the clash, after "
         "dealing its Damage; face down, it is 1 energy (option max_combo_card)."
     ),
+    "rv.ruling.max-combo-cut": (
+        "The card after a maximum combo starts a new combo: no chain reaches back to the cut "
+        "card, even once an effect turns it face up again (Curie's Radiactividad, Eslabón "
+        "Perdido); option max_combo_cut=while-down: only while it is face down."
+    ),
     "rv.ruling.double-ko": (
         "If both fighters are K.O. in the same clash (an exchange), the round is a tie: won by "
         "both."

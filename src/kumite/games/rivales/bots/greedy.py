@@ -164,7 +164,8 @@ class GreedyRivales:
                 if line and line[-1]["owner"] in current:
                     line = line[:-1]  # this clash's card: played again by the evaluation
                 lines[(z, t)] = [
-                    Slot(cards[slot["card"]], slot["owner"], SIDE_OF[slot["side"]]) for slot in line
+                    Slot(cards[slot["card"]], slot["owner"], SIDE_OF[slot["side"]], slot["cut"])
+                    for slot in line
                 ]
         me = players[seat]
         hands: list[list[str] | None] = [[] for _ in players]
@@ -344,7 +345,7 @@ class GreedyRivales:
         line = view["zones"][fight["zone"]]["lines"][team]
         linked = set()
         for slot in reversed(line[:-1]):
-            if slot["side"] != "up" or not self.catalog.cards[slot["card"]].link:
+            if slot["side"] != "up" or slot["cut"] or not self.catalog.cards[slot["card"]].link:
                 break
             linked.add((slot["owner"], slot["card"]))
         for choice in picks:
