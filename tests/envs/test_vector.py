@@ -202,3 +202,62 @@ def test_opponents_and_games_refused_in_one_line() -> None:
         kgym.make_vector("rivales", 2, batched=True)
     env = kgym.make_vector("sfrivals", 2, opponents=["greedy"], batched=True)
     assert env.metadata["opponents"] == ["greedy"]
+
+
+class CheckedGreedy(Replayed):
+    """Replays the batched greedy's choice after checking that the scalar ``greedy`` bot,
+    asked from the same view with 40 seeds (its ties are broken by a draw), makes it too."""
+
+    answers: list[int]
+
+    def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
+        from kumite.games.sfrivals.bots.greedy import make as make_greedy
+
+        made = super().choose(view, decision)
+        state = self.env.state
+        assert state is not None
+        scalar = {
+            make_greedy(state.game, self.env.env.options, decision.seat, seed).choose(
+                view, decision
+            )
+            for seed in range(40)
+        }
+        assert made in scalar, f"{made} is not greedy's choice {sorted(scalar)} at {view}"
+        self.answers.append(len(scalar))
+        return made
+
+
+@pytest.mark.parametrize(("options", "seat"), [({}, 0), ({"swap": "printed"}, 1)])
+def test_the_batched_greedy_makes_the_scalar_greedy_bots_decisions(
+    options: dict[str, Any], seat: int
+) -> None:
+    n = 6
+    batched = BatchedVectorEnv("sfrivals", n, options, seat, "greedy")
+    answers: list[int] = []
+    scalars = []
+    for i in range(n):
+        env = ScalarEnv("sfrivals", options, seat)
+        env.batched, env.index = batched, i
+        scalars.append(env)
+
+    def agent(env: ScalarEnv) -> Any:
+        found = CheckedGreedy(env, batched, env.index, None)
+        found.answers = answers
+        return found
+
+    for env in scalars:
+        env._agent = lambda name, s, g, env=env: agent(env)  # type: ignore[method-assign]
+    rng = np.random.default_rng(3)
+    _, info = batched.reset(seed=40)
+    for i, env in enumerate(scalars):
+        env.reset(seed=40 + i)
+    restart = np.zeros(n, dtype=bool)
+    for step in range(70):
+        masks = info["action_mask"]
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+        obs, _, term, _, info = batched.step(actions)
+        for i, env in enumerate(scalars):
+            o = env.reset(seed=step)[0] if restart[i] else env.step(int(actions[i]))[0]
+            same(o, obs[i], "observations", step)
+        restart = term
+    assert len(answers) > 150 and max(answers) > 1  # ties were met, and drawn among

@@ -105,7 +105,7 @@ class Consts(NamedTuple):
     no_carry: Any  # int64[P]
     carry: Any  # int64[P, pairs, 2, 3]: the carried bonuses of a pair code
     # greedy's tables
-    g_score: Any  # float64[P, 2, pairs, slots, slots, 3]: [me KO'd them?]... see _greedy_tables
+    g_score: Any  # int8[P, 2, pairs, slots, slots, 6]: _greedy_tables
     g_done: Any  # bool[P, 2, pairs]
     g_value: Any  # float64[C, slots]: -card_value * 0.01
     g_setup: Any  # bool[C, most]: the set-ups of least value (greedy's ties)
@@ -366,14 +366,18 @@ def _greedy_choice(f: Fights, c: Consts, i: int, s: int) -> int:
         total_score = 0.0
         for b in range(_S):
             for _ in range(count[b]):
-                mine = max(my_life - int(scores[a, b, 0]), 0)
-                theirs = max(their_life - int(scores[a, b, 1]), 0)
+                e = scores[a, b]
+                mine = max(my_life - np.int64(e[0]), 0)
+                theirs = max(their_life - np.int64(e[1]), 0)
                 if theirs == 0 and mine > 0:
                     total_score += KO
                 elif mine == 0 and theirs > 0:
                     total_score += -KO
-                else:
-                    total_score += scores[a, b, 2]
+                else:  # bots/greedy.py _score, operation for operation
+                    score = float(np.int64(e[1]) - np.int64(e[0]))
+                    score += 0.3 * (np.int64(e[2]) - np.int64(e[3]))
+                    score += 0.5 * (np.int64(e[5]) - np.int64(e[4]))
+                    total_score += score
         mean = total_score / n_candidates
         value = c.g_value[ch, a]
         if mean > best_mean or (mean == best_mean and value > best_value):
@@ -597,11 +601,12 @@ def observe_all(f: Fights, c: Consts, seat: int, which: Any, out: Any, normalize
 
 def _greedy_tables(engine: BatchEngine, pairings: list[int], pairs: int) -> tuple[Any, Any]:
     """Greedy's round model per pairing, seat and carried-bonus pair: for its card ``a`` and
-    the opponent's ``b``, the damage it takes, the damage it deals and the score of a round
-    that knocks nobody out (bots/greedy.py ``_score``), by the same call the bot makes
-    (``resolve_round((mine, theirs), carry, lives)``, its own card first)."""
+    the opponent's ``b``, what its score of the round reads (bots/greedy.py ``_score``):
+    damage taken, damage dealt, initiative bonuses carried and reveal-first flags of both,
+    from the very call the bot makes (``resolve_round((mine, theirs), carry, lives)``, its own
+    card first)."""
     count = len(engine.characters)
-    score = np.zeros((count * count, 2, pairs, _S, _S, 3), dtype=np.float64)
+    table = np.zeros((count * count, 2, pairs, _S, _S, 6), dtype=np.int8)
     done = np.zeros((count * count, 2, pairs), dtype=bool)
     for p in pairings:
         a, b = divmod(p, count)
@@ -615,12 +620,16 @@ def _greedy_tables(engine: BatchEngine, pairings: list[int], pairs: int) -> tupl
                 for x in mine.cards:
                     for y in theirs.cards:
                         res = resolve_round((x, y), pair, (99, 99))
-                        value = float(res.taken[1] - res.taken[0])
-                        value += 0.3 * (res.carry[0].bonus - res.carry[1].bonus)
-                        value += 0.5 * (int(res.reveal_first[1]) - int(res.reveal_first[0]))
-                        score[p, s, code, x.index, y.index] = (res.taken[0], res.taken[1], value)
+                        table[p, s, code, x.index, y.index] = (
+                            res.taken[0],
+                            res.taken[1],
+                            res.carry[0].bonus,
+                            res.carry[1].bonus,
+                            res.reveal_first[0],
+                            res.reveal_first[1],
+                        )
                 done[p, s, code] = True
-    return score, done
+    return table, done
 
 
 def _pair_count(solver: Any) -> int:
@@ -696,7 +705,7 @@ class SFRivalsVector:
         if self.opponent == GREEDY:
             g_score, g_done = _greedy_tables(engine, self.pairings, pairs)
         else:
-            g_score = np.zeros((1, 2, 1, _S, _S, 3))
+            g_score = np.zeros((1, 2, 1, _S, _S, 6), dtype=np.int8)
             g_done = np.zeros((1, 2, 1), dtype=bool)
         scale = (1.0 / np.maximum(self.encoding.high, 1e-12)).astype(np.float32)
         fields = [f.name for f in self.encoding.fields]
