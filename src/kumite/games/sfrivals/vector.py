@@ -85,6 +85,9 @@ class Fights(NamedTuple):
     returns: Any  # float64[n]: seat 0's result once over
     rng: Any  # uint64[n]: the opponent's stream
     env_rng: Any  # uint64[n]: each environment's stream of game seeds
+    order: Any  # int64[n]: scratch (the fights in order of pairing)
+    start: Any  # int64[pairings + 1]: scratch
+    work: Any  # int64[2 * slots]: scratch (greedy's candidates and ties)
 
 
 class Consts(NamedTuple):
@@ -98,8 +101,6 @@ class Consts(NamedTuple):
     setup_index: Any  # int64[C, slots * slots]: the choice of (cover, shown), -1
     life: int
     rounds: int
-    tables: Any  # typed List of kernels.Tables, by pairing
-    filled: Any  # typed List of pairs_filled, by pairing
     radix: Any  # int64[P, 2, slots]
     full: Any  # int64[P, 2]
     no_carry: Any  # int64[P]
@@ -144,12 +145,18 @@ def _below(state: Any, i: int, n: int) -> int:
             return int(m >> np.uint64(32))
 
 
-@njit(cache=True)
-def _hash_seed(seed: int, salt: int) -> np.uint64:
-    s = np.empty(1, dtype=np.uint64)
-    s[0] = np.uint64(seed) ^ (np.uint64(salt) * _GOLDEN)
-    _next(s, 0)
-    return np.uint64(_next(s, 0))
+@njit(cache=True, inline="always")
+def _mix(z: Any) -> Any:
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def _hash_seed(seed: int, salt: int) -> Any:
+    """A stream's state from a seed and a salt (two SplitMix64 steps)."""
+    z = np.uint64(seed) ^ (np.uint64(salt) * _GOLDEN)
+    return _mix(_mix(z + _GOLDEN) + _GOLDEN)
 
 
 @njit(cache=True, inline="always")
@@ -205,13 +212,12 @@ def _pairing(f: Fights, c: Consts, i: int) -> int:
     return f.chars[i, 0] * c.characters + f.chars[i, 1]
 
 
-@njit(cache=True)
-def _enter(f: Fights, c: Consts, i: int) -> bool:
-    """Fight ``i`` starts a round at its key: its legal cards (False: the tables lack them)."""
-    p = _pairing(f, c, i)
-    t = c.tables[p]
+@njit(cache=True, inline="always")
+def _enter(f: Fights, i: int, t: Any, filled: Any) -> bool:
+    """Fight ``i`` starts a round at its key: its legal cards (False: the tables lack them).
+    ``t`` and ``filled`` are its pairing's rule tables (``BatchEngine.rule_tables``)."""
     k = f.key[i]
-    if not kernels.round_ready(k, t, c.filled[p]):
+    if not kernels.round_ready(k, t, filled):
         f.status[i] = WANTS_ENTER
         return False
     m0, m1 = kernels.legal_cards(k, t)
@@ -220,11 +226,9 @@ def _enter(f: Fights, c: Consts, i: int) -> bool:
     return True
 
 
-@njit(cache=True)
-def _resolve(f: Fights, c: Consts, i: int) -> bool:
+@njit(cache=True, inline="always")
+def _resolve(f: Fights, i: int, t: Any, filled: Any) -> bool:
     """Both cards of the round are down: resolve it (False: the tables lack an entry)."""
-    p = _pairing(f, c, i)
-    t = c.tables[p]
     child, end, wanted = kernels.next_state(f.key[i], f.early[i, 0], f.early[i, 1], t, False)
     if wanted:
         f.status[i] = WANTS_RESOLVE
@@ -246,11 +250,11 @@ def _resolve(f: Fights, c: Consts, i: int) -> bool:
         f.status[i] = ENDED
         return True
     f.lives[i, 0], f.lives[i, 1] = kernels.key_lives(child)
-    return _enter(f, c, i)
+    return _enter(f, i, t, filled)
 
 
-@njit(cache=True)
-def _apply(f: Fights, c: Consts, i: int) -> bool:
+@njit(cache=True, inline="always")
+def _apply(f: Fights, c: Consts, i: int, t: Any, filled: Any) -> bool:
     """Apply the buffered choices of fight ``i``'s decision (every pending seat chose)."""
     phase = f.phase[i]
     if phase == CHARACTER:
@@ -263,7 +267,8 @@ def _apply(f: Fights, c: Consts, i: int) -> bool:
         return True
     if phase == SETUP:
         p = _pairing(f, c, i)
-        h = np.zeros(2, dtype=np.int64)
+        h0 = 0
+        h1 = 0
         for s in range(2):
             ch = f.chars[i, s]
             choice = f.chosen[i, s]
@@ -276,15 +281,19 @@ def _apply(f: Fights, c: Consts, i: int) -> bool:
                 f.hands[i, s, b] = c.copies[ch, b]
             f.hands[i, s, cover] -= 1
             f.hands[i, s, shown] -= 1
-            h[s] = c.full[p, s] - c.radix[p, s, cover] - c.radix[p, s, shown]
+            h = c.full[p, s] - c.radix[p, s, cover] - c.radix[p, s, shown]
+            if s == 0:
+                h0 = h
+            else:
+                h1 = h
         f.chosen[i, 0] = -1
         f.chosen[i, 1] = -1
-        f.key[i] = kernels.pack_key(1, h[0], h[1], c.life, c.life, c.no_carry[p], 0, 0)
+        f.key[i] = kernels.pack_key(1, h0, h1, c.life, c.life, c.no_carry[p], 0, 0)
         f.lives[i, 0] = c.life
         f.lives[i, 1] = c.life
         f.phase[i] = PLAY
         f.round[i] = 1
-        return _enter(f, c, i)
+        return _enter(f, i, t, filled)
     first = _first(f, i)
     for s in range(2):
         if f.early[i, s] < 0 and (first < 0 or first == s):
@@ -295,10 +304,10 @@ def _apply(f: Fights, c: Consts, i: int) -> bool:
             f.chosen[i, s] = -1
     if first >= 0:
         return True
-    return _resolve(f, c, i)
+    return _resolve(f, i, t, filled)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _random_choice(f: Fights, c: Consts, i: int, s: int) -> int:
     phase = f.phase[i]
     if phase == CHARACTER:
@@ -309,7 +318,7 @@ def _random_choice(f: Fights, c: Consts, i: int, s: int) -> int:
     return _nth_bit(m, _below(f.rng, i, _bits(m)))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _greedy_choice(f: Fights, c: Consts, i: int, s: int) -> int:
     """The greedy bot's decision (bots/greedy.py): its ties drawn uniformly."""
     phase = f.phase[i]
@@ -332,7 +341,8 @@ def _greedy_choice(f: Fights, c: Consts, i: int, s: int) -> int:
     code = kernels.key_pair(f.key[i])
     scores = c.g_score[p, s, code]
     # the opponent's candidates: its revealed card, else every unseen card it may play
-    count = np.zeros(_S, dtype=np.int64)
+    count = f.work[:_S]
+    count[:] = 0
     if f.early[i, o] >= 0:
         count[f.early[i, o]] = 1
     else:
@@ -358,7 +368,8 @@ def _greedy_choice(f: Fights, c: Consts, i: int, s: int) -> int:
     best_mean = -np.inf
     best_value = -np.inf
     ties = 0
-    best = np.zeros(_S, dtype=np.bool_)
+    best = f.work[_S:]
+    best[:] = 0
     m = f.legal[i, s]
     for a in range(_S):
         if not m >> a & 1:
@@ -382,36 +393,41 @@ def _greedy_choice(f: Fights, c: Consts, i: int, s: int) -> int:
         value = c.g_value[ch, a]
         if mean > best_mean or (mean == best_mean and value > best_value):
             best_mean, best_value = mean, value
-            best[:] = False
-            best[a] = True
+            best[:] = 0
+            best[a] = 1
             ties = 1
         elif mean == best_mean and value == best_value:
-            best[a] = True
+            best[a] = 1
             ties += 1
     pick = _below(f.rng, i, ties)
     for a in range(_S):
-        if best[a]:
+        if best[a] == 1:
             if pick == 0:
                 return a
             pick -= 1
     return -1
 
 
-@njit(cache=True)
-def _run(f: Fights, c: Consts, i: int, me: int, opponent: int) -> None:
-    """Take fight ``i`` as far as it goes without the learner (or a policy opponent)."""
+@njit(cache=True, inline="always")
+def _run(
+    f: Fights, c: Consts, i: int, me: int, opponent: int, t: Any, filled: Any, picking: bool
+) -> None:
+    """Take fight ``i`` as far as it goes without the learner (or a policy opponent); once
+    ``picking``, only through the character picks (its pairing's tables not yet known)."""
     status = f.status[i]
     if status == WANTS_RESOLVE:
         f.status[i] = RUNNING
-        if not _resolve(f, c, i):
+        if not _resolve(f, i, t, filled):
             return
     elif status == WANTS_ENTER:
         f.status[i] = RUNNING
-        if not _enter(f, c, i):
+        if not _enter(f, i, t, filled):
             return
     f.status[i] = RUNNING
     o = 1 - me
     while f.phase[i] != OVER:
+        if picking and f.phase[i] != CHARACTER:
+            return
         mine = _pending(f, i, me)
         if mine and f.chosen[i, me] < 0:
             f.status[i] = LEARNER
@@ -424,12 +440,12 @@ def _run(f: Fights, c: Consts, i: int, me: int, opponent: int) -> None:
                 f.chosen[i, o] = _random_choice(f, c, i, o)
             else:
                 f.chosen[i, o] = _greedy_choice(f, c, i, o)
-        if not _apply(f, c, i):
+        if not _apply(f, c, i, t, filled):
             return
     f.status[i] = ENDED
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _choice(f: Fights, c: Consts, i: int, s: int, action: int) -> int:
     """The choice of seat ``s``'s legal ``action`` id (-1: not legal now)."""
     if not _pending(f, i, s) or f.chosen[i, s] >= 0:
@@ -449,31 +465,100 @@ def _choice(f: Fights, c: Consts, i: int, s: int, action: int) -> int:
     return -1
 
 
-@njit(cache=True)
-def step_all(
-    f: Fights, c: Consts, actions: Any, acting: Any, me: int, opponent: int, seat: int
+@kernels.jit_flat
+def _prepare_step(
+    f: Fights, c: Consts, actions: Any, acting: Any, me: int, opponent: int, seat: int, t: Any
 ) -> int:
-    """The learner's ``actions`` (where ``acting``) as ``seat``'s choices (the learner's or,
-    for a policy opponent, the opponent's), then every running fight taken as far as it goes;
-    returns how many now want a table entry. An illegal action raises (nothing applied)."""
-    for i in range(len(actions)):
+    """Apply ``actions`` (-1 if one is illegal: nothing applied), run the character picks
+    (no table needed), and list the fights to run in order of pairing in ``f.order``;
+    returns how many."""
+    n = len(actions)
+    for i in range(n):
         if acting[i] and _choice(f, c, i, seat, actions[i]) < 0:
-            raise ValueError("not a legal action id now")
-    for i in range(len(actions)):
+            return -1
+    for i in range(n):
         if acting[i]:
             f.chosen[i, seat] = _choice(f, c, i, seat, actions[i])
             f.status[i] = RUNNING
-    wanting = 0
-    for i in range(len(actions)):
+    for i in range(n):
+        if f.status[i] == RUNNING and f.phase[i] == CHARACTER:
+            _run(f, c, i, me, opponent, t, t.legal0[0, 0, 0], True)
+    pairings = c.characters * c.characters
+    start = f.start
+    start[:] = 0
+    runnable = 0
+    for i in range(n):
         st = f.status[i]
-        if st != LEARNER and st != WAITING and st != ENDED:  # noqa: PLR1714 (compiled)
-            _run(f, c, i, me, opponent)
-            if f.status[i] >= WANTS_ENTER:
-                wanting += 1
+        if st == RUNNING or st >= WANTS_ENTER:
+            start[_pairing(f, c, i) + 1] += 1
+            runnable += 1
+    for p in range(pairings):
+        start[p + 1] += start[p]
+    for i in range(n):
+        st = f.status[i]
+        if st == RUNNING or st >= WANTS_ENTER:
+            p = _pairing(f, c, i)
+            f.order[start[p]] = i
+            start[p] += 1
+    return runnable
+
+
+@kernels.jit_flat
+def _run_block(
+    f: Fights, c: Consts, lo: int, hi: int, me: int, opponent: int, t: Any, filled: Any
+) -> int:
+    """Run fights ``f.order[lo:hi]``, all of one pairing (its tables ``t``, ``filled``);
+    returns how many want a table entry."""
+    wanting = 0
+    for j in range(lo, hi):
+        i = f.order[j]
+        _run(f, c, i, me, opponent, t, filled, False)
+        if f.status[i] >= WANTS_ENTER:
+            wanting += 1
     return wanting
 
 
 @njit(cache=True)
+def step_all(
+    f: Fights,
+    c: Consts,
+    tables: Any,
+    filled: Any,
+    actions: Any,
+    acting: Any,
+    me: int,
+    opponent: int,
+    seat: int,
+) -> int:
+    """The learner's ``actions`` (where ``acting``) as ``seat``'s choices (the learner's or,
+    for a policy opponent, the opponent's), then every running fight taken as far as it goes;
+    returns how many now want a table entry, or -1 for an illegal action (nothing applied).
+
+    The fights run in order of pairing, each pairing's tables fetched from the typed list
+    once (a fetch costs ~0.5 us: more than a round), by kernels compiled without reference
+    counting (which would cost an atomic operation per array per inlined call)."""
+    runnable = _prepare_step(f, c, actions, acting, me, opponent, seat, tables[0])
+    if runnable < 0:
+        return -1
+    wanting = 0
+    j = 0
+    while j < runnable:
+        p = _pairing(f, c, f.order[j])
+        hi = j
+        while hi < runnable and _pairing(f, c, f.order[hi]) == p:
+            hi += 1
+        wanting += _run_block(f, c, j, hi, me, opponent, tables[p], filled[p])
+        j = hi
+    return wanting
+
+
+@kernels.jit_flat
+def _seed_streams(streams: Any, seeds: Any) -> None:
+    for i in range(len(seeds)):
+        streams[i] = _hash_seed(seeds[i], 2)
+
+
+@kernels.jit_flat
 def reset_all(f: Fights, c: Consts, which: Any, seeds: Any, use_seeds: bool) -> None:
     """New fights where ``which``: game seed ``seeds[i]`` (``use_seeds``) or the next of the
     environment's stream; the opponent's stream is derived from the game seed."""
@@ -506,7 +591,7 @@ def reset_all(f: Fights, c: Consts, which: Any, seeds: Any, use_seeds: bool) -> 
         f.status[i] = RUNNING
 
 
-@njit(cache=True)
+@kernels.jit_flat
 def masks_all(f: Fights, c: Consts, seat: int, which: Any, out: Any) -> None:
     """``out[j]``: seat ``seat``'s legal actions in fight ``which[j]``."""
     for j in range(len(which)):
@@ -530,7 +615,7 @@ def masks_all(f: Fights, c: Consts, seat: int, which: Any, out: Any) -> None:
                     row[A_PLAY + b] = True
 
 
-@njit(cache=True)
+@kernels.jit_flat
 def observe_all(f: Fights, c: Consts, seat: int, which: Any, out: Any, normalize: bool) -> None:
     """``out[j]``: seat ``seat``'s observation of fight ``which[j]``, as
     :class:`~.observation.SFRivalsEncoding` writes it from the seat's view."""
@@ -676,7 +761,9 @@ class SFRivalsVector:
         firsts = [int(fixed[0])] if fixed[0] >= 0 else list(range(count))
         seconds = [int(fixed[1])] if fixed[1] >= 0 else list(range(count))
         self.pairings = sorted(a * count + b for a in firsts for b in seconds)
-        tables, filled = engine.rule_tables(np.asarray(self.pairings, dtype=np.int64))
+        # typed lists go to compiled code as arguments of their own (inside a tuple they
+        # cost Numba's dispatcher ~0.1 ms a call to type)
+        self.tables, self.filled = engine.rule_tables(np.asarray(self.pairings, dtype=np.int64))
         radix, full, no_carry = engine._start_consts(np.asarray(self.pairings, dtype=np.int64))
         most = max(len(c.setup_choices) for c in engine.characters)
         setup_index = np.full((count, _S * _S), -1, dtype=np.int64)
@@ -718,8 +805,6 @@ class SFRivalsVector:
             setup_index=setup_index,
             life=engine.life,
             rounds=engine.catalog.rules.hand,
-            tables=tables,
-            filled=filled,
             radix=radix,
             full=full,
             no_carry=no_carry,
@@ -755,6 +840,9 @@ class SFRivalsVector:
             returns=np.zeros(n, dtype=np.float64),
             rng=np.zeros(n, dtype=np.uint64),
             env_rng=np.zeros(n, dtype=np.uint64),
+            order=np.zeros(n, dtype=np.int64),
+            start=np.zeros(count * count + 1, dtype=np.int64),
+            work=np.zeros(2 * _S, dtype=np.int64),
         )
         self._all = np.arange(n, dtype=np.int64)
         self._no_actions = np.zeros(n, dtype=np.int64)
@@ -803,8 +891,7 @@ class SFRivalsVector:
 
     def seed(self, seeds: NDArray[np.int64]) -> None:
         """Each environment's stream of game seeds (after its first game, ``seeds[i]``)."""
-        for i, s in enumerate(seeds.tolist()):
-            self.fights.env_rng[i] = _hash_seed(int(s), 2)
+        _seed_streams(self.fights.env_rng, seeds.astype(np.int64))
 
     def reset(self, which: NDArray[np.bool_], seeds: NDArray[np.int64] | None = None) -> None:
         """New games where ``which``: game seed ``seeds[i]``, or the environment's next."""
@@ -835,7 +922,14 @@ class SFRivalsVector:
         f, me = self.fights, self.seat
         seat, kind = me, self.opponent
         while True:
-            while step_all(f, self.consts, actions, acting, me, kind, seat):
+            while True:
+                wanting = step_all(
+                    f, self.consts, self.tables, self.filled, actions, acting, me, kind, seat
+                )
+                if wanting < 0:
+                    raise ValueError("not a legal action id now")
+                if not wanting:
+                    break
                 self._fill()
                 actions, acting = self._no_actions, self._nobody
             if self.policy is None:
