@@ -140,6 +140,9 @@ class Observation:
     """``vector(game, options, num_envs, seat)`` -> a
     :class:`~kumite.core.observation.VectorCore`: ``num_envs`` games of one seat against a
     random opponent on the batched engine (the batched Gymnasium vector environment)."""
+    exploit: Ref[Callable[..., Any]] | None = None
+    """``exploit(game, options, policy, normalize)`` -> a summary dict: the exact worst cases
+    and exploitability of a policy (:mod:`kumite.envs.exploit`)."""
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
