@@ -271,7 +271,8 @@ def vector_main(args: argparse.Namespace) -> None:
     for name in ("wall", "cpu"):
         r = out[name]
         cells = ", ".join(
-            f"vs {k} {r[k]['env_steps_per_s']:,.0f} env steps/s ({r[k]['ratio']:.1f}x)" for k in runs
+            f"vs {k} {r[k]['env_steps_per_s']:,.0f} env steps/s ({r[k]['ratio']:.1f}x)"
+            for k in runs
         )
         print(
             f"[{name}] goofspiel(8) {r['goofspiel8_steps_per_s']:,.0f} steps/s (same run); "
