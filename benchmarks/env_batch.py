@@ -36,7 +36,6 @@ import time
 from typing import Any
 
 import numpy as np
-
 from numba import njit
 
 from kumite.games.sfrivals.batch import BatchEngine

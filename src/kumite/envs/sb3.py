@@ -5,7 +5,7 @@ it, so only code that has it installed imports this module.
     from kumite.envs.sb3 import make_vec_env
     from sb3_contrib import MaskablePPO
 
-    env = make_vec_env("sfrivals", 64, opponent="greedy")
+    env = make_vec_env(GAME_ID, 64, opponent="greedy")  # a game with a batched engine
     MaskablePPO("MlpPolicy", env).learn(100_000)
 
 Stable-Baselines3's conventions: the environment resets a game as soon as it ends (the new
@@ -62,7 +62,7 @@ class KumiteVecEnv(VecEnv):
                 infos[i]["illegal_action"] = info["illegal_action"][i]
         return obs, rewards.astype(np.float32), dones, infos
 
-    def seed(self, seed: int | None = None) -> Sequence[None | int]:
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
         """The seed of the next :meth:`reset` (game ``i`` plays seed ``seed + i``)."""
         self._seed = seed
         return [None if seed is None else seed + i for i in range(self.num_envs)]

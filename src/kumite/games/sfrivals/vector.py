@@ -182,7 +182,7 @@ def _bits(mask: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _first(f: Fights, i: int) -> int:
+def _first(f: Fights, i: int) -> Any:
     """The seat that must reveal its card first and has not yet, else -1."""
     flags = kernels.key_reveal(f.key[i])
     for s in range(2):
@@ -192,7 +192,7 @@ def _first(f: Fights, i: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _pending(f: Fights, i: int, s: int) -> bool:
+def _pending(f: Fights, i: int, s: int) -> Any:
     """Seat ``s`` has a decision pending (as ``SFRState.pending``)."""
     phase = f.phase[i]
     if phase == CHARACTER:
@@ -208,12 +208,12 @@ def _pending(f: Fights, i: int, s: int) -> bool:
 
 
 @njit(cache=True, inline="always")
-def _pairing(f: Fights, c: Consts, i: int) -> int:
+def _pairing(f: Fights, c: Consts, i: int) -> Any:
     return f.chars[i, 0] * c.characters + f.chars[i, 1]
 
 
 @njit(cache=True, inline="always")
-def _enter(f: Fights, i: int, t: Any, filled: Any) -> bool:
+def _enter(f: Fights, i: int, t: Any, filled: Any) -> Any:
     """Fight ``i`` starts a round at its key: its legal cards (False: the tables lack them).
     ``t`` and ``filled`` are its pairing's rule tables (``BatchEngine.rule_tables``)."""
     k = f.key[i]
@@ -227,7 +227,7 @@ def _enter(f: Fights, i: int, t: Any, filled: Any) -> bool:
 
 
 @njit(cache=True, inline="always")
-def _resolve(f: Fights, i: int, t: Any, filled: Any) -> bool:
+def _resolve(f: Fights, i: int, t: Any, filled: Any) -> Any:
     """Both cards of the round are down: resolve it (False: the tables lack an entry)."""
     child, end, wanted = kernels.next_state(f.key[i], f.early[i, 0], f.early[i, 1], t, False)
     if wanted:
@@ -254,7 +254,7 @@ def _resolve(f: Fights, i: int, t: Any, filled: Any) -> bool:
 
 
 @njit(cache=True, inline="always")
-def _apply(f: Fights, c: Consts, i: int, t: Any, filled: Any) -> bool:
+def _apply(f: Fights, c: Consts, i: int, t: Any, filled: Any) -> Any:
     """Apply the buffered choices of fight ``i``'s decision (every pending seat chose)."""
     phase = f.phase[i]
     if phase == CHARACTER:
@@ -308,7 +308,7 @@ def _apply(f: Fights, c: Consts, i: int, t: Any, filled: Any) -> bool:
 
 
 @njit(cache=True, inline="always")
-def _random_choice(f: Fights, c: Consts, i: int, s: int) -> int:
+def _random_choice(f: Fights, c: Consts, i: int, s: int) -> Any:
     phase = f.phase[i]
     if phase == CHARACTER:
         return _below(f.rng, i, c.characters)
@@ -319,7 +319,7 @@ def _random_choice(f: Fights, c: Consts, i: int, s: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _greedy_choice(f: Fights, c: Consts, i: int, s: int) -> int:
+def _greedy_choice(f: Fights, c: Consts, i: int, s: int) -> Any:
     """The greedy bot's decision (bots/greedy.py): its ties drawn uniformly."""
     phase = f.phase[i]
     if phase == CHARACTER:
@@ -446,7 +446,7 @@ def _run(
 
 
 @njit(cache=True, inline="always")
-def _choice(f: Fights, c: Consts, i: int, s: int, action: int) -> int:
+def _choice(f: Fights, c: Consts, i: int, s: int, action: int) -> Any:
     """The choice of seat ``s``'s legal ``action`` id (-1: not legal now)."""
     if not _pending(f, i, s) or f.chosen[i, s] >= 0:
         return -1
@@ -792,10 +792,11 @@ class SFRivalsVector:
         opts = game.parse_options(options)
         self.engine: BatchEngine = engine_for(game, opts)
         engine = self.engine
+        self.policy: Callable[[Any, Any], Any] | None = None
         if callable(opponent):
             self.opponent, self.policy = POLICY, opponent
         elif opponent in OPPONENTS:
-            self.opponent, self.policy = OPPONENTS[opponent], None
+            self.opponent = OPPONENTS[opponent]
         else:
             known = ", ".join([*OPPONENTS, "a batched policy"])
             raise OptionsError(f"the batched SF Rivals env has no opponent {opponent!r} ({known})")
