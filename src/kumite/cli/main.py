@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from kumite.cli import cards as cards_cmd
+from kumite.cli import exploit as exploit_cmd
 from kumite.cli import match as match_cmd
 from kumite.cli import play as play_cmd
 from kumite.cli import replay as replay_cmd
@@ -447,6 +448,32 @@ def solve(
         settings.pick, all_matchups, options, out, cache, strength, split_list(agents), json_out,
         method=method, exact=exact,
     )  # fmt: skip
+
+
+@app.command(context_settings=GAME_FLAGS)
+@friendly_errors
+def exploit(
+    ctx: typer.Context,
+    game: GameArg = DEFAULT_GAME,
+    pick: Annotated[str | None, typer.Option("--pick", help="The matchup, e.g. ryu,ken.")] = None,
+    pack: Annotated[
+        Path | None, typer.Option(help="A small pack: your own, or one shipped (mini).")
+    ] = None,
+    option: OptionOpt = None,
+    policy: Annotated[
+        str, typer.Option(help="random, or MODULE:ATTRIBUTE (a policy; see docs/envs.md).")
+    ] = "random",
+    normalize: Annotated[
+        bool, typer.Option(help="The policy reads normalised observations.")
+    ] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """The exact worst cases and exploitability of a policy in one matchup of a small pack
+    (see docs/envs.md, "Exploitability of your policy")."""
+    game, extra = game_and_flags(game, ctx.args)
+    spec = get_spec(game)
+    settings = settings_from(spec, pick, option or [], pack, extra)
+    exploit_cmd.run(game, game_options(spec, spec.load(), settings, 2), policy, normalize, json_out)
 
 
 def main() -> None:

@@ -136,10 +136,13 @@ class Observation:
     batch: Ref[Callable[[Game[Any], Mapping[str, Any]], Any]] | None = None
     """``batch(game, options)`` -> a batched engine (N games stepped at once on arrays;
     docs/envs.md). The lab reaches it through its own face (``Adapter.batch_random``)."""
-    vector: Ref[Callable[[Game[Any], Mapping[str, Any], int, int], Any]] | None = None
-    """``vector(game, options, num_envs, seat)`` -> a
-    :class:`~kumite.core.observation.VectorCore`: ``num_envs`` games of one seat against a
-    random opponent on the batched engine (the batched Gymnasium vector environment)."""
+    vector: Ref[Callable[..., Any]] | None = None
+    """``vector(game, options, num_envs, seat, opponent, normalize)`` -> the vector core of
+    ``num_envs`` games of one seat on the batched engine against ``opponent`` (a name or a
+    batched policy): :class:`kumite.envs.vector.BatchedVectorEnv` drives it."""
+    exploit: Ref[Callable[..., Any]] | None = None
+    """``exploit(game, options, policy, normalize)`` -> a summary dict: the exact worst cases
+    and exploitability of a policy (:mod:`kumite.envs.exploit`)."""
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

@@ -26,25 +26,20 @@ as the synchronous vector on the same seeds (docs/envs.md).
 
 from __future__ import annotations
 
-import functools
-import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import seeding
-from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
 
 from kumite.agents.base import Agent, decider
 from kumite.agents.registry import make_agent
 from kumite.core.errors import ChoiceError, IllegalChoiceError, OptionsError
 from kumite.core.game import State
-from kumite.core.observation import VectorCore
 from kumite.core.registry import get_spec, specs
 from kumite.core.rng import derive_seed
+from kumite.envs import vector
 from kumite.envs.base import EnvGame, NoEnvError
 
 ILLEGAL = ("lose", "raise")
@@ -211,142 +206,6 @@ def register_envs() -> list[str]:
     return out
 
 
-def _draw(rng: random.Random, n: int) -> int:
-    """Kumite's random agent's draw among ``n`` choices (``rng.choice(legal)``'s index)."""
-    return rng.choice(range(n))
-
-
-class BatchedVectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
-    """``num_envs`` games of one seat against kumite's random agent, stepped at once on the
-    game's batched engine (its declared ``Observation.vector`` core). It behaves as
-    ``SyncVectorEnv`` of :class:`KumiteEnv` with ``opponents="random"``: the same seeding
-    (``reset(seed=s)`` gives game ``i`` the seed ``s + i``; later games draw theirs from
-    each environment's generator), next-step autoreset, ``infos["action_mask"]``, and an
-    illegal action ending that game with the lowest utility (``illegal="lose"``) or raising
-    kumite's one-line error (``illegal="raise"``)."""
-
-    metadata: dict[str, Any] = {  # noqa: RUF012
-        "render_modes": [],
-        "autoreset_mode": AutoresetMode.NEXT_STEP,
-    }
-
-    def __init__(
-        self,
-        game: str,
-        num_envs: int,
-        options: Mapping[str, Any] | None = None,
-        seat: int = 0,
-        illegal: str = "lose",
-    ) -> None:
-        self.env = EnvGame.make(game, options)
-        obs = self.env.spec.observation
-        if obs is None or obs.vector is None:
-            raise NoEnvError(f"{self.env.spec.name} has no batched engine: use batched=False")
-        if illegal not in ILLEGAL:
-            raise NoEnvError(f"illegal={illegal!r}: one of {', '.join(ILLEGAL)}")
-        if not 0 <= seat < self.env.seats:
-            raise OptionsError(f"seat {seat} is not a seat of this game (0..{self.env.seats - 1})")
-        self.seat, self.illegal, self.num_envs = seat, illegal, num_envs
-        self.core: VectorCore = obs.vector.load()(self.env.game, self.env.options, num_envs, seat)
-        enc = self.env.encoding
-        self.single_observation_space = spaces.Box(enc.low, enc.high, (enc.size,), np.float32)
-        self.single_action_space = spaces.Discrete(self.env.num_actions)
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
-        self.metadata = {**type(self).metadata, **self.env.metadata(), "seat": seat}
-        self.metadata["render_modes"] = []
-        self.metadata["opponents"] = ["random"]
-        self._generators: list[np.random.Generator] = []
-        self._autoreset = np.zeros(num_envs, dtype=bool)
-        self._last: tuple[np.ndarray, np.ndarray] | tuple[()] = ()
-
-    def _start(self, index: Sequence[int], seeds: Sequence[int]) -> None:
-        others = [s for s in range(self.env.seats) if s != self.seat]
-        draws: list[Callable[[int], int]] = []
-        for seed in seeds:
-            # kumite's random agent, seeded as KumiteEnv seeds its opponents
-            rng = random.Random(derive_seed(seed, "agent", others[0]))
-            draws.append(functools.partial(_draw, rng))
-        self.core.reset(index, draws)
-
-    def reset(
-        self,
-        *,
-        seed: int | Sequence[int | None] | None = None,
-        options: dict[str, Any] | None = None,
-    ) -> tuple[np.ndarray, dict[str, Any]]:
-        if seed is None or isinstance(seed, int):
-            seeds = [None if seed is None else seed + i for i in range(self.num_envs)]
-        else:
-            seeds = list(seed)
-        self._generators = [seeding.np_random(s)[0] for s in seeds]
-        game_seeds = [
-            s if s is not None else int(g.integers(2**62))
-            for s, g in zip(seeds, self._generators, strict=True)
-        ]
-        self._start(range(self.num_envs), game_seeds)
-        self._autoreset[:] = False
-        self._last = self.core.observations(), self.core.masks()
-        return self._last[0].copy(), self._infos(self._last[1].copy())
-
-    def _infos(self, masks: np.ndarray, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        infos: dict[str, Any] = {"action_mask": masks, "_action_mask": np.ones(self.num_envs, bool)}
-        infos.update(extra or {})
-        return infos
-
-    def step(
-        self, actions: Any
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        actions = np.asarray(actions).reshape(self.num_envs)
-        if not self._last:
-            raise NoEnvError("reset() the environment first")
-        before_obs, before_masks = self._last
-        rewards = np.zeros(self.num_envs, dtype=np.float64)
-        terminated = np.zeros(self.num_envs, dtype=bool)
-        restart = np.flatnonzero(self._autoreset).tolist()
-        chosen: dict[int, int] = {}
-        illegal: dict[int, str] = {}
-        for i in np.flatnonzero(~self._autoreset).tolist():
-            action = int(actions[i])
-            if 0 <= action < self.env.num_actions and before_masks[i, action]:
-                chosen[i] = action
-            elif self.illegal == "raise":
-                raise IllegalChoiceError(self.seat, action, "not a legal action id now")
-            else:
-                illegal[i] = f"seat {self.seat}: {action!r} is not a legal action id now"
-        if restart:
-            self._start(restart, [int(self._generators[i].integers(2**62)) for i in restart])
-        self.core.step(chosen)
-        obs, masks = self.core.observations(), self.core.masks()
-        done = self.core.done()
-        for i in chosen:
-            if done[i]:
-                terminated[i] = True
-                rewards[i] = float(self.core.returns[i])
-        extra: dict[str, Any] = {}
-        if illegal:
-            where = list(illegal)
-            obs[where], masks[where] = before_obs[where], before_masks[where]
-            rewards[where] = self.env.game.info.utility_range[0]
-            terminated[where] = True
-            flagged = np.zeros(self.num_envs, dtype=bool)
-            flagged[where] = True
-            messages = np.full(self.num_envs, None, dtype=object)
-            for i, message in illegal.items():
-                messages[i] = message
-            extra = {"illegal_action": messages, "_illegal_action": flagged}
-        self._autoreset = terminated.copy()
-        self._last = obs, masks
-        obs, masks = obs.copy(), masks.copy()
-        return (
-            obs,
-            rewards,
-            terminated,
-            np.zeros(self.num_envs, dtype=bool),
-            self._infos(masks, extra),
-        )
-
-
 def make_vector(
     game: str,
     num_envs: int,
@@ -357,11 +216,9 @@ def make_vector(
     **kwargs: Any,
 ) -> gym.vector.VectorEnv:
     """``num_envs`` games at once: a synchronous vector of :class:`KumiteEnv`, or with
-    ``batched=True`` a :class:`BatchedVectorEnv` (random opponents only)."""
+    ``batched=True`` the batched vector environment (:mod:`kumite.envs.vector`)."""
     if batched:
-        if opponents != "random" and list(opponents) != ["random"]:
-            raise NoEnvError("the batched vector environment plays against 'random' only")
-        return BatchedVectorEnv(game, num_envs, options, seat, **kwargs)
+        return vector.make(game, num_envs, options, seat, opponents, **kwargs)
 
     def one() -> KumiteEnv:
         return KumiteEnv(game, options, seat, opponents, **kwargs)

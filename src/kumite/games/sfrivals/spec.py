@@ -66,6 +66,7 @@ SPEC = GameSpec(
         env_name="SFRivals",
         batch=Ref("kumite.games.sfrivals.batch:make"),
         vector=Ref("kumite.games.sfrivals.vector:make"),
+        exploit=Ref("kumite.games.sfrivals.exploit:hook"),
     ),
 )
 
