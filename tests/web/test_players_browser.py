@@ -316,6 +316,28 @@ def test_an_invite_link_takes_its_seat_and_the_creator_s_copy_opens_nothing(brow
     guest.close()
 
 
+def test_the_lobby_says_why_a_player_cannot_join_a_second_seat(browser, web, shots):
+    """One person, one seat (issue 28): joining an open seat of a table where you sit is
+    refused, and the lobby says so where the button was."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page, errors = new_page(context, web.base + "/")
+    name_myself(page, "Chun-Li")
+    page.select_option("[name=kind-1]", "open")
+    page.click("#create-table")
+    page.wait_for_selector("#go")
+    table = page.get_attribute("#go", "href").split("/table/")[1].split("#")[0]
+    page.check("#waiting")
+    button = f"#table-list li[data-table='{table}'] button"
+    page.wait_for_selector(button)
+    page.click(button)
+    refused = page.wait_for_selector(f"#table-list li[data-table='{table}'] .error")
+    assert "one seat a person" in refused.inner_text()
+    page.screenshot(path=shots / "0-one-seat-a-person.png")
+    assert "/table/" not in page.url
+    assert not [e for e in errors if "409" not in e], errors  # the refused request is logged
+    context.close()
+
+
 def test_a_wrong_link_offers_to_watch_instead(browser, web, shots):
     context = browser.new_context(viewport={"width": 390, "height": 844})
     lobby, _ = new_page(context, web.base + "/")
