@@ -264,10 +264,9 @@ BAD_NAMES = [
 ]
 
 
-def name_doors(server: ThreadServer, name: str) -> dict[str, httpx.Response]:
-    """Every request that takes a name, each with ``name``."""
+def name_doors(server: ThreadServer, me: dict[str, str], name: str) -> dict[str, httpx.Response]:
+    """Every request that takes a name, each with ``name`` (``me`` renames themself)."""
     base = server.base
-    me = new_player(base, "Guile")
 
     def made(seat: dict[str, Any]) -> httpx.Response:
         seats = [{"kind": "you"}, seat]
@@ -290,22 +289,26 @@ def test_one_name_check_for_every_name_at_every_door(database_url):
     """Invisible, bidirectional and blank-looking names were accepted, and seat names given
     with a new table skipped the check altogether."""
     with serve(database_url) as server:
+        me = new_player(server.base, "Guile")
         for name in BAD_NAMES:
             tables, players = rows(server, TableRow), rows(server, PlayerRow)
-            for door, response in name_doors(server, name).items():
+            for door, response in name_doors(server, me, name).items():
                 assert response.status_code == 400, (name, door, response.text)
                 detail = response.json()["detail"]
                 assert "\n" not in detail, (name, door, detail)
                 assert "name" in detail or "control character" in detail, (name, door, detail)
-            assert rows(server, TableRow) == tables
-            assert rows(server, PlayerRow) == players + 1  # Guile alone
+            assert (rows(server, TableRow), rows(server, PlayerRow)) == (tables, players)
+        assert (
+            httpx.get(f"{server.base}/api/players/me", headers=as_player(me)).json()["name"]
+            == "Guile"
+        )
 
 
 def test_every_door_takes_a_good_name_in_one_normal_form(database_url):
     """NFC: "Zoë" typed as Z, o, e and a combining diaeresis is stored as it is shown."""
     typed, shown = "  Zoe\u0308   Li ", "Zo\u00eb Li"
     with serve(database_url) as server:
-        doors = name_doors(server, typed)
+        doors = name_doors(server, new_player(server.base, "Guile"), typed)
         assert doors["new player"].json()["name"] == shown
         assert doors["rename"].json()["name"] == shown
         for door in ("invited seat", "open seat", "bot seat"):
