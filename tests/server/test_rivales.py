@@ -348,7 +348,7 @@ def settle(*clients: Seat) -> None:
 
 def test_team_chat_reaches_only_the_teammate(server):
     """rv.2v2.communication: communication may be private between the players of a team."""
-    table, seats, tokens = four_humans(server)
+    table, seats, _tokens = four_humans(server)
     watcher = Seat(server.base, table)
     welcome = watcher.until(lambda m: m["type"] == "welcome")
     assert welcome["chat"] == {"channel": None, "rules": None, "history": []}
@@ -361,7 +361,7 @@ def test_team_chat_reaches_only_the_teammate(server):
     assert chats(seats[0]) == chats(seats[1]) == ["take zone 2, their energy is there"]
     assert chats(seats[2]) == chats(seats[3]) == ["I go left"]
     assert chats(watcher) == []
-    later = Seat(server.base, table, 2, tokens[2])
+    later = Seat(server.base, table, 2, seats[2].token)  # the seat's token since it was taken
     welcome = later.until(lambda m: m["type"] == "welcome")
     assert welcome["chat"]["channel"] == "team-b"
     assert [m["text"] for m in welcome["chat"]["history"]] == ["I go left"]
@@ -517,7 +517,7 @@ def test_a_rivales_2v2_game_survives_the_server_being_killed(database_url):
         me = Seat(live.base, table, 0, tokens[0])
         again = me.until(lambda m: m["type"] == "update")["state"]
         assert (again["step"], again["submitted"]) == (step, True)  # the acknowledged half
-        rival = Seat(live.base, table, 2, tokens[2])
+        rival = Seat(live.base, table, 2, rival.token)  # its token since it took the seat
         resumed = rival.ready()
         assert resumed["step"] == step and resumed["view"]["players"] == view["players"]
         drive({0: me, 2: rival}, lluvia_first(random.Random(2)), limit=3000)

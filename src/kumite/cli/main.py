@@ -340,6 +340,17 @@ def serve(
     max_spectators: Annotated[
         int, typer.Option(help="Spectators per table.")
     ] = ServerSettings.spectators_per_table,
+    max_silent_sockets: Annotated[
+        int,
+        typer.Option(help="WebSockets one client address may have open before their hello."),
+    ] = ServerSettings.silent_sockets_per_client,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="The address or network of a reverse proxy whose X-Forwarded-For names the "
+            "client (repeatable; default none: nobody's is believed; docs/deploy.md)."
+        ),
+    ] = None,
     bot_threads: Annotated[
         int, typer.Option(help="Threads in which the bots of all tables think.")
     ] = ServerSettings.bot_threads,
@@ -392,6 +403,8 @@ def serve(
         chat_rate=chat_rate,
         open_tables_per_client=max_open_tables,
         spectators_per_table=max_spectators,
+        silent_sockets_per_client=max_silent_sockets,
+        trusted_proxies=tuple(trusted_proxy or ()),
         bot_threads=bot_threads,
         bot_processes=bot_processes,
         bot_budget=bot_budget,

@@ -93,6 +93,7 @@ def router(server: Server) -> APIRouter:
                 "chat": server.settings.chat_rate,
                 "open_tables_per_client": server.settings.open_tables_per_client,
                 "spectators_per_table": server.settings.spectators_per_table,
+                "silent_sockets_per_client": server.settings.silent_sockets_per_client,
             },
         }
 

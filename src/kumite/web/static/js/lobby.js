@@ -276,9 +276,13 @@ async function refresh() {
       if (seat.kind === "open" && !seat.claimed && t.status !== "finished") {
         item.append(" ", h("button", {
           type: "button",
-          onclick: async () => {
-            const joined = await api(`/api/tables/${t.id}/join`, { method: "POST", body: { seat: index } });
-            window.location.href = joined.play || joined.url;
+          onclick: async (event) => {
+            try {
+              const joined = await api(`/api/tables/${t.id}/join`, { method: "POST", body: { seat: index } });
+              window.location.href = joined.play || joined.url;
+            } catch (error) {  // taken meanwhile, or you hold a seat there already
+              event.target.replaceWith(h("span.error", { role: "alert" }, error.message));
+            }
           },
         }, `Join seat ${index + 1}`));
       }
