@@ -221,7 +221,13 @@ def _cards(a: Mapping[str, Any]) -> str:
         )
     )
     by_when = cards["by_when"]
-    if by_when:
+    if by_when and sum(r["n"] >= MIN_CELL for r in by_when) < len(by_when) / 4:
+        # Mostly grey cells say nothing and cost most of a small run's report to draw.
+        parts.append(
+            f"<p class='note'>Win rate when played by {_esc(a['turn'])}: too few plays per "
+            f"cell for a heat map (fewer than {MIN_CELL} in most); the CSV has every cell.</p>"
+        )
+    elif by_when:
         cells = [
             {
                 **r,
