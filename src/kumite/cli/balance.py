@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -55,6 +56,8 @@ class BalanceArgs:
     max_fights: int = 80
     judge_batch: int = 40
     stages: int = 6
+    judge_check: int | None = None
+    screen: int = 2
 
 
 def _bounds(text: str, what: str) -> tuple[float, float]:
@@ -130,6 +133,8 @@ def spec_of(args: BalanceArgs) -> BalanceSpec:
         max_fights=args.max_fights,
         judge_batch=args.judge_batch,
         stages=args.stages,
+        judge_check=args.judge_check,
+        screen=args.screen,
         pack_id=args.out.stem,
     )
 
@@ -161,20 +166,31 @@ def _bar(enabled: bool, total: int) -> Iterator[Any]:
 def run(args: BalanceArgs) -> dict[str, Any]:
     spec = spec_of(args)
     jobs = default_jobs() if args.jobs is None else args.jobs
+
     def log(message: str) -> None:
         if not args.json_out:
-            err_console.print(f"[dim]{message}[/dim]")
+            err_console.print(f"[dim]{escape(message)}[/dim]")
 
     log(
         f"{len(spec.knobs)} values may move; judges {', '.join(spec.judges)}; seed {spec.seed}; "
         + "; ".join(spec.targets.describe())
     )
+
+    def found(overlay: str | None) -> None:
+        if overlay is not None:
+            args.out.write_text(overlay, "utf-8")
+            log(f"wrote {args.out}; re-checking on fresh seeds")
+
     with _bar(args.progress and not args.json_out, spec.budget) as advance:
         doc = balance(
-            spec, jobs=jobs, backend=args.backend, address=args.address, progress=advance, log=log
+            spec,
+            jobs=jobs,
+            backend=args.backend,
+            address=args.address,
+            progress=advance,
+            log=log,
+            found=found,
         )
-    if doc["overlay"] is not None:
-        args.out.write_text(doc["overlay"], "utf-8")
     if args.report is not None:
         args.report.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", "utf-8")
     if args.json_out:

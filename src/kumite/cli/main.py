@@ -328,6 +328,13 @@ def balance(
         int, typer.Option(help="Fights per pairing when a later judge checks a stage.")
     ] = 40,
     stages: Annotated[int, typer.Option(help="Entities worked on, one after the other.")] = 6,
+    screen: Annotated[
+        int, typer.Option(help="Single moves tried per value: up to this many steps each way.")
+    ] = 2,
+    judge_check: Annotated[
+        int | None,
+        typer.Option(help="Re-check fights per pairing under the later judges (default --fights)."),
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed (random if omitted).")] = None,
     jobs: Annotated[
         int | None, typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")
@@ -383,6 +390,8 @@ def balance(
             max_fights=max_fights,
             judge_batch=judge_fights,
             stages=stages,
+            judge_check=judge_check,
+            screen=screen,
         )
     )
 

@@ -278,6 +278,8 @@ class BalanceSpec:
     """An overlay (TOML text) the search starts from; the result includes it."""
     fights: int = 200
     """Fights per cell of the final re-check on fresh seeds."""
+    judge_check: int | None = None
+    """Fights per cell of the re-check under the other judges (default: ``fights``)."""
     batch: int = 20
     """Fights per cell at each sampling step."""
     max_fights: int = 80
@@ -296,6 +298,10 @@ class BalanceSpec:
     """Loss added per changed value (the search prefers fewer changes)."""
     step_price: float = 1e-4
     """Loss added per step moved."""
+
+    @property
+    def check_fights(self) -> int:
+        return self.fights if self.judge_check is None else self.judge_check
 
     def __post_init__(self) -> None:
         if not self.judges:
@@ -348,6 +354,8 @@ class Balancer:
         self.history: list[dict[str, Any]] = []
         self._overlays: dict[Values, str] = {}
         self._measured: dict[str, list[Values]] = {}
+        self.on_found: Callable[[str | None], None] | None = None
+        """Called with the overlay as soon as the search has it (before the re-check)."""
         try:
             self.game.parse_options({**spec.options, "players": max(spec.players)})
             self._has_players = True
@@ -725,6 +733,8 @@ class Balancer:
                 self._record(f"stage {stage + 1} ({target}) judged", best, best_loss, meets)
         best, best_loss, meets = self.prune(best, best_loss)
         self._record("pruned", best, best_loss, meets)
+        if self.on_found is not None:
+            self.on_found(self.overlay(best))
         return self.finish(best, time.perf_counter() - started)
 
     def _singles(
@@ -827,9 +837,12 @@ class Balancer:
             "changes": {k.key: v for k, v in zip(self.knobs, values, strict=True) if v != k.base},
         }
         self.history.append(entry)
+        changes = ", ".join(f"{k} {v}" for k, v in entry["changes"].items())
         self.log(
             f"{step}: loss {loss:.5f}, {len(entry['changes'])} change(s), "
-            f"{self.fights_played} fights" + (" — meets the targets" if meets else "")
+            f"{self.fights_played} fights"
+            + (" — meets the targets" if meets else "")
+            + (f" [{changes}]" if changes else "")
         )
 
     # -- the re-check --
@@ -1030,8 +1043,12 @@ def balance(
     address: str | None = None,
     progress: Progress | None = None,
     log: Callable[[str], None] | None = None,
+    found: Callable[[str | None], None] | None = None,
 ) -> dict[str, Any]:
     """Run the search of ``spec``; the result document (``changes``, ``overlay``, before and
-    after tables per judge, the convergence ``history``)."""
+    after tables per judge, the convergence ``history``). ``found`` gets the overlay as
+    soon as the search has it, before the re-check on fresh seeds."""
     with TaskPool(jobs, backend, address) as pool:
-        return Balancer(spec, pool, progress, log).run()
+        balancer = Balancer(spec, pool, progress, log)
+        balancer.on_found = found
+        return balancer.run()
