@@ -700,12 +700,18 @@ class Balancer:
             if meets or self.fights_played >= spec.budget:
                 break
             changed = {k.key for k, v in zip(self.knobs, best, strict=True) if v != k.base}
-            order = [e for e in self.worst_entities(best) if e not in tried]
+            movable = {k.owner for k in self.knobs}
+            shared = None in movable
+            order = [
+                e for e in self.worst_entities(best) if e not in tried and (shared or e in movable)
+            ]
             if not order:
                 break
             target = order[0]
             tried.add(target)
-            active = [i for i, k in enumerate(self.knobs) if k.owner == target or k.key in changed]
+            active = [
+                i for i, k in enumerate(self.knobs) if k.owner in (target, None) or k.key in changed
+            ]
             if not active:
                 continue
             # One value at a time first (the fewest changes), then CMA-ES over the few values
@@ -730,7 +736,8 @@ class Balancer:
                     best, best_loss, meets = stage_best, loss, ok
                     tried.clear()
                     tried.add(target)
-                self._record(f"stage {stage + 1} ({target}) judged", best, best_loss, meets)
+                if len(spec.judges) > 1:
+                    self._record(f"stage {stage + 1} ({target}) judged", best, best_loss, meets)
         best, best_loss, meets = self.prune(best, best_loss)
         self._record("pruned", best, best_loss, meets)
         if self.on_found is not None:
