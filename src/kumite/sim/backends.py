@@ -231,15 +231,25 @@ class TaskPool:
             self._started_ray = True
         self._task: Any = ray.remote(run_chunk)
 
-    def run(self, tasks: list[Task], progress: Progress | None = None) -> list[Chunk]:
-        out: list[Chunk | None] = [None] * len(tasks)
+    def run(
+        self, tasks: list[Task], progress: Progress | None = None, errors: bool = False
+    ) -> list[Any]:
+        """The chunks of ``tasks`` in order; with ``errors``, a task that raised gives its
+        exception in its place instead of stopping the run (a pack whose fights crash)."""
+        out: list[Any] = [None] * len(tasks)
         if self._ray is not None:
             refs = {self._task.remote(s, a, b, False): i for i, (s, a, b) in enumerate(tasks)}
             pending = list(refs)
             while pending:
                 ready, pending = self._ray.wait(pending, num_returns=1)
                 for ref in ready:
-                    chunk: Chunk = self._ray.get(ref)
+                    try:
+                        chunk: Chunk = self._ray.get(ref)
+                    except Exception as exc:
+                        if not errors:
+                            raise
+                        out[refs[ref]] = getattr(exc, "cause", None) or exc
+                        continue
                     out[refs[ref]] = chunk
                     if progress is not None:
                         progress(chunk.stop - chunk.start)
@@ -248,13 +258,25 @@ class TaskPool:
                 self._pool.submit(run_chunk, s, a, b, False): i for i, (s, a, b) in enumerate(tasks)
             }
             for future in concurrent.futures.as_completed(futures):
+                failed = future.exception()
+                if failed is not None:
+                    if not errors:
+                        raise failed
+                    out[futures[future]] = failed
+                    continue
                 chunk = future.result()
                 out[futures[future]] = chunk
                 if progress is not None:
                     progress(chunk.stop - chunk.start)
         else:
             for i, (s, a, b) in enumerate(tasks):
-                out[i] = run_chunk(s, a, b, False)
+                try:
+                    out[i] = run_chunk(s, a, b, False)
+                except Exception as exc:
+                    if not errors:
+                        raise
+                    out[i] = exc
+                    continue
                 if progress is not None:
                     progress(b - a)
-        return [c for c in out if c is not None]
+        return out

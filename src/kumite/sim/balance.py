@@ -354,6 +354,8 @@ class Balancer:
         self.history: list[dict[str, Any]] = []
         self._overlays: dict[Values, str] = {}
         self._measured: dict[str, list[Values]] = {}
+        self.failed: dict[tuple[str, str, str, Values], str] = {}
+        """Cells whose fights raised under a candidate (its loss is then infinite)."""
         self.on_found: Callable[[str | None], None] | None = None
         """Called with the overlay as soon as the search has it (before the re-check)."""
         try:
@@ -454,8 +456,24 @@ class Balancer:
         results = self.pool.run(
             [(spec, a, b) for _k, spec, a, b in tasks],
             None if report is None else (lambda n: report(n, "fights")),
+            errors=True,
         )
-        for (key, _spec, _a, _b), chunk in zip(tasks, results, strict=True):
+        for (key, spec, a, b), chunk in zip(tasks, results, strict=True):
+            if isinstance(chunk, BaseException):
+                if key not in self.failed:
+                    self.failed[key] = (
+                        f"{type(chunk).__name__}: {chunk} (fights {a}..{b - 1} of seed "
+                        f"{spec.seed}, stream {spec.stream})"
+                    )
+                    changes = ", ".join(
+                        f"{k.key} {v}"
+                        for k, v in zip(self.knobs, key[3], strict=True)
+                        if v != k.base
+                    )
+                    self.log(
+                        f"a candidate's fights fail, it is dropped [{changes}]: " + self.failed[key]
+                    )
+                continue
             self._scores[key].add(chunk)
             self.fights_played += chunk.stop - chunk.start
 
@@ -596,6 +614,12 @@ class Balancer:
         return {"cells": cells, "entities": entities, "shares": shares}
 
     def loss(self, values: Values, optimistic: bool = False) -> tuple[float, bool]:
+        if self.failed and any(
+            (stream, judge, cell.key, self._relevant(cell, values)) in self.failed
+            for stream, judge in {(k[0], k[1]) for k in self.failed}
+            for cell in self.cells
+        ):
+            return math.inf, False
         total = self.price(values)
         meets = True
         for judge in self.spec.judges:
@@ -629,7 +653,7 @@ class Balancer:
                     continue
                 optimistic, _ = self.loss(v, optimistic=True)
                 if optimistic > incumbent:
-                    continue
+                    continue  # clearly worse (or its fights fail)
                 if all(self._settled(c, first, v) for c in self.cells):
                     continue
                 still.append(v)
@@ -901,6 +925,7 @@ class Balancer:
             "after": after,
             "meets": all(r["meets"] for r in after.values()),
             "history": self.history,
+            "failed": sorted(set(self.failed.values())),
             "fights": {"search": searched, "check": self.fights_played - searched},
             "seconds": round(seconds, 1),
             "fights_per_second": round(searched / seconds, 1) if seconds > 0 else None,
