@@ -135,3 +135,23 @@ def test_a_drawn_chart_reads_both_directions():
     assert chart["rock|scissors"] == 0.7 and chart["scissors|rock"] == pytest.approx(0.3)
     with pytest.raises(OptionsError, match="line 1"):
         parse_chart("rock scissors")
+
+
+def test_a_candidate_whose_fights_fail_is_dropped_and_reported(monkeypatch):
+    """A pack that crashes the game (here: any pack giving the Hadouken 4 Damage) must not
+    stop the search: that candidate is dropped and the failure is in the report."""
+    import kumite.sim.backends as backends
+
+    real = backends.run_chunk
+
+    def crashing(spec, start, stop, rows=True):
+        if "value = 4" in (spec.options.get("pack") or ""):
+            raise ValueError("list.remove(x): x not in list")
+        return real(spec, start, stop, rows)
+
+    monkeypatch.setattr(backends, "run_chunk", crashing)
+    small = {"budget": 3000, "fights": 20, "batch": 20, "max_fights": 40, "stages": 1,
+             "screen": 2, "entities": FOUR[:3]}  # fmt: skip
+    doc = balance(toy_spec(5, **small), jobs=1)
+    assert doc["failed"] and "list.remove" in doc["failed"][0]
+    assert all(c["to"] != 4 for c in doc["changes"])
