@@ -1009,7 +1009,7 @@ def overlay_text(
             "base": meta.get("base", pack.id),
             "game": str(pack.meta.get("game")),
             "version": str(meta.get("version", "1")),
-            "title": f"{note}: {len(changes)} value(s) changed",
+            "title": f"{note}: {len(changes)} value(s) changed by the search",
         }
     )
     data["pack"] = meta
