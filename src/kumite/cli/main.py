@@ -221,9 +221,19 @@ def sim(
             )
         ),
     ] = False,
+    restricted: Annotated[
+        int,
+        typer.Option(
+            help="Restricted play: value every card by N games with and N without it "
+            "(0: only the characters/fighters/heroes, from the games already played)."
+        ),
+    ] = 0,
+    loops: Annotated[
+        bool, typer.Option(help="Flag games that repeat a position (slower).")
+    ] = False,
 ) -> None:
     """Simulate many bot games: win rates with intervals, seat effects, ratings, matchups,
-    card impact; with --pack, a before/after comparison."""
+    restricted play, card impact, games to look at; with --pack, a before/after comparison."""
     # The balance lab's modules (numpy, scipy, matplotlib) load only when used.
     from kumite.cli import sim as sim_cmd
 
@@ -248,6 +258,141 @@ def sim(
             report=report,
             json_out=json_out,
             batched=batched,
+            restricted=restricted,
+            loops=loops,
+        )
+    )
+
+
+@app.command(context_settings=GAME_FLAGS)
+@friendly_errors
+def balance(
+    ctx: typer.Context,
+    game: GameArg = DEFAULT_GAME,
+    judge: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--judge",
+            help="Agent judging the balance (every seat); repeat for several: a change must "
+            "meet the targets under each. The first searches, the others check. Default greedy.",
+        ),
+    ] = None,
+    vary: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Values that may move: ID-GLOB:FIELD[,FIELD...], e.g. 'curie*:speed,damage' "
+            "(cards, fighters, heroes whose id matches); repeatable."
+        ),
+    ] = None,
+    range_: Annotated[
+        list[str] | None,
+        typer.Option("--range", help="A field's allowed values, e.g. damage=0..4; repeatable."),
+    ] = None,
+    step: Annotated[
+        list[str] | None, typer.Option(help="A field's step, e.g. life=1; repeatable.")
+    ] = None,
+    max_change: Annotated[int | None, typer.Option(help="Most steps any value may move.")] = None,
+    freeze: Annotated[
+        list[str] | None, typer.Option(help="Ids (globs) that never move; repeatable.")
+    ] = None,
+    pairing: Annotated[
+        str | None, typer.Option(help="Target: every pairing's share within A,B, e.g. 0.4,0.6.")
+    ] = None,
+    half: Annotated[
+        bool, typer.Option("--half", help="Target: every entity's 95% interval contains 1/2.")
+    ] = False,
+    chart: Annotated[
+        Path | None,
+        typer.Option(help="Target: a drawn chart, lines 'a b share' (the reverse is 1-share)."),
+    ] = None,
+    chart_tolerance: Annotated[float, typer.Option(help="Chart: allowed distance.")] = 0.05,
+    share: Annotated[
+        str | None,
+        typer.Option(help="Target (more players): win rate x players within A,B, e.g. 0.8,1.2."),
+    ] = None,
+    players_: Annotated[
+        list[int] | None,
+        typer.Option("--players", help="Player counts to balance at (repeatable)."),
+    ] = None,
+    entities: Annotated[
+        str | None, typer.Option(help="Only these characters/fighters/heroes (comma-separated).")
+    ] = None,
+    budget: Annotated[int, typer.Option(help="Fights the search may play.")] = 20000,
+    fights: Annotated[
+        int, typer.Option(help="Fights per pairing of the re-check on fresh seeds.")
+    ] = 200,
+    batch: Annotated[int, typer.Option(help="Fights per pairing per sampling step.")] = 20,
+    max_fights: Annotated[
+        int, typer.Option(help="Most fights per pairing for one candidate.")
+    ] = 80,
+    judge_fights: Annotated[
+        int, typer.Option(help="Fights per pairing when a later judge checks a stage.")
+    ] = 40,
+    stages: Annotated[int, typer.Option(help="Entities worked on, one after the other.")] = 6,
+    screen: Annotated[
+        int, typer.Option(help="Single moves tried per value: up to this many steps each way.")
+    ] = 2,
+    judge_check: Annotated[
+        int | None,
+        typer.Option(help="Re-check fights per pairing under the later judges (default --fights)."),
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed (random if omitted).")] = None,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")
+    ] = None,
+    backend: Annotated[str, typer.Option(help="local (processes) or ray.")] = "local",
+    address: Annotated[str | None, typer.Option(help="Ray: cluster address.")] = None,
+    start: Annotated[
+        Path | None, typer.Option(help="Start from this overlay pack (the result includes it).")
+    ] = None,
+    out: Annotated[
+        Path, typer.Option(help="The overlay pack written (load it with --pack).")
+    ] = Path("balanced.toml"),
+    report: Annotated[Path | None, typer.Option(help="Write the report (JSON) here.")] = None,
+    option: OptionOpt = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """Search the smallest change of card values that meets balance targets under every
+    judge; write it as an overlay pack and report before/after tables (docs/simulation.md)."""
+    from kumite.cli import balance as balance_cmd
+
+    game, extra = game_and_flags(game, ctx.args)
+    spec = get_spec(game)
+    settings = settings_from(spec, None, option or [], None, extra)
+    options = game_options(spec, spec.load(), settings, spec.load().info.min_players)
+    balance_cmd.run(
+        balance_cmd.BalanceArgs(
+            game=game,
+            judges=list(judge or ["greedy"]),
+            vary=list(vary or []),
+            ranges=list(range_ or []),
+            steps=list(step or []),
+            max_change=max_change,
+            freeze=list(freeze or []),
+            pairing=pairing,
+            half=half,
+            chart=chart,
+            chart_tolerance=chart_tolerance,
+            share=share,
+            players=list(players_ or []),
+            entities=entities,
+            budget=budget,
+            fights=fights,
+            seed=seed,
+            jobs=jobs,
+            backend=backend,
+            address=address,
+            start=start,
+            out=out,
+            report=report,
+            options=options,
+            json_out=json_out,
+            batch=batch,
+            max_fights=max_fights,
+            judge_batch=judge_fights,
+            stages=stages,
+            judge_check=judge_check,
+            screen=screen,
         )
     )
 

@@ -20,6 +20,7 @@ from kumite.sim.adapters import Adapter, GameSummary
 
 class RivalesAdapter(Adapter):
     turn = "clash"
+    limit_rules = frozenset({"rv.ruling.final-round"})
 
     def card_names(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
         return {c.id: c.name for c in GAME.catalog(options).cards.values()}
@@ -32,6 +33,12 @@ class RivalesAdapter(Adapter):
             c.id: c.name if c.id in basic else f"{owner.get(c.id, '?')}: {c.name}"
             for c in catalog.cards.values()
         }
+
+    def card_owners(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
+        """A fighter's unique cards and ultra are its own; the basic cards are everyone's."""
+        catalog = GAME.catalog(options)
+        basic = {c.id for c in catalog.basics}
+        return {c.id: f.id for f in catalog.fighters.values() for c in f.cards if c.id not in basic}
 
     def admissible(self, options: Mapping[str, Any], entities: Sequence[str]) -> bool:
         """In 2vs2 (seats 1-2 against 3-4) teammates play different fighters."""

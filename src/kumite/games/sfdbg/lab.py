@@ -22,6 +22,8 @@ KICK = "kick"
 
 
 class SFDBGAdapter(Adapter):
+    limit_rules = frozenset({"sfdbg.ruling.round-limit"})
+
     def card_names(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
         return {c.id: c.name for c in GAME.catalog(options).cards}
 
