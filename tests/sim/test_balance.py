@@ -3,6 +3,7 @@ gives the same pack, and the overlay it writes loads and keeps each value's prov
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from importlib import resources
 
@@ -155,3 +156,34 @@ def test_a_candidate_whose_fights_fail_is_dropped_and_reported(monkeypatch):
     doc = balance(toy_spec(5, **small), jobs=1)
     assert doc["failed"] and "list.remove" in doc["failed"][0]
     assert all(c["to"] != 4 for c in doc["changes"])
+
+
+def test_together_every_judge_measures_every_candidate(monkeypatch):
+    """``together``: no judge is predicted from another; every candidate the search
+    measures under the first judge it also measures under the second, with the second's
+    own step and most fights per pairing."""
+    import kumite.sim.balance as bal
+
+    seen: list[bal.Balancer] = []
+    real_init = bal.Balancer.__init__
+
+    def keep(self, *a, **kw):
+        real_init(self, *a, **kw)
+        seen.append(self)
+
+    monkeypatch.setattr(bal.Balancer, "__init__", keep)
+    small = {"budget": 1500, "fights": 10, "batch": 20, "max_fights": 40, "stages": 1,
+             "screen": 1, "entities": FOUR[:3], "together": True, "judge_step": 10,
+             "judge_batch": 20}  # fmt: skip
+    spec = dataclasses.replace(toy_spec(4, **small), judges=("random", "greedy"))
+    doc = balance(spec, jobs=1)
+    (run,) = seen
+    by_judge: dict[str, dict[tuple[str, tuple[int, ...]], int]] = {"random": {}, "greedy": {}}
+    for (stream, judge, cell, values), score in run._scores.items():
+        if stream == "search" and score.fights:
+            by_judge[judge][cell, values] = score.fights
+    assert len(by_judge["random"]) > len(run.cells)  # candidates beyond the shipped pack
+    assert set(by_judge["random"]) == set(by_judge["greedy"])
+    assert max(by_judge["greedy"].values()) <= 20 < max(by_judge["random"].values())
+    assert all(n % 10 == 0 for n in by_judge["greedy"].values())
+    assert doc["judges"] == ["random", "greedy"]

@@ -55,6 +55,8 @@ class BalanceArgs:
     batch: int = 20
     max_fights: int = 80
     judge_batch: int = 40
+    together: bool = False
+    judge_step: int | None = None
     stages: int = 6
     judge_check: int | None = None
     screen: int = 2
@@ -132,6 +134,8 @@ def spec_of(args: BalanceArgs) -> BalanceSpec:
         batch=args.batch,
         max_fights=args.max_fights,
         judge_batch=args.judge_batch,
+        together=args.together,
+        judge_step=args.judge_step,
         stages=args.stages,
         judge_check=args.judge_check,
         screen=args.screen,

@@ -19,7 +19,9 @@ which range and by which step; frozen cards) and a **budget** of fights. The sea
   so that the fewest values move, each stage starting from the best pack so far;
 * the first judge searches; every other judge measures each stage's winner, and between
   those measurements its cells are predicted by the first judge's change since (a change is
-  assumed to move both judges alike; the next measurement corrects it);
+  assumed to move both judges alike; the next measurement corrects it) — or, ``together``,
+  every judge measures every candidate (a slow judge with fewer fights per step and at
+  most), for judges that do not move alike;
 * then **prunes**: every changed value is put back in turn if the pack stays as good;
 * re-checks the winner on **fresh seeds** at ``fights`` per cell under every judge.
 
@@ -285,7 +287,13 @@ class BalanceSpec:
     max_fights: int = 80
     """Most fights per cell for one candidate during the search."""
     judge_batch: int = 40
-    """Fights per cell when another judge measures a stage's winner."""
+    """Fights per cell when another judge measures a stage's winner (``together``: the most
+    per cell for one candidate under the later judges)."""
+    together: bool = False
+    """Every judge measures every candidate (no prediction from the first judge)."""
+    judge_step: int | None = None
+    """``together``: the later judges' fights per cell at each sampling step (default
+    ``batch``)."""
     stages: int = 6
     """Entities worked on, one after the other (furthest from its target first)."""
     screen: int = 2
@@ -559,7 +567,7 @@ class Balancer:
         first judge's change between that pack and ``values`` (zero where it measured these
         very values); an entity's score then adds up its predicted cells."""
         first = self.spec.judges[0]
-        if judge == first:
+        if judge == first or self.spec.together:
             return self.estimates(values, judge)
         now = self.estimates(values, first)
         points = self._measured.get(judge) or [self.base]
@@ -630,31 +638,45 @@ class Balancer:
 
     # -- racing --
 
-    def evaluate(self, candidates: Sequence[Values], incumbent: float) -> list[float]:
-        """Each candidate's loss under the first judge, sampled ``batch`` fights per cell
-        at a time up to ``max_fights``: a candidate whose optimistic loss is already worse
-        than ``incumbent`` stops; cells clearly inside their band stop early."""
+    def racing(self) -> tuple[str, ...]:
+        """The judges that measure every candidate: the first, or (``together``) all."""
+        return self.spec.judges if self.spec.together else self.spec.judges[:1]
+
+    def sampling(self, judge: str) -> tuple[int, int]:
+        """``judge``'s fights per cell at each step of a race, and the most per cell."""
         spec = self.spec
-        first = spec.judges[0]
+        if judge == spec.judges[0]:
+            return spec.batch, spec.max_fights
+        return spec.judge_step or spec.batch, spec.judge_batch
+
+    def evaluate(self, candidates: Sequence[Values], incumbent: float) -> list[float]:
+        """Each candidate's loss, sampled by the racing judges (:meth:`racing`) a step of
+        fights per cell at a time up to their most (:meth:`sampling`): a candidate whose
+        optimistic loss is already worse than ``incumbent`` stops; cells clearly inside
+        their band stop early."""
+        spec = self.spec
+        judges = self.racing()
         active = list(dict.fromkeys(candidates))
-        level = dict.fromkeys(active, 0)
+        level = {(v, j): 0 for v in active for j in judges}
         while active:
             wants = []
             for v in active:
-                level[v] = min(spec.max_fights, level[v] + spec.batch)
-                for cell in self.cells:
-                    if self._settled(cell, first, v):
-                        continue
-                    wants.append((cell, first, v, level[v], "search"))
+                for j in judges:
+                    step, most = self.sampling(j)
+                    level[v, j] = min(most, level[v, j] + step)
+                    for cell in self.cells:
+                        if self._settled(cell, j, v):
+                            continue
+                        wants.append((cell, j, v, level[v, j], "search"))
             self.measure(wants)
             still = []
             for v in active:
-                if level[v] >= spec.max_fights:
+                if all(level[v, j] >= self.sampling(j)[1] for j in judges):
                     continue
                 optimistic, _ = self.loss(v, optimistic=True)
                 if optimistic > incumbent:
                     continue  # clearly worse (or its fights fail)
-                if all(self._settled(c, first, v) for c in self.cells):
+                if all(self._settled(c, j, v) for c in self.cells for j in judges):
                     continue
                 still.append(v)
             active = still
@@ -664,10 +686,11 @@ class Balancer:
 
     def _settled(self, cell: Cell, judge: str, values: Values) -> bool:
         """Enough fights: the cell's interval lies inside its band, or it is at the most."""
+        step, most = self.sampling(judge)
         sc = self.score(cell, judge, values)
-        if sc.fights >= self.spec.max_fights:
+        if sc.fights >= most:
             return True
-        if sc.fights < self.spec.batch or cell.tables is None:
+        if sc.fights < step or cell.tables is None:
             return False
         t = self.spec.targets
         r = _interval(*sc.entity(cell.entities[0]))
@@ -844,7 +867,6 @@ class Balancer:
 
     def prune(self, values: Values, loss: float) -> tuple[Values, float, bool]:
         """Put each changed value back (smallest move first) while the pack stays as good."""
-        spec = self.spec
         order = sorted(
             (i for i, k in enumerate(self.knobs) if values[i] != k.base),
             key=lambda i: abs(values[i] - self.knobs[i].base),
@@ -853,7 +875,8 @@ class Balancer:
             trial = list(values)
             trial[i] = self.knobs[i].base
             t = tuple(trial)
-            self.measure([(c, spec.judges[0], t, spec.max_fights, "search") for c in self.cells])
+            most = {j: self.sampling(j)[1] for j in self.racing()}
+            self.measure([(c, j, t, most[j], "search") for j in most for c in self.cells])
             new, _ = self.loss(t)
             if new <= loss:
                 values, loss = t, new
