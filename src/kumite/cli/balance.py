@@ -118,6 +118,7 @@ def spec_of(args: BalanceArgs) -> BalanceSpec:
         max_change=args.max_change,
         steps=steps,  # type: ignore[arg-type]
         freeze=args.freeze,
+        adapter=adapter,
     )
     return BalanceSpec(
         game=args.game,
