@@ -148,17 +148,15 @@ class SFRivalsAdapter(Adapter):
         )  # fmt: skip
 
     def batch_warm(self, game: Game[Any], prepared: Any) -> None:
+        """Every pairing's rule tables (from the disk cache once filled: batch.py) and the
+        compiled kernels (from Numba's cache once compiled)."""
         import numpy as np
 
         from kumite.games.sfrivals.batch import engine_for
 
         opts, _ = prepared
         engine = engine_for(game, opts)
-        count = len(engine.characters)
-        pairings = np.arange(count * count, dtype=np.int64)
-        engine.rule_tables(pairings)
-        engine.first_keys(np.array([[0, 0]], dtype=np.int64), np.array([[0, 0]], dtype=np.int64))
-        engine._start_consts(pairings)
+        engine.warm()
         engine.random_fights(np.arange(2, dtype=np.int64))  # compiles (or loads) the kernels
 
 
