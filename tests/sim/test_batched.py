@@ -94,3 +94,25 @@ def test_the_batched_engines_rule_tables_come_back_from_the_disk_cache(tmp_path,
     one, two = filled.random_fights(seeds), read.random_fights(seeds)
     assert np.array_equal(one.played, two.played) and np.array_equal(one.winner, two.winner)
     assert tables_path(BatchEngine(GAME, {})) != path
+
+
+def test_fights_of_many_pairings_in_one_call_are_those_of_one_call_per_pairing():
+    """``kumite sim --batched`` hands the engine a whole chunk of the balanced design at
+    once (``pairs``): each fight is the one its seed and characters give alone."""
+    import numpy as np
+
+    from kumite.games.sfrivals.batch import engine_for
+    from kumite.games.sfrivals.game import GAME
+
+    engine = engine_for(GAME, GAME.parse_options({}))
+    rng = np.random.default_rng(3)
+    seeds = rng.integers(0, 2**62, 600)
+    pairs = rng.integers(0, len(engine.characters), (600, 2))
+    together = engine.random_fights(seeds, pairs=pairs)
+    ids = [c.id for c in engine.characters]
+    for a, b in {(int(a), int(b)) for a, b in pairs[:40]}:
+        mine = np.flatnonzero((pairs[:, 0] == a) & (pairs[:, 1] == b))
+        alone = engine.random_fights(seeds[mine], (ids[a], ids[b]))
+        assert np.array_equal(alone.played, together.played[mine])
+        assert np.array_equal(alone.setup, together.setup[mine])
+        assert np.array_equal(alone.winner, together.winner[mine])

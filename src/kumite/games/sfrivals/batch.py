@@ -122,14 +122,14 @@ def _below(state: U64, i: int, n: int) -> int:
 def draw_setups(
     rng: U64, fixed: NDArray[np.int64], characters: int, setups: NDArray[np.int64]
 ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """Each fight's characters (``fixed[seat]`` or drawn uniformly, seat 0 first) and set-up
-    choices (an index into the character's ``setup_choices``)."""
+    """Each fight's characters (``fixed[fight, seat]``, or where it is -1 drawn uniformly,
+    seat 0 first) and set-up choices (an index into the character's ``setup_choices``)."""
     n = len(rng)
     chars = np.empty((n, 2), dtype=np.int64)
     setup = np.empty((n, 2), dtype=np.int64)
     for i in range(n):
         for s in range(2):
-            chars[i, s] = fixed[s] if fixed[s] >= 0 else _below(rng, i, characters)
+            chars[i, s] = fixed[i, s] if fixed[i, s] >= 0 else _below(rng, i, characters)
         for s in range(2):
             setup[i, s] = _below(rng, i, setups[chars[i, s]])
     return chars, setup
@@ -370,6 +370,8 @@ class BatchEngine:
         (``cache=False``: neither read nor written)."""
         count = len(self.characters)
         pairings = np.arange(count * count, dtype=np.int64)
+        if self._tables is not None and len(self._tables[2]) == len(pairings):
+            return  # warm already
         path = tables_path(self) if cache else None
         loaded = set() if path is None else self._load(path)
         self.rule_tables(pairings)
@@ -518,15 +520,25 @@ class BatchEngine:
         return radix, full, pair
 
     def random_fights(
-        self, seeds: Sequence[int] | I64, characters: Sequence[str | None] | None = None
+        self,
+        seeds: Sequence[int] | I64,
+        characters: Sequence[str | None] | None = None,
+        *,
+        pairs: I64 | None = None,
     ) -> Fights:
         """One fight per seed, both seats choosing uniformly at random (characters where the
-        options — or ``characters``, which override them — leave them, set-ups, a card each
-        round)."""
+        options — or ``characters``, which override them, or ``pairs[fight, seat]``, each
+        fight's own, as positions in the pack — leave them, set-ups, a card each round). A
+        fight's choices depend on its seed and characters only: fights of many pairings in
+        one call are the fights of one call per pairing."""
         rng = fight_seeds(seeds)
         n = len(rng)
-        fixed = self.fixed if characters is None else self._fixed(characters)
-        chars, setup = draw_setups(rng, fixed, len(self.characters), self.setups)
+        if pairs is None:
+            fixed = self.fixed if characters is None else self._fixed(characters)
+            pairs = np.tile(fixed, (n, 1))
+        chars, setup = draw_setups(
+            rng, np.ascontiguousarray(pairs, dtype=np.int64), len(self.characters), self.setups
+        )
         count = len(self.characters)
         pairing = chars[:, 0] * count + chars[:, 1]
         keys = self.first_keys(chars, setup)
