@@ -1021,6 +1021,17 @@ class Balancer:
             + (" — meets the targets" if meets else "")
             + (f" [{changes}]" if changes else "")
         )
+        for judge in self.spec.judges:  # where each entity stands (measured or predicted)
+            est = self.predicted(values, judge)
+            scores = [f"{e} {r['score']:.3f}" for e, r in est["entities"].items()]
+            low, high = self.spec.targets.share or (math.inf, -math.inf)
+            shares = [  # those off target only: 14 heroes at 3 player counts are many
+                f"{k} {r['share']:.2f}"
+                for k, r in est["shares"].items()
+                if r["n"] and not low <= r["share"] <= high
+            ]
+            if scores or shares:
+                self.log(f"  {judge}: " + ", ".join(scores + shares))
 
     # -- the re-check --
 
