@@ -147,7 +147,13 @@ def _game_type(env: EnvGame, seats: int, chance: str) -> pyspiel.GameType:
         provides_information_state_tensor=perfect,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"options": "{}", "players": 0, "chance": "explicit", "seed": 0},
+        parameter_specification={
+            "options": "{}",
+            "players": 0,
+            "chance": "explicit",
+            "seed": 0,
+            "normalize": False,
+        },
     )
 
 
@@ -173,7 +179,8 @@ class KumiteGame(pyspiel.Game):  # type: ignore[misc]
         chance = str(params.get("chance") or "explicit")
         if chance not in CHANCE_MODES:
             raise OptionsError(f"chance: one of {', '.join(CHANCE_MODES)}, not {chance!r}")
-        self.env = env = EnvGame.make(game_id, options)
+        normalize = bool(params.get("normalize", False))
+        self.env = env = EnvGame.make(game_id, options, normalize)
         if players and env.seats != players:
             raise OptionsError(f"{spec.name} with these options has {env.seats} seats")
         info = env.game.info
@@ -196,7 +203,7 @@ class KumiteGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=low,
             max_utility=high,
             utility_sum=0.0 if zero else None,
-            max_game_length=info.max_decisions,
+            max_game_length=env.max_decisions,
         )
         self.first_seed = int(params.get("seed") or 0)
         super().__init__(
@@ -207,6 +214,7 @@ class KumiteGame(pyspiel.Game):  # type: ignore[misc]
                 "players": players,
                 "chance": chance,
                 "seed": self.first_seed,
+                "normalize": normalize,
             },
         )
         self.chance = info.chance and not self.explicit
@@ -447,7 +455,7 @@ class KumiteState(pyspiel.State):  # type: ignore[misc]
         return [(i, 1.0 / n) for i in range(n)]
 
     def _legal_actions(self, player: int) -> list[int]:
-        actions = sorted(self.kumite.legal_actions(player))
+        actions = sorted(self._env.legal(self.kumite, player))
         if not actions and self.get_game().simultaneous:
             return [self.get_game().noop]
         return actions
@@ -471,11 +479,8 @@ class KumiteState(pyspiel.State):  # type: ignore[misc]
 
     def _apply(self, actions: Mapping[int, int]) -> None:
         state = self.kumite
-        choices = {}
-        for seat, action in actions.items():
-            if int(action) not in state.legal_actions(seat):
-                raise IllegalChoiceError(seat, int(action), "not a legal action id now")
-            choices[seat] = state.action_to_choice(seat, int(action))
+        env = self._env
+        choices = {seat: env.choice(state, seat, int(action)) for seat, action in actions.items()}
         k = self._k
         assert k is not None
         track = self.get_game().track
@@ -493,7 +498,8 @@ class KumiteState(pyspiel.State):  # type: ignore[misc]
         if action == self.get_game().noop and self.get_game().simultaneous:
             return NOOP_NAME
         try:
-            return f"{player}:{self.kumite.action_to_choice(player, action)}"
+            game_id = self._env.to_game(player, action)
+            return f"{player}:{self.kumite.action_to_choice(player, game_id)}"
         except (KeyError, IndexError, ValueError):
             return f"{player}:action {action}"
 
@@ -582,7 +588,7 @@ class Observer:
             if state.setting_up:
                 self.tensor[:] = 0.0
             else:
-                self.tensor[:] = self.encoding.encode(state.kumite.view(player))
+                self.tensor[:] = self.game.env.observe(state.kumite, player)
 
     def string_from(self, state: KumiteState, player: int) -> str:
         if state.setting_up:
@@ -648,6 +654,8 @@ def policy_from_copy(
     walk(game.new_initial_state(), copy.new_initial_state())
     return out
 
+
+register()  # pyspiel.load_game("kumite_<id>") works right after importing this module
 
 __all__ = [
     "KumiteGame",

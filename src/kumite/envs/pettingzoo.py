@@ -31,16 +31,16 @@ from pettingzoo.utils import wrappers
 
 from kumite.core.errors import ChoiceError, IllegalChoiceError
 from kumite.envs.base import EnvGame, NoEnvError, Table
+from kumite.envs.render import RENDER_MODES
 
 ObsDict = dict[str, np.ndarray[Any, Any]]
 ILLEGAL = ("raise", "lose")
 
 
 def _spaces(env: EnvGame) -> tuple[spaces.Dict, spaces.Discrete]:
-    enc = env.encoding
     obs = spaces.Dict(
         {
-            "observation": spaces.Box(enc.low, enc.high, (enc.size,), np.float32),
+            "observation": spaces.Box(env.low, env.high, (env.encoding.size,), np.float32),
             "action_mask": spaces.Box(0, 1, (env.num_actions + 1,), np.int8),
         }
     )
@@ -59,14 +59,21 @@ class _Base:
         options: Mapping[str, Any] | None,
         render_mode: str | None,
         illegal: str,
+        normalize: bool,
+        parallel: bool,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise NoEnvError(f"render_mode {render_mode!r} is not supported (only 'ansi')")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise NoEnvError(
+                f"render_mode {render_mode!r}: one of {', '.join(RENDER_MODES)} (or None)"
+            )
         if illegal not in ILLEGAL:
             raise NoEnvError(f"illegal={illegal!r}: one of {', '.join(ILLEGAL)}")
         self.illegal = illegal
-        self.env = EnvGame.make(game_id, options)
-        self.metadata = {**self.env.metadata(), "is_parallelizable": True}
+        self.env = EnvGame.make(game_id, options, normalize)
+        # PettingZoo's aec_to_parallel needs every live agent to act once per cycle; the AEC
+        # environment selects only the seats with a decision, so it cannot be converted:
+        # parallel_env() is the Parallel environment of a simultaneous game.
+        self.metadata = {**self.env.metadata(), "is_parallelizable": parallel, "render_fps": 4}
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(self.env.seats)]
         self.agent_seat = {a: s for s, a in enumerate(self.possible_agents)}
@@ -106,10 +113,18 @@ class _Base:
         out[seat] = self.env.game.info.utility_range[0]
         return out
 
-    def _render(self, table: Table | None) -> str | None:
-        if self.render_mode is None:
+    def _render(self, table: Table | None) -> Any:
+        """The table as a spectator sees it: text (``ansi``), printed (``human``), or an RGB
+        image (``rgb_array``)."""
+        if self.render_mode is None or table is None:
             return None
-        return "" if table is None else self.env.render(table.state)
+        if self.render_mode == "rgb_array":
+            return self.env.picture(table.state)
+        text = self.env.render(table.state)
+        if self.render_mode == "human":
+            print(text, end="")
+            return None
+        return text
 
 
 class RawEnv(_Base, AECEnv[str, ObsDict, int]):  # type: ignore[misc]
@@ -121,9 +136,10 @@ class RawEnv(_Base, AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         options: Mapping[str, Any] | None = None,
         render_mode: str | None = None,
         illegal: str = "raise",
+        normalize: bool = False,
     ) -> None:
         super().__init__()
-        self._setup(game, options, render_mode, illegal)
+        self._setup(game, options, render_mode, illegal, normalize, parallel=False)
         self.table: Table | None = None
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -135,6 +151,8 @@ class RawEnv(_Base, AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._select()
+        if self.render_mode == "human":
+            self.render()
 
     def _select(self) -> None:
         assert self.table is not None
@@ -173,10 +191,10 @@ class RawEnv(_Base, AECEnv[str, ObsDict, int]):  # type: ignore[misc]
                 self.terminations[a] = True
         self._select()
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
+        if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
         return self._render(self.table)
 
     def close(self) -> None:
@@ -193,8 +211,9 @@ class KumiteParallelEnv(_Base, ParallelEnv[str, ObsDict, int]):  # type: ignore[
         options: Mapping[str, Any] | None = None,
         render_mode: str | None = None,
         illegal: str = "raise",
+        normalize: bool = False,
     ) -> None:
-        self._setup(game, options, render_mode, illegal)
+        self._setup(game, options, render_mode, illegal, normalize, parallel=True)
         if not self.env.game.info.simultaneous:
             raise NoEnvError(
                 f"{self.env.spec.name} is played one decision at a time: it has an AEC "
@@ -208,6 +227,8 @@ class KumiteParallelEnv(_Base, ParallelEnv[str, ObsDict, int]):  # type: ignore[
     ) -> tuple[dict[str, ObsDict], dict[str, dict[str, Any]]]:
         self.table = Table(self.env, self.env.new_state(self._game_seed(seed)))
         self.agents = list(self.possible_agents)
+        if self.render_mode == "human":
+            self.render()
         return self._observations(), {a: {} for a in self.agents}
 
     def _observations(self) -> dict[str, ObsDict]:
@@ -247,7 +268,7 @@ class KumiteParallelEnv(_Base, ParallelEnv[str, ObsDict, int]):  # type: ignore[
         observations = self._observations()
         if over:
             self.agents = []
-        if self.render_mode == "ansi":
+        if self.render_mode == "human":
             self.render()
         return observations, rewards, terminations, truncations, infos
 
@@ -266,7 +287,7 @@ class KumiteParallelEnv(_Base, ParallelEnv[str, ObsDict, int]):  # type: ignore[
                 raise IllegalChoiceError(seat, action, "nothing to decide: play the NO-OP")
         return choices
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
         return self._render(self.table)
 
     def close(self) -> None:
@@ -281,9 +302,10 @@ def raw_env(
     options: Mapping[str, Any] | None = None,
     render_mode: str | None = None,
     illegal: str = "raise",
+    normalize: bool = False,
 ) -> RawEnv:
     """The bare AEC environment of ``game`` (a kumite game id)."""
-    return RawEnv(game, options, render_mode, illegal)
+    return RawEnv(game, options, render_mode, illegal, normalize)
 
 
 def env(
@@ -291,9 +313,10 @@ def env(
     options: Mapping[str, Any] | None = None,
     render_mode: str | None = None,
     illegal: str = "raise",
+    normalize: bool = False,
 ) -> AECEnv[str, ObsDict, int]:
     """The AEC environment of ``game``, in PettingZoo's order enforcing wrapper."""
-    return wrappers.OrderEnforcingWrapper(raw_env(game, options, render_mode, illegal))
+    return wrappers.OrderEnforcingWrapper(raw_env(game, options, render_mode, illegal, normalize))
 
 
 def parallel_env(
@@ -301,6 +324,7 @@ def parallel_env(
     options: Mapping[str, Any] | None = None,
     render_mode: str | None = None,
     illegal: str = "raise",
+    normalize: bool = False,
 ) -> KumiteParallelEnv:
     """The Parallel environment of ``game`` (simultaneous games only)."""
-    return KumiteParallelEnv(game, options, render_mode, illegal)
+    return KumiteParallelEnv(game, options, render_mode, illegal, normalize)
