@@ -50,6 +50,9 @@ class Encoding(abc.ABC):
     perfect_recall: bool = False
     """The view already holds everything its seat has observed and done (so the tensor is
     also an information-state tensor, as OpenSpiel means it)."""
+    history: HistoryEncoding | None = None
+    """The game's public-history memory (its information-state tensor is the observation
+    then this memory), where the view is not perfect recall."""
     max_decisions: int | None = None
     """The longest game under the encoding's options, in steps, where the game's own
     bound (``GameInfo.max_decisions``, for every option) is looser."""
@@ -122,6 +125,35 @@ class Encoding(abc.ABC):
             high = f"{f.low:g}–{f.high:g}" + (" (capped)" if f.clip else "")
             rows.append(f"| {self.offsets[f.name]} | `{f.name}` | {shape} | {high} | {f.doc} |")
         return "\n".join(rows)
+
+
+class HistoryEncoding(Encoding):
+    """A public-history tensor: what one seat has seen over the game so far, folded view
+    by view into a fixed-length memory (:meth:`fold`, from the seat's views only, like the
+    observation). The environments offer the observation followed by this memory as the
+    information-state tensor of games whose view forgets (cards leave the table, piles
+    are shuffled away): a function of everything the seat observed — a summary, where the
+    information-state string is the whole record."""
+
+    def fill(self, view: Mapping[str, Any], out: Writer) -> None:
+        """Unused: a memory is folded, not written from one view."""
+
+    def start(self) -> Tensor:
+        """The memory before the first view (zeros)."""
+        return np.zeros(self.size, dtype=np.float32)
+
+    @abc.abstractmethod
+    def fold(self, memory: Tensor, view: Mapping[str, Any]) -> None:
+        """Fold ``view`` (the seat's view after a step, or at the start) into ``memory``
+        in place. Called once per state the seat sees, every step of the game."""
+
+    def at(self, name: str, *index: int) -> int:
+        """The flat position of ``field[index]`` in the memory."""
+        layout = self._layout[name]
+        at = layout[0]
+        for i, s in zip(index, layout[1:], strict=False):
+            at += i * s
+        return at
 
 
 class Writer:

@@ -11,6 +11,7 @@ another before it chooses).
 
 from __future__ import annotations
 
+import copy
 import copyreg
 import dataclasses
 import functools
@@ -26,7 +27,7 @@ from numpy.typing import NDArray
 
 from kumite.core.errors import IllegalChoiceError, KumiteError, NotPendingError, OptionsError
 from kumite.core.game import Game, State
-from kumite.core.observation import Encoding, Tensor
+from kumite.core.observation import Encoding, HistoryEncoding, Tensor
 from kumite.core.record import GameRecord, replay
 from kumite.core.registry import get_spec
 from kumite.core.spec import GameSpec
@@ -54,10 +55,17 @@ class EnvGame:
     version: int
     normalize: bool = False
     """Observations mapped into ``[0, 1]`` field by field (:meth:`Encoding.normalize`)."""
+    history: bool = False
+    """Observations followed by the seat's public-history memory (the game's
+    ``Encoding.history``; nothing where the view is perfect recall already)."""
 
     @classmethod
     def make(
-        cls, game_id: str, options: Mapping[str, Any] | None = None, normalize: bool = False
+        cls,
+        game_id: str,
+        options: Mapping[str, Any] | None = None,
+        normalize: bool = False,
+        history: bool = False,
     ) -> EnvGame:
         spec = get_spec(game_id)
         if spec.observation is None:
@@ -78,11 +86,12 @@ class EnvGame:
             game.info.num_actions,
             spec.observation.version,
             bool(normalize),
+            bool(history),
         )
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # rebuilt from its id and options: games and catalogs are shared, not copied
-        return (_make, (self.spec.id, self.options, self.normalize))
+        return (_make, (self.spec.id, self.options, self.normalize, self.history))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> EnvGame:
         return self  # immutable
@@ -100,18 +109,34 @@ class EnvGame:
         return self.game.info.max_decisions if bound is None else bound
 
     @property
+    def memory(self) -> HistoryEncoding | None:
+        """The public-history memory the observations carry (``history=True`` and a game
+        whose view is not perfect recall), else ``None``."""
+        return self.encoding.history if self.history else None
+
+    @property
+    def size(self) -> int:
+        """The length of an observation (with the memory, if any)."""
+        memory = self.memory
+        return self.encoding.size + (0 if memory is None else memory.size)
+
+    @property
     def low(self) -> Tensor:
         """The lowest value of each observation entry (0 when normalised)."""
         if self.normalize:
-            return np.zeros(self.encoding.size, dtype=np.float32)
-        return self.encoding.low
+            return np.zeros(self.size, dtype=np.float32)
+        memory = self.memory
+        low = self.encoding.low
+        return low if memory is None else np.concatenate([low, memory.low])
 
     @property
     def high(self) -> Tensor:
         """The highest value of each observation entry (1 when normalised)."""
         if self.normalize:
-            return np.ones(self.encoding.size, dtype=np.float32)
-        return self.encoding.high
+            return np.ones(self.size, dtype=np.float32)
+        memory = self.memory
+        high = self.encoding.high
+        return high if memory is None else np.concatenate([high, memory.high])
 
     def metadata(self) -> dict[str, Any]:
         """What an environment reports about itself (``env.metadata``)."""
@@ -124,8 +149,9 @@ class EnvGame:
             "options": {k: v for k, v in self.options.items() if k != "pack"},
             "pack": dict(pack),
             "num_actions": self.num_actions,
-            "observation_size": self.encoding.size,
+            "observation_size": self.size,
             "normalized": self.normalize,
+            "history": self.memory is not None,
             "render_modes": list(RENDER_MODES),
         }
 
@@ -134,9 +160,40 @@ class EnvGame:
         state.quiet = True  # no events: the environments read views only
         return state
 
-    def observe(self, state: State, seat: int) -> Tensor:
+    def observe(self, state: State, seat: int, memory: Tensor | None = None) -> Tensor:
+        """``seat``'s observation: the encoding of its view, then (``history=True``) its
+        public-history ``memory``, normalised if the environment is."""
         tensor = self.encoding.encode(state.view(seat))
-        return self.encoding.normalize(tensor) if self.normalize else tensor
+        if self.normalize:
+            tensor = self.encoding.normalize(tensor)
+        history = self.memory
+        if history is None:
+            return tensor
+        if memory is None:
+            raise ValueError("this environment's observations carry a memory: give it")
+        tail = history.normalize(memory) if self.normalize else memory
+        return np.concatenate([tensor, tail])
+
+    def memories(self, state: State) -> dict[int, Tensor] | None:
+        """Each seat's public-history memory, folded with its view of ``state`` (a new
+        game), or ``None`` when the observations carry none."""
+        history = self.memory
+        if history is None:
+            return None
+        out = {}
+        for seat in range(self.seats):
+            out[seat] = history.start()
+            history.fold(out[seat], state.view(seat))
+        return out
+
+    def remember(self, memories: dict[int, Tensor] | None, state: State, seats: Any = None) -> None:
+        """Fold each seat's view of ``state`` (after a step) into its memory (``seats``:
+        only those)."""
+        history = self.memory
+        if history is None or memories is None:
+            return
+        for seat in memories if seats is None else seats:
+            history.fold(memories[seat], state.view(seat))
 
     # Action ids. The environments number actions in the acting seat's frame of reference
     # (Encoding.action_order: the identity but for games whose actions name seats), so
@@ -201,8 +258,8 @@ class EnvGame:
         return render.picture(self.game, self.spec.id, self.options, state.view(seat))
 
 
-def _make(game_id: str, options: Mapping[str, Any], normalize: bool) -> EnvGame:
-    return EnvGame.make(game_id, options, normalize)
+def _make(game_id: str, options: Mapping[str, Any], normalize: bool, history: bool) -> EnvGame:
+    return EnvGame.make(game_id, options, normalize, history)
 
 
 def _pack_by_name(game: Game[Any], options: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
@@ -321,11 +378,26 @@ class Table(Snapshots):
         self.state = state
         self.chosen: dict[int, str] = {}
         """Choices of the current (simultaneous) decision made so far, not yet applied."""
+        self.memories = env.memories(state)
+        """Each seat's public-history memory (``history=True``), folded at every step."""
 
     def clone(self) -> Table:
-        other = Table(self.env, self.state.clone())
+        other = copy.copy(self)
+        other.state = self.state.clone()
         other.chosen = dict(self.chosen)
+        if self.memories is not None:
+            other.memories = {s: m.copy() for s, m in self.memories.items()}
         return other
+
+    def observe(self, seat: int) -> Tensor:
+        """``seat``'s observation now (with its memory, if the environment keeps one)."""
+        memory = None if self.memories is None else self.memories[seat]
+        return self.env.observe(self.state, seat, memory)
+
+    def apply(self, choices: dict[int, str]) -> None:
+        """Apply one decision's (legal) choices, and fold the result into the memories."""
+        self.state.apply_trusted(choices)
+        self.env.remember(self.memories, self.state)
 
     def waiting(self) -> list[int]:
         """Pending seats that have not chosen yet, in seat order."""
@@ -345,5 +417,5 @@ class Table(Snapshots):
         if self.waiting():
             return False
         choices, self.chosen = self.chosen, {}
-        self.state.apply_trusted(choices)
+        self.apply(choices)
         return True

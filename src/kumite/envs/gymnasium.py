@@ -72,8 +72,9 @@ class KumiteEnv(Snapshots, gym.Env[np.ndarray, np.int64]):
         illegal: str = "lose",
         render_mode: str | None = None,
         normalize: bool = False,
+        history: bool = False,
     ) -> None:
-        self.env = EnvGame.make(game, options, normalize)
+        self.env = EnvGame.make(game, options, normalize, history)
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise NoEnvError(
                 f"render_mode {render_mode!r}: one of {', '.join(RENDER_MODES)} (or None)"
@@ -114,10 +115,11 @@ class KumiteEnv(Snapshots, gym.Env[np.ndarray, np.int64]):
             "opponents": [_describe(o) for o in specs],
         }
         self.observation_space = spaces.Box(
-            self.env.low, self.env.high, (self.env.encoding.size,), np.float32
+            self.env.low, self.env.high, (self.env.size,), np.float32
         )
         self.action_space = spaces.Discrete(self.env.num_actions)
         self.state: State | None = None
+        self._memories: dict[int, np.ndarray] | None = None
         self._players: dict[int, _Player] = {}
         self._drawn: list[tuple[int, OpponentPool, str]] = []
 
@@ -138,6 +140,7 @@ class KumiteEnv(Snapshots, gym.Env[np.ndarray, np.int64]):
         if self.seat_choice == SEAT_RANDOM:
             self.seat = int(self.np_random.integers(self.env.seats))
         self.state = self.env.new_state(game_seed)
+        self._memories = self.env.memories(self.state)
         self._players, self._drawn = {}, []
         for s, spec in self.opponents.items():
             if isinstance(spec, OpponentPool):
@@ -170,8 +173,9 @@ class KumiteEnv(Snapshots, gym.Env[np.ndarray, np.int64]):
                 return
             for d in pending:
                 if d.seat != self.seat:
-                    choices[d.seat] = self._players[d.seat].choose(self.env, state, d)
+                    choices[d.seat] = self._players[d.seat].choose(self, state, d)
             state.apply(choices)
+            self.env.remember(self._memories, state)
             choices = {}
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -193,7 +197,7 @@ class KumiteEnv(Snapshots, gym.Env[np.ndarray, np.int64]):
                 action_mask=self.env.mask(state, self.seat).astype(bool),
                 illegal_action=str(exc),
             )
-            return self.env.observe(state, self.seat), low, True, False, info
+            return self._observe(state, self.seat), low, True, False, info
         self._advance({self.seat: choice})
         outcome = state.outcome
         reward = 0.0 if outcome is None else float(outcome.returns[self.seat])
@@ -232,7 +236,7 @@ class KumiteEnv(Snapshots, gym.Env[np.ndarray, np.int64]):
         for step in self.state.history:
             for d in world.pending():
                 if d.seat in players:
-                    players[d.seat].choose(self.env, world, d)
+                    players[d.seat].choose(self, world, d)
             world.apply_trusted(dict(step))
 
     def _record(self, reward: float) -> None:
@@ -243,7 +247,11 @@ class KumiteEnv(Snapshots, gym.Env[np.ndarray, np.int64]):
 
     def _obs(self) -> np.ndarray:
         assert self.state is not None
-        return self.env.observe(self.state, self.seat)
+        return self._observe(self.state, self.seat)
+
+    def _observe(self, state: State, seat: int) -> np.ndarray:
+        memory = None if self._memories is None else self._memories[seat]
+        return self.env.observe(state, seat, memory)
 
     def _info(self, start: bool = False, end: bool = False) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self.action_masks()}
@@ -277,7 +285,7 @@ class KumiteEnv(Snapshots, gym.Env[np.ndarray, np.int64]):
 class _Player:
     """An opponent at one seat for one episode."""
 
-    def choose(self, env: EnvGame, state: State, decision: Decision) -> str:
+    def choose(self, env: KumiteEnv, state: State, decision: Decision) -> str:
         raise NotImplementedError
 
 
@@ -289,7 +297,7 @@ class _AgentPlayer(_Player):
         self.made = made
         """``(name, seat, seed)`` of an agent made by name."""
 
-    def choose(self, env: EnvGame, state: State, decision: Decision) -> str:
+    def choose(self, env: KumiteEnv, state: State, decision: Decision) -> str:
         return decide(self.agent, state, decision)
 
 
@@ -300,11 +308,12 @@ class _PolicyPlayer(_Player):
         self.policy = policy
         self.seat = seat
 
-    def choose(self, env: EnvGame, state: State, decision: Decision) -> str:
+    def choose(self, env: KumiteEnv, state: State, decision: Decision) -> str:
         seat = decision.seat
-        action = self.policy(env.observe(state, seat), env.mask(state, seat).astype(bool))
+        mask = env.env.mask(state, seat).astype(bool)
+        action = self.policy(env._observe(state, seat), mask)
         try:
-            return env.choice(state, seat, action)
+            return env.env.choice(state, seat, action)
         except ChoiceError as exc:
             raise IllegalChoiceError(
                 seat, action, f"the opponent policy at seat {seat} chose it: {exc}"

@@ -144,7 +144,7 @@ def _game_type(env: EnvGame, seats: int, chance: str) -> pyspiel.GameType:
         max_num_players=info.max_players,
         min_num_players=info.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=perfect,
+        provides_information_state_tensor=perfect or env.encoding.history is not None,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification={
@@ -528,6 +528,27 @@ class KumiteState(pyspiel.State):  # type: ignore[misc]
     def information_state_history(self, player: int) -> list[str]:
         """Everything ``player`` has observed and done, step by step: its view before each
         step, its own choice there, and its view now."""
+        out = []
+        for view, choice in self._seen(player):
+            out.append(view)
+            if choice is not None:
+                out.append(f"you: {choice}")
+        out.append(_view_string(self.kumite, player))
+        return out
+
+    def public_memory(self, player: int) -> np.ndarray[Any, Any]:
+        """``player``'s public-history memory (the game's ``Encoding.history``): every view
+        it had, folded in order, its view now last."""
+        history = self._env.encoding.history
+        assert history is not None
+        memory = history.start()
+        for view, _ in self._seen(player):
+            history.fold(memory, json.loads(view))
+        history.fold(memory, self.kumite.view(player))
+        return memory
+
+    def _seen(self, player: int) -> list[tuple[str, str | None]]:
+        """``player``'s view (a string) before each step so far and its choice there."""
         state = self.kumite
         k = self._k
         assert k is not None
@@ -547,13 +568,8 @@ class KumiteState(pyspiel.State):  # type: ignore[misc]
         while trail is not None:
             trail, views, choices = trail
             steps.append((views[player], choices.get(player)))
-        out = []
-        for view, choice in reversed(steps):
-            out.append(view)
-            if choice is not None:
-                out.append(f"you: {choice}")
-        out.append(_view_string(state, player))
-        return out
+        steps.reverse()
+        return steps
 
 
 def _views(state: State) -> tuple[str, ...]:
@@ -573,22 +589,32 @@ class Observer:
         self.perfect_recall = perfect_recall
         encoding = game.env.encoding
         self.encoding = encoding
-        if perfect_recall and not encoding.perfect_recall:
+        self.history = None if encoding.perfect_recall or not perfect_recall else encoding.history
+        """The public-history memory the tensor carries after the observation."""
+        if perfect_recall and not encoding.perfect_recall and self.history is None:
             self.tensor: np.ndarray[Any, Any] | None = None
             self.dict: dict[str, np.ndarray[Any, Any]] = {}
         else:
-            self.tensor = np.zeros(encoding.size, np.float32)
-            self.dict = {"observation": self.tensor}
+            extra = 0 if self.history is None else self.history.size
+            self.tensor = np.zeros(encoding.size + extra, np.float32)
+            self.dict = {"observation": self.tensor[: encoding.size]}
+            if self.history is not None:
+                self.dict["history"] = self.tensor[encoding.size :]
 
     # While the set-up still waits on its draws there is no table yet: a seat has seen
     # nothing (zeros, an empty string).
 
     def set_from(self, state: KumiteState, player: int) -> None:
         if self.tensor is not None:
+            env = self.game.env
+            size = self.encoding.size
             if state.setting_up:
                 self.tensor[:] = 0.0
             else:
-                self.tensor[:] = self.game.env.observe(state.kumite, player)
+                self.tensor[:size] = env.observe(state.kumite, player)
+            if self.history is not None and not state.setting_up:
+                memory = state.public_memory(player)
+                self.tensor[size:] = self.history.normalize(memory) if env.normalize else memory
 
     def string_from(self, state: KumiteState, player: int) -> str:
         if state.setting_up:

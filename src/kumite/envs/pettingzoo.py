@@ -40,7 +40,7 @@ ILLEGAL = ("raise", "lose")
 def _spaces(env: EnvGame) -> tuple[spaces.Dict, spaces.Discrete]:
     obs = spaces.Dict(
         {
-            "observation": spaces.Box(env.low, env.high, (env.encoding.size,), np.float32),
+            "observation": spaces.Box(env.low, env.high, (env.size,), np.float32),
             "action_mask": spaces.Box(0, 1, (env.num_actions + 1,), np.int8),
         }
     )
@@ -61,6 +61,7 @@ class _Base:
         illegal: str,
         normalize: bool,
         parallel: bool,
+        history: bool = False,
     ) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise NoEnvError(
@@ -69,7 +70,7 @@ class _Base:
         if illegal not in ILLEGAL:
             raise NoEnvError(f"illegal={illegal!r}: one of {', '.join(ILLEGAL)}")
         self.illegal = illegal
-        self.env = EnvGame.make(game_id, options, normalize)
+        self.env = EnvGame.make(game_id, options, normalize, history)
         # PettingZoo's aec_to_parallel needs every live agent to act once per cycle; the AEC
         # environment selects only the seats with a decision, so it cannot be converted:
         # parallel_env() is the Parallel environment of a simultaneous game.
@@ -101,7 +102,7 @@ class _Base:
         mask = self.env.mask(table.state, seat, self.env.num_actions + 1)
         if noop and not mask.any():
             mask[self.noop] = 1
-        return {"observation": self.env.observe(table.state, seat), "action_mask": mask}
+        return {"observation": table.observe(seat), "action_mask": mask}
 
     def _returns(self, table: Table) -> list[float]:
         outcome = table.state.outcome
@@ -137,9 +138,10 @@ class RawEnv(_Base, AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         render_mode: str | None = None,
         illegal: str = "raise",
         normalize: bool = False,
+        history: bool = False,
     ) -> None:
         super().__init__()
-        self._setup(game, options, render_mode, illegal, normalize, parallel=False)
+        self._setup(game, options, render_mode, illegal, normalize, False, history)
         self.table: Table | None = None
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -212,8 +214,9 @@ class KumiteParallelEnv(_Base, ParallelEnv[str, ObsDict, int]):  # type: ignore[
         render_mode: str | None = None,
         illegal: str = "raise",
         normalize: bool = False,
+        history: bool = False,
     ) -> None:
-        self._setup(game, options, render_mode, illegal, normalize, parallel=True)
+        self._setup(game, options, render_mode, illegal, normalize, True, history)
         if not self.env.game.info.simultaneous:
             raise NoEnvError(
                 f"{self.env.spec.name} is played one decision at a time: it has an AEC "
@@ -259,7 +262,7 @@ class KumiteParallelEnv(_Base, ParallelEnv[str, ObsDict, int]):  # type: ignore[
             infos[self.possible_agents[seat]] = {"illegal_action": str(exc)}
             over = True
         else:
-            table.state.apply_trusted(choices)
+            table.apply(choices)
             over = table.state.is_terminal
             returns = self._returns(table)
         rewards = {a: returns[self.agent_seat[a]] for a in self.agents}
@@ -303,9 +306,10 @@ def raw_env(
     render_mode: str | None = None,
     illegal: str = "raise",
     normalize: bool = False,
+    history: bool = False,
 ) -> RawEnv:
     """The bare AEC environment of ``game`` (a kumite game id)."""
-    return RawEnv(game, options, render_mode, illegal, normalize)
+    return RawEnv(game, options, render_mode, illegal, normalize, history)
 
 
 def env(
@@ -314,9 +318,11 @@ def env(
     render_mode: str | None = None,
     illegal: str = "raise",
     normalize: bool = False,
+    history: bool = False,
 ) -> AECEnv[str, ObsDict, int]:
     """The AEC environment of ``game``, in PettingZoo's order enforcing wrapper."""
-    return wrappers.OrderEnforcingWrapper(raw_env(game, options, render_mode, illegal, normalize))
+    raw = raw_env(game, options, render_mode, illegal, normalize, history)
+    return wrappers.OrderEnforcingWrapper(raw)
 
 
 def parallel_env(
@@ -325,6 +331,7 @@ def parallel_env(
     render_mode: str | None = None,
     illegal: str = "raise",
     normalize: bool = False,
+    history: bool = False,
 ) -> KumiteParallelEnv:
     """The Parallel environment of ``game`` (simultaneous games only)."""
-    return KumiteParallelEnv(game, options, render_mode, illegal, normalize)
+    return KumiteParallelEnv(game, options, render_mode, illegal, normalize, history)

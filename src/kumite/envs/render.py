@@ -4,7 +4,8 @@ The table is drawn by the game's terminal front end (what ``kumite play`` and ``
 replay`` show) for one view — a seat's or the spectator's — and that picture is either
 text (``ansi``, ``human``) or painted, colours and all, into an RGB image (``rgb_array``,
 what Gymnasium's ``RecordVideo`` and PettingZoo's ``render_test`` take). Only the view is
-drawn, so a picture shows what its seat may see and nothing more.
+drawn, so a picture shows what its seat may see and nothing more. Every picture has the
+same size (:data:`ROWS` lines of :data:`WIDTH` columns).
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ from numpy.typing import NDArray
 RENDER_MODES = ["human", "ansi", "rgb_array"]
 WIDTH = 100
 """Columns of the terminal the table is drawn on."""
+ROWS = 64
+"""Lines of a picture: every picture of an environment has the same size (a video needs
+it); a longer table is cut, its last line saying how much is left out."""
 FONT_SIZE = 14
 BACKGROUND = (16, 16, 24)
 FOREGROUND = (220, 220, 220)
@@ -62,22 +66,26 @@ def picture(game: Any, spec_id: str, options: Mapping[str, Any], view: Any) -> N
     from PIL import Image, ImageDraw
     from rich.cells import cell_len
     from rich.console import Console
+    from rich.segment import Segment
 
     console = Console(
         width=WIDTH, force_terminal=True, color_system="truecolor", file=io.StringIO()
     )
     lines = console.render_lines(_renderable(game, spec_id, options, view), pad=True)
+    if len(lines) > ROWS:
+        cut = len(lines) - ROWS + 1
+        lines = [*lines[: ROWS - 1], [Segment(f"… {cut} more lines")]]
     font = _font()
     bottom = font.getbbox("Mg")[3]
-    cell_w = max(1, round(font.getlength("M")))
+    cell_w = float(font.getlength("M"))
     cell_h = int(bottom + 4)
     # an even size in both directions: video encoders (RecordVideo's) need one
-    width = (WIDTH * cell_w + 8 + 1) // 2 * 2
-    height = (max(1, len(lines)) * cell_h + 8 + 1) // 2 * 2
+    width = (int(WIDTH * cell_w) + 8 + 1) // 2 * 2
+    height = (ROWS * cell_h + 8 + 1) // 2 * 2
     image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     for row, segments in enumerate(lines):
-        x, y = 4, 4 + row * cell_h
+        x, y = 4.0, 4 + row * cell_h
         for segment in segments:
             chars = segment.text
             if not chars:

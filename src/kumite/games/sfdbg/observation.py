@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from kumite.core.game import Game
-from kumite.core.observation import Encoding, Field, Writer, relative
+from kumite.core.observation import Encoding, Field, HistoryEncoding, Tensor, Writer, relative
 from kumite.games.sfdbg.actions import vocabulary
 from kumite.games.sfdbg.cards import Catalog
 from kumite.games.sfdbg.game import MAX_DECISIONS_PER_TURN, SFDBG
@@ -56,6 +56,7 @@ class SFDBGEncoding(Encoding):
         turns = float(options.round_limit * n + 1)
         self.secret = options.variant == "secret-heroes"
         self.max_decisions = n * options.round_limit * MAX_DECISIONS_PER_TURN
+        self.history = SFDBGHistory(catalog, options)
         self._actions = len(vocabulary(catalog).choices)
         self._foe = vocabulary(catalog).ids["foe:0"]
 
@@ -188,6 +189,53 @@ class SFDBGEncoding(Encoding):
             out.set("to_decide", 1, rel[d["seat"]])
             if d["seat"] == seat:
                 out.set("decision", 1, KINDS.index(d["kind"]))
+
+
+class SFDBGHistory(HistoryEncoding):
+    """What a seat has seen over the game: the cards each seat played, turn after turn
+    (every card a seat owns is played sooner or later, so this follows each deck's
+    growth), and the turn under way."""
+
+    def __init__(self, catalog: Catalog, options: Options) -> None:
+        self.cards = {c.id: c.index for c in catalog.cards}
+        n = self.seats = options.players
+        v = len(catalog.cards)
+        total = float(catalog.rules.total_cards)
+        turns = float(options.round_limit * n + 1)
+        super().__init__(
+            [
+                Field(
+                    "played",
+                    (n, v),
+                    CAP,
+                    "cards each seat played in its past turns: plays per card",
+                    clip=True,
+                ),
+                Field("turn_played", (v,), total, "cards played in the turn last seen"),
+                Field("turn_seat", (n,), 1, "whose turn was last seen"),
+                Field("turn_seen", (1,), turns, "the number of the turn last seen"),
+            ]
+        )
+
+    def fold(self, memory: Tensor, view: Mapping[str, Any]) -> None:
+        seat = view["seat"]
+        n = self.seats
+        played, under_way = self.at("played"), self.at("turn_played")
+        v = len(self.cards)
+        turn = view["turn"]
+        if int(memory[self.at("turn_seen")]) != turn:
+            owner = self.field(memory, "turn_seat").argmax()
+            if memory[self.at("turn_seat", int(owner))]:
+                start = played + int(owner) * v
+                block = memory[start : start + v]
+                np.minimum(block + memory[under_way : under_way + v], CAP, out=block)
+            memory[self.at("turn_seen")] = turn
+        memory[under_way : under_way + v] = 0.0
+        cards = self.cards
+        for card in view["this_turn"]["played"]:
+            memory[under_way + cards[card]] += 1.0
+        memory[self.at("turn_seat") : self.at("turn_seat") + n] = 0.0
+        memory[self.at("turn_seat", (view["active"] - seat) % n)] = 1.0
 
 
 def encoding(game: Game[Any], options: Mapping[str, Any]) -> SFDBGEncoding:
