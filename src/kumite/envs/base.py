@@ -18,6 +18,7 @@ import functools
 import io
 import pickle
 from collections.abc import Mapping
+from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -274,15 +275,20 @@ def _pack_by_name(game: Game[Any], options: Mapping[str, Any] | None) -> Mapping
     if not isinstance(pack, str) or "\n" in pack or "=" in pack:
         return options
     read = getattr(game, "read_overlay", None)
-    if read is None:
+    loader = getattr(game, "packs", None)
+    if read is None or loader is None:
         return options
-    try:
-        text = read(pack)
-    except FileNotFoundError:
+    shipped = sorted(
+        f.name.removesuffix(".toml")
+        for f in (resources.files(loader.package) / "packs").iterdir()
+        if f.name.endswith(".toml") and f.name != "base.toml"
+    )
+    if not Path(pack).exists() and pack not in shipped:
         raise OptionsError(
-            f"pack {pack!r}: no such pack file, and {game.info.name} ships no pack of that name"
-        ) from None
-    return {**options, "pack": text}
+            f"pack {pack!r}: no such file, and {game.info.name} ships no pack of that name "
+            f"(its packs: {', '.join(shipped) or 'none'})"
+        )
+    return {**options, "pack": read(pack)}
 
 
 class SavedState:

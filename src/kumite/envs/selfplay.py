@@ -24,8 +24,12 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from kumite.agents.base import Agent, decide
+from kumite.agents.registry import make_agent
 from kumite.core.errors import OptionsError
-from kumite.envs.gymnasium import SEAT_RANDOM, KumiteEnv
+from kumite.core.rng import derive_seed
+from kumite.envs.base import EnvGame
+from kumite.envs.gymnasium import SEAT_RANDOM, KumiteEnv, _names
 from kumite.envs.policy import (
     Member,
     Opponent,
@@ -83,8 +87,10 @@ class SelfPlay:
 
 class AECLearnerEnv(gym.Env[np.ndarray, np.int64]):
     """One agent of a PettingZoo AEC environment as a Gymnasium environment: the others
-    are played by policies (a :class:`~kumite.envs.policy.Policy`, one per other agent, or
-    a pool drawn from each episode), the learner's agent is fixed (``seat``: its index in
+    are played by opponents (one for all, or one per other agent: a
+    :class:`~kumite.envs.policy.Policy`, or a pool drawn from each episode — and, at
+    kumite's own environments, kumite agents by name or object, seeded as the Gymnasium
+    environment seeds them), the learner's agent is fixed (``seat``: its index in
     ``possible_agents``) or drawn each episode (``"random"``).
 
     The environment's observations are PettingZoo's classic ``{"observation",
@@ -100,7 +106,7 @@ class AECLearnerEnv(gym.Env[np.ndarray, np.int64]):
     def __init__(
         self,
         env: Any,
-        opponents: Policy | OpponentPool | Sequence[Policy | OpponentPool],
+        opponents: Opponent | Sequence[Opponent],
         seat: int | str = SEAT_RANDOM,
     ) -> None:
         self.aec = env
@@ -110,19 +116,29 @@ class AECLearnerEnv(gym.Env[np.ndarray, np.int64]):
             raise OptionsError(f"seat {seat!r}: 0..{len(agents) - 1}, or {SEAT_RANDOM!r}")
         self.seat_choice = seat
         specs: list[Any]
-        if isinstance(opponents, OpponentPool) or not isinstance(opponents, Sequence):
+        if isinstance(opponents, str | OpponentPool) or not isinstance(opponents, Sequence):
             specs = [opponents] * (len(agents) - 1)
         else:
             specs = list(opponents)
         if len(specs) != len(agents) - 1:
             raise OptionsError(f"give one opponent per other agent ({len(agents) - 1})")
+        inner = getattr(env, "unwrapped", env)
+        self.kumite: EnvGame | None = getattr(inner, "env", None)
+        """The kumite game underneath, if the environment is kumite's (its tables can then
+        seat kumite agents too)."""
+        if not isinstance(self.kumite, EnvGame):
+            self.kumite = None
         for spec in specs:
             check_opponent(spec)
-            if isinstance(spec, str) or is_agent(spec):
+            named = _names(spec) if isinstance(spec, OpponentPool) else []
+            if self.kumite is None and (isinstance(spec, str) or is_agent(spec) or named):
                 raise OptionsError(
-                    "a PettingZoo environment's opponents are policies (kumite agents play "
-                    "in the Gymnasium environment: kumite.envs.gymnasium.KumiteEnv)"
+                    "this PettingZoo environment's opponents are policies (kumite agents "
+                    "sit at kumite's own environments)"
                 )
+            if self.kumite is not None:
+                for name in [spec] if isinstance(spec, str) else named:
+                    make_agent(name, self.kumite.game, self.kumite.options, 1, 0)
         self.specs = specs
         first = agents[0]
         full = env.observation_space(first)["observation"]
@@ -132,7 +148,7 @@ class AECLearnerEnv(gym.Env[np.ndarray, np.int64]):
         self.action_space = spaces.Discrete(self.num_actions)
         self.metadata = {**env.metadata, "render_modes": []}
         self.learner = first
-        self._players: dict[str, Policy] = {}
+        self._players: dict[str, Any] = {}
         self._drawn: list[tuple[OpponentPool, str]] = []
         self._mask = np.zeros(self.num_actions, dtype=bool)
         self._done = True
@@ -161,9 +177,14 @@ class AECLearnerEnv(gym.Env[np.ndarray, np.int64]):
             if isinstance(spec, OpponentPool):
                 member: Member = spec.sample(self.np_random)
                 self._drawn.append((spec, member.name))
-                self._players[agent] = member.opponent  # type: ignore[assignment]
-            else:
-                self._players[agent] = spec
+                spec = member.opponent
+            if isinstance(spec, str):
+                # seeded as KumiteEnv seeds its opponents (kumite play's seeding)
+                assert self.kumite is not None
+                seat = agents.index(agent)
+                made = derive_seed(game_seed, "agent", seat)
+                spec = make_agent(spec, self.kumite.game, self.kumite.options, seat, made)
+            self._players[agent] = spec
         self._done = False
         obs, _, _ = self._advance()
         return obs, {"action_mask": self._mask.copy(), "learner": self.learner}
@@ -183,8 +204,21 @@ class AECLearnerEnv(gym.Env[np.ndarray, np.int64]):
             if done:
                 self.aec.step(None)
             else:
-                self.aec.step(int(self._players[agent](obs, mask)))
+                player = self._players[agent]
+                if is_agent(player):
+                    self.aec.step(self._agent_action(player, self.possible_agents.index(agent)))
+                else:
+                    self.aec.step(int(player(obs, mask)))
         raise RuntimeError("the game ended without the learner's last observation")
+
+    def _agent_action(self, agent: Agent, seat: int) -> int:
+        """A kumite agent's choice at a kumite table, as the environment's action id."""
+        env = self.kumite
+        assert env is not None
+        state = self.aec.unwrapped.table.state
+        decision = next(d for d in state.pending() if d.seat == seat)
+        choice = decide(agent, state, decision)
+        return next(a for a in env.legal(state, seat) if env.choice(state, seat, a) == choice)
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self._done:
