@@ -5,7 +5,7 @@ bots, with 95% intervals.
     pip install 'kumite[rl,examples]'
     python examples/selfplay_maskable_ppo.py [--game sfrivals] [--steps 30000] [--seed 0]
         [--api gymnasium|pettingzoo] [--priority uniform|hard|even] [--eval-games 400]
-        [--against random,greedy] [--save model.zip] [--json]
+        [--against random,greedy] [--baselines random,greedy] [--save model.zip] [--json]
 
 Every run with the same arguments and seed trains the same network and prints the same
 figures (one CPU thread; the seeds of SB3, the environments and the evaluations are fixed).
@@ -75,6 +75,9 @@ def main() -> None:
     parser.add_argument("--snapshot-every", type=int, default=5_000)
     parser.add_argument("--eval-games", type=int, default=400)
     parser.add_argument("--against", default="random,greedy", help="kumite bots to measure")
+    parser.add_argument(
+        "--baselines", default="", help="kumite bots kept in the pool beside the snapshots"
+    )
     parser.add_argument("--save", default=None, help="save the trained model here")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args()
@@ -82,7 +85,8 @@ def main() -> None:
 
     torch.set_num_threads(1)
     set_random_seed(args.seed)
-    selfplay = SelfPlay(priority=args.priority, max_size=20)
+    baselines = [name for name in args.baselines.split(",") if name]
+    selfplay = SelfPlay(baselines, priority=args.priority, max_size=20)
 
     def make() -> Any:
         if args.api == "pettingzoo":
@@ -119,6 +123,8 @@ def main() -> None:
         "steps": args.steps,
         "seed": args.seed,
         "api": args.api,
+        "priority": args.priority,
+        "baselines": baselines,
         "train_seconds": round(trained, 1),
         "pool": selfplay.pool.table(),
         "against": {},

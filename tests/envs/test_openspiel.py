@@ -386,3 +386,38 @@ def test_mcts_bot_plays_a_full_sequential_game() -> None:
     """... and a whole SF DBG game, which is sequential as it is."""
     state, moves = _mcts_game(kos.load("sfdbg"), 4)
     assert moves > 20 and len(state.returns()) == 2
+
+
+def test_reading_observations_uses_no_seed() -> None:
+    """pyspiel's observation_tensor makes and observes a new state at every call (to learn
+    the shape). With sampled chance that used to set a game up each time and use up a
+    seed, so reading observations changed the games played: now the k-th state played
+    gets the k-th seed however many observations were read, a state observed before its
+    first use shows the game it then becomes, and two such states get two seeds."""
+    plain = kos.load("rivales", chance="sampled", seed=5)
+    seeds = [plain.new_initial_state().kumite.seed for _ in range(3)]
+    game = kos.load("rivales", chance="sampled", seed=5)
+    first, second = game.new_initial_state(), game.new_initial_state()
+    seen = [np.asarray(first.observation_tensor(p)) for p in range(2)]
+    seen_second = np.asarray(second.observation_tensor(0))
+    for _ in range(3):
+        first.observation_tensor(1)
+    assert [first.kumite.seed, second.kumite.seed] == seeds[:2]
+    assert game.new_initial_state().kumite.seed == seeds[2]
+    env = game.env
+    for p in range(2):
+        assert np.array_equal(seen[p], env.observe(first.kumite, p))
+    assert np.array_equal(seen_second, env.observe(second.kumite, 0))
+
+
+def test_openspiel_python_observer_reads_the_same_tensor() -> None:
+    """OpenSpiel's own Python observer (make_observation) reads what observation_tensor
+    reads, without pyspiel's shape probe."""
+    from open_spiel.python.observation import make_observation
+
+    game = kos.load("sfdbg", chance="sampled", seed=2)
+    state = play_randomly(game, 2, limit=15)
+    observer = make_observation(game)
+    for p in range(2):
+        observer.set_from(state, p)
+        assert np.array_equal(observer.tensor, np.asarray(state.observation_tensor(p)))

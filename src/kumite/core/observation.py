@@ -83,11 +83,17 @@ class Encoding(abc.ABC):
         )
         """``1 / (high - low)`` per value: :meth:`normalize`'s factor."""
         self._layout = {f.name: (self.offsets[f.name], *self.strides[f.name]) for f in self.fields}
-        self._clips = [
-            (self.offsets[f.name], self.offsets[f.name] + f.size, f.low, f.high)
-            for f in self.fields
-            if f.clip
-        ]
+        self._clip_bounds: tuple[Tensor, Tensor] | None = None
+        """Per value, the bounds capped fields are clipped to (others: unbounded)."""
+        if any(f.clip for f in self.fields):
+            inf = np.float32(np.inf)
+            low = np.full(self.size, -inf, dtype=np.float32)
+            high = np.full(self.size, inf, dtype=np.float32)
+            for f in self.fields:
+                if f.clip:
+                    at = self.offsets[f.name]
+                    low[at : at + f.size], high[at : at + f.size] = f.low, f.high
+            self._clip_bounds = (low, high)
 
     def encode(self, view: Mapping[str, Any]) -> Tensor:
         """The tensor of ``view`` (a seat's view: ``view["seat"]`` is that seat)."""
@@ -182,7 +188,15 @@ class Writer:
 
     def set(self, name: str, value: float, *index: int) -> None:
         """``field[index] = value`` (a scalar field takes index ``0``)."""
-        self.values[self._at(name, index or (0,))] = value
+        layout = self.layout[name]
+        if len(index) == 1:
+            at = layout[0] + index[0] * layout[1]
+        elif index:
+            at = self._at(name, index)
+        else:
+            at = layout[0]
+        if value or at in self.values:  # the tensor starts as zeros
+            self.values[at] = value
 
     def add(self, name: str, value: float, *index: int) -> None:
         at = self._at(name, index or (0,))
@@ -209,8 +223,10 @@ class Writer:
             out[np.fromiter(values.keys(), np.intp, n)] = np.fromiter(
                 values.values(), np.float32, n
             )
-        for start, stop, low, high in self.encoding._clips:
-            np.clip(out[start:stop], low, high, out=out[start:stop])
+        clips = self.encoding._clip_bounds
+        if clips is not None:
+            np.minimum(out, clips[1], out=out)
+            np.maximum(out, clips[0], out=out)
         return out
 
     @property

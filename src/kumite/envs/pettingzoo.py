@@ -166,6 +166,12 @@ class RawEnv(_Base, AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         assert self.table is not None, "reset() the environment first"
         return self._observation(self.table, self.agent_seat[agent], noop=False)
 
+    def action_mask(self, agent: str) -> np.ndarray[Any, Any]:
+        """``agent``'s legal actions now (int8, with the NO-OP), without building its
+        observation: with ``env.last(observe=False)``, a step costs no encoding."""
+        assert self.table is not None, "reset() the environment first"
+        return self.env.mask(self.table.state, self.agent_seat[agent], self.env.num_actions + 1)
+
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
