@@ -110,9 +110,9 @@ def main() -> None:
     )
     first = Frozen(model)
     selfplay.pool.add(first, "snapshot-0")
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     model.learn(args.steps, callback=Snapshots(selfplay, args.snapshot_every))
-    trained = time.perf_counter() - started
+    trained, trained_cpu = time.perf_counter() - started, time.process_time() - cpu
     if args.save:
         model.save(args.save)
 
@@ -126,6 +126,7 @@ def main() -> None:
         "priority": args.priority,
         "baselines": baselines,
         "train_seconds": round(trained, 1),
+        "train_cpu_seconds": round(trained_cpu, 1),
         "pool": selfplay.pool.table(),
         "against": {},
     }
@@ -158,7 +159,10 @@ def main() -> None:
     if args.json:
         print(json.dumps(results))
     else:
-        print(f"trained {args.steps} steps in {trained:.0f} s ({args.api}, seed {args.seed})")
+        print(
+            f"trained {args.steps} steps in {trained:.0f} s ({trained_cpu:.0f} s of CPU; "
+            f"{args.api}, seed {args.seed})"
+        )
 
 
 if __name__ == "__main__":
