@@ -171,3 +171,18 @@ def test_history_observations_in_gymnasium_and_pettingzoo(mode: Mode) -> None:
     aec.reset(seed=1)
     obs = aec.observe(aec.agent_selection)
     assert aec.observation_space(aec.agent_selection).contains(obs)
+
+
+@pytest.mark.parametrize("game", ["rivales", "sfdbg"])
+def test_check_env_with_every_observation_option(game: str) -> None:
+    """gymnasium's check_env and PettingZoo's api_test hold with normalised observations
+    carrying their memory."""
+    import warnings
+
+    from gymnasium.utils.env_checker import check_env
+    from pettingzoo.test import api_test
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(kg.KumiteEnv(game, normalize=True, history=True))
+        api_test(kpz.env(game, normalize=True, history=True), num_cycles=200)
