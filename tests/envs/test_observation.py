@@ -78,6 +78,10 @@ def test_every_field_is_documented() -> None:
         for f in env.encoding.fields:
             assert f"`{f.name}`" in text, (game, f.name)
         assert env.encoding.layout_table().splitlines()[2] in text, game
+        history = env.encoding.history
+        if history is not None:  # the public-history memory's layout too
+            for line in history.layout_table().splitlines()[2:]:
+                assert line in text, (game, line)
 
 
 def test_seats_are_relative_observer_first() -> None:

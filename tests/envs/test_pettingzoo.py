@@ -174,4 +174,4 @@ def test_metadata_carries_versioned_name_and_pack(mode: Mode) -> None:
     env = kpz.raw_env(*mode)
     assert env.metadata["name"] == f"kumite_{mode[0]}_v0"
     assert len(env.metadata["pack"]["sha256"]) == 64
-    assert env.metadata["render_modes"] == ["ansi"]
+    assert env.metadata["render_modes"] == ["human", "ansi", "rgb_array"]
