@@ -34,8 +34,7 @@ def test_the_lobby_offers_1vs1_and_2vs2_a_fighter_per_seat_and_the_rule_options(
     modes = {m["id"]: m for m in rv["modes"]}
     assert modes["1v1"]["seats"] == 2
     assert modes["2v2"]["seats"] == 4
-    assert modes["2v2"]["teams"] == [[0, 1], [2, 3]]
-    assert modes["2v2"]["team_names"] == ["Team A", "Team B"]
+    assert rv["teams"] == {"4": [[0, 1], [2, 3]]}  # rv.2v2.teams, as the game declares them
     assert rv["mode_option"] == "mode"
     field = rv["seat_field"]
     assert field["option"] == "fighters"

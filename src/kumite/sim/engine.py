@@ -161,7 +161,15 @@ class Tally:
     cards: Table = dataclasses.field(default_factory=_table)
     card_when: Table = dataclasses.field(default_factory=_table)
 
-    def add(self, agents: Sequence[str], summary: GameSummary, per_entity: bool) -> None:
+    def add(
+        self,
+        agents: Sequence[str],
+        summary: GameSummary,
+        per_entity: bool,
+        teams: Sequence[int] | None = None,
+    ) -> None:
+        """Count one game; ``teams``: each seat's team (an index of the game's declared
+        teams), so that partners are never compared with each other."""
         n = len(agents)
         winners = summary.winners
         draw = summary.draw
@@ -185,8 +193,10 @@ class Tally:
                 self.entity_players[ent, n, r] += 1
         for i, j in itertools.permutations(range(n), 2):
             ri = results[i]
+            if teams is not None and teams[i] == teams[j]:
+                continue  # partners: no comparison
             if ri == results[j] and not draw:
-                continue  # both won (teammates) or both lost: no comparison
+                continue  # both won or both lost (one of several losers): no comparison
             self.agent_pairs[agents[i], agents[j], ri] += 1
             ei, ej = ents[i], ents[j]
             if ei is not None and ej is not None:
@@ -302,6 +312,7 @@ class Runner:
         self.balanced = self._balanced()
         self._entity_sets: dict[int, list[tuple[str, ...]]] = {}
         self._options: dict[tuple[int, tuple[str, ...] | None], tuple[dict[str, Any], Any]] = {}
+        self._teams: dict[int, tuple[int, ...]] = {}
 
     def _balanced(self) -> bool:
         design, adapter = self.spec.design, self.adapter
@@ -350,6 +361,17 @@ class Runner:
     def base(self, players: int) -> dict[str, Any]:
         """The options of a game of ``players`` seats, before entities are fixed."""
         return self.by_players.get(players, self.base_options)
+
+    def teams(self, players: int) -> tuple[int, ...]:
+        """Each seat's team (an index) in a game of ``players`` seats, as the game declares
+        its teams (:attr:`~kumite.core.game.State.teams`)."""
+        found = self._teams.get(players)
+        if found is None:
+            state = self.game.new_state(0, self.base(players))
+            found = self._teams[players] = tuple(
+                next(t for t, team in enumerate(state.teams) if s in team) for s in state.players
+            )
+        return found
 
     def options(self, players: int, entities: tuple[str, ...] | None) -> tuple[dict[str, Any], Any]:
         found = self._options.get((players, entities))
@@ -415,7 +437,7 @@ class Runner:
         for index in range(start, stop):
             found = batched.get(index)
             seed, agents, summary = self.play(index) if found is None else found
-            tally.add(agents, summary, per_entity)
+            tally.add(agents, summary, per_entity, self.teams(len(agents)))
             if rows:
                 out.append(
                     (
