@@ -10,14 +10,17 @@ the server, the lobby, the lab and the research interfaces treat partners as one
 no change outside this folder.
 """
 
+import itertools
+import json
 from typing import Annotated, Any, Literal
 
 import msgspec
+import typer
 
 from kumite.core import Decision, Game, GameInfo, Outcome, Rng, State
 from kumite.core.errors import OptionsError
 from kumite.core.observation import Encoding, Field, Writer, relative
-from kumite.core.spec import GameSpec, Observation, Ref, doc
+from kumite.core.spec import GameSpec, Observation, Ref, SolveRequest, doc
 
 ACTIONS = ("hold", "fold", "raise", "check", "call")
 ASK = {"hold": ("hold", "fold"), "raise": ("raise", "check"), "call": ("call", "fold")}
@@ -172,6 +175,37 @@ def labeler(game: Any, options: Any) -> Any:
     return lambda view, legal: [LABELS[c] for c in legal]
 
 
+SOLVER = typer.Typer(add_completion=False)
+
+
+@SOLVER.command()
+def odds(
+    ctx: typer.Context,
+    card: Annotated[int | None, typer.Option(help="Only the odds of this card.")] = None,
+) -> None:
+    """The showdown odds of each card: how often its side wins, ties or loses a showdown
+    against every deal of the other cards (``kumite solve toy``)."""
+    request = ctx.find_object(SolveRequest)
+    assert request is not None
+    opts = GAME.parse_options(request.options)
+    deck, (mine, theirs) = range(1, opts.cards + 1), TEAMS[opts.mode]
+    if card is not None and card not in deck:
+        raise OptionsError(f"--card must be 1..{opts.cards}, got {card}")
+    rows = []
+    for k in deck if card is None else [card]:
+        counts = [0, 0, 0]
+        for deal in itertools.permutations([c for c in deck if c != k], seats(opts.mode) - 1):
+            hands = [k, *deal]  # seat 0 first
+            ours, rival = sum(hands[s] for s in mine), sum(hands[s] for s in theirs)
+            counts[0 if ours > rival else 1 if ours == rival else 2] += 1
+        win, tie, loss = (n / sum(counts) for n in counts)
+        rows.append({"card": k, "win": win, "tie": tie, "loss": loss})
+    if request.json:
+        typer.echo(json.dumps(rows))
+    for row in [] if request.json else rows:
+        typer.echo(f"card {row['card']}: wins {row['win']:.3f}, ties {row['tie']:.3f}")
+
+
 GAME = Toy()
 SPEC = GameSpec(
     id="toy",
@@ -180,5 +214,6 @@ SPEC = GameSpec(
     options=Ref("kumite_toy:Options"),
     seats=Ref("kumite_toy:with_seats"),
     labels=Ref("kumite_toy:labeler"),
+    solver=Ref("kumite_toy:SOLVER"),
     observation=Observation(encoding=Ref("kumite_toy:encoding"), env_name="Toy"),
 )
