@@ -303,10 +303,10 @@ def test_a_wrong_link_offers_to_watch_instead(browser, web, shots):
     context.close()
 
 
+@pytest.mark.needs("axe_playwright_python")
 def test_the_leaderboard_and_the_named_lobby_have_no_serious_axe_violation(browser, web, shots):
     """axe-core on the pages of this part: the leaderboard (with a rated game) and the
     lobby once named, with My games listed."""
-    pytest.importorskip("axe_playwright_python")
     from tests.web.test_accessibility import serious
 
     context = browser.new_context(viewport={"width": 1280, "height": 800})

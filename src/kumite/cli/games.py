@@ -11,6 +11,7 @@ from kumite.core.registry import specs
 from kumite.core.spec import GameSpec
 from kumite.tui.console import console, print_json
 
+
 def describe(spec: GameSpec) -> dict[str, Any]:
     """What a spec declares, as JSON (imports the game's rules, none of its faces)."""
     info = spec.load().info
