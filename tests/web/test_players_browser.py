@@ -13,9 +13,9 @@ import time
 
 import pytest
 
+from tests.games.rivales.test_browser import click_a_choice
+from tests.games.sfdbg.test_browser import click_a_sensible_choice
 from tests.web.test_browser import wait_for_answer, wait_for_step
-from tests.web.test_rivales_browser import click_a_choice
-from tests.web.test_sfdbg_browser import click_a_sensible_choice
 
 TIMEOUT = 20000
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
