@@ -218,6 +218,22 @@ def test_tables_of_a_seat_count_the_game_does_not_take_are_refused(server, game)
         assert response.json()["detail"] and "\n" not in response.json()["detail"]
 
 
+@pytest.mark.parametrize("game", game_ids())
+def test_the_lobby_form_is_the_games_declaration(server, game):
+    """The lobby's data for a game come from what it declares: the seat counts it takes, the
+    teams of each (where a team has several seats: ``State.teams``, never a guess), and every
+    option a form can hold — numbers, yes-or-no, text and choices."""
+    spec = get_spec(game)
+    data = next(g for g in httpx.get(f"{server.base}/api/games").json() if g["id"] == game)
+    assert data["seat_counts"] == seat_counts(game)
+    for n in seat_counts(game):
+        teams = spec.load().new_state(0, spec.with_seats({}, n)).teams
+        grouped = [list(t) for t in teams] if any(len(t) > 1 for t in teams) else None
+        assert data.get("teams", {}).get(str(n)) == grouped
+    declared = spec.option_fields(tuple(data["set_by_table"]))
+    assert [o["name"] for o in data["options"]] == [f.name for f in declared if f.kind != "other"]
+
+
 @pytest.mark.parametrize("game", [g for g in game_ids() if get_spec(g).web is not None])
 def test_a_games_own_browser_files_are_served(server, game):
     """A game's browser face (its spec's ``web`` package): each of its scripts and styles is

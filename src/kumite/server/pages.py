@@ -60,7 +60,7 @@ def router(server: Server) -> APIRouter:
                     # such as a pack, is set by its own flag or face)
                     "options": [
                         f.to_json()
-                        for f in gspec.option_fields(web.set_by_table)
+                        for f in gspec.option_fields(web.table_set(gspec))
                         if f.kind != "other"
                     ],
                     **lobby,

@@ -21,7 +21,8 @@ class TableAdapter:
     """The web table's defaults; games override what they need."""
 
     set_by_table: tuple[str, ...] = ()
-    """Options the table sets itself (from its seats), kept out of the lobby form."""
+    """Options the table sets itself, kept out of the lobby form, besides those its number of
+    seats decides (:meth:`table_set`)."""
 
     def lobby(self, spec: GameSpec, game: Game[Any]) -> dict[str, Any]:
         """Lobby form data: ``seat_counts`` (those the game takes), ``teams`` (seat count ->
@@ -30,7 +31,7 @@ class TableAdapter:
         teams = declared_teams(spec)
         out: dict[str, Any] = {
             "seat_counts": sorted(teams),
-            "set_by_table": list(self.set_by_table),
+            "set_by_table": list(self.table_set(spec)),
         }
         grouped = {n: t for n, t in teams.items() if any(len(team) > 1 for team in t)}
         if grouped:
@@ -44,6 +45,14 @@ class TableAdapter:
                 "any": spec.role.unset,
             }
         return out
+
+    def table_set(self, spec: GameSpec) -> tuple[str, ...]:
+        """The options the table sets itself, kept out of the lobby form: those its number of
+        seats decides (what the spec's ``seats`` hook sets: a player count, a mode) and
+        :attr:`set_by_table`."""
+        counts = declared_teams(spec)
+        decided = {key for n in counts for key in spec.with_seats({}, n)}
+        return tuple(dict.fromkeys([*self.set_by_table, *sorted(decided)]))
 
     def cards(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, Any]:
         """Everything the browser needs to draw this table's cards (with provenance)."""
