@@ -22,7 +22,8 @@ IDS = ["kumite/SFRivals-v0", "kumite/Rivales-v0", "kumite/SFDBG-v0"]
 
 
 def test_every_game_is_registered_under_its_id() -> None:
-    assert kg.register_envs() == IDS
+    """kumite's games, and any installed game with an encoding (the toy plugin's Toy-v0)."""
+    assert kg.register_envs() == [*IDS, "kumite/Toy-v0"]
     assert all(i in gym.registry for i in IDS)
     assert kg.env_id("rivales") == "kumite/Rivales-v0"
 

@@ -41,8 +41,10 @@ def play_randomly(game: Any, seed: int, limit: int = 10**6) -> Any:
 
 
 def test_registered_names() -> None:
-    assert kos.register() == ["kumite_sfrivals", "kumite_rivales", "kumite_sfdbg"]
-    assert kos.register() == ["kumite_sfrivals", "kumite_rivales", "kumite_sfdbg"]
+    """kumite's games, and any installed game with an encoding (the toy plugin's)."""
+    every = ["kumite_sfrivals", "kumite_rivales", "kumite_sfdbg", "kumite_toy"]
+    assert kos.register() == every
+    assert kos.register() == every
     names = pyspiel.registered_names()
     assert {"kumite_sfrivals", "kumite_rivales", "kumite_sfdbg"} <= set(names)
 
