@@ -26,6 +26,8 @@ import pytest
 
 from tests.optional import OPTIONAL, missing_optional, skip_reason
 
+pytest_plugins = ["tests.browser"]
+
 PLUGINS = str(Path(__file__).parent / "plugins")
 
 if PLUGINS not in sys.path:

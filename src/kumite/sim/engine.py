@@ -312,7 +312,7 @@ class Runner:
         self.balanced = self._balanced()
         self._entity_sets: dict[int, list[tuple[str, ...]]] = {}
         self._options: dict[tuple[int, tuple[str, ...] | None], tuple[dict[str, Any], Any]] = {}
-        self._teams: dict[int, tuple[int, ...]] = {}
+        self._teams: dict[tuple[int, tuple[str, ...] | None], tuple[int, ...]] = {}
 
     def _balanced(self) -> bool:
         design, adapter = self.spec.design, self.adapter
@@ -362,13 +362,13 @@ class Runner:
         """The options of a game of ``players`` seats, before entities are fixed."""
         return self.by_players.get(players, self.base_options)
 
-    def teams(self, players: int) -> tuple[int, ...]:
-        """Each seat's team (an index) in a game of ``players`` seats, as the game declares
-        its teams (:attr:`~kumite.core.game.State.teams`)."""
-        found = self._teams.get(players)
+    def teams(self, players: int, entities: tuple[str, ...] | None = None) -> tuple[int, ...]:
+        """Each seat's team (an index) in a game of ``players`` seats (and these entities),
+        as the game declares its teams (:attr:`~kumite.core.game.State.teams`)."""
+        found = self._teams.get((players, entities))
         if found is None:
-            state = self.game.new_state(0, self.base(players))
-            found = self._teams[players] = tuple(
+            state = self.game.new_state(0, self.options(players, entities)[0])
+            found = self._teams[players, entities] = tuple(
                 next(t for t, team in enumerate(state.teams) if s in team) for s in state.players
             )
         return found
@@ -437,7 +437,8 @@ class Runner:
         for index in range(start, stop):
             found = batched.get(index)
             seed, agents, summary = self.play(index) if found is None else found
-            tally.add(agents, summary, per_entity, self.teams(len(agents)))
+            _, entities = self.assignment(index)
+            tally.add(agents, summary, per_entity, self.teams(len(agents), entities))
             if rows:
                 out.append(
                     (
