@@ -10,7 +10,7 @@ FAST_PY := $(FAST_VENV)/bin/python
 FAST_STAMP := $(FAST_VENV)/.installed
 SOURCES := $(shell find src -name '*.py')
 
-.PHONY: serve play test lint typecheck pytest fast test-compiled bench clean
+.PHONY: serve play test test-quick lint typecheck pytest fast test-compiled bench clean
 # `make serve PORT=8080 HOST=0.0.0.0`
 PORT ?= 8000
 HOST ?= 127.0.0.1
@@ -39,6 +39,11 @@ play: $(STAMP)
 
 ## Install the test tools and run the whole suite: lint, types, tests (pure and compiled).
 test: lint typecheck pytest test-compiled
+
+## The suite without its slow and browser tests (markers in pyproject.toml), on the sources only:
+## a check in a few minutes before `make test`.
+test-quick: lint
+	$(PY) -m pytest -n auto -q -m "not slow and not browser"
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks setup.py

@@ -600,12 +600,9 @@ class TableRuntime:
             self.holders[seat] = player
 
     def side(self, seat: int) -> set[int]:
-        """The seats on ``seat``'s side: its team where the game has teams (told by the team
-        chat channels a game gives its seats), else the seat alone."""
-        channels = [self.channel(i) for i in range(len(self.seats))]
-        if channels[seat] is None or len(set(channels)) < 2:
-            return {seat}
-        return {i for i, c in enumerate(channels) if c == channels[seat]}
+        """The seats on ``seat``'s side: its team as the game declares it (``State.teams``;
+        each seat alone unless the game has teams)."""
+        return set(self.state.team(seat))
 
     async def resign(self, seat: int) -> dict[str, Any]:
         """``seat`` resigns: the game ends now, every seat of the other side(s) wins

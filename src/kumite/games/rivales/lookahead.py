@@ -6,9 +6,12 @@ A line is a list of tokens, oldest first: ``"golpe"`` face up, ``"v:golpe"`` fac
 (energy), ``"x:golpe"`` exhausted; in 2vs2 a token may name its owner, ``"p2:golpe"``.
 
 >>> s = position(["zorro", "curie"], hands=[["golpe", "bloqueo"], ["patada", "salto"]])
->>> events = clash(s, {0: "golpe", 1: "patada"})
->>> s.life(1)
-7
+>>> before = s.life(1)
+>>> events = clash(s, {0: "golpe", 1: "patada"})  # Golpe is faster: Zorro attacks
+>>> before - s.life(1) == s.catalog.cards["basic.golpe"].damage
+True
+
+(tests/test_suite.py runs this example, and every other one in a docstring.)
 """
 
 from __future__ import annotations
