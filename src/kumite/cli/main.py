@@ -13,7 +13,7 @@ from kumite.cli import match as match_cmd
 from kumite.cli import play as play_cmd
 from kumite.cli import replay as replay_cmd
 from kumite.cli.common import friendly_errors
-from kumite.cli.options import OptionOpt, PickOpt, settings_from
+from kumite.cli.options import OptionOpt, PickOpt, game_options, settings_from
 from kumite.cli.solve import app as solve_app
 from kumite.core.registry import default_game, game_ids, get_spec
 from kumite.server.settings import ServerSettings
