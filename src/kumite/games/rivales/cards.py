@@ -22,6 +22,7 @@ from kumite.cards import (
 )
 from kumite.cards.pack import PackLoader, read_rules
 from kumite.core.errors import PackError
+from kumite.games.rivales.choice import PickFighter
 
 # the records, compiled in a module of their own, are part of this module's API
 from kumite.games.rivales.records import (
@@ -169,7 +170,8 @@ class Catalog:
     """``fighter:<id>`` of every fighter, in pack order."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "fighter_choices", tuple(f"fighter:{f}" for f in self.fighters))
+        choices = tuple(PickFighter(f).format() for f in self.fighters)
+        object.__setattr__(self, "fighter_choices", choices)
 
 
 def _effect(spec: EffectSpec) -> Effect:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 import msgspec
 
 from kumite.cards import Provenance
+from kumite.games.rivales.choice import Marker, Play
 
 if TYPE_CHECKING:
     from kumite.games.rivales.cards import ComboStep
@@ -135,8 +136,8 @@ class Card:
             self, "immediate", tuple(e for e in self.effects if e.when == "immediate")
         )
         object.__setattr__(self, "end", tuple(e for e in self.effects if e.when == "end"))
-        object.__setattr__(self, "play", f"play:{self.id}")
-        object.__setattr__(self, "mark", f"marker:{self.id}")
+        object.__setattr__(self, "play", Play(self.id).format())
+        object.__setattr__(self, "mark", Marker(self.id).format())
         object.__setattr__(self, "is_basic", self.type == BASIC)
 
     def __repr__(self) -> str:

@@ -24,6 +24,7 @@ from typing import Final
 from kumite.core.events import Event
 from kumite.games.sfdbg import events as ev
 from kumite.games.sfdbg.cards import CARD_TYPES, Effect
+from kumite.games.sfdbg.choice import GIVE_NONE, NO_DEFENSE, Defend, Give, Name, Reveal, parse
 from kumite.games.sfdbg.effects import primitive
 from kumite.games.sfdbg.engine import (
     KINDS,
@@ -234,17 +235,18 @@ def give_step(st: Engine, frame: Frame, out: list[Event]) -> None:
 def _give_legal(st: Engine, req: Request) -> tuple[str, ...]:
     ctx = req.data[0]
     cards = st.cards
-    options = [f"give:hand:{cards[c].id}" for c in sorted(set(st.hand[ctx.me]))]
-    options += [f"give:discard:{cards[c].id}" for c in sorted(set(st.discard[ctx.me]))]
-    options.append("give:none")
+    options = [Give("hand", cards[c].id).format() for c in sorted(set(st.hand[ctx.me]))]
+    options += [Give("discard", cards[c].id).format() for c in sorted(set(st.discard[ctx.me]))]
+    options.append(GIVE_NONE)
     return tuple(options)
 
 
 def _give_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     ctx, e, foes, i, gifts = req.data
-    if choice != "give:none":
-        _, zone, card_id = choice.split(":")
-        card = st.catalog.by_id[card_id].index
+    given = Give.parse(choice)
+    if given.zone is not None and given.card is not None:
+        zone = given.zone
+        card = st.catalog.by_id[given.card].index
         if zone == "hand":
             st.from_hand(ctx.me, card)
         else:
@@ -303,7 +305,7 @@ def attack_step(st: Engine, frame: Frame, out: list[Event]) -> None:
     resolve(st, a, hits, None)
 
 
-def resolve(st: Engine, a: Attack, hits: tuple[int, ...], named: str | None) -> None:
+def resolve(st: Engine, a: Attack, hits: tuple[int, ...], named: Name | None) -> None:
     """Push each hit foe's effects (clockwise) and the per-hit bonus (last)."""
     if a.per_hit and hits and a.attacker is not None:
         push_effects(st, Ctx(me=a.attacker, card=a.card), a.per_hit * len(hits))
@@ -328,18 +330,18 @@ def _defend_legal(st: Engine, req: Request) -> tuple[str, ...]:
     options: list[str] = []
     if a.attacker is not None:  # a Stage Boss is not a foe (sfdbg.ruling.reactions)
         options += [
-            f"reveal:{cards[c].id}" for c in hand if cards[c].reaction and c not in a.revealed
+            Reveal(cards[c].id).format() for c in hand if cards[c].reaction and c not in a.revealed
         ]
     if not forced:
-        options += [f"defend:{cards[c].id}" for c in hand if cards[c].defense is not None]
-    options.append("no-defense")
+        options += [Defend(cards[c].id).format() for c in hand if cards[c].defense is not None]
+    options.append(NO_DEFENSE)
     return tuple(options)
 
 
 def _defend_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     a, forced = req.data
     target = req.seat
-    if choice == "no-defense":
+    if choice == NO_DEFENSE:
         if not st.quiet:
             out.append(
                 ev.AttackNotAvoided(
@@ -350,9 +352,10 @@ def _defend_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> N
             )
         st.stack.append(("atk", a.next_target(avoided=False)))
         return
-    verb, _, card_id = choice.partition(":")
-    card = st.catalog.by_id[card_id]
-    if verb == "reveal":
+    chosen = parse(choice)
+    assert isinstance(chosen, (Defend, Reveal)), choice
+    card = st.catalog.by_id[chosen.card]
+    if isinstance(chosen, Reveal):
         if not st.quiet:
             out.append(
                 ev.CardRevealed(
@@ -439,16 +442,16 @@ KINDS["defend"] = Kind(_defend_legal, _defend_answer, _defend_prompt)
 def _name_legal(st: Engine, req: Request) -> tuple[str, ...]:
     a: Attack = req.data[0]
     if a.name == "type":
-        return tuple(f"name:type:{t}" for t in CARD_TYPES)
-    return tuple(f"name:cost:{c}" for c in NAMEABLE_COSTS)
+        return tuple(Name("type", t).format() for t in CARD_TYPES)
+    return tuple(Name("cost", str(c)).format() for c in NAMEABLE_COSTS)
 
 
 def _name_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     a, hits = req.data
-    named = choice[5:]
+    named = Name.parse(choice)
     if not st.quiet:
-        kind, _, value = named.partition(":")
-        out.append(ev.Named(rule="sfdbg.clarify.naming", seat=req.seat, what=f"the {kind} {value}"))
+        what = f"the {named.kind} {named.value}"
+        out.append(ev.Named(rule="sfdbg.clarify.naming", seat=req.seat, what=what))
     resolve(st, a, hits, named)
 
 

@@ -15,6 +15,20 @@ from kumite.core.events import Event
 from kumite.games.sfdbg import events as ev
 from kumite.games.sfdbg.attack import start_attack
 from kumite.games.sfdbg.cards import Card, Effect
+from kumite.games.sfdbg.choice import (
+    DESTROY_NONE,
+    DISCARD_NONE,
+    GAIN_NONE,
+    NO,
+    UNDER_NONE,
+    YES,
+    Bottom,
+    Destroy,
+    Discard,
+    Foe,
+    Gain,
+    Under,
+)
 from kumite.games.sfdbg.effects import primitive, rule_of, source_name
 from kumite.games.sfdbg.engine import EMPTY, KINDS, Ctx, Engine, Kind, Request, ask, push_effects
 
@@ -39,8 +53,11 @@ def zone_cards(st: Engine, seat: int, zone: str) -> list[int]:
     return [c for c in st.lineup if c != EMPTY]
 
 
-def candidates(st: Engine, seat: int, e: Effect, verb: str) -> list[str]:
-    """``<verb>:<zone>:<card>`` for each distinct matching card in ``e.zones``."""
+def candidates(
+    st: Engine, seat: int, e: Effect, kind: type[Destroy] | type[Bottom] | type[Under]
+) -> list[str]:
+    """``<verb>:<zone>:<card>`` (a choice of ``kind``) for each distinct matching card in
+    ``e.zones``."""
     cards = st.cards
     out: list[str] = []
     for zone in e.zones:
@@ -48,7 +65,7 @@ def candidates(st: Engine, seat: int, e: Effect, verb: str) -> list[str]:
         for c in zone_cards(st, seat, zone):
             if c not in seen and _matches(cards[c], e):
                 seen.add(c)
-                out.append(f"{verb}:{zone}:{cards[c].id}")
+                out.append(kind(zone, cards[c].id).format())
     return out
 
 
@@ -97,17 +114,18 @@ def _discard_legal(st: Engine, req: Request) -> tuple[str, ...]:
         if c not in seen and _matches(cards[c], e):
             seen.append(c)
     seen.sort()
-    return tuple(f"discard:{cards[c].id}" for c in seen) or ("discard:none",)
+    return tuple(Discard(cards[c].id).format() for c in seen) or (DISCARD_NONE,)
 
 
 def _discard_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     ctx, e, left = req.data
     rule = rule_of(st, ctx)
-    if choice == "discard:none":
+    discarded = Discard.parse(choice).card
+    if discarded is None:
         if e.else_weakness:
             st.gain_weakness(ctx.me, out, rule)
         return
-    card = _card_of(st, choice[8:])
+    card = _card_of(st, discarded)
     st.from_hand(ctx.me, card)
     st.discard[ctx.me].append(card)
     st.moved(ctx.me, card, "discards", "from his hand", rule, out)
@@ -137,26 +155,26 @@ def _ask_destroy(st: Engine, ctx: Ctx, e: Effect, left: int) -> None:
     private = "hand" in e.zones
     if private and st.hand[ctx.me]:
         ask(st, ctx.me, "destroy", (ctx, e, left), private=True)
-    elif candidates(st, ctx.me, e, "destroy"):
+    elif candidates(st, ctx.me, e, Destroy):
         ask(st, ctx.me, "destroy", (ctx, e, left), private=private)
 
 
 def _destroy_legal(st: Engine, req: Request) -> tuple[str, ...]:
     ctx, e, _ = req.data
-    options = candidates(st, ctx.me, e, "destroy")
+    options = candidates(st, ctx.me, e, Destroy)
     if e.may or not options:
-        options.append("destroy:none")
+        options.append(DESTROY_NONE)
     return tuple(options)
 
 
 def _destroy_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     ctx, e, left = req.data
-    if choice == "destroy:none":
+    chosen = Destroy.parse(choice)
+    if chosen.zone is None or chosen.card is None:
         return
-    _, zone, card_id = choice.split(":")
-    card = _card_of(st, card_id)
-    _remove_from(st, ctx.me, zone, card)
-    st.destroy(ctx.me, card, _WHERE[zone], rule_of(st, ctx), out)
+    card = _card_of(st, chosen.card)
+    _remove_from(st, ctx.me, chosen.zone, card)
+    st.destroy(ctx.me, card, _WHERE[chosen.zone], rule_of(st, ctx), out)
     if left > 1:
         _ask_destroy(st, ctx, e, left - 1)
 
@@ -179,12 +197,12 @@ def destroy_trigger(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
 
 def _trigger_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     (ctx,) = req.data
-    if choice == "yes" and st.take_from_play(ctx.me, ctx.trigger):
+    if choice == YES and st.take_from_play(ctx.me, ctx.trigger):
         st.destroy(ctx.me, ctx.trigger, "from play", rule_of(st, ctx), out)
 
 
 KINDS["destroy-trigger"] = Kind(
-    lambda st, req: ("yes", "no"),
+    lambda st, req: (YES, NO),
     _trigger_answer,
     lambda st, req: (
         f"{st.name(req.data[0].card)}: destroy the {st.name(req.data[0].trigger)} you played?"
@@ -207,14 +225,15 @@ def _bottom_legal(st: Engine, ctx: Ctx, e: Effect) -> tuple[str, ...]:
     go into it, whatever the pack's effect says -- "None of the following cards should ever
     be placed into the main deck: Stage, Punch, Vulnerability, Kick, Ultra, Weakness"."""
     by_id = st.catalog.by_id
-    options = candidates(st, ctx.me, e, "bottom")
-    return tuple(c for c in options if by_id[c.rpartition(":")[2]].pile == "main")
+    options = candidates(st, ctx.me, e, Bottom)
+    return tuple(c for c in options if by_id[Bottom.parse(c).card].pile == "main")
 
 
 def _bottom_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     ctx, _ = req.data
-    _, zone, card_id = choice.split(":")
-    card = _card_of(st, card_id)
+    chosen = Bottom.parse(choice)
+    zone = chosen.zone
+    card = _card_of(st, chosen.card)
     _remove_from(st, ctx.me, zone, card)
     st.main.insert(0, card)
     if len(st.main) == 1:
@@ -241,7 +260,7 @@ KINDS["bottom"] = Kind(
 @primitive(blocking=True)
 def give_under(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
     """Put a matching card from ``zones`` under the attacker's Super Hero (Bloody High Claw)."""
-    if ctx.other is not None and candidates(st, ctx.me, e, "under"):
+    if ctx.other is not None and candidates(st, ctx.me, e, Under):
         ask(st, ctx.me, "under", (ctx, e, ctx.other))
 
 
@@ -252,7 +271,7 @@ def under_hero(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
     if e.source == "main_top":
         if not _reveal_main_top(st, ctx, out):
             return
-    elif not candidates(st, ctx.me, _lineup(e), "under"):
+    elif not candidates(st, ctx.me, _lineup(e), Under):
         return
     ask(st, ctx.me, "under", (ctx, e, ctx.me))
 
@@ -264,22 +283,23 @@ def _lineup(e: Effect) -> Effect:
 def _under_legal(st: Engine, req: Request) -> tuple[str, ...]:
     ctx, e, _ = req.data
     if e.op == "give_under":
-        return tuple(candidates(st, ctx.me, e, "under"))
+        return tuple(candidates(st, ctx.me, e, Under))
     if e.source == "main_top":
-        options = [f"under:main_top:{st.id(st.main[-1])}"] if st.main else []
+        options = [Under("main_top", st.id(st.main[-1])).format()] if st.main else []
     else:
-        options = candidates(st, ctx.me, _lineup(e), "under")
+        options = candidates(st, ctx.me, _lineup(e), Under)
     if e.may or not options:
-        options.append("under:none")
+        options.append(UNDER_NONE)
     return tuple(options)
 
 
 def _under_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     ctx, _, owner = req.data
-    if choice == "under:none":
+    chosen = Under.parse(choice)
+    if chosen.zone is None or chosen.card is None:
         return
-    _, zone, card_id = choice.split(":")
-    card = _card_of(st, card_id)
+    zone = chosen.zone
+    card = _card_of(st, chosen.card)
     if zone == "main_top":
         st.main.pop()
         st.main_top_known = False
@@ -340,7 +360,7 @@ def gain(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
                 )
             )
         return
-    if _gain_legal(st, Request(ctx.me, "gain", (ctx, e))) != ("gain:none",):
+    if _gain_legal(st, Request(ctx.me, "gain", (ctx, e))) != (GAIN_NONE,):
         ask(st, ctx.me, "gain", (ctx, e))
     elif not st.quiet:
         out.append(
@@ -353,34 +373,35 @@ def _gain_legal(st: Engine, req: Request) -> tuple[str, ...]:
     options: list[str] = []
     if e.source == "kick":
         if st.kicks > 0:
-            options.append(f"gain:{st.id(st.catalog.kick)}")
+            options.append(Gain(st.id(st.catalog.kick)).format())
     else:
         seen: set[int] = set()
         for c in st.lineup:
             if c != EMPTY and c not in seen and _matches(st.cards[c], e):
                 seen.add(c)
-                options.append(f"gain:{st.id(c)}")
+                options.append(Gain(st.id(c)).format())
         # sfdbg.under.buy: "You may buy or gain any cards that are underneath your Super Hero
         # as if they were in the Line-Up."
         options += [
-            f"gain:under:{st.id(c)}"
+            Gain(st.id(c), under=True).format()
             for c in sorted(set(st.under[ctx.me]))
             if _matches(st.cards[c], e)
         ]
     if e.may or not options:
-        options.append("gain:none")
+        options.append(GAIN_NONE)
     return tuple(options)
 
 
 def _gain_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     ctx, e = req.data
-    if choice == "gain:none":
+    gained = Gain.parse(choice)
+    if gained.card is None:
         return
-    card = _card_of(st, choice.rsplit(":", 1)[1])
+    card = _card_of(st, gained.card)
     if e.source == "kick":
         st.kicks -= 1
         where = "from the Kick stack"
-    elif choice.startswith("gain:under:"):
+    elif gained.under:
         st.under[ctx.me].remove(card)
         where = "from under his Super Hero"
     else:
@@ -406,7 +427,7 @@ def foe(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
 
 def _foe_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     ctx, e = req.data
-    target = int(choice[4:])
+    target = Foe.parse(choice).seat
     if e.op == "attack":
         start_attack(st, ctx, e, (target,), out)
     else:
@@ -414,7 +435,7 @@ def _foe_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None
 
 
 KINDS["foe"] = Kind(
-    lambda st, req: tuple(f"foe:{s}" for s in st.clockwise(req.data[0].me)),
+    lambda st, req: tuple(Foe(s).format() for s in st.clockwise(req.data[0].me)),
     _foe_answer,
     lambda st, req: f"{source_name(st, req.data[0])}: choose a foe",
 )
@@ -432,14 +453,14 @@ def return_to_hand(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
 
 def _return_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     (ctx,) = req.data
-    if choice == "yes" and ctx.card in st.played[ctx.me]:
+    if choice == YES and ctx.card in st.played[ctx.me]:
         st.played[ctx.me].remove(ctx.card)
         st.to_hand_in_sight(ctx.me, ctx.card)
         st.moved(ctx.me, ctx.card, "returns", "to his hand", "sfdbg.clarify.mystic-yogi", out)
 
 
 KINDS["return-to-hand"] = Kind(
-    lambda st, req: ("yes", "no"),
+    lambda st, req: (YES, NO),
     _return_answer,
     lambda st, req: f"Return {st.name(req.data[0].card)} to your hand?",
 )

@@ -9,6 +9,18 @@ from kumite.core.events import Event
 from kumite.core.game import Outcome
 from kumite.games.sfdbg import events as ev
 from kumite.games.sfdbg.cards import Card, Catalog
+from kumite.games.sfdbg.choice import (
+    BUY_KICK,
+    BUY_ULTRA,
+    CHALLENGE,
+    END,
+    NO,
+    PLAY_POWER,
+    YES,
+    Buy,
+    Play,
+    Take,
+)
 from kumite.games.sfdbg.engine import (
     EMPTY,
     KINDS,
@@ -44,10 +56,6 @@ class Tables:
     """The card's whole text is ``+N Power`` (Punch, Kick, Tiger Shot...)."""
 
 
-#: Play every card in your hand whose whole text is "+N Power", one after the other: a
-#: shorthand for the same plays one by one (``sfdbg.turn.play-order``).
-PLAY_POWER: Final = "play-power"
-
 _TABLES: Final[dict[int, Tables]] = {}
 
 
@@ -55,20 +63,20 @@ def tables(catalog: Catalog) -> Tables:
     found = _TABLES.get(id(catalog))
     if found is None or found.catalog is not catalog:
         ids = [c.id for c in catalog.cards]
-        play = tuple(f"play:{i}" for i in ids)
-        buy_lineup = tuple(f"buy:lineup:{i}" for i in ids)
-        buy_under = tuple(f"buy:under:{i}" for i in ids)
-        take = tuple(f"take:{i}" for i in ids)
+        play = tuple(Play(i).format() for i in ids)
+        buy_lineup = tuple(Buy("lineup", i).format() for i in ids)
+        buy_under = tuple(Buy("under", i).format() for i in ids)
+        take = tuple(Take(i).format() for i in ids)
         parse: dict[str, tuple[str, int]] = {}
         for k in range(len(ids)):
             parse[play[k]] = ("play", k)
             parse[buy_lineup[k]] = ("buy-lineup", k)
             parse[buy_under[k]] = ("buy-under", k)
             parse[take[k]] = ("take", k)
-        parse["buy:kick"] = ("buy-kick", catalog.kick)
-        parse["buy:ultra"] = ("buy-ultra", EMPTY)
-        parse["challenge"] = ("challenge", EMPTY)
-        parse["end"] = ("end", EMPTY)
+        parse[BUY_KICK] = ("buy-kick", catalog.kick)
+        parse[BUY_ULTRA] = ("buy-ultra", EMPTY)
+        parse[CHALLENGE] = ("challenge", EMPTY)
+        parse[END] = ("end", EMPTY)
         parse[PLAY_POWER] = ("play-power", EMPTY)
         found = Tables(
             catalog,
@@ -121,7 +129,7 @@ def turn_legal(st: Engine, req: Request) -> tuple[str, ...]:
             for c in affordable:
                 out.append(buy[c])
         if st.kicks and t.kick_cost <= power:
-            out.append("buy:kick")
+            out.append(BUY_KICK)
         under = st.under[seat]
         if under:
             discount = st.discount
@@ -135,7 +143,7 @@ def turn_legal(st: Engine, req: Request) -> tuple[str, ...]:
                         out.append(buy[c])
         ultras = st.ultras[seat]
         if ultras and cost[ultras[-1]] - st.discount <= power:
-            out.append("buy:ultra")
+            out.append(BUY_ULTRA)
         # can_challenge(st), inlined (no_buy is checked above: sfdbg.ruling.cannot-buy-stage).
         stages = st.stages
         if (
@@ -145,11 +153,11 @@ def turn_legal(st: Engine, req: Request) -> tuple[str, ...]:
             and power >= cost[stages[-1]]
             and (st.bosses or st.hero_discard)
         ):
-            out.append("challenge")
+            out.append(CHALLENGE)
     won = st.stage_won
     if won != EMPTY and st.cammy and won in st.discard[seat]:
         out.append(t.take[won])
-    out.append("end")
+    out.append(END)
     return tuple(out)
 
 
@@ -446,14 +454,14 @@ def _reveal_added(st: Engine, added: list[int], out: list[Event]) -> None:
 
 def _hp_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     (ultra,) = req.data
-    if choice == "yes" and ultra in st.played[req.seat]:
+    if choice == YES and ultra in st.played[req.seat]:
         st.played[req.seat].remove(ultra)
         st.shuffle_into_deck(req.seat, ultra)
         st.moved(req.seat, ultra, "shuffles", "into his deck", "sfdbg.variant.high-powered", out)
 
 
 KINDS["hp-ultra"] = Kind(
-    lambda st, req: ("yes", "no"),
+    lambda st, req: (YES, NO),
     _hp_answer,
     lambda st, req: (
         f"High-Powered Heroes: shuffle {st.name(req.data[0])} into your deck (not discard it)?"
