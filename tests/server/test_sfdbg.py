@@ -298,12 +298,6 @@ def test_every_decision_carries_a_label_per_legal_choice(server):
     assert table
 
 
-def test_sfrivals_decisions_carry_no_labels(server):
-    made = create_table(server.base, "sfrivals", [{"kind": "you"}, {"kind": "bot"}], seed=1)
-    me = Seat(server.base, made["id"], 0, made["links"][0]["token"])
-    assert "labels" not in me.ready()["decision"]
-
-
 def test_the_sfdbg_renderer_and_its_styles_are_served(server):
     for path in ("/static/games/sfdbg/table.js", "/static/games/sfdbg/sfdbg.css"):
         response = httpx.get(server.base + path)

@@ -128,13 +128,22 @@ def number(text: str, arg: str, form: str) -> int:
 
 class Labels:
     """A game's labels face (its spec's ``labels`` returns one): for the deciding seat, from
-    its own view only, a label and a board target for each legal choice, and the choices on
-    its own board elements that it may not make now (the web table asks the state why:
-    :meth:`~kumite.core.game.State.explain_illegal`). This base labels a choice by its
+    its own view only, a label, a verb and a board target for each legal choice, and the
+    choices on its own board elements that it may not make now (the web table asks the state
+    why: :meth:`~kumite.core.game.State.explain_illegal`). This base labels a choice by its
     string, targets nothing and names no unplayable choice; a game overrides what it can."""
+
+    codec: Codec[Any] | None = None
+    """The game's codec, which gives each choice's :meth:`verbs`."""
 
     def __call__(self, view: Mapping[str, Any], legal: Sequence[str]) -> list[str]:
         return list(legal)
+
+    def verbs(self, legal: Sequence[str]) -> list[str | None]:
+        """Each choice's kind (its typed choice's ``verb``: ``play``, ``end``), by which a
+        front end may group or style choices; ``None`` without a codec."""
+        codec = self.codec
+        return [None if codec is None else codec.parse(c).verb for c in legal]
 
     def targets(self, view: Mapping[str, Any], legal: Sequence[str]) -> list[Target | None]:
         """What on the board each choice names (``None``: nothing; a button only)."""

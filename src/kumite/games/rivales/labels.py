@@ -16,6 +16,7 @@ from kumite.core.choice import Labels, Target
 from kumite.core.game import Game
 from kumite.games.rivales.cards import Card, Catalog, Fighter
 from kumite.games.rivales.choice import (
+    CODEC,
     Boost,
     CallZone,
     Count,
@@ -230,6 +231,8 @@ def _guard(n: int, view: Mapping[str, Any]) -> str:
 
 class RivalesLabels(Labels):
     """The spec's ``labels`` face of one table's catalog."""
+
+    codec = CODEC
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog

@@ -57,7 +57,7 @@ class DBGChoice(Choice):
 
 def _zone(text: str, zone: str, zones: tuple[str, ...]) -> str:
     if zone not in zones:
-        listed = ", ".join(zones[:-1]) + f" or {zones[-1]}"
+        listed = zones[0] if len(zones) == 1 else ", ".join(zones[:-1]) + f" or {zones[-1]}"
         raise ChoiceSyntaxError(text, f"no zone {zone!r} here ({listed})")
     return zone
 

@@ -14,6 +14,7 @@ from kumite.core.choice import Labels, Target
 from kumite.core.game import Game
 from kumite.games.sfdbg.cards import Card, Catalog
 from kumite.games.sfdbg.choice import (
+    CODEC,
     KICK,
     Bottom,
     Buy,
@@ -218,6 +219,8 @@ def _join(*parts: str) -> str:
 
 class SFDBGLabels(Labels):
     """The spec's ``labels`` face of one table's catalog."""
+
+    codec = CODEC
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog

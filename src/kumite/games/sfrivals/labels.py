@@ -13,7 +13,7 @@ from kumite.cards.provenance import mark
 from kumite.core.choice import Labels, Target
 from kumite.core.game import Game
 from kumite.games.sfrivals.cards import Card, Catalog
-from kumite.games.sfrivals.choice import PickCharacter, Play, SetUp, SFRChoice, parse
+from kumite.games.sfrivals.choice import CODEC, PickCharacter, Play, SetUp, SFRChoice, parse
 from kumite.games.sfrivals.game import GAME
 
 
@@ -56,6 +56,8 @@ def target(choice: SFRChoice) -> Target:
 
 class SFRivalsLabels(Labels):
     """The spec's ``labels`` face of one table's catalog."""
+
+    codec = CODEC
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
