@@ -374,7 +374,7 @@ def options(c: Ctx, e: Effect) -> tuple[str, ...] | None:
     if op == "flip_own_down":
         who = _owner(c, e, None)
         picks = tuple(
-            Pick(s.owner, s.card.id).format()
+            s.card.picks[s.owner]
             for s in c.line[:-1]
             if s.side == UP and (who is None or s.owner == who)
         )
@@ -382,7 +382,7 @@ def options(c: Ctx, e: Effect) -> tuple[str, ...] | None:
     if op == "exchange_with_basic":
         who = _owner(c, e, None)
         picks = tuple(
-            Pick(s.owner, s.card.id).format()
+            s.card.picks[s.owner]
             for s in c.line[:-1]
             if s.side == UP and s.card.is_basic and (who is None or s.owner == who)
         )
@@ -394,7 +394,7 @@ def options(c: Ctx, e: Effect) -> tuple[str, ...] | None:
         state = c.state
         if state.clash >= state.clashes_per_round or not state.hand[c.seat]:
             return None  # no next clash this round, or nothing to leave: dodge only
-        return tuple(Pick(c.seat, card.id).format() for card in state.hand[c.seat])
+        return tuple(card.picks[c.seat] for card in state.hand[c.seat])
     return None
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 import msgspec
 
 from kumite.cards import Provenance
-from kumite.games.rivales.choice import Marker, Play
+from kumite.games.rivales.choice import Marker, Pick, Play
 
 if TYPE_CHECKING:
     from kumite.games.rivales.cards import ComboStep
@@ -128,6 +128,9 @@ class Card:
     """The choice string that plays this card."""
     mark: str = dataclasses.field(init=False)
     """The choice string that makes this card the life marker."""
+    picks: tuple[str, ...] = dataclasses.field(init=False)
+    """The choice string that picks this card for an effect, by the seat holding it (a table
+    has 4 seats at most: 2vs2)."""
     is_basic: bool = dataclasses.field(init=False)
 
     def __post_init__(self) -> None:
@@ -138,6 +141,7 @@ class Card:
         object.__setattr__(self, "end", tuple(e for e in self.effects if e.when == "end"))
         object.__setattr__(self, "play", Play(self.id).format())
         object.__setattr__(self, "mark", Marker(self.id).format())
+        object.__setattr__(self, "picks", tuple(Pick(s, self.id).format() for s in range(4)))
         object.__setattr__(self, "is_basic", self.type == BASIC)
 
     def __repr__(self) -> str:

@@ -234,9 +234,9 @@ def give_step(st: Engine, frame: Frame, out: list[Event]) -> None:
 
 def _give_legal(st: Engine, req: Request) -> tuple[str, ...]:
     ctx = req.data[0]
-    cards = st.cards
-    options = [Give("hand", cards[c].id).format() for c in sorted(set(st.hand[ctx.me]))]
-    options += [Give("discard", cards[c].id).format() for c in sorted(set(st.discard[ctx.me]))]
+    hand, discard = st.tables.moved[Give, "hand"], st.tables.moved[Give, "discard"]
+    options = [hand[c] for c in sorted(set(st.hand[ctx.me]))]
+    options += [discard[c] for c in sorted(set(st.discard[ctx.me]))]
     options.append(GIVE_NONE)
     return tuple(options)
 
@@ -329,11 +329,11 @@ def _defend_legal(st: Engine, req: Request) -> tuple[str, ...]:
     hand = sorted(set(st.hand[target]))
     options: list[str] = []
     if a.attacker is not None:  # a Stage Boss is not a foe (sfdbg.ruling.reactions)
-        options += [
-            Reveal(cards[c].id).format() for c in hand if cards[c].reaction and c not in a.revealed
-        ]
+        reveal = st.tables.reveal
+        options += [reveal[c] for c in hand if cards[c].reaction and c not in a.revealed]
     if not forced:
-        options += [Defend(cards[c].id).format() for c in hand if cards[c].defense is not None]
+        defend = st.tables.defend
+        options += [defend[c] for c in hand if cards[c].defense is not None]
     options.append(NO_DEFENSE)
     return tuple(options)
 

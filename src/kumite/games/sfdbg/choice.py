@@ -230,6 +230,7 @@ class Bottom(DBGChoice):
 
     verb: ClassVar[str] = "bottom"
     form: ClassVar[str] = "bottom:<zone>:<card>"
+    zones: ClassVar[tuple[str, ...]] = ZONES
     zone: str
     card: str
 
@@ -350,6 +351,10 @@ class Name(DBGChoice):
     def format(self) -> str:
         return f"name:{self.kind}:{self.value}"
 
+
+Moved = Destroy | Bottom | Under | Give
+"""A card taken from a zone: ``<verb>:<zone>:<card>``."""
+MOVED: Final[tuple[type[Moved], ...]] = (Destroy, Bottom, Under, Give)
 
 CODEC: Codec[DBGChoice] = Codec(
     [

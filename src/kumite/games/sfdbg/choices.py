@@ -27,6 +27,7 @@ from kumite.games.sfdbg.choice import (
     Discard,
     Foe,
     Gain,
+    Moved,
     Under,
 )
 from kumite.games.sfdbg.effects import primitive, rule_of, source_name
@@ -53,19 +54,19 @@ def zone_cards(st: Engine, seat: int, zone: str) -> list[int]:
     return [c for c in st.lineup if c != EMPTY]
 
 
-def candidates(
-    st: Engine, seat: int, e: Effect, kind: type[Destroy] | type[Bottom] | type[Under]
-) -> list[str]:
+def candidates(st: Engine, seat: int, e: Effect, kind: type[Moved]) -> list[str]:
     """``<verb>:<zone>:<card>`` (a choice of ``kind``) for each distinct matching card in
     ``e.zones``."""
     cards = st.cards
+    moved = st.tables.moved
     out: list[str] = []
     for zone in e.zones:
         seen: set[int] = set()
+        strings = moved[kind, zone]
         for c in zone_cards(st, seat, zone):
             if c not in seen and _matches(cards[c], e):
                 seen.add(c)
-                out.append(kind(zone, cards[c].id).format())
+                out.append(strings[c])
     return out
 
 
@@ -114,7 +115,8 @@ def _discard_legal(st: Engine, req: Request) -> tuple[str, ...]:
         if c not in seen and _matches(cards[c], e):
             seen.append(c)
     seen.sort()
-    return tuple(Discard(cards[c].id).format() for c in seen) or (DISCARD_NONE,)
+    strings = st.tables.discard
+    return tuple([strings[c] for c in seen]) or (DISCARD_NONE,)
 
 
 def _discard_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
@@ -285,7 +287,7 @@ def _under_legal(st: Engine, req: Request) -> tuple[str, ...]:
     if e.op == "give_under":
         return tuple(candidates(st, ctx.me, e, Under))
     if e.source == "main_top":
-        options = [Under("main_top", st.id(st.main[-1])).format()] if st.main else []
+        options = [st.tables.moved[Under, "main_top"][st.main[-1]]] if st.main else []
     else:
         options = candidates(st, ctx.me, _lineup(e), Under)
     if e.may or not options:
@@ -373,17 +375,17 @@ def _gain_legal(st: Engine, req: Request) -> tuple[str, ...]:
     options: list[str] = []
     if e.source == "kick":
         if st.kicks > 0:
-            options.append(Gain(st.id(st.catalog.kick)).format())
+            options.append(st.tables.gain[st.catalog.kick])
     else:
         seen: set[int] = set()
         for c in st.lineup:
             if c != EMPTY and c not in seen and _matches(st.cards[c], e):
                 seen.add(c)
-                options.append(Gain(st.id(c)).format())
+                options.append(st.tables.gain[c])
         # sfdbg.under.buy: "You may buy or gain any cards that are underneath your Super Hero
         # as if they were in the Line-Up."
         options += [
-            Gain(st.id(c), under=True).format()
+            st.tables.gain_under[c]
             for c in sorted(set(st.under[ctx.me]))
             if _matches(st.cards[c], e)
         ]

@@ -14,11 +14,17 @@ from kumite.games.sfdbg.choice import (
     BUY_ULTRA,
     CHALLENGE,
     END,
+    MOVED,
     NO,
     PLAY_POWER,
     YES,
     Buy,
+    Defend,
+    Discard,
+    Gain,
+    Moved,
     Play,
+    Reveal,
     Take,
 )
 from kumite.games.sfdbg.engine import (
@@ -53,7 +59,14 @@ class Tables:
     kick_cost: int
     main_deck: tuple[int, ...]
     """The main deck before shuffling: each card of the "main" pile, ``copies`` times."""
-    """The card's whole text is ``+N Power`` (Punch, Kick, Tiger Shot...)."""
+    discard: tuple[str, ...]
+    defend: tuple[str, ...]
+    reveal: tuple[str, ...]
+    gain: tuple[str, ...]
+    gain_under: tuple[str, ...]
+    moved: dict[tuple[type[Moved], str], tuple[str, ...]]
+    """``(Destroy, "hand")`` -> ``destroy:hand:<card>`` per card index (and so for each kind
+    of :data:`~.choice.Moved` and each of its zones)."""
 
 
 _TABLES: Final[dict[int, Tables]] = {}
@@ -89,6 +102,16 @@ def tables(catalog: Catalog) -> Tables:
             tuple(c.simple_power >= 0 for c in catalog.cards),
             catalog.cards[catalog.kick].cost,
             tuple(c.index for c in catalog.pile("main") for _ in range(c.copies)),
+            tuple(Discard(i).format() for i in ids),
+            tuple(Defend(i).format() for i in ids),
+            tuple(Reveal(i).format() for i in ids),
+            tuple(Gain(i).format() for i in ids),
+            tuple(Gain(i, under=True).format() for i in ids),
+            {
+                (kind, zone): tuple(kind(zone, i).format() for i in ids)
+                for kind in MOVED
+                for zone in kind.zones
+            },
         )
         _TABLES[id(catalog)] = found
     return found
