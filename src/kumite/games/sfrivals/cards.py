@@ -20,7 +20,7 @@ from kumite.cards import (
 )
 from kumite.cards.pack import PackLoader, read_rules
 from kumite.core.errors import PackError
-from kumite.games.sfrivals.choice import Play, SetUp
+from kumite.games.sfrivals.choice import PickCharacter, Play, SetUp
 
 Op = Literal[
     "reduce_damage",
@@ -215,6 +215,12 @@ class Catalog:
     cards: Mapping[str, Card]
     rules: RuleValues
     rule_provenance: Mapping[str, Provenance]
+    character_choices: tuple[str, ...] = dataclasses.field(init=False)
+    """``character:<id>`` of every character, in pack order."""
+
+    def __post_init__(self) -> None:
+        choices = tuple(PickCharacter(c).format() for c in self.characters)
+        object.__setattr__(self, "character_choices", choices)
 
     def unseen(self, player: Mapping[str, Any]) -> list[Card]:
         """From one player's public view entry, the cards its opponent has not seen: its hand

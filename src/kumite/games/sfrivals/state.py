@@ -111,7 +111,7 @@ class SFRState(State):
         if self.phase == OVER:
             return ()
         if self.phase == CHARACTER:
-            legal = tuple(PickCharacter(c).format() for c in self.catalog.characters)
+            legal = self.catalog.character_choices
             return tuple(
                 Decision(s, "character", legal, "Choose your character")
                 for s in (0, 1)
@@ -375,7 +375,7 @@ class SFRState(State):
 
     def action_to_choice(self, seat: int, action: int) -> str:
         if A_CHARACTER <= action < A_PLAY:
-            return PickCharacter(list(self.catalog.characters)[action - A_CHARACTER]).format()
+            return self.catalog.character_choices[action - A_CHARACTER]
         char = self.chars[seat]
         if char is None:
             raise KeyError(action)
