@@ -36,7 +36,7 @@ from kumite.core.events import Event
 from kumite.core.memo import Memo
 from kumite.games.rivales import events as ev
 from kumite.games.rivales.cards import NO_REQUIREMENT, Card, Effect, Requires
-from kumite.games.rivales.choice import PASS, Count, Pick
+from kumite.games.rivales.choice import PASS, Count
 from kumite.games.rivales.rules import card_rule, fighter_rule
 from kumite.games.rivales.table import DOWN, SPENT, UP, Line, Slot, chain, count, energy, newest
 
@@ -422,8 +422,8 @@ def execute(c: Ctx, e: Effect, card: Card, choice: str | None, out: list[Event] 
         fight.dodge[t] = True
         if out is not None:
             _say(out, c, rule, name, "dodges: no Damage this clash")
-        if choice is not None:
-            kept = state.fighter(c.seat).by_id[Pick.parse(choice).card]
+        if choice is not None:  # the card of the hand this pick names (see options)
+            kept = next(card for card in state.hand[c.seat] if card.picks[c.seat] == choice)
             state.leave_face_up(c.seat, kept, fight.zone, out, rule)
     elif op == "flip_own_down":
         if choice is not None and choice != PASS:
@@ -516,9 +516,8 @@ def effect_event(state: Engine, seat: int, rule: str, source: str, what: str) ->
 
 
 def _picked(c: Ctx, choice: str) -> Slot:
-    pick = Pick.parse(choice)
     for slot in c.line[:-1]:
-        if slot.owner == pick.seat and slot.card.id == pick.card:
+        if slot.card.picks[slot.owner] == choice:
             return slot
     raise AssertionError(f"{choice} is not in the line")  # pragma: no cover - validated
 

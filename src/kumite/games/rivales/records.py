@@ -187,6 +187,8 @@ class Fighter:
     by_id: dict[str, Card] = dataclasses.field(init=False)
     by_play: dict[str, Card] = dataclasses.field(init=False)
     """Card by its ``play:<id>`` choice."""
+    by_mark: dict[str, Card] = dataclasses.field(init=False)
+    """Card by its ``marker:<id>`` choice."""
     ultra: Card = dataclasses.field(init=False)
     static: tuple[Effect, ...] = dataclasses.field(init=False)
     end_passives: tuple[Effect, ...] = dataclasses.field(init=False)
@@ -196,6 +198,7 @@ class Fighter:
     def __post_init__(self) -> None:
         object.__setattr__(self, "by_id", {c.id: c for c in self.cards})
         object.__setattr__(self, "by_play", {c.play: c for c in self.cards})
+        object.__setattr__(self, "by_mark", {c.mark: c for c in self.cards})
         object.__setattr__(self, "ultra", self.cards[-1])
         own = tuple(e for e in self.passives if e.when == "passive")
         object.__setattr__(self, "static", tuple(e for e in own if e.beneficiary == "self"))
