@@ -91,7 +91,9 @@ class Codec(Generic[C]):
 
     def parse_as(self, text: str, kind: type[K]) -> K:
         """:meth:`parse`, of one kind only (``Play``): a choice of another kind is refused."""
-        found = self.parse(text)
+        found = self._parsed.get(text)
+        if found is None:
+            found = self.parse(text)
         if not isinstance(found, kind):
             raise ChoiceSyntaxError(text, f"not a {kind.verb} choice ({kind.form})")
         return found

@@ -41,6 +41,8 @@ from kumite.games.sfdbg.rules import hero_rule
 
 #: Costs a player may name (Rekkashingeki).
 NAMEABLE_COSTS: Final = tuple(range(13))
+NAME_TYPES: Final = tuple(Name("type", t).format() for t in CARD_TYPES)
+NAME_COSTS: Final = tuple(Name("cost", str(c)).format() for c in NAMEABLE_COSTS)
 
 
 class Attack:
@@ -441,9 +443,7 @@ KINDS["defend"] = Kind(_defend_legal, _defend_answer, _defend_prompt)
 
 def _name_legal(st: Engine, req: Request) -> tuple[str, ...]:
     a: Attack = req.data[0]
-    if a.name == "type":
-        return tuple(Name("type", t).format() for t in CARD_TYPES)
-    return tuple(Name("cost", str(c)).format() for c in NAMEABLE_COSTS)
+    return NAME_TYPES if a.name == "type" else NAME_COSTS
 
 
 def _name_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:

@@ -85,6 +85,8 @@ def _remove_from(st: Engine, seat: int, zone: str, card: int) -> None:
         st.lineup[st.lineup.index(card)] = EMPTY
 
 
+FOES: Final = tuple(Foe(s).format() for s in range(8))
+"""Each seat's ``foe:<seat>`` choice."""
 _WHERE: Final = {
     "hand": "from his hand",
     "discard": "from his discard pile",
@@ -437,7 +439,7 @@ def _foe_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None
 
 
 KINDS["foe"] = Kind(
-    lambda st, req: tuple(Foe(s).format() for s in st.clockwise(req.data[0].me)),
+    lambda st, req: tuple([FOES[s] for s in st.clockwise(req.data[0].me)]),
     _foe_answer,
     lambda st, req: f"{source_name(st, req.data[0])}: choose a foe",
 )
