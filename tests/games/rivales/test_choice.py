@@ -12,6 +12,7 @@ from kumite.core.choice import ChoiceSyntaxError
 from kumite.core.errors import MalformedChoiceError
 from kumite.games.rivales.actions import NUM_ACTIONS
 from kumite.games.rivales.choice import (
+    PASS,
     Boost,
     CallZone,
     Count,
@@ -85,6 +86,10 @@ def test_the_codec_refuses_other_text_with_the_reason(text, reason):
     with pytest.raises(ChoiceSyntaxError) as error:
         parse(text)
     assert error.value.reason == reason
+
+
+def test_pass_written_out_is_the_pass_choice():
+    assert Pass().format() == PASS and parse(PASS) == Pass()
 
 
 def test_a_malformed_choice_is_explained_and_has_no_action_id():

@@ -8,6 +8,7 @@ import pytest
 
 from kumite.core.choice import ChoiceSyntaxError
 from kumite.core.errors import MalformedChoiceError
+from kumite.games.sfdbg import choice
 from kumite.games.sfdbg.actions import vocabulary
 from kumite.games.sfdbg.choice import (
     Buy,
@@ -80,6 +81,29 @@ def test_the_codec_refuses_other_text_with_the_reason(text, reason):
     with pytest.raises(ChoiceSyntaxError) as error:
         parse(text)
     assert error.value.reason == reason
+
+
+@pytest.mark.parametrize(
+    ("constant", "typed"),
+    [
+        (choice.END, End()),
+        (choice.CHALLENGE, choice.Challenge()),
+        (choice.PLAY_POWER, choice.PlayPower()),
+        (choice.NO_DEFENSE, choice.NoDefense()),
+        (choice.YES, choice.Yes()),
+        (choice.NO, choice.No()),
+        (choice.BUY_KICK, Buy("kick")),
+        (choice.BUY_ULTRA, Buy("ultra")),
+        (choice.DISCARD_NONE, Discard()),
+        (choice.DESTROY_NONE, Destroy()),
+        (choice.UNDER_NONE, Under()),
+        (choice.GAIN_NONE, Gain()),
+        (choice.GIVE_NONE, Give()),
+    ],
+)
+def test_the_written_out_constants_are_their_kinds_choices(constant, typed):
+    assert typed.format() == constant
+    assert parse(constant) == typed
 
 
 def test_a_malformed_choice_is_explained_and_has_no_action_id():

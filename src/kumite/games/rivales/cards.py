@@ -168,10 +168,14 @@ class Catalog:
     rule_provenance: Mapping[str, Provenance]
     fighter_choices: tuple[str, ...] = dataclasses.field(init=False)
     """``fighter:<id>`` of every fighter, in pack order."""
+    by_choice: dict[str, Card] = dataclasses.field(init=False)
+    """The card each ``marker:``, ``play:`` and ``pick:`` choice names."""
 
     def __post_init__(self) -> None:
         choices = tuple(PickFighter(f).format() for f in self.fighters)
         object.__setattr__(self, "fighter_choices", choices)
+        by_choice = {s: c for c in self.cards.values() for s in (c.mark, c.play, *c.picks)}
+        object.__setattr__(self, "by_choice", by_choice)
 
 
 def _effect(spec: EffectSpec) -> Effect:

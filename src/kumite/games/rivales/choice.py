@@ -237,4 +237,5 @@ CODEC: Codec[RivalesChoice] = Codec(
     [PickFighter, Marker, Play, CallZone, ZoneOrder, Persona, Boost, Guard, Pick, Count, Pass]
 )
 parse = CODEC.parse
-PASS: Final = Pass().format()
+PASS: Final = "pass"
+"""``Pass().format()``, written out: the compiled engine reads it as a constant."""

@@ -24,7 +24,7 @@ from typing import Final
 from kumite.core.events import Event
 from kumite.games.sfdbg import events as ev
 from kumite.games.sfdbg.cards import CARD_TYPES, Effect
-from kumite.games.sfdbg.choice import GIVE_NONE, NO_DEFENSE, Defend, Give, Name, Reveal, parse
+from kumite.games.sfdbg.choice import GIVE_NONE, NO_DEFENSE, Give, Name
 from kumite.games.sfdbg.effects import primitive
 from kumite.games.sfdbg.engine import (
     KINDS,
@@ -43,6 +43,8 @@ from kumite.games.sfdbg.rules import hero_rule
 NAMEABLE_COSTS: Final = tuple(range(13))
 NAME_TYPES: Final = tuple(Name("type", t).format() for t in CARD_TYPES)
 NAME_COSTS: Final = tuple(Name("cost", str(c)).format() for c in NAMEABLE_COSTS)
+NAMED: Final = {choice: Name.parse(choice) for choice in (*NAME_TYPES, *NAME_COSTS)}
+"""What each name choice names (the attack's effects read it)."""
 
 
 class Attack:
@@ -245,10 +247,8 @@ def _give_legal(st: Engine, req: Request) -> tuple[str, ...]:
 
 def _give_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     ctx, e, foes, i, gifts = req.data
-    given = Give.parse(choice)
-    if given.zone is not None and given.card is not None:
-        zone = given.zone
-        card = st.catalog.by_id[given.card].index
+    if choice != GIVE_NONE:
+        zone, card = st.tables.read[choice]
         if zone == "hand":
             st.from_hand(ctx.me, card)
         else:
@@ -354,10 +354,9 @@ def _defend_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> N
             )
         st.stack.append(("atk", a.next_target(avoided=False)))
         return
-    chosen = parse(choice)
-    assert isinstance(chosen, (Defend, Reveal)), choice
-    card = st.catalog.by_id[chosen.card]
-    if isinstance(chosen, Reveal):
+    _, index = st.tables.read[choice]  # a Defense or a reveal of a card in hand
+    card = st.cards[index]
+    if choice == st.tables.reveal[index]:
         if not st.quiet:
             out.append(
                 ev.CardRevealed(
@@ -448,7 +447,7 @@ def _name_legal(st: Engine, req: Request) -> tuple[str, ...]:
 
 def _name_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     a, hits = req.data
-    named = Name.parse(choice)
+    named = NAMED[choice]
     if not st.quiet:
         what = f"the {named.kind} {named.value}"
         out.append(ev.Named(rule="sfdbg.clarify.naming", seat=req.seat, what=what))

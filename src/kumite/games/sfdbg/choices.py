@@ -24,9 +24,7 @@ from kumite.games.sfdbg.choice import (
     YES,
     Bottom,
     Destroy,
-    Discard,
     Foe,
-    Gain,
     Moved,
     Under,
 )
@@ -68,10 +66,6 @@ def candidates(st: Engine, seat: int, e: Effect, kind: type[Moved]) -> list[str]
                 seen.add(c)
                 out.append(strings[c])
     return out
-
-
-def _card_of(st: Engine, card_id: str) -> int:
-    return st.catalog.by_id[card_id].index
 
 
 def _remove_from(st: Engine, seat: int, zone: str, card: int) -> None:
@@ -124,12 +118,11 @@ def _discard_legal(st: Engine, req: Request) -> tuple[str, ...]:
 def _discard_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     ctx, e, left = req.data
     rule = rule_of(st, ctx)
-    discarded = Discard.parse(choice).card
-    if discarded is None:
+    if choice == DISCARD_NONE:
         if e.else_weakness:
             st.gain_weakness(ctx.me, out, rule)
         return
-    card = _card_of(st, discarded)
+    _, card = st.tables.read[choice]
     st.from_hand(ctx.me, card)
     st.discard[ctx.me].append(card)
     st.moved(ctx.me, card, "discards", "from his hand", rule, out)
@@ -173,12 +166,11 @@ def _destroy_legal(st: Engine, req: Request) -> tuple[str, ...]:
 
 def _destroy_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     ctx, e, left = req.data
-    chosen = Destroy.parse(choice)
-    if chosen.zone is None or chosen.card is None:
+    if choice == DESTROY_NONE:
         return
-    card = _card_of(st, chosen.card)
-    _remove_from(st, ctx.me, chosen.zone, card)
-    st.destroy(ctx.me, card, _WHERE[chosen.zone], rule_of(st, ctx), out)
+    zone, card = st.tables.read[choice]
+    _remove_from(st, ctx.me, zone, card)
+    st.destroy(ctx.me, card, _WHERE[zone], rule_of(st, ctx), out)
     if left > 1:
         _ask_destroy(st, ctx, e, left - 1)
 
@@ -228,16 +220,14 @@ def _bottom_legal(st: Engine, ctx: Ctx, e: Effect) -> tuple[str, ...]:
     """``sfdbg.ruling.never-into-main-deck``: only cards that started in the main deck may
     go into it, whatever the pack's effect says -- "None of the following cards should ever
     be placed into the main deck: Stage, Punch, Vulnerability, Kick, Ultra, Weakness"."""
-    by_id = st.catalog.by_id
+    cards, read = st.cards, st.tables.read
     options = candidates(st, ctx.me, e, Bottom)
-    return tuple(c for c in options if by_id[Bottom.parse(c).card].pile == "main")
+    return tuple(c for c in options if cards[read[c][1]].pile == "main")
 
 
 def _bottom_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     ctx, _ = req.data
-    chosen = Bottom.parse(choice)
-    zone = chosen.zone
-    card = _card_of(st, chosen.card)
+    zone, card = st.tables.read[choice]
     _remove_from(st, ctx.me, zone, card)
     st.main.insert(0, card)
     if len(st.main) == 1:
@@ -299,11 +289,9 @@ def _under_legal(st: Engine, req: Request) -> tuple[str, ...]:
 
 def _under_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     ctx, _, owner = req.data
-    chosen = Under.parse(choice)
-    if chosen.zone is None or chosen.card is None:
+    if choice == UNDER_NONE:
         return
-    zone = chosen.zone
-    card = _card_of(st, chosen.card)
+    zone, card = st.tables.read[choice]
     if zone == "main_top":
         st.main.pop()
         st.main_top_known = False
@@ -398,14 +386,13 @@ def _gain_legal(st: Engine, req: Request) -> tuple[str, ...]:
 
 def _gain_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     ctx, e = req.data
-    gained = Gain.parse(choice)
-    if gained.card is None:
+    if choice == GAIN_NONE:
         return
-    card = _card_of(st, gained.card)
+    zone, card = st.tables.read[choice]
     if e.source == "kick":
         st.kicks -= 1
         where = "from the Kick stack"
-    elif gained.under:
+    elif zone == "under":
         st.under[ctx.me].remove(card)
         where = "from under his Super Hero"
     else:
@@ -431,7 +418,7 @@ def foe(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
 
 def _foe_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     ctx, e = req.data
-    target = Foe.parse(choice).seat
+    target = FOES.index(choice)
     if e.op == "attack":
         start_attack(st, ctx, e, (target,), out)
     else:

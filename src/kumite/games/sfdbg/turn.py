@@ -67,6 +67,9 @@ class Tables:
     moved: dict[tuple[type[Moved], str], tuple[str, ...]]
     """``(Destroy, "hand")`` -> ``destroy:hand:<card>`` per card index (and so for each kind
     of :data:`~.choice.Moved` and each of its zones)."""
+    read: dict[str, tuple[str, int]]
+    """Each of the choices above -> (the zone it takes its card from, the card's index):
+    ``hand`` for a discard, a Defense or a reveal; ``under``, else ``lineup``, for a gain."""
 
 
 _TABLES: Final[dict[int, Tables]] = {}
@@ -91,6 +94,19 @@ def tables(catalog: Catalog) -> Tables:
         parse[CHALLENGE] = ("challenge", EMPTY)
         parse[END] = ("end", EMPTY)
         parse[PLAY_POWER] = ("play-power", EMPTY)
+        discard = tuple(Discard(i).format() for i in ids)
+        defend = tuple(Defend(i).format() for i in ids)
+        reveal = tuple(Reveal(i).format() for i in ids)
+        gain = tuple(Gain(i).format() for i in ids)
+        gain_under = tuple(Gain(i, under=True).format() for i in ids)
+        moved = {
+            (kind, zone): tuple(kind(zone, i).format() for i in ids)
+            for kind in MOVED
+            for zone in kind.zones
+        }
+        zones = [("hand", discard), ("hand", defend), ("hand", reveal), ("lineup", gain)]
+        zones += [("under", gain_under), *((zone, s) for (_, zone), s in moved.items())]
+        read = {s: (zone, k) for zone, strings in zones for k, s in enumerate(strings)}
         found = Tables(
             catalog,
             play,
@@ -102,16 +118,13 @@ def tables(catalog: Catalog) -> Tables:
             tuple(c.simple_power >= 0 for c in catalog.cards),
             catalog.cards[catalog.kick].cost,
             tuple(c.index for c in catalog.pile("main") for _ in range(c.copies)),
-            tuple(Discard(i).format() for i in ids),
-            tuple(Defend(i).format() for i in ids),
-            tuple(Reveal(i).format() for i in ids),
-            tuple(Gain(i).format() for i in ids),
-            tuple(Gain(i, under=True).format() for i in ids),
-            {
-                (kind, zone): tuple(kind(zone, i).format() for i in ids)
-                for kind in MOVED
-                for zone in kind.zones
-            },
+            discard,
+            defend,
+            reveal,
+            gain,
+            gain_under,
+            moved,
+            read,
         )
         _TABLES[id(catalog)] = found
     return found

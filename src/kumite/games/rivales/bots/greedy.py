@@ -31,14 +31,13 @@ from kumite.core.game import Decision, Game
 from kumite.core.rng import Rng
 from kumite.games.rivales.cards import Card, Catalog, Fighter
 from kumite.games.rivales.choice import (
+    BOOST_LEVELS,
     PASS,
     Boost,
     CallZone,
     Guard,
-    Marker,
     Persona,
     Pick,
-    Play,
     ZoneOrder,
     parse,
 )
@@ -53,6 +52,8 @@ ENERGY: Final = 0.35
 """Worth of one energy card, in points of Damage."""
 MAX_CANDIDATES: Final = 8
 HANSEL: Final = Persona("hansel").format()
+BOOST_LEVEL: Final = {Boost(level).format(): level for level in BOOST_LEVELS}
+"""Each boost choice's level."""
 
 
 def card_value(card: Card) -> float:
@@ -67,6 +68,7 @@ class GreedyRivales:
 
     def __init__(self, catalog: Catalog, options: Mapping[str, Any], seat: int, seed: int) -> None:
         self.catalog = catalog
+        self.by_choice: dict[str, Card] = catalog.by_choice
         self.options = {k: v for k, v in options.items() if k not in ("fighters", "mode")}
         self.seat = seat
         self.rng = random.Random(seed)
@@ -106,9 +108,7 @@ class GreedyRivales:
 
     def card(self, choice: str) -> Card:
         """The card a ``marker:``, ``play:`` or ``pick:`` choice names."""
-        typed = parse(choice)
-        assert isinstance(typed, (Marker, Play, Pick)), choice
-        return self.catalog.cards[typed.card]
+        return self.by_choice[choice]
 
     # -- one clash ahead --------------------------------------------------------------------
     def _me(self, view: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -277,7 +277,7 @@ class GreedyRivales:
         rival = self._rival(view)
         cands = self._candidates(view, rival)
         for option in decision.legal:
-            level = Boost.parse(option).level
+            level = BOOST_LEVEL[option]
             first = (view.get("zone_order") or [0])[0] + 1  # 2vs2: the order chosen
             total = sum(
                 self._score(
