@@ -74,8 +74,9 @@ class Codec(Generic[C]):
     """A game's choice codec: the kinds of its choice, by verb.
 
     :meth:`parse` is memoised (a bounded table: choices are immutable values and a game
-    meets the same few strings over and over), so reading a choice costs about what cutting
-    the string by hand did."""
+    meets the same strings over and over), so reading a choice again is a dict look-up. An
+    engine's step reads its most frequent choices by tables of the codec's strings instead
+    (docs/speed.md)."""
 
     def __init__(self, kinds: Iterable[type[C]], limit: int = 8_192) -> None:
         self.kinds: dict[str, type[C]] = {k.verb: k for k in kinds}
