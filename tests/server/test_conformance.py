@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
+from kumite.core.choice import labels_of
 from kumite.core.game import State
 from kumite.core.registry import game_ids, get_spec
 from tests.conformance import Table, hooks, people, seat_counts, tables
@@ -68,13 +69,16 @@ def check_messages(game: str, client: Seat, runtime: Any, states: list[State]) -
       in which everything the seat cannot see (other hands, deck orders, hidden cards — a
       partner's too) was resampled, so no view depends on it;
     * its decision is its own pending one, the same in the copy, with the game's label for
-      each legal choice, built from the seat's view (a game with no labels sends none);
+      each legal choice, built from the seat's view (a game with no labels face the generic
+      ones), and one entry of ``choices`` per legal choice;
     * a view's pending decisions show their legal choices to their own seat only;
     * the events are exactly those of the table's log the seat may see, in order;
     * and whatever the game's own ``check_update`` adds.
     Returns the number of updates checked."""
     spec = get_spec(game)
-    labeler = None if spec.labels is None else spec.labels.load()(runtime.game, runtime.options)
+    labeler = labels_of(
+        None if spec.labels is None else spec.labels.load()(runtime.game, runtime.options)
+    )
     check = hooks(game).check_update
     seat = client.seat
     rng = random.Random(7)
@@ -93,10 +97,8 @@ def check_messages(game: str, client: Seat, runtime: Any, states: list[State]) -
         if decision is not None:
             (mine,) = [d for d in twin.pending() if d.seat == seat]
             assert (decision["kind"], decision["legal"]) == (mine.kind, list(mine.legal))
-            if labeler is None:
-                assert "labels" not in decision
-            else:
-                assert decision["labels"] == labeler(twin.view(seat), mine.legal)
+            assert decision["labels"] == labeler(twin.view(seat), mine.legal)
+            assert [c["id"] for c in decision["choices"]] == decision["legal"]
         for pending in snap["view"].get("pending", ()):
             assert ("legal" in pending) == (pending["seat"] == seat)
         if check is not None:

@@ -174,7 +174,9 @@ class GameSpec:
     mode); raises :class:`~kumite.core.errors.OptionsError` if ``n`` does not fit."""
     labels: Ref[Callable[[Game[Any], Mapping[str, Any]], Labeler]] | None = None
     """``labels(game, options)`` -> ``labeler(view, legal) -> list[str]``: a readable label
-    for each legal choice, from the deciding seat's view only."""
+    for each legal choice, from the deciding seat's view only; a
+    :class:`~kumite.core.choice.Labels` also names each choice's verb and target, and the
+    seat's unplayable choices (the web table's decision message)."""
     bots: tuple[Bot, ...] = ()
     search: Ref[HooksFactory] | None = None
     """``hooks(game, options)`` -> :class:`~kumite.agents.search.SearchHooks`."""

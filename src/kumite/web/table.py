@@ -11,8 +11,9 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
+from kumite.core.choice import Labels, labels_of
 from kumite.core.errors import OptionsError
-from kumite.core.game import Game
+from kumite.core.game import Decision, Game, State
 from kumite.core.registry import get_spec
 from kumite.core.spec import GameSpec
 
@@ -112,3 +113,36 @@ def adapter(spec: GameSpec) -> TableAdapter:
         return DEFAULT
     found: TableAdapter = spec.table.load()
     return found
+
+
+def choice_labels(spec: GameSpec, game: Game[Any], options: Mapping[str, Any]) -> Labels:
+    """The game's labels face for a table with these options (without one: each choice is
+    its own label, and targets nothing)."""
+    return labels_of(None if spec.labels is None else spec.labels.load()(game, options))
+
+
+def decision_json(
+    labels: Labels, state: State, decision: Decision, view: Mapping[str, Any]
+) -> dict[str, Any]:
+    """A seat's pending decision as the web protocol sends it to that seat (docs/protocol.md,
+    "Choices"): its kind, prompt and legal choices, each choice with its label, its verb and
+    the board element it targets, and the choices on the seat's own board that it may not make now,
+    each with why (:meth:`~kumite.core.game.State.explain_illegal`). Built from ``view``, the
+    seat's own view, and its own decision only: nothing it may not know."""
+    legal = decision.legal
+    names = labels(view, legal)
+    choices = zip(legal, names, labels.verbs(legal), labels.targets(view, legal), strict=True)
+    out: dict[str, Any] = {
+        "kind": decision.kind,
+        "prompt": decision.prompt,
+        "legal": list(legal),
+        "labels": names,
+        "choices": [{"id": c, "label": n, "verb": v, "target": t} for c, n, v, t in choices],
+    }
+    tries = labels.unplayable(view, legal)
+    if tries:
+        out["unplayable"] = [
+            {"id": c, "target": t, "reason": state.explain_illegal(decision.seat, c)}
+            for c, t in zip(tries, labels.targets(view, tries), strict=True)
+        ]
+    return out

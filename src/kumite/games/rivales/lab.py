@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kumite.core.game import Game, Outcome, State
+from kumite.games.rivales.choice import Play, parse
 from kumite.games.rivales.game import GAME
 from kumite.games.rivales.spec import SPEC
 from kumite.sim.adapters import Adapter, GameSummary
@@ -55,10 +56,10 @@ class RivalesAdapter(Adapter):
         plays: list[tuple[int, str, int, str]] = []
         for step in state.history:
             for seat, choice in step.items():
-                verb, _, card = choice.partition(":")
-                if verb == "play":
+                typed = parse(choice)
+                if isinstance(typed, Play):
                     clashes[seat] += 1
-                    plays.append((seat, card, clashes[seat], "played"))
+                    plays.append((seat, typed.card, clashes[seat], "played"))
         entities = [f.id if f is not None else None for f in fighters]
         return GameSummary.of(outcome, max(clashes), entities, plays)
 

@@ -19,6 +19,7 @@ SPEC = GameSpec(
         label="Character",
         names=Ref("kumite.games.sfrivals.spec:character_names"),
     ),
+    labels=Ref("kumite.games.sfrivals.labels:labeler"),
     bots=(
         Bot(
             "greedy",
