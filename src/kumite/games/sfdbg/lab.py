@@ -15,11 +15,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from kumite.core.game import Game, Outcome, State
+from kumite.games.sfdbg.choice import KICK, Buy, End, Play, parse
 from kumite.games.sfdbg.game import GAME
 from kumite.games.sfdbg.spec import SPEC
 from kumite.sim.adapters import Adapter, GameSummary, Wording
 
-KICK = "kick"
 WORDS = {1: "a", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 """How the texts count things (``discards two cards``)."""
 
@@ -93,16 +93,14 @@ class SFDBGAdapter(Adapter):
         plays: list[tuple[int, str, int, str]] = []
         for step in state.history:
             for seat, choice in step.items():
-                verb, _, rest = choice.partition(":")
-                if verb == "end":
-                    turns[seat] += 1
-                elif verb == "play":
-                    plays.append((seat, rest, turns[seat], "played"))
-                elif verb == "buy":
-                    where, _, card = rest.partition(":")
-                    if where == "kick":
+                match parse(choice):
+                    case End():
+                        turns[seat] += 1
+                    case Play(card=card):
+                        plays.append((seat, card, turns[seat], "played"))
+                    case Buy(zone="kick"):
                         plays.append((seat, KICK, turns[seat], "bought"))
-                    elif card:
+                    case Buy(card=str(card)):
                         plays.append((seat, card, turns[seat], "bought"))
         entities = [heroes[h].id for h in hero_of]
         return GameSummary.of(outcome, max(turns) - 1, entities, plays)
