@@ -160,7 +160,7 @@ def test_partners_are_never_compared_with_each_other():
     runner = Runner(SimSpec("toy", (("random",) * 4,), 1, seed=1, options={"mode": "2v2"}))
     assert runner.teams(4) == (0, 1, 0, 1)
     tally = Tally()
-    tally.add("abcd", GameSummary((), True, "fold", 1, (None,) * 4), False, runner.teams(4))
+    tally.add("abcd", GameSummary((), True, "fold", 1, (None,) * 4), False, teams=runner.teams(4))
     pairs = tally.counts("agent_pairs")
     assert set(pairs) == {(x, y) for x in "ac" for y in "bd"} | {(y, x) for x in "ac" for y in "bd"}
     assert all(counts == [1, 0, 1] for counts in pairs.values())

@@ -303,8 +303,24 @@ def balance(
         int, typer.Option(help="Most fights per pairing for one candidate.")
     ] = 80,
     judge_fights: Annotated[
-        int, typer.Option(help="Fights per pairing when a later judge checks a stage.")
+        int,
+        typer.Option(
+            help="Fights per pairing when a later judge checks a stage (--together: the most "
+            "per pairing for one candidate under the later judges)."
+        ),
     ] = 40,
+    together: Annotated[
+        bool,
+        typer.Option(
+            "--together",
+            help="Every judge measures every candidate (for judges a change does not move "
+            "alike); the later judges sample --judge-step fights per pairing at a time.",
+        ),
+    ] = False,
+    judge_step: Annotated[
+        int | None,
+        typer.Option(help="--together: a later judge's fights per pairing per step (--batch)."),
+    ] = None,
     stages: Annotated[int, typer.Option(help="Entities worked on, one after the other.")] = 6,
     screen: Annotated[
         int, typer.Option(help="Single moves tried per value: up to this many steps each way.")
@@ -367,6 +383,8 @@ def balance(
             batch=batch,
             max_fights=max_fights,
             judge_batch=judge_fights,
+            together=together,
+            judge_step=judge_step,
             stages=stages,
             judge_check=judge_check,
             screen=screen,

@@ -24,7 +24,7 @@ from kumite.core.memo import Memo
 from kumite.core.rng import Rng
 from kumite.games.rivales import clash as cl
 from kumite.games.rivales import rounds as rd
-from kumite.games.rivales.cards import Card, Fighter
+from kumite.games.rivales.cards import Card, Catalog, Fighter
 from kumite.games.rivales.choice import (
     BOOST_LEVELS,
     PASS,
@@ -81,6 +81,7 @@ def position(
     ultra_taken: Sequence[int] = (),
     options: Mapping[str, Any] | None = None,
     rng: Rng | None = None,
+    catalog: Catalog | None = None,
 ) -> RivalesState:
     """A position at the start of a clash (cards about to be played).
 
@@ -93,12 +94,14 @@ def position(
     zone in 2vs2 (default: seats 0 and 2 in Zone 1). ``rng``: the position's random stream
     (default: its own, a new fight's with seed 0); a lookahead that never draws, as
     :func:`quick_clash`, may pass one stream to every position it builds (restoring a
-    stream costs as much as the rest of a position)."""
+    stream costs as much as the rest of a position). ``catalog``: the options' pack's catalog
+    the caller holds (a bot's, whose cards it passes to :func:`quick_clash`), else the one
+    the options load."""
     opts = dict(options or {})
     opts["fighters"] = list(fighters)
     if len(fighters) == 4:
         opts["mode"] = "2v2"
-    state = _fresh(opts, rng)
+    state = _fresh(opts, rng, catalog)
     # its fields read and written as the engine's (compiled: struct fields, where the
     # state, a Python subclass, would be looked up by name)
     eng: Engine = state
@@ -184,9 +187,19 @@ _FRESH: Final[Memo[tuple[tuple[str, type, Any], ...], tuple[RivalesState, tuple[
 options and setting up the round again (a bot builds a position at each decision)."""
 
 
-def _fresh(opts: dict[str, Any], rng: Rng | None = None) -> RivalesState:
-    """``GAME.new_state(0, opts)``, copied from :data:`_FRESH` when the options are plain;
-    given ``rng``, with that random stream instead of its own."""
+def _fresh(
+    opts: dict[str, Any], rng: Rng | None = None, catalog: Catalog | None = None
+) -> RivalesState:
+    """``GAME.new_state(0, opts)`` on ``catalog`` (default: the options' own), copied from
+    :data:`_FRESH` when the options are plain; given ``rng``, with that random stream instead
+    of its own.
+
+    A kept fight is used only if its catalog is the very one wanted: the pack loader keeps
+    the last 32 packs, and a pack loaded again after leaving it is a new catalog of new
+    cards (cards compare by identity), so a fight kept from before would not find the
+    caller's cards among its own (a balance search's worker meets hundreds of packs)."""
+    if catalog is None:
+        catalog = GAME.catalog(opts)
     try:
         # the type too: True == 1, yet an option may accept one and refuse the other
         key = tuple(
@@ -194,10 +207,10 @@ def _fresh(opts: dict[str, Any], rng: Rng | None = None) -> RivalesState:
         )
         hash(key)
     except TypeError:  # an option no key can hold: made anew
-        return GAME.new_state(0, opts)
+        return _new(opts, catalog)
     found = _FRESH.get(key)
-    if found is None:
-        new = GAME.new_state(0, opts)
+    if found is None or found[0].catalog is not catalog:
+        new = _new(opts, catalog)
         found = _FRESH.put(key, (new, new.rng.getstate()))
     state = found[0].fork()
     if rng is None:
@@ -207,6 +220,11 @@ def _fresh(opts: dict[str, Any], rng: Rng | None = None) -> RivalesState:
         rng.setstate(found[1])
     state.rng = rng
     return state
+
+
+def _new(opts: dict[str, Any], catalog: Catalog) -> RivalesState:
+    """A new fight (seed 0) with these options on ``catalog``."""
+    return RivalesState(GAME, 0, GAME.parse_options(opts), catalog)
 
 
 def _fighter(state: Engine, seat: int) -> Fighter:

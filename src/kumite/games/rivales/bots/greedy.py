@@ -210,6 +210,7 @@ class GreedyRivales:
             ultra_taken=[p["seat"] for p in players if p["ultra"] == "taken"],
             options=self.options,
             rng=self._stream,
+            catalog=self.catalog,
         )
         state.quiet = True
         return state
