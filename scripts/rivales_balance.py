@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from kumite.agents import make_agent, run_game
+from kumite.agents.ismcts import untimed
 from kumite.core.rng import derive_seed
 from kumite.games.rivales.cards import read_overlay
 from kumite.games.rivales.game import GAME
@@ -61,8 +62,10 @@ def fights(job: Job) -> tuple[str, str, float, int]:
             options["pack"] = pack
         state = GAME.new_state(fight_seed, options)
         state.quiet = True
+        # untimed: a search bot keeps its iteration cap alone, whatever the machine's load
+        # (its time limit would make the table depend on the load)
         agents = [
-            make_agent(agent, GAME, state.options_json, s, derive_seed(fight_seed, s))
+            untimed(make_agent(agent, GAME, state.options_json, s, derive_seed(fight_seed, s)))
             for s in (0, 1)
         ]
         outcome = run_game(state, agents)

@@ -46,8 +46,10 @@ def play_randomly(game: Any, seed: int, limit: int = 10**6) -> Any:
 
 
 def test_registered_names() -> None:
-    assert kos.register() == ["kumite_sfrivals", "kumite_rivales", "kumite_sfdbg"]
-    assert kos.register() == ["kumite_sfrivals", "kumite_rivales", "kumite_sfdbg"]
+    """kumite's games, and any installed game with an encoding (the toy plugin's)."""
+    every = ["kumite_sfrivals", "kumite_rivales", "kumite_sfdbg", "kumite_toy"]
+    assert kos.register() == every
+    assert kos.register() == every
     names = pyspiel.registered_names()
     assert {"kumite_sfrivals", "kumite_rivales", "kumite_sfdbg"} <= set(names)
 
@@ -59,9 +61,10 @@ def test_random_sim_test(mode: Mode, request: pytest.FixtureRequest) -> None:
     OpenSpiel's Python games give no Game::GetRNGState)."""
     game = kos.load(*mode)
     sims = {"sfrivals": 5, "rivales": 3}.get(mode[0], 1)
-    if mode[0] == "sfdbg" and mode[1].get("players", 2) > 3:
+    if mode[0] == "sfdbg" and mode[1].get("players", 2) > 2:
         pytest.skip(
-            "the slow tests below (a 4- or 5-seat game takes a minute: each step checks each seat)"
+            "the slow tests below (a game of 3 to 5 seats takes a minute or more: each step "
+            "checks each seat)"
         )
     pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
     if mode[0] != "sfrivals":
@@ -72,12 +75,19 @@ def test_random_sim_test(mode: Mode, request: pytest.FixtureRequest) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "options",
-    [{"players": 4, "variant": "high-powered"}, {"players": 5, "variant": "secret-heroes"}],
-    ids=["4-high-powered", "5-secret-heroes"],
+    [
+        {"players": 3},
+        {"players": 4, "variant": "high-powered"},
+        {"players": 5, "variant": "secret-heroes"},
+    ],
+    ids=["3", "4-high-powered", "5-secret-heroes"],
 )
-def test_random_sim_test_four_and_five_seats(options: dict[str, Any]) -> None:
+def test_random_sim_test_three_to_five_seats(options: dict[str, Any]) -> None:
     game = kos.load("sfdbg", options)
     pyspiel.random_sim_test(game, 1, serialize=True, verbose=False)
+    if options["players"] == 3:  # the sampled game, as the test above does for fewer seats
+        sampled = kos.load("sfdbg", options, chance="sampled")
+        pyspiel.random_sim_test(sampled, num_sims=1, serialize=False, verbose=False)
 
 
 def _answer_draws(state: Any, ref: random.Random) -> None:

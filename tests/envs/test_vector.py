@@ -62,8 +62,8 @@ class ScalarEnv(kgym.KumiteEnv):
     index: int
     policy: Any = None
 
-    def _agent(self, name: str, seat: int, game_seed: int) -> Any:
-        return Replayed(self, self.batched, self.index, self.policy)
+    def _player(self, spec: Any, seat: int, game_seed: int) -> Any:
+        return kgym._AgentPlayer(Replayed(self, self.batched, self.index, self.policy))
 
 
 def first_legal_by_weight(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
@@ -246,7 +246,9 @@ def test_the_batched_greedy_makes_the_scalar_greedy_bots_decisions(
         return found
 
     for env in scalars:
-        env._agent = lambda name, s, g, env=env: agent(env)  # type: ignore[method-assign]
+        env._player = (  # type: ignore[method-assign]
+            lambda spec, s, g, env=env: kgym._AgentPlayer(agent(env))
+        )
     rng = np.random.default_rng(3)
     _, info = batched.reset(seed=40)
     for i, env in enumerate(scalars):

@@ -3,6 +3,7 @@ gives the same pack, and the overlay it writes loads and keeps each value's prov
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from importlib import resources
 
@@ -155,3 +156,180 @@ def test_a_candidate_whose_fights_fail_is_dropped_and_reported(monkeypatch):
     doc = balance(toy_spec(5, **small), jobs=1)
     assert doc["failed"] and "list.remove" in doc["failed"][0]
     assert all(c["to"] != 4 for c in doc["changes"])
+
+
+def test_together_every_judge_measures_every_candidate(monkeypatch):
+    """``together``: no judge is predicted from another; every candidate the search
+    measures under the first judge it also measures under the second, with the second's
+    own step and most fights per pairing."""
+    import kumite.sim.balance as bal
+
+    seen: list[bal.Balancer] = []
+    real_init = bal.Balancer.__init__
+
+    def keep(self, *a, **kw):
+        real_init(self, *a, **kw)
+        seen.append(self)
+
+    monkeypatch.setattr(bal.Balancer, "__init__", keep)
+    small = {"budget": 1500, "fights": 10, "batch": 20, "max_fights": 40, "stages": 1,
+             "screen": 1, "entities": FOUR[:3], "together": True, "judge_step": 10,
+             "judge_batch": 20}  # fmt: skip
+    spec = dataclasses.replace(toy_spec(4, **small), judges=("random", "greedy"))
+    doc = balance(spec, jobs=1)
+    (run,) = seen
+    by_judge: dict[str, dict[tuple[str, tuple[int, ...]], int]] = {"random": {}, "greedy": {}}
+    for (stream, judge, cell, values), score in run._scores.items():
+        if stream == "search" and score.fights:
+            by_judge[judge][cell, values] = score.fights
+    assert len(by_judge["random"]) > len(run.cells)  # candidates beyond the shipped pack
+    assert set(by_judge["random"]) == set(by_judge["greedy"])
+    assert max(by_judge["greedy"].values()) <= 20 < max(by_judge["random"].values())
+    assert all(n % 10 == 0 for n in by_judge["greedy"].values())
+    assert doc["judges"] == ["random", "greedy"]
+
+
+SFDBG_HEROES = (
+    "akuma", "balrog", "cammy", "chun-li", "dhalsim", "e-honda", "fei-long", "guile", "ken",
+    "m-bison", "ryu", "sagat", "vega", "zangief",
+)  # fmt: skip
+
+
+def test_numbers_inside_a_reconstructed_texts_effects_are_knobs_of_its_owner():
+    from kumite.sim.adapters import adapter_for
+
+    adapter = adapter_for("sfdbg")
+    pack = pack_of("sfdbg")
+    knobs = knobs_of(
+        pack,
+        ["akuma:counter.*.amount,counter.*.min_cost", "wrath-of-the-raging-demon:play.**.amount"],
+        SFDBG_HEROES,
+        ranges={"amount": (1, 6)},
+        max_change=2,
+        adapter=adapter,
+    )
+    by_key = {k.key: k for k in knobs}
+    assert set(by_key) == {
+        "akuma.counter.0.min_cost",
+        "akuma.counter.1.amount",
+        "wrath-of-the-raging-demon.play.0.amount",
+        "wrath-of-the-raging-demon.play.1.effects.0.amount",
+        "wrath-of-the-raging-demon.play.1.effects.1.amount",
+    }
+    assert all(k.owner == "akuma" for k in knobs)  # the hero, and the Ultra it owns
+    assert by_key["akuma.counter.1.amount"].text == "counter_attack"
+    power = by_key["wrath-of-the-raging-demon.play.0.amount"]
+    assert (power.low, power.base, power.high, power.text) == (2, 4, 6, "text")
+    # Punch's "+1 Power" is the rulebook's: its number is never moved
+    with pytest.raises(OptionsError, match="text kumite wrote"):
+        knobs_of(pack, ["punch:play.*.amount"], SFDBG_HEROES, adapter=adapter)
+    with pytest.raises(OptionsError, match="not a field of effects"):
+        knobs_of(pack, ["akuma:name.*.amount"], SFDBG_HEROES, adapter=adapter)
+
+
+def test_a_number_inside_effects_is_written_with_its_text_said_anew():
+    from kumite.games.sfdbg.game import GAME as SFDBG
+    from kumite.sim.adapters import adapter_for
+
+    adapter = adapter_for("sfdbg")
+    pack = pack_of("sfdbg")
+    knobs = {
+        k.key: k
+        for k in knobs_of(
+            pack,
+            [
+                "akuma:counter.*.amount,counter.*.min_cost",
+                "wrath-of-the-raging-demon:play.**.amount",
+            ],
+            SFDBG_HEROES,
+            adapter=adapter,
+        )
+    }
+    text = overlay_text(
+        pack,
+        [
+            (knobs["akuma.counter.1.amount"], 2),
+            (knobs["akuma.counter.0.min_cost"], 3),
+            (knobs["wrath-of-the-raging-demon.play.1.effects.1.amount"], 2),
+        ],
+        "mine",
+        note="t",
+        adapter=adapter,
+    )
+    data = tomllib.loads(text)
+    (akuma,) = data["heroes"]
+    assert akuma["counter_attack"]["value"] == (
+        "Counter-Attack: The attacker destroys a card with cost 3 or greater in play or in his "
+        "discard pile, then gains two Weaknesses."
+    )
+    assert akuma["counter_attack"]["from"] == "reconstructed"
+    (ultra,) = data["cards"]
+    assert ultra["text"]["value"].startswith(
+        "+4 Power. Attack: Each foe gains a Weakness and discards two cards."
+    )
+    catalog = SFDBG.packs.load(text, "mine.toml")
+    hero = next(h for h in catalog.heroes if h.id == "akuma")
+    assert [e.to_json().get("amount") for e in hero.counter] == [None, 2]
+    assert hero.counter[0].to_json()["min_cost"] == 3
+
+
+def test_a_phrase_the_text_says_twice_is_not_moved():
+    from kumite.sim.adapters import adapter_for
+
+    adapter = adapter_for("sfdbg")
+    twice = "+1 Power. Draw a card. +1 Power."
+    assert adapter.wording(twice, {"op": "power", "amount": 1}, "amount") is None
+    once = adapter.wording(twice, {"op": "draw", "amount": 1}, "amount")
+    assert once is not None
+    start, end, say = once
+    assert twice[start:end] == "a card" and say(3) == "three cards" and say(9) is None
+
+
+def test_rewriting_the_shipped_pack_writes_a_number_inside_effects_and_its_text():
+    from kumite.games.sfdbg.game import GAME as SFDBG
+    from kumite.sim.adapters import adapter_for
+
+    adapter = adapter_for("sfdbg")
+    pack = pack_of("sfdbg")
+    knobs = {
+        k.key: k
+        for k in knobs_of(
+            pack,
+            ["akuma:counter.*.amount", "wrath-of-the-raging-demon:play.**.amount"],
+            SFDBG_HEROES,
+            adapter=adapter,
+        )
+    }
+    chosen = [
+        (knobs["akuma.counter.1.amount"], 2),
+        (knobs["wrath-of-the-raging-demon.play.0.amount"], 3),
+    ]
+    overlay = overlay_text(pack, chosen, "mine", note="t", adapter=adapter)
+    changes = [{"id": k.id, "field": k.field, "to": v} for k, v in chosen]
+    base = (resources.files("kumite.games.sfdbg") / "packs" / "base.toml").read_text("utf-8")
+    new = rewrite_base(base, changes, overlay)
+    old_lines, new_lines = base.splitlines(), new.splitlines()
+    assert len(new_lines) == len(old_lines)  # each field in its layout
+    changed = [(a, b) for a, b in zip(old_lines, new_lines, strict=True) if a != b]
+    assert changed == [
+        (
+            'counter_attack = "Counter-Attack: The attacker destroys a card with cost 1 or '
+            'greater in play or in his discard pile, then gains a Weakness."',
+            'counter_attack = "Counter-Attack: The attacker destroys a card with cost 1 or '
+            'greater in play or in his discard pile, then gains two Weaknesses."',
+        ),
+        ('    { op = "gain_weakness", amount = 1 },', '    { op = "gain_weakness", amount = 2 },'),
+        (
+            'text = "+4 Power. Attack: Each foe gains a Weakness and discards a card. Defense: '
+            "You may shuffle this card into your deck to avoid an Attack. If you do, "
+            'Counter-Attack the attacker."',
+            'text = "+3 Power. Attack: Each foe gains a Weakness and discards a card. Defense: '
+            "You may shuffle this card into your deck to avoid an Attack. If you do, "
+            'Counter-Attack the attacker."',
+        ),
+        ('    { op = "power", amount = 4 },', '    { op = "power", amount = 3 },'),
+    ]
+    catalog = SFDBG.packs.compile(parse_toml(new, "base.toml"))
+    hero = next(h for h in catalog.heroes if h.id == "akuma")
+    assert hero.counter[1].to_json()["amount"] == 2
+    assert hero.counter_text.endswith("then gains two Weaknesses.")

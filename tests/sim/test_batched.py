@@ -43,3 +43,76 @@ def test_batched_sim_tallies_like_the_scalar_engine():
         p = n / 4000
         sigma = (2 * p * (1 - p) / 4000) ** 0.5
         assert abs(batched[reason] / 4000 - p) < 4 * sigma + 1e-3, reason
+
+
+SHORT = """
+[pack]
+id = "three-rounds"
+base = "sfrivals-base"
+game = "sfrivals"
+version = "1"
+title = "Three rounds: small rule tables"
+
+[rules]
+hand = 3
+"""
+
+
+def test_the_batched_engines_rule_tables_come_back_from_the_disk_cache(tmp_path, monkeypatch):
+    """``BatchEngine.warm`` fills every pairing's tables once and keeps them on disk; a new
+    engine of the same pack and rules reads them back without calling the engine's
+    functions — the same tables, the same fights — and another pack has another file."""
+    import numpy as np
+
+    from kumite.games.sfrivals.batch import BatchEngine, tables_path
+    from kumite.games.sfrivals.game import GAME
+    from kumite.games.sfrivals.solver.fight import CharacterTables, FightSolver
+
+    monkeypatch.setenv("KUMITE_CACHE_DIR", str(tmp_path))
+    options = {"pack": SHORT}
+    filled = BatchEngine(GAME, options)
+    filled.warm()
+    path = tables_path(filled)
+    assert path.is_file() and path.parent.parent == tmp_path
+
+    def refuse(*_a, **_k):
+        raise AssertionError("filled from the engine, not read from the cache")
+
+    monkeypatch.setattr(FightSolver, "fill_committed", refuse)
+    monkeypatch.setattr(CharacterTables, "fill_committed", refuse)
+    read = BatchEngine(GAME, options)
+    read.warm()
+    for c, tables in filled._character_tables.items():
+        assert np.array_equal(tables.legal, read._character_tables[c].legal)
+        assert np.array_equal(tables.stuck, read._character_tables[c].stuck)
+    assert set(read._solvers) == set(filled._solvers) and len(filled._solvers) == 64
+    for key, solver in filled._solvers.items():
+        for a, b in zip(solver.tables, read._solvers[key].tables, strict=True):
+            np.testing.assert_array_equal(a, b)  # NaN where the fight goes on: equal
+        assert np.array_equal(solver.pairs_filled, read._solvers[key].pairs_filled)
+    seeds = np.arange(3000, dtype=np.int64)
+    one, two = filled.random_fights(seeds), read.random_fights(seeds)
+    assert np.array_equal(one.played, two.played) and np.array_equal(one.winner, two.winner)
+    assert tables_path(BatchEngine(GAME, {})) != path
+
+
+def test_fights_of_many_pairings_in_one_call_are_those_of_one_call_per_pairing():
+    """``kumite sim --batched`` hands the engine a whole chunk of the balanced design at
+    once (``pairs``): each fight is the one its seed and characters give alone."""
+    import numpy as np
+
+    from kumite.games.sfrivals.batch import engine_for
+    from kumite.games.sfrivals.game import GAME
+
+    engine = engine_for(GAME, GAME.parse_options({}))
+    rng = np.random.default_rng(3)
+    seeds = rng.integers(0, 2**62, 600)
+    pairs = rng.integers(0, len(engine.characters), (600, 2))
+    together = engine.random_fights(seeds, pairs=pairs)
+    ids = [c.id for c in engine.characters]
+    for a, b in {(int(a), int(b)) for a, b in pairs[:40]}:
+        mine = np.flatnonzero((pairs[:, 0] == a) & (pairs[:, 1] == b))
+        alone = engine.random_fights(seeds[mine], (ids[a], ids[b]))
+        assert np.array_equal(alone.played, together.played[mine])
+        assert np.array_equal(alone.setup, together.setup[mine])
+        assert np.array_equal(alone.winner, together.winner[mine])

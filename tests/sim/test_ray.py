@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import json
 
-import pytest
+import ray  # kumite[ray]; the test extra installs it (tests/conftest.py skips without it)
 
 from kumite.sim.backends import simulate
 from kumite.sim.engine import SimSpec
-
-ray = pytest.importorskip("ray")  # kumite[ray]; the test extra installs it
 
 
 def test_ray_backend_matches_local_processes():

@@ -13,9 +13,9 @@ import time
 
 import pytest
 
+from tests.games.rivales.test_browser import click_a_choice
+from tests.games.sfdbg.test_browser import click_a_sensible_choice
 from tests.web.test_browser import wait_for_answer, wait_for_step
-from tests.web.test_rivales_browser import click_a_choice
-from tests.web.test_sfdbg_browser import click_a_sensible_choice
 
 TIMEOUT = 20000
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
@@ -358,10 +358,10 @@ def test_a_wrong_link_offers_to_watch_instead(browser, web, shots):
     other.close()
 
 
+@pytest.mark.needs("axe_playwright_python")
 def test_the_leaderboard_and_the_named_lobby_have_no_serious_axe_violation(browser, web, shots):
     """axe-core on the pages of this part: the leaderboard (with a rated game) and the
     lobby once named, with My games listed."""
-    pytest.importorskip("axe_playwright_python")
     from tests.web.test_accessibility import serious
 
     context = browser.new_context(viewport={"width": 1280, "height": 800})

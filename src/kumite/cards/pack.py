@@ -338,8 +338,10 @@ C = TypeVar("C")
 
 class PackLoader(Generic[C]):
     """One game's card data: its shipped ``packs/base.toml``, a user's overlay merged over
-    it, compiled by the game into its catalog. Cached: the same pack text always gives the
-    same (immutable) catalog."""
+    it, compiled by the game into its catalog. Cached: the same pack text gives the same
+    (immutable) catalog object while it is among the last 32 loaded; loaded again after
+    that, an equal catalog of new objects (cards compare by identity: whoever keeps one
+    must not mix it with another)."""
 
     def __init__(
         self,
@@ -359,7 +361,7 @@ class PackLoader(Generic[C]):
 
     def load(self, overlay_text: str | None = None, name: str = "overlay") -> C:
         """The base catalog, or the base merged with an overlay pack given as TOML text;
-        however called, the same pack gives the same catalog object."""
+        however called, the same pack gives the same catalog object (while cached)."""
         return self._cached(overlay_text, name)
 
     def _base(self) -> PackData:

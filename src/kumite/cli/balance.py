@@ -55,6 +55,8 @@ class BalanceArgs:
     batch: int = 20
     max_fights: int = 80
     judge_batch: int = 40
+    together: bool = False
+    judge_step: int | None = None
     stages: int = 6
     judge_check: int | None = None
     screen: int = 2
@@ -116,6 +118,7 @@ def spec_of(args: BalanceArgs) -> BalanceSpec:
         max_change=args.max_change,
         steps=steps,  # type: ignore[arg-type]
         freeze=args.freeze,
+        adapter=adapter,
     )
     return BalanceSpec(
         game=args.game,
@@ -132,6 +135,8 @@ def spec_of(args: BalanceArgs) -> BalanceSpec:
         batch=args.batch,
         max_fights=args.max_fights,
         judge_batch=args.judge_batch,
+        together=args.together,
+        judge_step=args.judge_step,
         stages=args.stages,
         judge_check=args.judge_check,
         screen=args.screen,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Annotated
 
@@ -13,10 +12,10 @@ from kumite.cli import exploit as exploit_cmd
 from kumite.cli import match as match_cmd
 from kumite.cli import play as play_cmd
 from kumite.cli import replay as replay_cmd
-from kumite.cli.common import friendly_errors, split_list
-from kumite.cli.options import game_options, settings_from
-from kumite.core.errors import OptionsError
-from kumite.core.registry import default_game, game_ids, get_spec, specs
+from kumite.cli.common import friendly_errors
+from kumite.cli.options import OptionOpt, PickOpt, game_options, settings_from
+from kumite.cli.solve import app as solve_app
+from kumite.core.registry import default_game, game_ids, get_spec
 from kumite.server.settings import ServerSettings
 
 app = typer.Typer(
@@ -30,28 +29,6 @@ app = typer.Typer(
 GAME_IDS = ", ".join(game_ids())
 DEFAULT_GAME = default_game()
 GameArg = Annotated[str, typer.Argument(help="Game id: " + GAME_IDS + ".")]
-PickOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--pick",
-        help="Each seat's character, fighter or hero, e.g. ryu,ken (- leaves one unset). "
-        "Each game's own name works too: "
-        + ", ".join(f"--{s.role.option} ({s.id})" for s in specs().values() if s.role is not None)
-        + ".",
-    ),
-]
-OptionOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--option",
-        "--rule",
-        "-o",
-        help="Game option KEY=VALUE, e.g. ultra_rule=power (kumite games --json lists them; "
-        "see docs/rulings.md). Shorthands: "
-        + ", ".join(f"--{flag} V ({s.id})" for s in specs().values() for flag in s.flags)
-        + ".",
-    ),
-]
 #: The game's own flags (``--characters``, ``--mode``) reach the commands as extra arguments.
 GAME_FLAGS = {"allow_extra_args": True, "ignore_unknown_options": True}
 
@@ -326,8 +303,24 @@ def balance(
         int, typer.Option(help="Most fights per pairing for one candidate.")
     ] = 80,
     judge_fights: Annotated[
-        int, typer.Option(help="Fights per pairing when a later judge checks a stage.")
+        int,
+        typer.Option(
+            help="Fights per pairing when a later judge checks a stage (--together: the most "
+            "per pairing for one candidate under the later judges)."
+        ),
     ] = 40,
+    together: Annotated[
+        bool,
+        typer.Option(
+            "--together",
+            help="Every judge measures every candidate (for judges a change does not move "
+            "alike); the later judges sample --judge-step fights per pairing at a time.",
+        ),
+    ] = False,
+    judge_step: Annotated[
+        int | None,
+        typer.Option(help="--together: a later judge's fights per pairing per step (--batch)."),
+    ] = None,
     stages: Annotated[int, typer.Option(help="Entities worked on, one after the other.")] = 6,
     screen: Annotated[
         int, typer.Option(help="Single moves tried per value: up to this many steps each way.")
@@ -390,6 +383,8 @@ def balance(
             batch=batch,
             max_fights=max_fights,
             judge_batch=judge_fights,
+            together=together,
+            judge_step=judge_step,
             stages=stages,
             judge_check=judge_check,
             screen=screen,
@@ -561,51 +556,7 @@ def serve(
     serve_cmd.run(host, port, database_url, bot_delay, settings)
 
 
-@app.command(context_settings=GAME_FLAGS)
-@friendly_errors
-def solve(
-    ctx: typer.Context,
-    game: GameArg = DEFAULT_GAME,
-    pick: Annotated[
-        str | None, typer.Option("--pick", help="The matchup, e.g. ryu,ken (seat 0, seat 1).")
-    ] = None,
-    all_matchups: Annotated[
-        bool, typer.Option("--all", help="Every matchup: the table of certified intervals.")
-    ] = False,
-    out: Annotated[Path, typer.Option(help="--all: where to write CSV, JSON and PNG.")] = Path("."),
-    pack: Annotated[
-        Path | None,
-        typer.Option(help="Your own pack over the shipped one, or a variant it ships (mini)."),
-    ] = None,
-    option: OptionOpt = None,
-    cache: Annotated[bool, typer.Option(help="Use and fill the on-disk solution cache.")] = True,
-    strength: Annotated[
-        bool, typer.Option(help="Exact best response to each agent instead (strength table).")
-    ] = False,
-    agents: Annotated[
-        str | None, typer.Option(help="--strength: agents to rate, e.g. random,greedy.")
-    ] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    method: Annotated[
-        str, typer.Option(help="tight (secret covers; default) or adaptive (see docs/solver.md).")
-    ] = "tight",
-    exact: Annotated[
-        bool, typer.Option(help="A small variant (--pack mini): the exact value, by LP.")
-    ] = False,
-) -> None:
-    """Solve a game that ships a solver (SF Rivals): certified value interval,
-    exploitability, set-up strategy, or a small variant's exact value (see docs/solver.md)."""
-    game, extra = game_and_flags(game, ctx.args)
-    spec = get_spec(game)
-    if spec.solver is None:
-        raise OptionsError(f"{spec.name} ships no solver")
-    settings = settings_from(spec, pick, option or [], pack, extra)
-    options = game_options(spec, spec.load(), dataclasses.replace(settings, pick=[]), 2)
-    run = spec.solver.load()
-    run(
-        settings.pick, all_matchups, options, out, cache, strength, split_list(agents), json_out,
-        method=method, exact=exact,
-    )  # fmt: skip
+app.add_typer(solve_app)
 
 
 @app.command(context_settings=GAME_FLAGS)

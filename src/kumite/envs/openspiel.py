@@ -105,11 +105,10 @@ def register() -> list[str]:
 
 
 def _zero_sum(env: EnvGame, seats: int) -> bool:
-    """Returns always sum to 0: two seats, or two teams of equal size (a team game)."""
-    if seats == 2:
-        return True
-    teams: Any = getattr(env.game.new_state(0, env.options), "teams", None)
-    return bool(teams) and len(teams) == 2 and len(teams[0]) == len(teams[1])
+    """Returns always sum to 0: two sides of equal size, the game's declared teams (two
+    seats, or a team game such as Rivales 2vs2)."""
+    teams = env.game.new_state(0, env.options).teams
+    return len(teams) == 2 and len(teams[0]) == len(teams[1])
 
 
 def _game_type(env: EnvGame, seats: int, chance: str) -> pyspiel.GameType:

@@ -199,14 +199,21 @@ def make(
     num_envs: int,
     options: Mapping[str, Any] | None = None,
     seat: int = 0,
-    opponents: str | Sequence[str] | BatchedPolicy = "random",
+    opponents: object = "random",
     **kwargs: Any,
 ) -> BatchedVectorEnv:
     """:class:`BatchedVectorEnv`, with ``opponents`` as :func:`kumite.envs.gymnasium.
-    make_vector` takes it (a name, a one-name list, or a batched policy)."""
-    if not isinstance(opponents, str) and not callable(opponents):
-        names = list(opponents)
-        if len(names) != 1:
+    make_vector` takes it (a name, a one-name list, or a batched policy); a scalar agent or
+    policy object has no batched form and is refused."""
+    if isinstance(opponents, Sequence) and not isinstance(opponents, str):
+        if len(opponents) != 1:
             raise NoEnvError("the batched vector environment has one opponent (two seats)")
-        opponents = names[0]
-    return BatchedVectorEnv(game, num_envs, options, seat, opponents, **kwargs)
+        opponents = opponents[0]
+    if isinstance(opponents, str):
+        return BatchedVectorEnv(game, num_envs, options, seat, opponents, **kwargs)
+    if callable(opponents) and not hasattr(opponents, "choose"):
+        return BatchedVectorEnv(game, num_envs, options, seat, opponents, **kwargs)
+    raise NoEnvError(
+        "the batched vector environment takes an opponent by name or a batched policy "
+        "(observations, masks) -> actions"
+    )

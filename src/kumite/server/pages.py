@@ -56,10 +56,12 @@ def router(server: Server) -> APIRouter:
                     "agents": [
                         {"name": n, "about": describe(gspec, n)} for n in agent_names(game_id)
                     ],
+                    # every option a form can hold: int, bool, str, choice (an "other" one,
+                    # such as a pack, is set by its own flag or face)
                     "options": [
                         f.to_json()
-                        for f in gspec.option_fields(web.set_by_table)
-                        if f.kind in ("choice", "int")
+                        for f in gspec.option_fields(web.table_set(gspec))
+                        if f.kind != "other"
                     ],
                     **lobby,
                 }

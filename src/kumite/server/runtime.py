@@ -31,7 +31,7 @@ from kumite.core.events import Event
 from kumite.core.game import Game, State
 from kumite.core.registry import get_spec
 from kumite.core.rng import derive_seed
-from kumite.core.spec import GameSpec, Labeler
+from kumite.core.spec import GameSpec
 from kumite.server import ratings
 from kumite.server.bots import BotPool
 from kumite.server.botworkers import Recipe
@@ -39,7 +39,7 @@ from kumite.server.ownership import Solo
 from kumite.server.protocol import ProtocolError
 from kumite.server.settings import ServerSettings
 from kumite.server.storage import Store, StoredTable, chat_entry, now, token_hash
-from kumite.web.table import TableAdapter, adapter
+from kumite.web.table import TableAdapter, adapter, choice_labels, decision_json
 
 log = logging.getLogger("kumite.server")
 
@@ -149,10 +149,7 @@ class TableRuntime:
         self.bots: dict[int, Agent] = {seat: self.make(r) for seat, r in self.recipes.items()}
         self._bot_task: asyncio.Task[None] | None = None
         self._clock_agents: dict[int, tuple[Agent, Recipe]] = {}
-        labels = self.spec.labels
-        self.labeler: Labeler | None = (
-            None if labels is None else labels.load()(self.game, self.options)
-        )
+        self.labels = choice_labels(self.spec, self.game, self.options)
 
     def recipe(self, agent: str, seat: int, seed: int) -> Recipe:
         """How to make bot ``agent`` for ``seat`` with its own ``seed``."""
@@ -233,10 +230,7 @@ class TableRuntime:
         view = self.state.view(seat)
         decision: dict[str, Any] | None = None
         if mine is not None and seat not in self.partial:
-            decision = {"kind": mine.kind, "prompt": mine.prompt, "legal": list(mine.legal)}
-            if self.labeler is not None:
-                # From this seat's own view and choices only: labels reveal nothing more.
-                decision["labels"] = self.labeler(view, mine.legal)
+            decision = decision_json(self.labels, self.state, mine, view)
         return {
             "table": self.id,
             "game": self.game.info.id,
@@ -600,12 +594,9 @@ class TableRuntime:
             self.holders[seat] = player
 
     def side(self, seat: int) -> set[int]:
-        """The seats on ``seat``'s side: its team where the game has teams (told by the team
-        chat channels a game gives its seats), else the seat alone."""
-        channels = [self.channel(i) for i in range(len(self.seats))]
-        if channels[seat] is None or len(set(channels)) < 2:
-            return {seat}
-        return {i for i, c in enumerate(channels) if c == channels[seat]}
+        """The seats on ``seat``'s side: its team as the game declares it (``State.teams``;
+        each seat alone unless the game has teams)."""
+        return set(self.state.team(seat))
 
     async def resign(self, seat: int) -> dict[str, Any]:
         """``seat`` resigns: the game ends now, every seat of the other side(s) wins

@@ -424,13 +424,16 @@ def router(server: Server) -> APIRouter:
 
     def frames(runtime: TableRuntime) -> dict[str, Any]:
         state = runtime.game.new_state(runtime.seed, runtime.options)
-        out = [{"step": 0, "choices": {}, "events": [], "view": state.view(None)}]
+        out = [{"step": 0, "choices": {}, "labels": {}, "events": [], "view": state.view(None)}]
         for index, choices in enumerate(runtime.state.history, start=1):
+            # each choice labelled as its seat saw it (the game is over: nothing is secret)
+            labels = {str(k): runtime.labels(state.view(k), [v])[0] for k, v in choices.items()}
             events = state.apply(choices)
             out.append(
                 {
                     "step": index,
                     "choices": {str(k): v for k, v in choices.items()},
+                    "labels": labels,
                     "events": [e.to_json() for e in events],
                     "view": state.view(None),
                 }

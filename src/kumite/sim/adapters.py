@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from kumite.core.game import Game, Outcome, State
@@ -34,6 +34,10 @@ class CardPlay(NamedTuple):
     card: str
     when: int
     verb: str = "played"
+
+
+Wording = tuple[int, int, Callable[[int], "str | None"]]
+"""Where a text states a number (``start``, ``end``) and the phrase for another number."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -104,8 +108,19 @@ class Adapter:
     """Rules (``Outcome.rule``) that end a game at a limit (a round cap, a tie-break after
     too many final rounds): mass simulation flags such games as possible stalls."""
 
+    effect_texts: Mapping[str, str] = {}
+    """Fields holding a text as effect primitives -> the field of that text (SF DBG's
+    ``counter`` -> ``counter_attack``): ``kumite balance`` moves a number inside effects
+    only where :meth:`wording` can say the new number in that text."""
+
     def __init__(self, spec: GameSpec | None = None) -> None:
         self.role = None if spec is None else spec.role
+
+    def wording(self, text: str, effect: Mapping[str, Any], key: str) -> Wording | None:
+        """Where ``text`` states ``effect[key]`` (a number), and how it would state another:
+        ``(start, end, say)``, ``say(n)`` the phrase for ``n`` (None where the text cannot say
+        it). None when the text does not state it exactly once."""
+        return None
 
     @property
     def entity(self) -> str:

@@ -19,7 +19,9 @@ which range and by which step; frozen cards) and a **budget** of fights. The sea
   so that the fewest values move, each stage starting from the best pack so far;
 * the first judge searches; every other judge measures each stage's winner, and between
   those measurements its cells are predicted by the first judge's change since (a change is
-  assumed to move both judges alike; the next measurement corrects it);
+  assumed to move both judges alike; the next measurement corrects it) — or, ``together``,
+  every judge measures every candidate (a slow judge with fewer fights per step and at
+  most), for judges that do not move alike;
 * then **prunes**: every changed value is put back in turn if the pack stays as good;
 * re-checks the winner on **fresh seeds** at ``fights`` per cell under every judge.
 
@@ -38,6 +40,7 @@ import itertools
 import math
 import re
 import time
+import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -45,7 +48,7 @@ from kumite.cards.pack import KEYED_LISTS, PackData, merge, parse_toml
 from kumite.core.errors import OptionsError
 from kumite.core.registry import get_game
 from kumite.core.rng import derive_seed
-from kumite.sim.adapters import adapter_for
+from kumite.sim.adapters import Adapter, adapter_for
 from kumite.sim.backends import TaskPool
 from kumite.sim.engine import Chunk, SimSpec, Tally
 from kumite.sim.stats import Z95, proportion
@@ -69,10 +72,22 @@ class Knob:
     step: int = 1
     owner: str | None = None
     """The entity it belongs to (``None``: shared by every entity)."""
+    text: str | None = None
+    """A number inside effects (``field`` a path, ``counter.1.amount``): the field of the
+    text that states it, rewritten with it."""
 
     @property
     def key(self) -> str:
         return f"{self.id}.{self.field}"
+
+    @property
+    def path(self) -> list[str]:
+        return self.field.split(".")
+
+
+WRITTEN = frozenset({"reconstructed", "estimate"})
+"""Provenance of a text whose effects' numbers the search may move: texts kumite wrote (a
+printed or published text is never rewritten)."""
 
 
 def pack_of(game_id: str, start: str | None = None) -> PackData:
@@ -102,11 +117,19 @@ def knobs_of(
     max_change: int | None = None,
     steps: Mapping[str, int] | None = None,
     freeze: Sequence[str] = (),
+    adapter: Adapter | None = None,
 ) -> list[Knob]:
     """The knobs ``vary`` names: each ``ID-GLOB:FIELD[,FIELD…]`` takes the listed integer
     fields of every entry (card, fighter, hero …) whose id matches the glob. ``ranges``
     bound a field (absolute values), ``max_change`` bounds a move (in steps), ``steps`` give
-    a field's step (default 1), ``freeze`` are id globs never moved."""
+    a field's step (default 1), ``freeze`` are id globs never moved.
+
+    A FIELD may be a path into a field of effects (the ``adapter``'s ``effect_texts``):
+    ``counter.*.amount``, ``play.**.amount`` (``*`` one list item or key, ``**`` any
+    depth), each integer it reaches a knob — only where the text that the effects write
+    was written by kumite (:data:`WRITTEN`) and the adapter can say every value in the
+    text (:meth:`Adapter.wording`); ranges and steps then go by the last name
+    (``amount``)."""
     ranges, steps = dict(ranges or {}), dict(steps or {})
     entity_set = set(entities)
     out: dict[str, Knob] = {}
@@ -128,22 +151,119 @@ def knobs_of(
                     if owner is None and _value(entry.get(f)) in entity_set:
                         owner = str(_value(entry[f]))
                 for name in names:
-                    value = _value(entry.get(name))
-                    if not isinstance(value, int) or isinstance(value, bool):
-                        continue
-                    matched = True
-                    step = steps.get(name, 1)
-                    low, high = ranges.get(name, (-(10**9), 10**9))
-                    if max_change is not None:
-                        low = max(low, value - max_change * step)
-                        high = min(high, value + max_change * step)
-                    low, high = min(low, value), max(high, value)
-                    knob = Knob(table, ident, name, value, low, high, step, owner)
-                    if knob.low < knob.high:
-                        out[knob.key] = knob
+                    if "." in name:
+                        found = _effect_knobs(pack, table, entry, name, owner, adapter)
+                    else:
+                        value = _value(entry.get(name))
+                        if not isinstance(value, int) or isinstance(value, bool):
+                            continue
+                        found = [Knob(table, ident, name, value, value, value, 1, owner)]
+                    for knob in found:
+                        matched = True
+                        leaf = knob.path[-1]
+                        step = steps.get(name, steps.get(leaf, 1))
+                        low, high = ranges.get(name, ranges.get(leaf, (-(10**9), 10**9)))
+                        value = knob.base
+                        if max_change is not None:
+                            low = max(low, value - max_change * step)
+                            high = min(high, value + max_change * step)
+                        low, high = min(low, value), max(high, value)
+                        if knob.text is not None:
+                            low, high = _sayable(pack, knob, low, high, step, adapter)
+                        knob = dataclasses.replace(knob, low=low, high=high, step=step)
+                        if knob.low < knob.high:
+                            out[knob.key] = knob
         if not matched:
-            raise OptionsError(f"--vary {item!r} names no integer value of the pack")
+            raise OptionsError(
+                f"--vary {item!r} names no integer value of the pack"
+                + (" (inside effects: only those of a text kumite wrote)" if "." in fields else "")
+            )
     return list(out.values())
+
+
+def _effect_knobs(
+    pack: PackData,
+    table: str,
+    entry: Mapping[str, Any],
+    name: str,
+    owner: str | None,
+    adapter: Adapter | None,
+) -> list[Knob]:
+    """The numbers a path ``name`` reaches inside an entry's effects, each a knob (its range
+    the value alone until :func:`knobs_of` widens it) if its text states it."""
+    top, _, rest = name.partition(".")
+    texts = {} if adapter is None else adapter.effect_texts
+    if top not in texts:
+        known = ", ".join(sorted(texts)) or "none in this game"
+        raise OptionsError(f"--vary: {top!r} is not a field of effects ({known})")
+    assert adapter is not None
+    ident = str(entry["id"])
+    text_field = texts[top]
+    text = _value(entry.get(text_field))
+    if not isinstance(text, str) or _provenance(pack, table, ident, text_field) not in WRITTEN:
+        return []
+    out = []
+    for path, effect, key in _leaves(_value(entry.get(top)), rest.split("."), [top]):
+        value = effect[key]
+        if adapter.wording(text, effect, key) is None:
+            continue  # the text does not state this number (once): it could not follow
+        field = ".".join(path)
+        out.append(Knob(table, ident, field, value, value, value, 1, owner, text_field))
+    return out
+
+
+def _leaves(
+    node: Any, parts: Sequence[str], path: list[str]
+) -> list[tuple[list[str], dict[str, Any], str]]:
+    """Integers (not booleans) a path pattern reaches: (their path, the table holding one,
+    its key)."""
+    out: list[tuple[list[str], dict[str, Any], str]] = []
+    if not parts:
+        return out
+    head, rest = parts[0], parts[1:]
+    children: list[tuple[str, Any]] = []
+    if isinstance(node, list):
+        children = [(str(i), v) for i, v in enumerate(node)]
+    elif isinstance(node, dict):
+        children = [(str(k), v) for k, v in node.items()]
+    if head == "**":
+        out += _leaves(node, rest, path)
+        for k, child in children:
+            out += _leaves(child, parts, [*path, k])
+        return out
+    for k, child in children:
+        if head not in ("*", k):
+            continue
+        if rest:
+            out += _leaves(child, rest, [*path, k])
+        elif isinstance(node, dict) and isinstance(child, int) and not isinstance(child, bool):
+            out.append(([*path, k], node, k))
+    return out
+
+
+def _at(node: Any, path: Sequence[str]) -> Any:
+    for k in path:
+        node = node[int(k)] if isinstance(node, list) else node[k]
+    return node
+
+
+def _sayable(
+    pack: PackData, knob: Knob, low: int, high: int, step: int, adapter: Adapter | None
+) -> tuple[int, int]:
+    """The values around the knob's own that its text can say, within ``[low, high]``."""
+    assert adapter is not None and knob.text is not None
+    entry = next(e for e in pack.data[knob.table] if e.get("id") == knob.id)
+    found = adapter.wording(
+        _value(entry[knob.text]), _at(_value(entry[knob.path[0]]), knob.path[1:-1]), knob.path[-1]
+    )
+    assert found is not None  # checked when the knob was made
+    say = found[2]
+    lo = hi = knob.base
+    while lo - step >= low and say(lo - step) is not None:
+        lo -= step
+    while hi + step <= high and say(hi + step) is not None:
+        hi += step
+    return lo, hi
 
 
 # -- targets and the loss -----------------------------------------------------------------
@@ -285,7 +405,13 @@ class BalanceSpec:
     max_fights: int = 80
     """Most fights per cell for one candidate during the search."""
     judge_batch: int = 40
-    """Fights per cell when another judge measures a stage's winner."""
+    """Fights per cell when another judge measures a stage's winner (``together``: the most
+    per cell for one candidate under the later judges)."""
+    together: bool = False
+    """Every judge measures every candidate (no prediction from the first judge)."""
+    judge_step: int | None = None
+    """``together``: the later judges' fights per cell at each sampling step (default
+    ``batch``)."""
     stages: int = 6
     """Entities worked on, one after the other (furthest from its target first)."""
     screen: int = 2
@@ -398,7 +524,12 @@ class Balancer:
         found = self._overlays.get(values)
         if found is None:
             found = self._overlays[values] = overlay_text(
-                self.pack, changed, self.spec.pack_id, note=note, start=self._start
+                self.pack,
+                changed,
+                self.spec.pack_id,
+                note=note,
+                start=self._start,
+                adapter=self.adapter,
             )
         return found
 
@@ -559,7 +690,7 @@ class Balancer:
         first judge's change between that pack and ``values`` (zero where it measured these
         very values); an entity's score then adds up its predicted cells."""
         first = self.spec.judges[0]
-        if judge == first:
+        if judge == first or self.spec.together:
             return self.estimates(values, judge)
         now = self.estimates(values, first)
         points = self._measured.get(judge) or [self.base]
@@ -630,31 +761,45 @@ class Balancer:
 
     # -- racing --
 
-    def evaluate(self, candidates: Sequence[Values], incumbent: float) -> list[float]:
-        """Each candidate's loss under the first judge, sampled ``batch`` fights per cell
-        at a time up to ``max_fights``: a candidate whose optimistic loss is already worse
-        than ``incumbent`` stops; cells clearly inside their band stop early."""
+    def racing(self) -> tuple[str, ...]:
+        """The judges that measure every candidate: the first, or (``together``) all."""
+        return self.spec.judges if self.spec.together else self.spec.judges[:1]
+
+    def sampling(self, judge: str) -> tuple[int, int]:
+        """``judge``'s fights per cell at each step of a race, and the most per cell."""
         spec = self.spec
-        first = spec.judges[0]
+        if judge == spec.judges[0]:
+            return spec.batch, spec.max_fights
+        return spec.judge_step or spec.batch, spec.judge_batch
+
+    def evaluate(self, candidates: Sequence[Values], incumbent: float) -> list[float]:
+        """Each candidate's loss, sampled by the racing judges (:meth:`racing`) a step of
+        fights per cell at a time up to their most (:meth:`sampling`): a candidate whose
+        optimistic loss is already worse than ``incumbent`` stops; cells clearly inside
+        their band stop early."""
+        spec = self.spec
+        judges = self.racing()
         active = list(dict.fromkeys(candidates))
-        level = dict.fromkeys(active, 0)
+        level = {(v, j): 0 for v in active for j in judges}
         while active:
             wants = []
             for v in active:
-                level[v] = min(spec.max_fights, level[v] + spec.batch)
-                for cell in self.cells:
-                    if self._settled(cell, first, v):
-                        continue
-                    wants.append((cell, first, v, level[v], "search"))
+                for j in judges:
+                    step, most = self.sampling(j)
+                    level[v, j] = min(most, level[v, j] + step)
+                    for cell in self.cells:
+                        if self._settled(cell, j, v):
+                            continue
+                        wants.append((cell, j, v, level[v, j], "search"))
             self.measure(wants)
             still = []
             for v in active:
-                if level[v] >= spec.max_fights:
+                if all(level[v, j] >= self.sampling(j)[1] for j in judges):
                     continue
                 optimistic, _ = self.loss(v, optimistic=True)
                 if optimistic > incumbent:
                     continue  # clearly worse (or its fights fail)
-                if all(self._settled(c, first, v) for c in self.cells):
+                if all(self._settled(c, j, v) for c in self.cells for j in judges):
                     continue
                 still.append(v)
             active = still
@@ -664,10 +809,11 @@ class Balancer:
 
     def _settled(self, cell: Cell, judge: str, values: Values) -> bool:
         """Enough fights: the cell's interval lies inside its band, or it is at the most."""
+        step, most = self.sampling(judge)
         sc = self.score(cell, judge, values)
-        if sc.fights >= self.spec.max_fights:
+        if sc.fights >= most:
             return True
-        if sc.fights < self.spec.batch or cell.tables is None:
+        if sc.fights < step or cell.tables is None:
             return False
         t = self.spec.targets
         r = _interval(*sc.entity(cell.entities[0]))
@@ -844,7 +990,6 @@ class Balancer:
 
     def prune(self, values: Values, loss: float) -> tuple[Values, float, bool]:
         """Put each changed value back (smallest move first) while the pack stays as good."""
-        spec = self.spec
         order = sorted(
             (i for i, k in enumerate(self.knobs) if values[i] != k.base),
             key=lambda i: abs(values[i] - self.knobs[i].base),
@@ -853,7 +998,8 @@ class Balancer:
             trial = list(values)
             trial[i] = self.knobs[i].base
             t = tuple(trial)
-            self.measure([(c, spec.judges[0], t, spec.max_fights, "search") for c in self.cells])
+            most = {j: self.sampling(j)[1] for j in self.racing()}
+            self.measure([(c, j, t, most[j], "search") for j in most for c in self.cells])
             new, _ = self.loss(t)
             if new <= loss:
                 values, loss = t, new
@@ -875,6 +1021,17 @@ class Balancer:
             + (" — meets the targets" if meets else "")
             + (f" [{changes}]" if changes else "")
         )
+        for judge in self.spec.judges:  # where each entity stands (measured or predicted)
+            est = self.predicted(values, judge)
+            scores = [f"{e} {r['score']:.3f}" for e, r in est["entities"].items()]
+            low, high = self.spec.targets.share or (math.inf, -math.inf)
+            shares = [  # those off target only: 14 heroes at 3 player counts are many
+                f"{k} {r['share']:.2f}"
+                for k, r in est["shares"].items()
+                if r["n"] and not low <= r["share"] <= high
+            ]
+            if scores or shares:
+                self.log(f"  {judge}: " + ", ".join(scores + shares))
 
     # -- the re-check --
 
@@ -997,10 +1154,13 @@ def overlay_text(
     *,
     note: str,
     start: Mapping[str, Any] | None = None,
+    adapter: Adapter | None = None,
 ) -> str:
-    """An overlay of the shipped pack: ``start`` (an overlay's data, if the search started
-    from one) with ``changes``. Each changed value keeps its provenance in ``pack`` (a
-    reconstructed value stays ``reconstructed``) and notes what it was."""
+    """An overlay of ``pack`` (the shipped pack, with ``start`` merged if the search started
+    from an overlay): ``start``'s data with ``changes``. Each changed value keeps its
+    provenance in ``pack`` (a reconstructed value stays ``reconstructed``) and notes what it
+    was. A number inside effects writes the whole field of effects, and its text with the
+    number said anew (``adapter``'s :meth:`~Adapter.wording`)."""
     data: dict[str, Any] = copy.deepcopy(dict(start or {}))
     meta = dict(data.get("pack", {}))
     meta.update(
@@ -1014,20 +1174,63 @@ def overlay_text(
     )
     data["pack"] = meta
     start_id = str((start or {}).get("pack", {}).get("id", ""))
-    for k, v in changes:
-        prov = _provenance(pack, k.table, k.id, k.field)
+
+    def provenance(table: str, ident: str, field: str) -> str:
+        prov = _provenance(pack, table, ident, field)
         if start_id and prov == f"source:{start_id}":
             prov = f"source:{pack_id}"  # the starting overlay's own values are now this one's
-        entries = data.setdefault(k.table, [])
-        entry = next((e for e in entries if e.get("id") == k.id), None)
+        return prov
+
+    def entry_of(table: str, ident: str) -> dict[str, Any]:
+        entries = data.setdefault(table, [])
+        entry = next((e for e in entries if e.get("id") == ident), None)
         if entry is None:
-            entry = {"id": k.id}
+            entry = {"id": ident}
             entries.append(entry)
-        entry[k.field] = {
+        return entry
+
+    inside: dict[tuple[str, str], list[tuple[Knob, int]]] = {}
+    for k, v in changes:
+        if k.text is not None:
+            inside.setdefault((k.table, k.id), []).append((k, v))
+            continue
+        entry_of(k.table, k.id)[k.field] = {
             "value": v,
-            "from": prov,
+            "from": provenance(k.table, k.id, k.field),
             "note": f"{note}: was {k.base}",
         }
+    for (table, ident), items in inside.items():
+        if adapter is None:
+            raise OptionsError("numbers inside effects need the game's adapter")
+        was = next(e for e in pack.data[table] if e.get("id") == ident)
+        entry = entry_of(table, ident)
+        fields: dict[str, Any] = {}
+        said: dict[str, list[tuple[int, int, str, str]]] = {}
+        for k, v in items:
+            top, inner, key = k.path[0], k.path[1:-1], k.path[-1]
+            assert k.text is not None
+            if top not in fields:
+                fields[top] = copy.deepcopy(_value(was[top]))
+            found = adapter.wording(_value(was[k.text]), _at(_value(was[top]), inner), key)
+            phrase = None if found is None else found[2](v)
+            if found is None or phrase is None:
+                raise OptionsError(f"{k.key}: the text cannot say {v}")
+            _at(fields[top], inner)[key] = v
+            said.setdefault(k.text, []).append((found[0], found[1], phrase, f"{k.field} {k.base}"))
+        entry.update(fields)
+        for field, parts in said.items():
+            text = str(_value(was[field]))
+            end = len(text) + 1
+            for a, b, phrase, _ in sorted(parts, reverse=True):
+                if b > end:
+                    raise OptionsError(f"{ident}: two numbers of its {field} overlap")
+                text, end = text[:a] + phrase + text[b:], a
+            olds = ", ".join(p[3] for p in parts)
+            entry[field] = {
+                "value": text,
+                "from": provenance(table, ident, field),
+                "note": f"{note}: was {olds}",
+            }
     lines = ["[pack]"] + [f"{_key(k)} = {_inline(v)}" for k, v in meta.items()]
     for key, value in data.items():
         if key == "pack":
@@ -1045,10 +1248,15 @@ def overlay_text(
     return "\n".join(lines) + "\n"
 
 
-def rewrite_base(text: str, changes: Sequence[Mapping[str, Any]]) -> str:
+def rewrite_base(
+    text: str, changes: Sequence[Mapping[str, Any]], overlay: str | None = None
+) -> str:
     """The shipped pack's TOML ``text`` with ``changes`` (``id``, ``field``, ``to``) written
-    in place: only the number changes, its provenance and the file's comments stay."""
+    in place: only the number changes, its provenance and the file's comments stay. A
+    number inside effects (``field`` a path) takes the whole field of effects and its text
+    from ``overlay`` (the overlay the search wrote), each written where it was."""
     lines = text.splitlines(keepends=True)
+    data = tomllib.loads(overlay) if overlay is not None else {}
     for change in changes:
         ident, field, to = change["id"], change["field"], int(change["to"])
         start = next(
@@ -1057,6 +1265,18 @@ def rewrite_base(text: str, changes: Sequence[Mapping[str, Any]]) -> str:
         )
         if start is None:
             raise OptionsError(f"no entry {ident!r} in the pack")
+        if "." in field:
+            entry = next(
+                (e for t in KEYED_LISTS for e in data.get(t, []) if e.get("id") == ident), None
+            )
+            if entry is None:
+                raise OptionsError(f"{ident}.{field}: the overlay has no entry {ident!r}")
+            top = field.partition(".")[0]
+            for name, value in entry.items():
+                said_anew = isinstance(value, dict) and isinstance(value.get("value"), str)
+                if name == top or said_anew:
+                    _replace_field(lines, start, ident, name, _value(value))
+            continue
         for i in range(start + 1, len(lines)):
             if lines[i].startswith("[[") or lines[i].startswith("id = "):
                 raise OptionsError(f"entry {ident!r} has no plain field {field!r}")
@@ -1065,6 +1285,33 @@ def rewrite_base(text: str, changes: Sequence[Mapping[str, Any]]) -> str:
                 lines[i] = m.group(1) + str(to) + lines[i][m.end() :]
                 break
     return "".join(lines)
+
+
+def _replace_field(lines: list[str], start: int, ident: str, name: str, value: Any) -> None:
+    """Write ``value`` as entry ``ident``'s field ``name`` (its lines from ``start``), in its
+    layout: a string inside its provenance table if it had one, a list one item a line if
+    it spanned lines."""
+    for i in range(start + 1, len(lines)):
+        if lines[i].startswith("[[") or lines[i].startswith("id = "):
+            break
+        if not lines[i].startswith(f"{name} = "):
+            continue
+        end, depth = i, 0
+        while True:  # the lines the value spans: until its brackets close
+            depth += lines[end].count("[") - lines[end].count("]")
+            if depth <= 0:
+                break
+            end += 1
+        old = lines[i][len(name) + 3 :].strip()
+        if isinstance(value, str) and old.startswith("{"):
+            said = re.sub(r'value = "(?:[^"\\]|\\.)*"', lambda _m: f"value = {_inline(value)}", old)
+        elif isinstance(value, list) and end > i:
+            said = "[\n" + "".join(f"    {_inline(v)},\n" for v in value) + "]"
+        else:
+            said = _inline(value)
+        lines[i : end + 1] = [f"{name} = {said}\n"]
+        return
+    raise OptionsError(f"entry {ident!r} has no field {name!r}")
 
 
 def balance(

@@ -209,7 +209,11 @@ class Tally:
         index: int = -1,
         seed: int = 0,
         flags: Sequence[str] = (),
+        teams: Sequence[int] | None = None,
     ) -> None:
+        """Count one game (``index`` and ``seed`` name it among the ``flags`` it raised);
+        ``teams``: each seat's team (an index of the game's declared teams), so that
+        partners are never compared with each other."""
         n = len(agents)
         winners = summary.winners
         draw = summary.draw
@@ -238,8 +242,10 @@ class Tally:
                 self.entity_players[ent, n, r] += 1
         for i, j in itertools.permutations(range(n), 2):
             ri = results[i]
+            if teams is not None and teams[i] == teams[j]:
+                continue  # partners: no comparison
             if ri == results[j] and not draw:
-                continue  # both won (teammates) or both lost: no comparison
+                continue  # both won or both lost (one of several losers): no comparison
             self.agent_pairs[agents[i], agents[j], ri] += 1
             ei, ej = ents[i], ents[j]
             if ei is not None and ej is not None:
@@ -421,6 +427,7 @@ class Runner:
         self._entity_sets: dict[int, Design] = {}
         self._options: dict[tuple[int, tuple[str, ...] | None], tuple[dict[str, Any], Any]] = {}
         self._looped = False
+        self._teams: dict[tuple[int, tuple[str, ...] | None], tuple[int, ...]] = {}
 
     def _balanced(self) -> bool:
         design, adapter = self.spec.design, self.adapter
@@ -473,6 +480,17 @@ class Runner:
     def base(self, players: int) -> dict[str, Any]:
         """The options of a game of ``players`` seats, before entities are fixed."""
         return self.by_players.get(players, self.base_options)
+
+    def teams(self, players: int, entities: tuple[str, ...] | None = None) -> tuple[int, ...]:
+        """Each seat's team (an index) in a game of ``players`` seats (and these entities),
+        as the game declares its teams (:attr:`~kumite.core.game.State.teams`)."""
+        found = self._teams.get((players, entities))
+        if found is None:
+            state = self.game.new_state(0, self.options(players, entities)[0])
+            found = self._teams[players, entities] = tuple(
+                next(t for t, team in enumerate(state.teams) if s in team) for s in state.players
+            )
+        return found
 
     def options(self, players: int, entities: tuple[str, ...] | None) -> tuple[dict[str, Any], Any]:
         found = self._options.get((players, entities))
@@ -631,7 +649,9 @@ class Runner:
         for index in range(start, stop):
             found = batched.get(index)
             seed, agents, summary = self.play(index) if found is None else found
-            tally.add(agents, summary, per_entity, index, seed, self.flags(summary))
+            _, entities = self.assignment(index)
+            teams = self.teams(len(agents), entities)
+            tally.add(agents, summary, per_entity, index, seed, self.flags(summary), teams)
             if rows:
                 out.append(
                     (

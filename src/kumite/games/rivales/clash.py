@@ -25,6 +25,7 @@ from kumite.core.game import Decision
 from kumite.core.memo import Memo
 from kumite.games.rivales import events as ev
 from kumite.games.rivales.cards import NO_REQUIREMENT, Card, Effect
+from kumite.games.rivales.choice import Guard
 from kumite.games.rivales.effects import (
     CHOICE_OPS,
     STATS,
@@ -293,7 +294,7 @@ def _guard_decision(state: Engine, fight: Fight) -> tuple[Decision, ...]:
                 new_decision(
                     key[0],
                     "guard",
-                    tuple(f"guard:{i}" for i in range(n + 1)),
+                    tuple(Guard(i).format() for i in range(n + 1)),
                     f"You defend: Damage {damage} against your Guard {guard}. "
                     "Exhaust energy for +1 Guard each?",
                 ),
@@ -416,7 +417,7 @@ def on_choice(state: Engine, choices: dict[int, str], out: list[Event] | None) -
     else:
         assert fight.attacker is not None and fight.stats is not None
         d = 1 - fight.attacker
-        n = int(choices[fight.seat(d)].partition(":")[2])
+        n = Guard.parse(choices[fight.seat(d)]).energy
         spend(state.lines[fight.zone][d], n)
         fight.guard_boost = n
         if out is not None:

@@ -6,9 +6,12 @@ A line is a list of tokens, oldest first: ``"golpe"`` face up, ``"v:golpe"`` fac
 (energy), ``"x:golpe"`` exhausted; in 2vs2 a token may name its owner, ``"p2:golpe"``.
 
 >>> s = position(["zorro", "curie"], hands=[["golpe", "bloqueo"], ["patada", "salto"]])
->>> events = clash(s, {0: "golpe", 1: "patada"})
->>> s.life(1)
-7
+>>> before = s.life(1)
+>>> events = clash(s, {0: "golpe", 1: "patada"})  # Golpe is faster: Zorro attacks
+>>> before - s.life(1) == s.catalog.cards["basic.golpe"].damage
+True
+
+(tests/test_suite.py runs this example, and every other one in a docstring.)
 """
 
 from __future__ import annotations
@@ -21,7 +24,19 @@ from kumite.core.memo import Memo
 from kumite.core.rng import Rng
 from kumite.games.rivales import clash as cl
 from kumite.games.rivales import rounds as rd
-from kumite.games.rivales.cards import Card, Fighter
+from kumite.games.rivales.cards import Card, Catalog, Fighter
+from kumite.games.rivales.choice import (
+    BOOST_LEVELS,
+    PASS,
+    PERSONA_NAMES,
+    Boost,
+    CallZone,
+    Guard,
+    Persona,
+    Pick,
+    ZoneOrder,
+    parse,
+)
 from kumite.games.rivales.decisions import BOOST, END, ORDER, PERSONA, RESOLVE
 from kumite.games.rivales.engine import Engine, clash_copy, refill_for_clash
 from kumite.games.rivales.game import GAME
@@ -30,8 +45,10 @@ from kumite.games.rivales.state import PLAY, Fight, RivalesState
 from kumite.games.rivales.table import DOWN, SPENT, UP, Slot
 
 SIDE: Final = {"": UP, "v": DOWN, "x": SPENT}
-BOOST_CHOICE: Final = {level: f"boost:{level}" for level in ("none", "damage", "speed", "both")}
+BOOST_CHOICE: Final[dict[str, str]] = {level: Boost(level).format() for level in BOOST_LEVELS}
 """The boost choice of each level."""
+PERSONA_CHOICE: Final[dict[str, str]] = {name: Persona(name).format() for name in PERSONA_NAMES}
+NO_GUARD: Final = Guard(0).format()
 
 
 def find(fighter: Fighter, name: str) -> Card:
@@ -64,6 +81,7 @@ def position(
     ultra_taken: Sequence[int] = (),
     options: Mapping[str, Any] | None = None,
     rng: Rng | None = None,
+    catalog: Catalog | None = None,
 ) -> RivalesState:
     """A position at the start of a clash (cards about to be played).
 
@@ -76,12 +94,14 @@ def position(
     zone in 2vs2 (default: seats 0 and 2 in Zone 1). ``rng``: the position's random stream
     (default: its own, a new fight's with seed 0); a lookahead that never draws, as
     :func:`quick_clash`, may pass one stream to every position it builds (restoring a
-    stream costs as much as the rest of a position)."""
+    stream costs as much as the rest of a position). ``catalog``: the options' pack's catalog
+    the caller holds (a bot's, whose cards it passes to :func:`quick_clash`), else the one
+    the options load."""
     opts = dict(options or {})
     opts["fighters"] = list(fighters)
     if len(fighters) == 4:
         opts["mode"] = "2v2"
-    state = _fresh(opts, rng)
+    state = _fresh(opts, rng, catalog)
     # its fields read and written as the engine's (compiled: struct fields, where the
     # state, a Python subclass, would be looked up by name)
     eng: Engine = state
@@ -167,9 +187,19 @@ _FRESH: Final[Memo[tuple[tuple[str, type, Any], ...], tuple[RivalesState, tuple[
 options and setting up the round again (a bot builds a position at each decision)."""
 
 
-def _fresh(opts: dict[str, Any], rng: Rng | None = None) -> RivalesState:
-    """``GAME.new_state(0, opts)``, copied from :data:`_FRESH` when the options are plain;
-    given ``rng``, with that random stream instead of its own."""
+def _fresh(
+    opts: dict[str, Any], rng: Rng | None = None, catalog: Catalog | None = None
+) -> RivalesState:
+    """``GAME.new_state(0, opts)`` on ``catalog`` (default: the options' own), copied from
+    :data:`_FRESH` when the options are plain; given ``rng``, with that random stream instead
+    of its own.
+
+    A kept fight is used only if its catalog is the very one wanted: the pack loader keeps
+    the last 32 packs, and a pack loaded again after leaving it is a new catalog of new
+    cards (cards compare by identity), so a fight kept from before would not find the
+    caller's cards among its own (a balance search's worker meets hundreds of packs)."""
+    if catalog is None:
+        catalog = GAME.catalog(opts)
     try:
         # the type too: True == 1, yet an option may accept one and refuse the other
         key = tuple(
@@ -177,10 +207,10 @@ def _fresh(opts: dict[str, Any], rng: Rng | None = None) -> RivalesState:
         )
         hash(key)
     except TypeError:  # an option no key can hold: made anew
-        return GAME.new_state(0, opts)
+        return _new(opts, catalog)
     found = _FRESH.get(key)
-    if found is None:
-        new = GAME.new_state(0, opts)
+    if found is None or found[0].catalog is not catalog:
+        new = _new(opts, catalog)
         found = _FRESH.put(key, (new, new.rng.getstate()))
     state = found[0].fork()
     if rng is None:
@@ -190,6 +220,11 @@ def _fresh(opts: dict[str, Any], rng: Rng | None = None) -> RivalesState:
         rng.setstate(found[1])
     state.rng = rng
     return state
+
+
+def _new(opts: dict[str, Any], catalog: Catalog) -> RivalesState:
+    """A new fight (seed 0) with these options on ``catalog``."""
+    return RivalesState(GAME, 0, GAME.parse_options(opts), catalog)
 
 
 def _fighter(state: Engine, seat: int) -> Fighter:
@@ -235,17 +270,17 @@ def clash(
             s = d.seat
             fighter = state.fighter(s)
             if d.kind == "play":
-                choices[s] = f"play:{find(fighter, plays[s]).id}"
+                choices[s] = find(fighter, plays[s]).play
             elif d.kind == "zones":
-                choices[s] = f"zone:{(zones or {}).get(s, 1)}"
+                choices[s] = CallZone((zones or {}).get(s, 1)).format()
             elif d.kind == "zone-order":
-                choices[s] = f"order:{first_zone}"
+                choices[s] = ZoneOrder(first_zone).format()
             elif d.kind == "persona":
-                choices[s] = f"persona:{(personas or {}).get(s, 'hansel')}"
+                choices[s] = _persona(personas, s)
             elif d.kind == "boost":
-                choices[s] = f"boost:{(boosts or {}).get(s, 'none')}"
+                choices[s] = BOOST_CHOICE[(boosts or {}).get(s, "none")]
             elif d.kind == "guard":
-                choices[s] = f"guard:{(guards or {}).get(s, 0)}"
+                choices[s] = Guard((guards or {}).get(s, 0)).format()
             elif d.kind == "marker":
                 return events
             else:
@@ -254,16 +289,22 @@ def clash(
     return events
 
 
+def _persona(personas: Mapping[int, str] | None, seat: int) -> str:
+    """``seat``'s persona choice (default HANSEL)."""
+    return PERSONA_CHOICE[(personas or {}).get(seat, "hansel")]
+
+
 def _pick(state: Engine, legal: Sequence[str], wanted: list[str] | None) -> str:
     if wanted:
         name = wanted.pop(0)
         if name in legal:
             return name
         for choice in legal:
-            if choice.startswith("pick:") and choice.rpartition(":")[2].endswith("." + name):
+            typed = parse(choice)
+            if isinstance(typed, Pick) and typed.card.endswith("." + name):
                 return choice
         raise ValueError(f"{name!r} is not among {list(legal)}")
-    return "pass" if "pass" in legal else legal[0]
+    return PASS if PASS in legal else legal[0]
 
 
 def with_hands(base: RivalesState, hands: Mapping[int, Sequence[Card]]) -> RivalesState:
@@ -321,10 +362,7 @@ def quick_clash(
     if phase == PERSONA:
         on_persona(
             state,
-            {
-                d.seat: f"persona:{(personas or {}).get(d.seat, 'hansel')}"
-                for d in state.persona_decisions
-            },
+            {d.seat: _persona(personas, d.seat) for d in state.persona_decisions},
             None,
         )
         phase = state.phase
@@ -332,7 +370,7 @@ def quick_clash(
         asked = enter_order(state, None)
         assert asked is not None  # 2vs2 always asks
         (d,) = asked
-        on_order(state, {d.seat: f"order:{first_zone}"}, None)
+        on_order(state, {d.seat: ZoneOrder(first_zone).format()}, None)
         phase = state.phase
     assert phase == BOOST, phase
     # Boosts only when a level is asked for: a boost of none spends nothing and adds nothing
@@ -354,7 +392,7 @@ def quick_clash(
         for fight in state.fights:
             fight.release()
         (d,) = asked
-        answer = "guard:0" if d.kind == "guard" else _pick(state, d.legal, None)
+        answer = NO_GUARD if d.kind == "guard" else _pick(state, d.legal, None)
         cl.on_choice(state, {d.seat: answer}, None)
     state.phase = END
     rd.end_clash(state, None)

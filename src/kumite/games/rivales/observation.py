@@ -18,8 +18,9 @@ from numpy.typing import NDArray
 
 from kumite.core.game import Game, State
 from kumite.core.observation import Encoding, Field, HistoryEncoding, Tensor, Writer, relative
-from kumite.games.rivales.actions import BOOST_NAMES, MAX_GUARD, PERSONA_NAMES
+from kumite.games.rivales.actions import MAX_GUARD
 from kumite.games.rivales.cards import Catalog
+from kumite.games.rivales.choice import BOOST_LEVELS, PERSONA_NAMES
 from kumite.games.rivales.decisions import PHASES
 from kumite.games.rivales.game import Rivales
 from kumite.games.rivales.options import Options
@@ -110,7 +111,7 @@ class RivalesEncoding(Encoding):
                 Field("chain_starter", (z, 2, p), 1, "the seat whose card starts the chain"),
                 Field("fight_seats", (z, 2, p), 1, "[zone, team side]: the seat fighting there"),
                 Field("persona", (z, 2, len(PERSONA_NAMES)), 1, "Hansel & Gretel's persona chosen"),
-                Field("boost", (z, 2, len(BOOST_NAMES)), 1, "the boost each side bought"),
+                Field("boost", (z, 2, len(BOOST_LEVELS)), 1, "the boost each side bought"),
                 Field("stats_known", (z,), 1, "the clash's Speed, Damage and Guard are known"),
                 Field(
                     "stats",

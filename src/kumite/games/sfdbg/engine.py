@@ -25,6 +25,7 @@ from kumite.core.game import Outcome
 from kumite.core.rng import Rng, shuffle
 from kumite.games.sfdbg import events as ev
 from kumite.games.sfdbg.cards import Card, Catalog, Hero
+from kumite.games.sfdbg.choice import Name
 from kumite.games.sfdbg.options import Options
 
 if TYPE_CHECKING:
@@ -53,8 +54,8 @@ class Ctx:
     """The attacker, for effects on a foe hit by an Attack or on a defender."""
     hero: Final[int]
     """The Super Hero whose Counter-Attack this is."""
-    named: Final[str | None]
-    """``type:<Type>`` or ``cost:<n>`` named by the attacker (Psycho Punisher...)."""
+    named: Final[Name | None]
+    """The type or cost named by the attacker (Psycho Punisher...)."""
     gift: Final[int]
     """The card an attacker gives this foe (Ultimate Atomic Buster)."""
     trigger: Final[int]
@@ -66,7 +67,7 @@ class Ctx:
         card: int,
         other: int | None = None,
         hero: int = -1,
-        named: str | None = None,
+        named: Name | None = None,
         gift: int = -1,
         trigger: int = -1,
     ) -> None:

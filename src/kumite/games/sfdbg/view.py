@@ -12,9 +12,11 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
+from kumite.core.choice import ChoiceSyntaxError
 from kumite.core.decision import pending_view
 from kumite.core.memo import Memo
 from kumite.core.rng import Rng
+from kumite.games.sfdbg.choice import Buy, Challenge, Defend, Play, Reveal, parse
 from kumite.games.sfdbg.engine import EMPTY, Engine, Request
 from kumite.games.sfdbg.machine import Machine, pending_decisions
 from kumite.games.sfdbg.scoring import deck_vp, stage_count
@@ -321,17 +323,20 @@ def explain(st: SFDBGState, seat: int, choice: str) -> str:
         return _explain_defense(st, req, choice)
     if req.kind != "turn":
         return f"a {req.kind!r} decision is pending: {st.pending()[0].prompt}"
-    verb, _, rest = choice.partition(":")
+    try:
+        typed = parse(choice)
+    except ChoiceSyntaxError as exc:
+        return exc.reason
     by_id = st.catalog.by_id
-    if verb == "play":
-        if rest not in by_id:
-            return f"no card {rest!r}"
-        return f"{by_id[rest].name} is not in your hand"
-    if verb == "buy":
+    if isinstance(typed, Play):
+        if typed.card not in by_id:
+            return f"no card {typed.card!r}"
+        return f"{by_id[typed.card].name} is not in your hand"
+    if isinstance(typed, Buy):
         if st.no_buy:
             return "you can't buy any more cards this turn"
-        where, _, card_id = rest.partition(":")
-        card = by_id.get(card_id)
+        where = typed.zone
+        card = None if typed.card is None else by_id.get(typed.card)
         if where == "lineup" and card is not None:
             if card.index not in st.lineup:
                 return f"{card.name} is not in the Line-Up"
@@ -346,7 +351,7 @@ def explain(st: SFDBGState, seat: int, choice: str) -> str:
         if where == "kick":
             return "no Kick left" if not st.kicks else f"a Kick costs 3; you have {st.power} Power"
         return "not among the legal choices"
-    if verb == "challenge":
+    if isinstance(typed, Challenge):
         if st.no_buy:
             # sfdbg.faq.defeat: "You 'defeat' a Boss/Super Villain/Stage when you buy ... one."
             return (
@@ -365,16 +370,19 @@ def _explain_defense(st: SFDBGState, req: Request, choice: str) -> str:
     """Why a Defense or a reaction is refused: from the seat's own hand and the table only."""
     a, forced = req.data
     seat = req.seat
-    verb, _, card_id = choice.partition(":")
-    if verb not in ("defend", "reveal"):
+    try:
+        typed = parse(choice)
+    except ChoiceSyntaxError as exc:
+        return exc.reason
+    if not isinstance(typed, (Defend, Reveal)):
         return (
             "against an Attack, choose defend:<card> (a Defense in your hand), "
             "reveal:<card> (Shinku Hadoken, Galactic Tornado) or no-defense"
         )
-    card = st.catalog.by_id.get(card_id)
+    card = st.catalog.by_id.get(typed.card)
     if card is None:
-        return f"no card {card_id!r}"
-    if verb == "defend":
+        return f"no card {typed.card!r}"
+    if isinstance(typed, Defend):
         if forced:  # sfdbg.clarify.hugo
             return "you cannot avoid this Attack (Hugo): no Defense may be played against it"
         if card.defense is None:

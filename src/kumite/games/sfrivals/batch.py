@@ -14,6 +14,13 @@ So the batched engine plays the scalar engine's game choice for choice — the t
 10^4 random batched fights on :class:`~.state.SFRState` and compare every legal set, the
 outcome and the lives.
 
+Filling every pairing's tables calls the engine's functions some 10^5 times (tens of seconds
+on a busy core), so :meth:`BatchEngine.warm` keeps what it filled on disk
+(``$KUMITE_CACHE_DIR`` or the user cache directory, ``sfrivals-tables/``): the entries
+filled, a few hundred kilobytes, under a key of the pack's content, the rule options and
+the bytes of every module whose code fills or reads them — any change to those makes a new
+key, never a stale table.
+
 Random play has its own random streams: one counter-based stream per fight (SplitMix64 of
 the fight's seed), so a fight's choices depend only on its seed — never on the batch it ran
 in — but they are not the draws of ``RandomAgent`` (``kumite sim --batched`` plays other,
@@ -23,19 +30,29 @@ equally random, games than ``kumite sim``).
 from __future__ import annotations
 
 import dataclasses
+import functools
+import hashlib
+import importlib.util
+import json
+import os
+import tempfile
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import msgspec
 import numpy as np
+import platformdirs
 from numba import njit
+from numba.typed import List
 from numpy.typing import NDArray
 
 from kumite.core.game import Game
 from kumite.games.sfrivals.cards import HAND, Catalog, Character
+from kumite.games.sfrivals.choice import PickCharacter
 from kumite.games.sfrivals.game import SFRivals
 from kumite.games.sfrivals.options import Options
-from kumite.games.sfrivals.resolve import NO_CARRY
+from kumite.games.sfrivals.resolve import NO_CARRY, Carry
 from kumite.games.sfrivals.solver import kernels
 from kumite.games.sfrivals.solver.fight import CharacterTables, FightSolver, key_fields
 from kumite.games.sfrivals.state import A_CHARACTER, A_PLAY, A_SETUP, CARD_SLOTS
@@ -106,14 +123,14 @@ def _below(state: U64, i: int, n: int) -> int:
 def draw_setups(
     rng: U64, fixed: NDArray[np.int64], characters: int, setups: NDArray[np.int64]
 ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """Each fight's characters (``fixed[seat]`` or drawn uniformly, seat 0 first) and set-up
-    choices (an index into the character's ``setup_choices``)."""
+    """Each fight's characters (``fixed[fight, seat]``, or where it is -1 drawn uniformly,
+    seat 0 first) and set-up choices (an index into the character's ``setup_choices``)."""
     n = len(rng)
     chars = np.empty((n, 2), dtype=np.int64)
     setup = np.empty((n, 2), dtype=np.int64)
     for i in range(n):
         for s in range(2):
-            chars[i, s] = fixed[s] if fixed[s] >= 0 else _below(rng, i, characters)
+            chars[i, s] = fixed[i, s] if fixed[i, s] >= 0 else _below(rng, i, characters)
         for s in range(2):
             setup[i, s] = _below(rng, i, setups[chars[i, s]])
     return chars, setup
@@ -175,6 +192,22 @@ def _play(
                 break
             keys[i] = child
     return stopped
+
+
+@njit(cache=True)
+def _filled_list(item: Any, n: int) -> Any:
+    """A Numba list of ``n`` times ``item``, made in compiled code: the list's own methods
+    are then compiled once and cached on disk with this function, where a list built from
+    Python compiles them anew in every process (seconds; tens on a busy core)."""
+    out = List()
+    for _ in range(n):
+        out.append(item)
+    return out
+
+
+@njit(cache=True)
+def _set_item(items: Any, i: int, item: Any) -> None:
+    items[i] = item
 
 
 @njit(cache=True)
@@ -269,12 +302,12 @@ class Fights:
         options leave them, set-ups, then one card per seat per round)."""
         chars = [engine.characters[c] for c in self.characters[i]]
         out: list[dict[int, str]] = []
-        picks = {s: f"character:{chars[s].id}" for s in (0, 1) if engine.fixed[s] < 0}
+        picks = {s: PickCharacter(chars[s].id).format() for s in (0, 1) if engine.fixed[s] < 0}
         if picks:
             out.append(picks)
         out.append({s: chars[s].setup_choices[int(self.setup[i, s])] for s in (0, 1)})
         for r in range(int(self.rounds[i])):
-            out.append({s: "play:" + chars[s].cards[int(self.played[i, s, r])].id for s in (0, 1)})
+            out.append({s: chars[s].cards[int(self.played[i, s, r])].choice for s in (0, 1)})
         return out
 
 
@@ -296,9 +329,8 @@ class BatchEngine:
         # per character: the (cover, shown) slots of each set-up choice
         self._setup_cards = []
         for char in self.characters:
-            pairs = [choice.split(":")[1:] for choice in char.setup_choices]
             self._setup_cards.append(
-                np.array([[char.by_id[c].index, char.by_id[s].index] for c, s in pairs])
+                np.array([[c.index, s.index] for c, s in char.setups.values()])
             )
         self._solvers: dict[tuple[int, int], FightSolver] = {}
         # legal cards and stuck hands depend on the character only: one table each, shared
@@ -317,24 +349,117 @@ class BatchEngine:
         """Every pairing's rule tables (and filled carried-bonus pairs) as Numba lists
         indexed by pairing (``a * characters + b``), those in ``pairings`` made: the others
         hold the first made pairing's tables as placeholders, never read."""
-        from numba.typed import List
-
         count = len(self.characters)
         if self._tables is None:
             first = self.solver(*divmod(int(pairings[0]), count))
-            tables, done = List(), List()
-            for _ in range(count * count):
-                tables.append(first.tables)
-                done.append(first.pairs_filled)
+            tables = _filled_list(first.tables, count * count)
+            done = _filled_list(first.pairs_filled, count * count)
             self._tables = (tables, done, set())
         tables, done, made = self._tables
         for p in pairings.tolist():
             if p not in made:
                 solver = self.solver(*divmod(p, count))
-                tables[p] = solver.tables
-                done[p] = solver.pairs_filled
+                _set_item(tables, p, solver.tables)
+                _set_item(done, p, solver.pairs_filled)
                 made.add(p)
         return tables, done
+
+    def warm(self, cache: bool = True) -> None:
+        """Every pairing's rule tables (and the round-1 constants), filled now: read from the
+        disk cache where it has them, else filled from the engine and then saved there
+        (``cache=False``: neither read nor written)."""
+        count = len(self.characters)
+        pairings = np.arange(count * count, dtype=np.int64)
+        if self._tables is not None and len(self._tables[2]) == len(pairings):
+            return  # warm already
+        path = tables_path(self) if cache else None
+        loaded = set() if path is None else self._load(path)
+        self.rule_tables(pairings)
+        self._start_consts(pairings)
+        if path is not None and len(loaded) < len(pairings):
+            self._save(path)
+
+    def _load(self, path: Path) -> set[tuple[int, int]]:
+        """The pairings whose tables the cache file holds, made from it (none if it is
+        missing or does not fit: they are then filled). Each table is stored flat, one after
+        the other (a few arrays read, not hundreds)."""
+        try:
+            with np.load(path) as saved:
+                data = {k: saved[k] for k in saved.files}
+            chars = [self._tables_of(c) for c in data["chars"].tolist()]
+            for name in ("legal", "stuck"):
+                flat = data[name]
+                if len(flat) != sum(getattr(t, name).size for t in chars):
+                    return set()  # not this engine's: fill
+                offset = 0
+                for t in chars:
+                    table = getattr(t, name)
+                    table[...] = flat[offset : offset + table.size].reshape(table.shape)
+                    offset += table.size
+        except (OSError, ValueError, EOFError, KeyError, IndexError):
+            return set()
+        loaded = set()
+        at = dict.fromkeys(_PAIR_TABLES, 0)
+        first = 0
+        for (a, b), n in zip(data["pairings"].tolist(), data["counts"].tolist(), strict=True):
+            pair = (self.characters[a], self.characters[b])
+            seat_tables = (self._tables_of(a), self._tables_of(b))
+            solver = FightSolver(self.catalog, self.options, pair, seat_tables=seat_tables)
+            for c0, c1 in data["carries"][first : first + n].tolist():
+                solver.pair_code((Carry(*c0), Carry(*c1)))  # in order: codes as saved
+            first += n
+            for name in _PAIR_TABLES:
+                table = solver.pairs_filled if name == "filled" else getattr(solver.tables, name)
+                part = table[:n]
+                part[...] = data[name][at[name] : at[name] + part.size].reshape(part.shape)
+                at[name] += part.size
+            self._solvers[a, b] = solver
+            loaded.add((a, b))
+        return loaded
+
+    def _save(self, path: Path) -> None:
+        """Every table entry filled so far (the rest is empty), compressed, written whole or
+        not at all."""
+        chars = sorted(self._character_tables)
+        tables = [self._character_tables[c] for c in chars]
+        pairings = sorted(self._solvers)
+        data: dict[str, NDArray[Any]] = {
+            "chars": np.array(chars, dtype=np.int64),
+            "legal": np.concatenate(
+                [np.where(t.legal & kernels.LEGAL_DONE, t.legal, 0).ravel() for t in tables]
+            ),
+            "stuck": np.concatenate(
+                [np.where(t.stuck >= 0, t.stuck, kernels.UNKNOWN).ravel() for t in tables]
+            ),
+            "pairings": np.array(pairings, dtype=np.int64).reshape(-1, 2),
+        }
+        counts, carries = [], []
+        parts: dict[str, list[NDArray[Any]]] = {name: [] for name in _PAIR_TABLES}
+        for key in pairings:
+            solver = self._solvers[key]
+            n = 0
+            while True:  # the carried-bonus pairs it met, in order of their codes
+                try:
+                    carries.append(solver.carry_pair(n))
+                except IndexError:
+                    break
+                n += 1
+            counts.append(n)
+            for name in _PAIR_TABLES:
+                table = solver.pairs_filled if name == "filled" else getattr(solver.tables, name)
+                parts[name].append(table[:n].ravel())
+        data["counts"] = np.array(counts, dtype=np.int64)
+        data["carries"] = np.array(carries, dtype=np.int64).reshape(-1, 2, 3)
+        for name, arrays in parts.items():
+            data[name] = np.concatenate(arrays)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                np.savez_compressed(f, **data)  # type: ignore[arg-type]  # numpy's stub: allow_pickle
+            os.replace(tmp, path)
+        except OSError:  # a cache that cannot be written is only slower
+            Path(tmp).unlink(missing_ok=True)
 
     def _fixed(self, characters: Sequence[str | None]) -> NDArray[np.int64]:
         return np.array([-1 if c is None else self.index[c] for c in characters], dtype=np.int64)
@@ -395,15 +520,25 @@ class BatchEngine:
         return radix, full, pair
 
     def random_fights(
-        self, seeds: Sequence[int] | I64, characters: Sequence[str | None] | None = None
+        self,
+        seeds: Sequence[int] | I64,
+        characters: Sequence[str | None] | None = None,
+        *,
+        pairs: I64 | None = None,
     ) -> Fights:
         """One fight per seed, both seats choosing uniformly at random (characters where the
-        options — or ``characters``, which override them — leave them, set-ups, a card each
-        round)."""
+        options — or ``characters``, which override them, or ``pairs[fight, seat]``, each
+        fight's own, as positions in the pack — leave them, set-ups, a card each round). A
+        fight's choices depend on its seed and characters only: fights of many pairings in
+        one call are the fights of one call per pairing."""
         rng = fight_seeds(seeds)
         n = len(rng)
-        fixed = self.fixed if characters is None else self._fixed(characters)
-        chars, setup = draw_setups(rng, fixed, len(self.characters), self.setups)
+        if pairs is None:
+            fixed = self.fixed if characters is None else self._fixed(characters)
+            pairs = np.tile(fixed, (n, 1))
+        chars, setup = draw_setups(
+            rng, np.ascontiguousarray(pairs, dtype=np.int64), len(self.characters), self.setups
+        )
         count = len(self.characters)
         pairing = chars[:, 0] * count + chars[:, 1]
         keys = self.first_keys(chars, setup)
@@ -458,6 +593,52 @@ class BatchEngine:
         for r in range(int(fights.rounds[i])):
             out.append({s: A_PLAY + int(fights.played[i, s, r]) for s in (0, 1)})
         return out
+
+
+_PAIR_TABLES = ("taken0", "taken1", "next_pair", "reveal", "filled")
+"""A pairing's tables the disk cache keeps (``filled``: the solver's ``pairs_filled``), the
+first rows only: one per carried-bonus pair met."""
+_TABLE_CODE = (
+    "kumite.games.sfrivals.batch",
+    "kumite.games.sfrivals.cards",
+    "kumite.games.sfrivals.effects",
+    "kumite.games.sfrivals.legal",
+    "kumite.games.sfrivals.options",
+    "kumite.games.sfrivals.resolve",
+    "kumite.games.sfrivals.rules",
+    "kumite.games.sfrivals.solver.fight",
+    "kumite.games.sfrivals.solver.kernels",
+)
+"""The modules whose code fills the rule tables or fixes their layout: a cached table is
+used only with the very bytes of each."""
+
+
+@functools.cache
+def _code_digest() -> str:
+    digest = hashlib.sha256()
+    for name in _TABLE_CODE:
+        spec = importlib.util.find_spec(name)
+        assert spec is not None and spec.origin is not None
+        digest.update(name.encode() + b"\0" + Path(spec.origin).read_bytes())
+    return digest.hexdigest()
+
+
+def tables_path(engine: BatchEngine) -> Path:
+    """Where the disk cache keeps the rule tables of ``engine``'s pack and rule options."""
+    root = os.environ.get("KUMITE_CACHE_DIR") or platformdirs.user_cache_dir("kumite")
+    options = engine.game.options_to_json(engine.options)
+    options.pop("characters", None)  # the tables of every pairing are the same
+    options.pop("pack", None)  # its content is in the pack's digest
+    key = json.dumps(
+        {
+            "pack": engine.catalog.pack.ref()["sha256"],
+            "rules": options,
+            "code": _code_digest(),
+            "numpy": np.__version__.split(".")[0],
+        },
+        sort_keys=True,
+    )
+    return Path(root) / "sfrivals-tables" / f"{hashlib.sha256(key.encode()).hexdigest()[:32]}.npz"
 
 
 def make(game: Game[Any], options: Mapping[str, Any]) -> BatchEngine:

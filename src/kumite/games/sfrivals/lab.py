@@ -103,62 +103,37 @@ class SFRivalsAdapter(Adapter):
         import numpy as np
 
         from kumite.games.sfrivals.batch import REASONS, engine_for
-        from kumite.games.sfrivals.cards import HAND
 
         opts, _ = prepared
         engine = engine_for(game, opts)
         chars = engine.characters
         slots = max(len(c.cards) for c in chars)
-        n = len(seeds)
-        characters = np.empty((n, 2), dtype=np.int64)
-        played = np.empty((n, 2, HAND), dtype=np.int8)
-        winner = np.empty(n, dtype=np.int8)
-        rounds = np.empty(n, dtype=np.int64)
-        reason = np.empty(n, dtype=np.int8)
         if entities is None:
-            groups = [(np.arange(n), opts.characters)]
+            fights = engine.random_fights(seeds, opts.characters)
         else:
+            # every pairing in one call: the engine sorts the fights by pairing itself
             to_engine = np.array([engine.index[i] for i in ids], dtype=np.int64)
-            ent = to_engine[entities]
-            code = (ent[:, 0] * len(chars) + ent[:, 1]).astype(np.int16)  # radix-sorted
-            order = np.argsort(code, kind="stable")
-            cuts = np.flatnonzero(np.diff(code[order])) + 1
-            groups = []
-            for part in np.split(order, cuts):
-                if len(part):
-                    a, b = divmod(int(code[part[0]]), len(chars))
-                    groups.append((part, (chars[a].id, chars[b].id)))
-        # One call per pairing: the engine plays many fights of one pairing best, and a
-        # chunk of the balanced design holds thousands of each.
-        for part, pair in groups:
-            fights = engine.random_fights(seeds[part], pair)
-            characters[part] = fights.characters
-            played[part] = fights.played
-            winner[part] = fights.winner
-            rounds[part] = fights.rounds
-            reason[part] = fights.reason
+            fights = engine.random_fights(seeds, pairs=to_engine[entities])
         card_ids = [
             c.cards[j].id if j < len(c.cards) else f"{c.id}.{j}"
             for c in chars
             for j in range(slots)
         ]
         return BatchGames(
-            [c.id for c in chars], characters, winner, reason, REASONS, rounds, played, card_ids,
-            slots,
+            [c.id for c in chars], fights.characters, fights.winner, fights.reason, REASONS,
+            fights.rounds, fights.played, card_ids, slots,
         )  # fmt: skip
 
     def batch_warm(self, game: Game[Any], prepared: Any) -> None:
+        """Every pairing's rule tables (from the disk cache once filled: batch.py) and the
+        compiled kernels (from Numba's cache once compiled)."""
         import numpy as np
 
         from kumite.games.sfrivals.batch import engine_for
 
         opts, _ = prepared
         engine = engine_for(game, opts)
-        count = len(engine.characters)
-        pairings = np.arange(count * count, dtype=np.int64)
-        engine.rule_tables(pairings)
-        engine.first_keys(np.array([[0, 0]], dtype=np.int64), np.array([[0, 0]], dtype=np.int64))
-        engine._start_consts(pairings)
+        engine.warm()
         engine.random_fights(np.arange(2, dtype=np.int64))  # compiles (or loads) the kernels
 
 

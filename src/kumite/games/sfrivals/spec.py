@@ -19,6 +19,7 @@ SPEC = GameSpec(
         label="Character",
         names=Ref("kumite.games.sfrivals.spec:character_names"),
     ),
+    labels=Ref("kumite.games.sfrivals.labels:labeler"),
     bots=(
         Bot(
             "greedy",
@@ -57,7 +58,7 @@ SPEC = GameSpec(
         ),
     ),
     tui=Ref("kumite.games.sfrivals.tui:FRONT_END"),
-    solver=Ref("kumite.games.sfrivals.solver.cli:run"),
+    solver=Ref("kumite.games.sfrivals.solver.command:app"),
     lab=Ref("kumite.games.sfrivals.lab:ADAPTER"),
     web="kumite.games.sfrivals.web",
     table=Ref("kumite.games.sfrivals.web:ADAPTER"),

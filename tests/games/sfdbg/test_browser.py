@@ -176,10 +176,12 @@ def decision_samples() -> list[dict]:
     import random
 
     from kumite.games.sfdbg.game import GAME
-    from kumite.games.sfdbg.labels import choice_labels
+    from kumite.games.sfdbg.labels import labeler
+    from kumite.web.table import decision_json
     from tests.games.sfdbg.scenario import position
 
     catalog = GAME.catalog()
+    labels = labeler(GAME, {})
     samples: list[dict] = []
     per_kind: dict[str, int] = {}
     covered: set[str] = set()
@@ -201,12 +203,7 @@ def decision_samples() -> list[dict]:
                 "step": len(state.history),
                 "seat": d.seat,
                 "view": view,
-                "decision": {
-                    "kind": d.kind,
-                    "prompt": d.prompt,
-                    "legal": list(d.legal),
-                    "labels": choice_labels(d.legal, catalog, view),
-                },
+                "decision": decision_json(labels, state, d, view),
                 "submitted": False,
                 "waiting": [d.seat],
                 "seats": [],
@@ -360,8 +357,9 @@ def test_the_sfdbg_table_shows_marks_copies_stage_numbers_and_the_bosss_counter_
     """Kick's estimated type (Super Power*), a Stage's number with its mark (Stage 2*), the
     hand's copies (×3), every Counter-Attack with † (the Stage Boss's too) and the legend."""
     from kumite.games.sfdbg.game import GAME
-    from kumite.games.sfdbg.labels import choice_labels
+    from kumite.games.sfdbg.labels import labeler
     from kumite.games.sfdbg.web import ADAPTER as SFDBG_ADAPTER
+    from kumite.web.table import decision_json
     from tests.games.sfdbg.scenario import position
 
     s = position(
@@ -378,8 +376,7 @@ def test_the_sfdbg_table_shows_marks_copies_stage_numbers_and_the_bosss_counter_
     state = {
         "step": 1, "seat": 0, "view": view, "submitted": False, "waiting": [0], "seats": [],
         "outcome": None, "next_table": None,
-        "decision": {"kind": d.kind, "prompt": d.prompt, "legal": list(d.legal),
-                     "labels": choice_labels(d.legal, s.catalog, view)},
+        "decision": decision_json(labeler(GAME, {}), s, d, view),
     }  # fmt: skip
     page, errors = open_page(browser, web.base + "/")
     shown = page.evaluate(MARKS, [state, SFDBG_ADAPTER.cards(GAME, {})])

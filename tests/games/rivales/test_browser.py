@@ -226,10 +226,11 @@ def decision_samples() -> list[dict]:
     """Snapshots (as the server sends them) of decisions of every kind, from random fights
     and, for the rarest, from scenario positions."""
     from kumite.games.rivales.game import GAME
-    from kumite.games.rivales.labels import choice_labels
+    from kumite.games.rivales.labels import labeler
     from kumite.games.rivales.lookahead import position
+    from kumite.web.table import decision_json
 
-    catalog = GAME.catalog()
+    labels = labeler(GAME, {})
     samples: list[dict] = []
     covered: set[tuple[str, str]] = set()
 
@@ -245,12 +246,7 @@ def decision_samples() -> list[dict]:
                 "step": len(state.history),
                 "seat": seat,
                 "view": view,
-                "decision": {
-                    "kind": d.kind,
-                    "prompt": d.prompt,
-                    "legal": list(d.legal),
-                    "labels": choice_labels(d.legal, catalog, view),
-                },
+                "decision": decision_json(labels, state, d, view),
                 "submitted": False,
                 "waiting": [d.seat],
                 "seats": [],

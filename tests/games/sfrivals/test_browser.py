@@ -40,9 +40,11 @@ def test_sfrivals_table_shows_copies_and_the_legend_of_its_marks(browser, web, s
     # under), and so does the Super Combo (sfr.layout.super-combo: from round 5)
     ultra = "#hand button.card[data-card='ryu.metsu-hadouken']"
     assert page.is_disabled(ultra)
-    assert page.inner_text(f"{ultra} .why") == "Ultra Combo: only at life 5 or less (you have 10)"
+    assert page.inner_text(f"{ultra} .why") == (
+        "an Ultra Combo can only be played when your life is 5 or under (you have 10)"
+    )
     supers = page.locator("#hand button.card.k-super")
     assert supers.count() == 1 and supers.first.is_disabled()
-    assert "only from round 5 (this is round 1)" in supers.first.inner_text()
+    assert "only be played from round 5 (this is round 1)" in supers.first.inner_text()
     page.screenshot(path=shots / "copies-and-legend.png", full_page=True)
     assert not errors, errors

@@ -11,8 +11,8 @@ from kumite.games.sfrivals.game import GAME
 from kumite.games.sfrivals.resolve import Carry
 from kumite.games.sfrivals.solver.fight import FightSolver, Position, setup_hand
 from tests.games.sfrivals.scenario import position
-from tests.solve.reference_fight import Position as RefPosition
-from tests.solve.reference_fight import ReferenceSolver
+from tests.games.sfrivals.solver.reference_fight import Position as RefPosition
+from tests.games.sfrivals.solver.reference_fight import ReferenceSolver
 
 
 def _solvers(a: str, b: str, **opts: str) -> tuple[FightSolver, ReferenceSolver]:

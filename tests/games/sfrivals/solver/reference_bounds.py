@@ -24,7 +24,7 @@ from kumite.games.sfrivals.legal import fight_end, is_stuck, playable_cards, pow
 from kumite.games.sfrivals.options import Options
 from kumite.games.sfrivals.resolve import NO_CARRY, Carry, resolve_round
 from kumite.solve.matrix_jit import _first_maximin_row, game_solution
-from tests.solve.reference_fight import _minus, setup_hand
+from tests.games.sfrivals.solver.reference_fight import _minus, setup_hand
 
 Hand = tuple[int, ...]
 Vec = dict[int, float]

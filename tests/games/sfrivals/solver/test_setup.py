@@ -27,7 +27,7 @@ from kumite.games.sfrivals.solver.setup import (
 )
 from kumite.games.sfrivals.solver.strategy import Advice, advice, hints
 from kumite.solve.matrix import solve_matrix
-from tests.solve.conftest import SHORT_PACK, TINY_PACK
+from tests.games.sfrivals.solver.conftest import SHORT_PACK, TINY_PACK
 
 
 @pytest.mark.parametrize("method", METHODS)

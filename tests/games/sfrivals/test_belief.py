@@ -14,7 +14,7 @@ from kumite.games.sfrivals.game import GAME
 from kumite.games.sfrivals.solver.belief import BeliefAgent, CoverGames, safe_mix
 from kumite.games.sfrivals.solver.hidden import mini_pack
 from kumite.games.sfrivals.solver.setup import shared_solution
-from tests.solve.conftest import shared_cache
+from tests.games.sfrivals.solver.conftest import shared_cache
 
 __all__ = ["shared_cache"]
 PACK = mini_pack() + "\n[rules]\nhand = 6\n"

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from kumite.cli.main import app
 from kumite.games.sfrivals.solver import cli as solve_cmd
-from tests.solve.conftest import SHORT_PACK
+from tests.games.sfrivals.solver.conftest import SHORT_PACK
 
 runner = CliRunner()
 

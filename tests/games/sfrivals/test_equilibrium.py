@@ -19,7 +19,7 @@ from kumite.games.sfrivals.solver.equilibrium import (
 )
 from kumite.games.sfrivals.solver.hidden import mini_pack
 from kumite.games.sfrivals.solver.setup import solve_matchup
-from tests.solve.conftest import SHORT_PACK, shared_cache
+from tests.games.sfrivals.solver.conftest import SHORT_PACK, shared_cache
 
 __all__ = ["shared_cache"]  # the fixture: one cache for the session
 OPTIONS = {"characters": ["juri", "guile"], "pack": SHORT_PACK}

@@ -21,7 +21,7 @@ from kumite.games.sfrivals.solver.setup import MatchupSolution, solve_matchup
 from kumite.games.sfrivals.solver.strategy import advice
 from kumite.games.sfrivals.solver.strength import best_response_value
 from kumite.games.sfrivals.state import SFRState
-from tests.solve.conftest import SHORT_PACK
+from tests.games.sfrivals.solver.conftest import SHORT_PACK
 
 PACK3 = '[pack]\nid = "three"\ngame = "sfrivals"\n[rules]\nhand = 3\nlife = 4\n'
 

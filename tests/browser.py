@@ -1,5 +1,8 @@
-"""Browser tests: Playwright for Python driving Debian's chromium (never a downloaded
-browser). Screenshots are kept in ``artifacts/screenshots/``."""
+"""Browser tests' fixtures: Playwright for Python driving Debian's chromium (never a
+downloaded browser), a live server, screenshots (kept in ``artifacts/screenshots/``).
+
+Registered once for the whole suite (``tests/conftest.py``'s ``pytest_plugins``): the
+browser tests of ``tests/web/`` and of ``tests/games/<id>/`` use the same fixtures."""
 
 from __future__ import annotations
 
@@ -25,8 +28,11 @@ ARGS = [
 SHOTS = Path(os.environ.get("KUMITE_ARTIFACTS", "artifacts")) / "screenshots"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
+    """Chromium for one test module. Not for the session: an open Playwright keeps an event
+    loop running in its thread, so a later test of the same worker could not start one
+    (``asyncio.run``), and a second Playwright could not start at all."""
     if not shutil.which(CHROMIUM):
         pytest.skip(f"{CHROMIUM} not installed (apt-get install chromium; .ci/run does)")
     from playwright.sync_api import sync_playwright

@@ -6,7 +6,7 @@ import pytest
 
 from kumite.games.sfrivals.game import GAME
 from kumite.games.sfrivals.solver.strength import best_response_value, greedy_setups, strength_table
-from tests.solve.conftest import SHORT_PACK
+from tests.games.sfrivals.solver.conftest import SHORT_PACK
 
 OPTS = {"pack": SHORT_PACK}
 

@@ -17,7 +17,7 @@ from kumite.games.sfrivals.solver.fight import FightSolver
 from kumite.games.sfrivals.solver.hidden import mini_pack
 from kumite.games.sfrivals.solver.setup import solve_matchup
 from kumite.solve.matrix import solve_matrix
-from tests.solve.reference_bounds import ReferenceBounds, lower_matrix
+from tests.games.sfrivals.solver.reference_bounds import ReferenceBounds, lower_matrix
 
 PACK3 = '[pack]\nid = "three"\ngame = "sfrivals"\n[rules]\nhand = 3\nlife = 4\n'
 MINI6 = mini_pack() + "\n[rules]\nhand = 6\n"
