@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from kumite.core.game import State
+from kumite.core.observation import Encoding, HistoryEncoding
 from kumite.core.registry import get_spec, specs
 from kumite.envs.base import EnvGame, NoEnvError
 
@@ -69,6 +70,42 @@ def test_observation_is_unchanged_when_hidden_information_is_resampled(
     assert checked
     # the resampling did hide something: another seat's own tensor changed somewhere
     assert changed
+
+
+GAMES_PER_MODE = {"sfrivals": 150, "rivales": 25, "sfdbg": 3}
+
+
+def test_observation_read_from_the_state_is_the_encoding_of_the_view(
+    mode: tuple[str, dict[str, Any]],
+) -> None:
+    """Issue 31: the environments write a seat's tensor straight from the state, through the
+    game's view module, without building the view (Encoding.observe), and fold the
+    public-history memory the same way (HistoryEncoding.remember). For every seat at every
+    step of random games, both are exactly what encoding the seat's view gives."""
+    env = EnvGame.make(*mode)
+    enc, history = env.encoding, env.encoding.history
+    assert type(enc).observe is not Encoding.observe  # the game has the fast path
+    assert history is None or type(history).remember is not HistoryEncoding.remember
+    checked = 0
+    for seed in range(GAMES_PER_MODE[mode[0]]):
+        state = env.new_state(seed)
+        rng = random.Random(seed)
+        folded = {s: (history.start(), history.start()) for s in state.players} if history else {}
+        while True:
+            for seat in state.players:
+                fast = enc.observe(state, seat)
+                assert fast.dtype == np.float32
+                assert np.array_equal(fast, enc.encode(state.view(seat)))
+                checked += 1
+                if history is not None:
+                    from_views, from_state = folded[seat]
+                    history.fold(from_views, state.view(seat))
+                    history.remember(from_state, state, seat)
+                    assert np.array_equal(from_views, from_state)
+            if state.is_terminal:
+                break
+            state.apply({d.seat: rng.choice(d.legal) for d in state.pending()})
+    assert checked > 1000
 
 
 def test_every_field_is_documented() -> None:

@@ -17,10 +17,13 @@ import abc
 import dataclasses
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
+
+if TYPE_CHECKING:
+    from kumite.core.game import State
 
 Tensor = NDArray[np.float32]
 
@@ -101,6 +104,31 @@ class Encoding(abc.ABC):
         self.fill(view, out)
         return out.tensor()
 
+    def observe(self, state: State, seat: int) -> Tensor:
+        """``seat``'s tensor of ``state``: :meth:`encode` of ``state.view(seat)``.
+
+        Building the view and encoding it cost more than a step of the game, so a game may
+        override this to write the tensor from its state without the view — only through a
+        function of its view module that reads exactly the fields the view shows ``seat``,
+        hands its values over as :meth:`gather` takes them, and gives the tensor
+        :meth:`encode` gives (tests/envs/test_observation.py, on random states of every
+        mode; the leak tests read observations this way)."""
+        return self.encode(state.view(seat))
+
+    def gather(self, hot: Sequence[int], at: NDArray[np.intp], values: Sequence[float]) -> Tensor:
+        """The tensor holding 1 for each time a position appears in ``hot`` (one-hots and
+        copies per card: a position may repeat) and ``values[i]`` at position ``at[i]`` (each
+        written once, none of them in ``hot``), capped fields clipped. Positions are flat
+        (:attr:`offsets`): how a game's view module hands a tensor over, in a few NumPy
+        calls."""
+        out: Tensor = np.bincount(np.asarray(hot, np.intp), minlength=self.size).astype(np.float32)
+        out[at] = values
+        clips = self._clip_bounds
+        if clips is not None:
+            np.minimum(out, clips[1], out=out)
+            np.maximum(out, clips[0], out=out)
+        return out
+
     def normalize(self, tensor: Tensor) -> Tensor:
         """``tensor`` mapped into ``[0, 1]`` field by field (``(value - low) / (high - low)``;
         works on one tensor or a batch of them)."""
@@ -152,6 +180,12 @@ class HistoryEncoding(Encoding):
     def fold(self, memory: Tensor, view: Mapping[str, Any]) -> None:
         """Fold ``view`` (the seat's view after a step, or at the start) into ``memory``
         in place. Called once per state the seat sees, every step of the game."""
+
+    def remember(self, memory: Tensor, state: State, seat: int) -> None:
+        """:meth:`fold` ``seat``'s view of ``state`` into ``memory``. Every seat's memory is
+        folded at every step, so a game may override this as :meth:`Encoding.observe`: from
+        the state, through its view module, exactly as the view would fold (tested)."""
+        self.fold(memory, state.view(seat))
 
     def at(self, name: str, *index: int) -> int:
         """The flat position of ``field[index]`` in the memory."""

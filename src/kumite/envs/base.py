@@ -164,7 +164,7 @@ class EnvGame:
     def observe(self, state: State, seat: int, memory: Tensor | None = None) -> Tensor:
         """``seat``'s observation: the encoding of its view, then (``history=True``) its
         public-history ``memory``, normalised if the environment is."""
-        tensor = self.encoding.encode(state.view(seat))
+        tensor = self.encoding.observe(state, seat)
         if self.normalize:
             tensor = self.encoding.normalize(tensor)
         history = self.memory
@@ -184,7 +184,7 @@ class EnvGame:
         out = {}
         for seat in range(self.seats):
             out[seat] = history.start()
-            history.fold(out[seat], state.view(seat))
+            history.remember(out[seat], state, seat)
         return out
 
     def remember(self, memories: dict[int, Tensor] | None, state: State, seats: Any = None) -> None:
@@ -194,7 +194,7 @@ class EnvGame:
         if history is None or memories is None:
             return
         for seat in memories if seats is None else seats:
-            history.fold(memories[seat], state.view(seat))
+            history.remember(memories[seat], state, seat)
 
     # Action ids. The environments number actions in the acting seat's frame of reference
     # (Encoding.action_order: the identity but for games whose actions name seats), so

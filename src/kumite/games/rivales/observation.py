@@ -13,7 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kumite.core.game import Game
+import numpy as np
+from numpy.typing import NDArray
+
+from kumite.core.game import Game, State
 from kumite.core.observation import Encoding, Field, HistoryEncoding, Tensor, Writer, relative
 from kumite.games.rivales.actions import MAX_GUARD
 from kumite.games.rivales.cards import Catalog
@@ -21,6 +24,8 @@ from kumite.games.rivales.choice import BOOST_LEVELS, PERSONA_NAMES
 from kumite.games.rivales.decisions import PHASES
 from kumite.games.rivales.game import Rivales
 from kumite.games.rivales.options import Options
+from kumite.games.rivales.state import RivalesState
+from kumite.games.rivales.view import ULTRA, encode, public_table, value_positions
 
 KINDS = (
     "fighter",
@@ -36,7 +41,6 @@ KINDS = (
     "exchange-with-basic",
     "flip-energy-up",
 )
-ULTRA = ("none", "aside", "due", "taken")
 SIDES = ("up", "down", "exhausted")
 BONUS = ("speed", "damage", "guard")
 MAX_FIGHTERS = 16
@@ -123,6 +127,24 @@ class RivalesEncoding(Encoding):
                 Field("decision", (len(KINDS),), 1, "the observer's pending decision kind"),
             ]
         )
+        self._names = {
+            **{f"phase:{name}": k for k, name in enumerate(PHASES)},
+            **{f"kind:{name}": k for k, name in enumerate(KINDS)},
+            **{f"fighter:{name}": k for name, k in self.fighters.items()},
+            **{f"persona:{name}": k for k, name in enumerate(PERSONA_NAMES)},
+            **{f"ultra:{name}": k for k, name in enumerate(ULTRA)},
+        }
+        """Where each name goes in its one-hot field (the view module's ``encode``)."""
+        self._values: dict[int, NDArray[np.intp]] = {}
+        """Per observing seat, where the values of the view module's ``encode`` go."""
+
+    def observe(self, state: State, seat: int) -> Tensor:
+        assert isinstance(state, RivalesState)
+        hot, values = encode(state, seat, self.offsets, self._names)
+        at = self._values.get(seat)
+        if at is None:
+            at = self._values[seat] = np.array(value_positions(state, seat, self.offsets))
+        return self.gather(hot, at, values)
 
     def fill(self, view: Mapping[str, Any], out: Writer) -> None:
         seat = view["seat"]
@@ -242,29 +264,52 @@ class RivalesHistory(HistoryEncoding):
                 ),
             ]
         )
+        self._round_winner = self.offsets["round_winner"]
 
     def fold(self, memory: Tensor, view: Mapping[str, Any]) -> None:
-        seat = view["seat"]
-        rel = {s: k for k, s in enumerate(relative(seat, self.seats))}
         fighters = self.catalog.fighters
         decks = {
             p["seat"]: fighters[p["fighter"]].by_id
             for p in view["players"]
             if p["fighter"] is not None
         }
-        r = min(max(view["round"] - 1, 0), self.rounds - 1)
-        for zone in view["zones"]:
-            for line in zone["lines"]:
-                for slot in line:
-                    if slot["card"] is None or slot["side"] == "hidden":
-                        continue
-                    index = decks[slot["owner"]][slot["card"]].index
-                    memory[self.at("seen_played", r, rel[slot["owner"]], index)] = 1.0
-        team = view["team"]
-        won = self.field(memory, "round_winner")
+        shown = [
+            (slot["owner"], decks[slot["owner"]][slot["card"]].index)
+            for zone in view["zones"]
+            for line in zone["lines"]
+            for slot in line
+            if slot["card"] is not None and slot["side"] != "hidden"
+        ]
+        won = view["rounds_won"]
+        self._fold(memory, view["seat"], view["team"], view["round"], (won[0], won[1]), shown)
+
+    def remember(self, memory: Tensor, state: State, seat: int) -> None:
+        assert isinstance(state, RivalesState)
+        self._fold(memory, seat, state.team_of[seat], *public_table(state))
+
+    def _fold(
+        self,
+        memory: Tensor,
+        seat: int,
+        team: int,
+        round_: int,
+        rounds_won: tuple[int, int],
+        shown: list[tuple[int, int]],
+    ) -> None:
+        """Fold what the seat sees: the round, the rounds each team won, and the cards shown
+        in the lines as (owner, slot)."""
+        p = self.seats
+        if shown:
+            r = min(max(round_ - 1, 0), self.rounds - 1)
+            base = r * p * SLOTS  # seen_played comes first
+            memory[[base + (owner - seat) % p * SLOTS + index for owner, index in shown]] = 1.0
+        start = self._round_winner
+        won = memory[start : start + 2 * self.rounds].reshape(self.rounds, 2)
         decided = int(won.sum())
+        if decided == rounds_won[0] + rounds_won[1]:
+            return  # all folded (a team's count here never passes its rounds won)
         for k, t in enumerate((team, 1 - team)):
-            while view["rounds_won"][t] > int(won[:, k].sum()) and decided < self.rounds:
+            while rounds_won[t] > int(won[:, k].sum()) and decided < self.rounds:
                 memory[self.at("round_winner", decided, k)] = 1.0
                 decided += 1
 

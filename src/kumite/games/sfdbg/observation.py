@@ -6,6 +6,10 @@ ids), a Super Hero by its position among the Super Heroes; a pile is a vector of
 card. The order of the Line-Up and of the piles is not kept (only what is in them). The
 view is not perfect recall (draws are private and shuffled away), so OpenSpiel's
 information state is the string of every view seen (kumite.envs.openspiel), not this tensor.
+
+:meth:`SFDBGEncoding.fill` encodes a view. The environments read the same tensor without
+building the view (:meth:`SFDBGEncoding.observe`), through the view module's
+:func:`~kumite.games.sfdbg.view.encode`, which reads what the view shows the seat.
 """
 
 from __future__ import annotations
@@ -16,12 +20,15 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from kumite.core.game import Game
+from kumite.core.game import Game, State
+from kumite.core.memo import Memo
 from kumite.core.observation import Encoding, Field, HistoryEncoding, Tensor, Writer, relative
 from kumite.games.sfdbg.actions import vocabulary
 from kumite.games.sfdbg.cards import Catalog
 from kumite.games.sfdbg.game import MAX_DECISIONS_PER_TURN, SFDBG
 from kumite.games.sfdbg.options import Options
+from kumite.games.sfdbg.state import SFDBGState
+from kumite.games.sfdbg.view import SEAT_VALUES, TABLE_VALUES, Tally, encode, public_turn
 
 KINDS = (
     "turn",
@@ -59,6 +66,8 @@ class SFDBGEncoding(Encoding):
         self.history = SFDBGHistory(catalog, options)
         self._actions = len(vocabulary(catalog).choices)
         self._foe = vocabulary(catalog).ids["foe:0"]
+        self._kinds = {kind: k for k, kind in enumerate(KINDS)}
+        self._tallies: Memo[tuple[int, ...], Tally] = Memo(4096)
 
         def pile(name: str, doc: str, *shape: int) -> Field:
             return Field(name, (*shape, v), total, doc + ": copies per card")
@@ -117,6 +126,15 @@ class SFDBGEncoding(Encoding):
                 Field("decision", (len(KINDS),), 1, "the observer's pending decision kind"),
             ]
         )
+        self._values = [
+            np.array(
+                [self.offsets[f] for f in TABLE_VALUES]
+                + [self.offsets[f] + (s - seat) % n for s in range(n) for f in SEAT_VALUES],
+                np.intp,
+            )
+            for seat in range(n)
+        ]
+        """Per observing seat, where the values of the view module's ``encode`` go."""
 
     def action_order(self, seat: int) -> NDArray[np.intp]:
         """``foe:k`` relative to the acting seat, as the tensor's rows: the environments'
@@ -127,6 +145,11 @@ class SFDBGEncoding(Encoding):
         for k in range(n):
             order[self._foe + k] = self._foe + (seat + k) % n
         return order
+
+    def observe(self, state: State, seat: int) -> Tensor:
+        assert isinstance(state, SFDBGState)
+        hot, values = encode(state, seat, self.offsets, self._kinds, self._tallies)
+        return self.gather(hot, self._values[seat], values)
 
     def fill(self, view: Mapping[str, Any], out: Writer) -> None:
         seat = view["seat"]
@@ -216,26 +239,31 @@ class SFDBGHistory(HistoryEncoding):
                 Field("turn_seen", (1,), turns, "the number of the turn last seen"),
             ]
         )
+        self._under_way, self._seen = self.at("turn_played"), self.at("turn_seen")
+        self._whose = self.at("turn_seat")
 
     def fold(self, memory: Tensor, view: Mapping[str, Any]) -> None:
-        seat = view["seat"]
-        n = self.seats
-        played, under_way = self.at("played"), self.at("turn_played")
-        v = len(self.cards)
-        turn = view["turn"]
-        if int(memory[self.at("turn_seen")]) != turn:
-            owner = self.field(memory, "turn_seat").argmax()
-            if memory[self.at("turn_seat", int(owner))]:
-                start = played + int(owner) * v
+        plays = [self.cards[card] for card in view["this_turn"]["played"]]
+        self._fold(memory, view["seat"], view["turn"], view["active"], plays)
+
+    def remember(self, memory: Tensor, state: State, seat: int) -> None:
+        assert isinstance(state, SFDBGState)
+        self._fold(memory, seat, *public_turn(state))
+
+    def _fold(self, memory: Tensor, seat: int, turn: int, active: int, plays: list[int]) -> None:
+        """Fold what the seat sees of the turn: its number, whose it is, the cards played."""
+        n, v = self.seats, len(self.cards)
+        under_way, seen, whose = self._under_way, self._seen, self._whose
+        if memory[seen] != turn:  # a new turn: the last one's plays join its seat's row
+            rows = memory[whose : whose + n]
+            if rows.any():
+                start = self.at("played", int(rows.argmax()), 0)
                 block = memory[start : start + v]
                 np.minimum(block + memory[under_way : under_way + v], CAP, out=block)
-            memory[self.at("turn_seen")] = turn
-        memory[under_way : under_way + v] = 0.0
-        cards = self.cards
-        for card in view["this_turn"]["played"]:
-            memory[under_way + cards[card]] += 1.0
-        memory[self.at("turn_seat") : self.at("turn_seat") + n] = 0.0
-        memory[self.at("turn_seat", (view["active"] - seat) % n)] = 1.0
+            memory[seen] = turn
+        memory[under_way : under_way + v] = np.bincount(plays, minlength=v) if plays else 0.0
+        memory[whose : whose + n] = 0.0
+        memory[whose + (active - seat) % n] = 1.0
 
 
 def encoding(game: Game[Any], options: Mapping[str, Any]) -> SFDBGEncoding:

@@ -10,13 +10,15 @@ Line-Up, the stacks' sizes, the face-up Stage.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from kumite.core.choice import ChoiceSyntaxError
 from kumite.core.decision import pending_view
+from kumite.core.memo import Memo
 from kumite.core.rng import Rng
 from kumite.games.sfdbg.choice import Buy, Challenge, Defend, Play, Reveal, parse
 from kumite.games.sfdbg.engine import EMPTY, Engine, Request
+from kumite.games.sfdbg.machine import Machine, pending_decisions
 from kumite.games.sfdbg.scoring import deck_vp, stage_count
 from kumite.games.sfdbg.turn import can_challenge, owned
 
@@ -110,6 +112,150 @@ def view(st: SFDBGState, seat: int | None) -> dict[str, Any]:
         "pending": pending_view(st.pending(), seat),
         "outcome": None if st.result is None else st.result.to_json(),
     }
+
+
+Tally = tuple[int, int, int]
+"""What a seat's cards score: VP, Stages, Weaknesses."""
+
+
+def _tally(st: Engine, seat: int, memo: Memo[tuple[int, ...], Tally]) -> Tally:
+    """The view's ``tally`` of ``seat``'s cards (their count aside). A seat's cards change
+    far less often than they move, so it is looked up by the cards, sorted."""
+    deck = owned(st, seat)
+    deck.sort()
+    key = tuple(deck)
+    found = memo.get(key)
+    if found is None:
+        catalog = st.catalog
+        weaknesses = deck.count(catalog.weakness)
+        found = memo.put(key, (deck_vp(catalog, deck), stage_count(catalog, deck), weaknesses))
+    return found
+
+
+#: The values :func:`encode` writes, in order: these fields, then these per seat (seats in
+#: order, from 0); every other field is a count or a one-hot.
+TABLE_VALUES: Final = (
+    "turn",
+    "power",
+    "line_up_empty",
+    "main_deck",
+    "kicks",
+    "weaknesses",
+    "stages_remaining",
+    "bosses_remaining",
+    "under_discount",
+)
+SEAT_VALUES: Final = (
+    "hand_size",
+    "deck_size",
+    "ultra_stack",
+    "tally_cards",
+    "tally_vp",
+    "tally_stages",
+    "tally_weaknesses",
+)
+
+
+def encode(
+    st: Machine,
+    seat: int,
+    at: dict[str, int],
+    kinds: dict[str, int],
+    tallies: Memo[tuple[int, ...], Tally],
+) -> tuple[list[int], list[float]]:
+    """``seat``'s observation tensor (kumite.games.sfdbg.observation) written from the state
+    without building the view, as :meth:`~kumite.core.observation.Encoding.gather` takes
+    it: the flat positions counted once each (``at``: each field's offset; ``kinds``: each
+    decision kind's position in its field), and the values of :data:`TABLE_VALUES` and
+    :data:`SEAT_VALUES`. It reads what :func:`view` shows ``seat`` and nothing else: the
+    same tensor as encoding the view (tested on random states of every mode)."""
+    n = st.n
+    v = len(st.cards)
+    h = len(st.heroes)
+    over = st.over
+    lineup = st.lineup
+    hot = [at["seat"] + seat, at["active"] + (st.active - seat) % n]
+    base = at["line_up"]
+    hot += [base + c for c in lineup if c != EMPTY]
+    if st.main and st.main_top_known:
+        hot.append(at["main_deck_top"] + st.main[-1])
+    if st.stages and st.stage_up:
+        hot.append(at["stage_top"] + st.stages[-1])
+    if not over and can_challenge(st):
+        hot.append(at["can_challenge"])
+    if st.defeated:
+        base = at["bosses_defeated"]
+        hot += [base + x for x in st.defeated]
+    if st.boss != EMPTY:
+        hot.append(at["boss_current"] + st.boss)
+    if st.hero_discard:
+        base = at["hero_discard"]
+        hot += [base + x for x in st.hero_discard]
+    if st.destroyed:
+        base = at["destroyed"]
+        hot += [base + c for c in st.destroyed]
+    if st.aside:
+        base = at["set_aside"]
+        hot += [base + c for c in st.aside]
+    if st.plays:
+        base = at["played_this_turn"]
+        hot += [base + c for c in st.plays]
+    won = st.stage_won[st.active]
+    if won != EMPTY:
+        hot.append(at["stage_defeated"] + won)
+    if st.no_buy:
+        hot.append(at["cannot_buy"])
+    if over:
+        hot.append(at["over"])
+    values: list[float] = [
+        st.turn,
+        st.power,
+        lineup.count(EMPTY),
+        len(st.main),
+        st.kicks,
+        st.weak,
+        len(st.stages),
+        len(st.bosses),
+        st.discount,
+    ]
+    secret = st.opts.variant == "secret-heroes"
+    hero, face_up = at["hero"], at["hero_face_up"]
+    piles = (at["known_in_hand"], at["discard"], at["in_play"], at["locations"], at["under"])
+    for s in range(n):
+        k = (s - seat) % n
+        if st.hero_up[s]:
+            hot += [hero + k * h + st.hero[s], face_up + k]
+        elif over:
+            hot.append(hero + k * h + st.hero[s])
+        row = k * v
+        mine = (st.revealed[s], st.discard[s], st.played[s], st.locs[s], st.under[s])
+        for base, pile in zip(piles, mine, strict=True):
+            if pile:
+                base += row
+                hot += [base + c for c in pile]
+        if st.ca_used[s]:
+            hot.append(at["counter_attack_used"] + k)
+        if st.cannot_avoid[s]:
+            hot.append(at["cannot_avoid"] + k)
+        hand, deck = len(st.hand[s]), len(st.deck[s])
+        cards = hand + deck + len(st.discard[s]) + len(st.played[s]) + len(st.locs[s])
+        vp, stages, weaknesses = _tally(st, s, tallies)
+        ultras = len(st.ultras[s]) if secret else 0
+        values += [hand, deck, ultras, cards, vp, stages, weaknesses]
+    base = at["hand"]
+    hot += [base + c for c in st.hand[seat]]
+    for d in pending_decisions(st):
+        hot.append(at["to_decide"] + (d.seat - seat) % n)
+        if d.seat == seat:
+            hot.append(at["decision"] + kinds[d.kind])
+    return hot, values
+
+
+def public_turn(st: Engine) -> tuple[int, int, list[int]]:
+    """What every seat's view shows of the turn under way: its number, whose it is and the
+    cards played in it (``turn``, ``active``, ``this_turn.played``), for the public-history
+    memory (kumite.games.sfdbg.observation)."""
+    return st.turn, st.active, st.plays
 
 
 def _stage_defeated(st: Engine) -> str | None:

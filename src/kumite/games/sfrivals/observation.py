@@ -12,11 +12,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kumite.core.game import Game
-from kumite.core.observation import Encoding, Field, Writer, relative
+import numpy as np
+
+from kumite.core.game import Game, State
+from kumite.core.observation import Encoding, Field, Tensor, Writer, relative
 from kumite.games.sfrivals.cards import HAND, MAX_LIFE, Catalog
 from kumite.games.sfrivals.game import SFRivals
-from kumite.games.sfrivals.state import CARD_SLOTS, MAX_CHARACTERS
+from kumite.games.sfrivals.state import (
+    CARD_SLOTS,
+    MAX_CHARACTERS,
+    SEAT_VALUES,
+    TABLE_VALUES,
+    SFRState,
+    encode,
+)
 
 PHASES = ("character", "setup", "play", "over")
 KINDS = ("character", "setup", "play", "play-first")
@@ -71,6 +80,32 @@ class SFRivalsEncoding(Encoding):
             ]
         )
         self.rules = rules
+        self._names = {
+            **{f"phase:{name}": k for k, name in enumerate(PHASES)},
+            **{f"character:{name}": k for name, k in self.characters.items()},
+            **{f"kind:{name}": k for k, name in enumerate(KINDS)},
+        }
+        """Where each name goes in its one-hot field (the state module's ``encode``)."""
+        at = self.offsets
+        self._values = [
+            np.array(
+                [at[name] for name, _ in TABLE_VALUES]
+                + [
+                    at[name] + (s - seat) % 2 * m + j
+                    for s in (0, 1)
+                    for name, m in SEAT_VALUES
+                    for j in range(m)
+                ],
+                np.intp,
+            )
+            for seat in (0, 1)
+        ]
+        """Per observing seat, where the values of ``encode`` go, in its order."""
+
+    def observe(self, state: State, seat: int) -> Tensor:
+        assert isinstance(state, SFRState)
+        hot, values = encode(state, seat, self.offsets, self._names)
+        return self.gather(hot, self._values[seat], values)
 
     def fill(self, view: Mapping[str, Any], out: Writer) -> None:
         seat = view["seat"]

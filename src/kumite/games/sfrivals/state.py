@@ -11,7 +11,7 @@ from kumite.core.errors import MalformedChoiceError
 from kumite.core.events import Event
 from kumite.core.game import Decision, Outcome, State
 from kumite.games.sfrivals import events as ev
-from kumite.games.sfrivals.cards import Card, Catalog, Character
+from kumite.games.sfrivals.cards import HAND, Card, Catalog, Character
 from kumite.games.sfrivals.choice import PickCharacter, Play, SetUp, parse
 from kumite.games.sfrivals.legal import (
     fight_end,
@@ -438,6 +438,64 @@ class SFRState(State):
             "pending": pending_view(self.pending(), seat),
             "outcome": None if self._outcome is None else self._outcome.to_json(),
         }
+
+
+#: The values :func:`encode` writes, in order, as (field, values per row): the table's, then
+#: each seat's (seats in order). Every other field is a count or a one-hot.
+TABLE_VALUES = (("round", 1), ("rounds", 1))
+SEAT_VALUES = (("life", 1), ("hand_size", 1), ("carry", 3), ("must_reveal_first", 1))
+
+
+def encode(
+    st: SFRState, seat: int, at: dict[str, int], names: dict[str, int]
+) -> tuple[list[int], list[float]]:
+    """``seat``'s observation tensor (kumite.games.sfrivals.observation) written from the
+    state without building :meth:`SFRState.view`, as
+    :meth:`~kumite.core.observation.Encoding.gather` takes it: the flat positions counted
+    once each (``at``: each field's offset; ``names``: the position of ``phase:``,
+    ``character:`` and ``kind:`` names in their fields), and the values of
+    :data:`TABLE_VALUES` and :data:`SEAT_VALUES`. It reads what the view shows ``seat`` and
+    nothing else: the same tensor as encoding the view (tested on random states)."""
+    hot = [at["seat"] + seat, at["phase"] + names["phase:" + st.phase]]
+    values: list[float] = [st.round, st.hand_size]
+    character, shown, played, revealed = at["character"], at["shown"], at["played"], at["revealed"]
+    for s in (0, 1):
+        k = (s - seat) % 2
+        char = st.chars[s]
+        if char is not None:
+            hot.append(character + k * MAX_CHARACTERS + names["character:" + char.id])
+        card = st.shown[s]
+        if card is not None:
+            hot.append(shown + k * CARD_SLOTS + card.index)
+        early = st.early[s]
+        cards = st.played[s][:-1] if early is not None else st.played[s]
+        base = played + k * HAND * CARD_SLOTS
+        hot += [base + r * CARD_SLOTS + c.index for r, c in enumerate(cards)]
+        if early is not None:
+            hot.append(revealed + k * CARD_SLOTS + early.index)
+        carry = st.carry[s]
+        values += [
+            st.lives[s],
+            sum(st.hands[s]),
+            carry.bonus,
+            carry.lasting_initiative,
+            carry.lasting_damage,
+            st.reveal_first[s],
+        ]
+    char = st.chars[seat]
+    if char is not None:
+        base = at["hand"]
+        hand = st.hands[seat]
+        for c in held(char, hand):
+            hot += [base + c.index] * hand[c.index]
+        cover = st.cover[seat]
+        if cover is not None:
+            hot.append(at["cover"] + cover.index)
+    for d in st.pending():
+        hot.append(at["to_decide"] + (d.seat - seat) % 2)
+        if d.seat == seat:
+            hot.append(at["decision"] + names["kind:" + d.kind])
+    return hot, values
 
 
 def _revealed(seat: int, card: Card, *, early: bool = False) -> ev.CardRevealed:
