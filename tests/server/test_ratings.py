@@ -58,7 +58,7 @@ def test_a_player_who_loses_to_a_bot_drops_and_the_bot_kind_rises(server):
     rows = rated(server, "sfrivals", 2)
     mine, bot = rows[me["id"]], rows["bot:greedy"]
     assert (mine["name"], mine["kind"], mine["games"]) == ("Dan", "player", 1)
-    assert (bot["name"], bot["kind"], bot["games"]) == ("greedy bot", "bot", 1)
+    assert (bot["name"], bot["kind"], bot["games"]) == ("Bot · Casual", "bot", 1)
     assert bot["mu"] > 25 > mine["mu"]
     assert bot["rating"] == pytest.approx(bot["mu"] - 3 * bot["sigma"], abs=0.02)
     assert board(server)["ratings"][0]["id"] == "bot:greedy"  # the best first

@@ -167,7 +167,7 @@ def test_a_first_time_player_names_themself_plays_a_bot_to_the_end_and_rematches
             break
         page.wait_for_timeout(250)
     assert "Aiko" in page.inner_text("#top-list")
-    assert "(bot)" in page.inner_text("#top-list")
+    assert "Bot · Casual" in page.inner_text("#top-list")  # the bot by its level
     # My games: the first table and its rematch, each once (two refreshes at load once
     # filled the list twice)
     page.wait_for_selector("#my-games-list li[data-table]")

@@ -23,6 +23,7 @@ from fastapi import APIRouter, Query
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
+from kumite.server.naming import bot_label, distinct
 from kumite.server.storage import RatedRow, RatingRow, Store, now
 
 log = logging.getLogger("kumite.server")
@@ -139,10 +140,19 @@ def leaderboard(
     if kind is not None:
         query = query.where(RatingRow.kind == kind)
     with store.session() as s:
-        rows = s.scalars(query.order_by((RatingRow.mu - 3 * RatingRow.sigma).desc()).limit(limit))
-        return [
+        rows = list(
+            s.scalars(query.order_by((RatingRow.mu - 3 * RatingRow.sigma).desc()).limit(limit))
+        )
+    out: list[dict[str, Any]] = []
+    for r in rows:
+        # A bot kind by the name players know it by (its level), as at the table.
+        name, title = (
+            bot_label(r.game, r.subject.removeprefix("bot:")) if r.kind == "bot" else (r.name, "")
+        )
+        out.append(
             {
-                "name": r.name,
+                "name": name,
+                "title": title,
                 "kind": r.kind,
                 "game": r.game,
                 "id": r.subject,
@@ -151,8 +161,13 @@ def leaderboard(
                 "sigma": round(r.sigma, 2),
                 "games": r.games,
             }
-            for r in rows
-        ]
+        )
+    # Per game, no two rows read alike (two bot kinds of one level).
+    for each in {row["game"] for row in out}:
+        mine = [row for row in out if row["game"] == each]
+        for row, name in zip(mine, distinct([row["name"] for row in mine]), strict=True):
+            row["name"] = name
+    return out
 
 
 def router(store: Store) -> APIRouter:

@@ -32,7 +32,7 @@ from kumite.core.game import Game, State
 from kumite.core.registry import get_spec
 from kumite.core.rng import derive_seed
 from kumite.core.spec import GameSpec
-from kumite.server import ratings
+from kumite.server import naming, ratings
 from kumite.server.bots import BotPool
 from kumite.server.botworkers import Recipe
 from kumite.server.ownership import Solo
@@ -150,6 +150,7 @@ class TableRuntime:
         self._bot_task: asyncio.Task[None] | None = None
         self._clock_agents: dict[int, tuple[Agent, Recipe]] = {}
         self.labels = choice_labels(self.spec, self.game, self.options)
+        self._names: tuple[Any, list[naming.SeatName]] | None = None
 
     def recipe(self, agent: str, seat: int, seed: int) -> Recipe:
         """How to make bot ``agent`` for ``seat`` with its own ``seed``."""
@@ -241,11 +242,26 @@ class TableRuntime:
             "submitted": seat is not None and seat in self.partial,
             "waiting": [d.seat for d in pending if d.seat not in self.partial],
             "seats": self.public_seats() if seats is None else seats,
+            "marks": naming.marks(self.names(), seat),
+            "result": naming.result_line(self.outcome, self.names(), seat),
             "outcome": self.outcome,
             "closed": self.closed,
             "next_table": self.next_table,
             "clock": self.clock_view(),
         }
+
+    def names(self) -> list[naming.SeatName]:
+        """Each seat's name (:mod:`.naming`), made again only when a seat changes."""
+        key = (
+            tuple((s.kind, s.name, s.agent, s.claimed) for s in self.seats),
+            tuple(sorted(self.stand_ins.items())),
+        )
+        if self._names is None or self._names[0] != key:
+            made = naming.seat_names(
+                self.game.info.id, self.options, self.seats, self.state.teams, self.stand_ins
+            )
+            self._names = (key, made)
+        return self._names[1]
 
     def public_seats(self) -> list[dict[str, Any]]:
         connected = {c.seat for c in self.clients if c.seat is not None}
@@ -253,10 +269,11 @@ class TableRuntime:
             {
                 "seat": i,
                 **s.to_json(),
+                **n.to_json(),
                 "connected": i in connected,
                 "stand_in": self.stand_ins.get(i),
             }
-            for i, s in enumerate(self.seats)
+            for i, (s, n) in enumerate(zip(self.seats, self.names(), strict=True))
         ]
 
     def _record(self, index: int, events: list[Event]) -> None:
@@ -608,7 +625,7 @@ class TableRuntime:
                 raise ProtocolError("game-over", "the game is over")
             losers = self.side(seat)
             winners = [i for i in range(len(self.seats)) if i not in losers]
-            name = self.seats[seat].name or f"Player {seat + 1}"
+            name = self.names()[seat].name
             outcome: dict[str, Any] = {
                 "winners": winners,
                 "draw": False,

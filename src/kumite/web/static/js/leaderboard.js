@@ -15,7 +15,7 @@ async function show() {
     const mine = me && r.id === me.id;
     rows.append(h(`tr${mine ? ".mine" : ""}`, { dataset: { kind: r.kind } },
       h("td", {}, String(i + 1)),
-      h("td", {}, r.name, r.kind === "bot" ? h("span.dim", {}, " (bot)") : null, mine ? h("strong", {}, " — you") : null),
+      h("td", { title: r.title || "" }, r.name, mine ? h("strong", {}, " (you)") : null),
       h("td", {}, r.rating.toFixed(1)), h("td", {}, r.mu.toFixed(1)), h("td", {}, r.sigma.toFixed(1)),
       h("td", {}, String(r.games))));
   });

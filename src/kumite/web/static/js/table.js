@@ -2,7 +2,7 @@
 // explained event log, seats, chat and the result. The server only ever sends this seat's
 // view and the events this seat may see.
 import { api, clear, h, player } from "./api.js";
-import { keepFocus, numberKeys, recordName, ruleLink, withNames, yourMove } from "./board.js";
+import { keepFocus, numberKeys, recordName, ruleLink, seatLabel, withNames, yourMove } from "./board.js";
 
 const tableId = decodeURIComponent(window.location.pathname.split("/").pop());
 const params = new URLSearchParams(window.location.hash.slice(1));
@@ -49,10 +49,14 @@ export function choose(choice) {
   socket.send(JSON.stringify({ type: "choose", step: state.step, choice }));
 }
 
+// Every seat by the name the server made for it, marked as it is to this seat.
 function seatName(index) {
-  const s = state && state.seats[index];
-  const who = s ? (s.name || `Player ${index + 1}`) : `Player ${index + 1}`;
-  return index === seat ? `${who} (you)` : who;
+  return seatLabel(state, index);
+}
+
+// What the game's view calls each seat besides "Player N" (a renderer may say).
+function aliases() {
+  return renderer && renderer.seatAliases && state ? renderer.seatAliases(state.view) : [];
 }
 
 function appendEvents(events) {
@@ -90,8 +94,9 @@ function renderSeats() {
   for (const s of state.seats) {
     const dot = h(`span.dot.${s.kind === "bot" ? "bot" : s.connected ? "on" : "off"}`, {
       title: s.kind === "bot" ? "bot" : s.connected ? "connected" : "not connected" });
-    list.append(h("li", {}, dot, ` ${seatName(s.seat)}`,
-      s.kind === "bot" ? h("span.dim", {}, ` — ${s.agent}`) : null,
+    list.append(h("li", { title: s.title, dataset: { seat: s.seat } }, dot, " ",
+      h("span.seat-name", {}, seatName(s.seat)),
+      s.stand_in ? h("span.dim", {}, " — a bot plays for them") : null,
       s.kind === "open" && !s.claimed ? h("span.dim", {}, " — open seat") : null));
   }
   box.append(list);
@@ -122,8 +127,7 @@ function renderResult() {
   box.hidden = false;
   clear(box).append(h("h2", {}, "Result"));
   const o = state.outcome;
-  const text = o.draw ? "Draw" : o.winners.map(seatName).join(" & ") + (o.winners.length > 1 ? " win" : " wins");
-  box.append(h("p.outcome", { id: "outcome" }, `${text} — ${o.reason}`));
+  box.append(h("p.outcome", { id: "outcome" }, `${state.result} — ${withNames(o.reason, state.seats, aliases())}`));
   const actions = h("div.row");
   actions.append(h("a", { href: `/api/tables/${tableId}/record`, download: recordName(info.game, tableId), id: "download" }, "Download record"));
   actions.append(h("a", { href: `/replay/${tableId}`, id: "replay" }, "Replay"));
@@ -192,14 +196,19 @@ function connect() {
       history = [];
       setupChat(data.chat);
     } else if (data.type === "update") {
-      for (const e of data.events) e.text = withNames(e.text, data.state.seats);
+      state = data.state;
+      const d = state.decision;
+      if (d) {
+        if (d.labels) d.labels = d.labels.map((l) => l && withNames(l, state.seats, aliases()));
+        if (d.prompt) d.prompt = withNames(d.prompt, state.seats, aliases());
+      }
+      for (const e of data.events) e.text = withNames(e.text, data.state.seats, aliases());
       if (data.events.length) {
         const newest = data.events[data.events.length - 1].step;
         lastEvents = data.events.filter((e) => e.step === newest);
       }
       appendEvents(data.events);
       history.push(...data.events);
-      state = data.state;
       render();
     } else if (data.type === "error" && data.code === "chat-refused") {
       const line = document.getElementById("chat-error");
