@@ -229,12 +229,32 @@ function showCreated(made) {
     // Your own seat opens with your player key: its address holds no token.
     const url = new URL(link.you && link.play ? link.play : link.url, window.location.href).href;
     list.append(h("li", {}, link.you ? "Your seat: " : `Invite link for seat ${link.seat + 1}: `,
-      h("a", { href: url, id: link.you ? "my-seat" : undefined }, url)));
+      h("a", { href: url, id: link.you ? "my-seat" : undefined }, url),
+      link.you ? null : copyButton(url, link.seat)));
   }
   list.append(h("li", {}, "Spectators: ", h("a", { href: made.spectate }, made.spectate)));
   box.append(list);
   const mine = made.links.find((l) => l.you);
   if (mine) box.append(h("p", {}, h("a.primary", { href: mine.play || mine.url, id: "go" }, "Go to your seat →")));
+}
+
+// A button that copies an invite link (to send it to a friend), and says so.
+function copyButton(url, seat) {
+  const button = h("button.copy", { type: "button", dataset: { seat }, "aria-label": `Copy the invite link for seat ${seat + 1}` }, "Copy");
+  button.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      button.textContent = "Copied";
+    } catch {
+      // No clipboard here (an insecure page, say): the link is selected for a manual copy.
+      const range = document.createRange();
+      range.selectNodeContents(button.previousElementSibling);
+      window.getSelection().removeAllRanges();
+      window.getSelection().addRange(range);
+      button.textContent = "Selected: copy it";
+    }
+  });
+  return [" ", button];
 }
 
 function gameName(id) {

@@ -2,6 +2,7 @@
 // explained event log, seats, chat and the result. The server only ever sends this seat's
 // view and the events this seat may see.
 import { api, clear, h, player } from "./api.js";
+import { ensurePlayer } from "./player.js";
 import { keepFocus, numberKeys, recordName, ruleLink, seatLabel, withNames, yourMove } from "./board.js";
 
 const tableId = decodeURIComponent(window.location.pathname.split("/").pop());
@@ -9,8 +10,8 @@ const params = new URLSearchParams(window.location.hash.slice(1));
 const seat = params.has("seat") ? Number(params.get("seat")) : null;
 // A seat's token from its link, else (a seat its player holds) this browser's player key.
 let token = params.get("token");
-const me = player();
-const byKey = seat !== null && !token && me !== null;
+let me = player();
+let byKey = seat !== null && !token && me !== null;
 
 const board = document.getElementById("board");
 const logList = document.getElementById("log");
@@ -241,7 +242,11 @@ function connect() {
 // reload; a player's key opens it too).
 function keepSeat(fresh) {
   token = fresh;
-  window.history.replaceState(null, "", `${window.location.pathname}#seat=${seat}&token=${fresh}`);
+  // Taken with this browser's player key: the seat is theirs, and their key opens it again
+  // (the address keeps no token, for a reload or a bookmark; "My games" lists the table).
+  if (me) byKey = true;
+  const hash = me ? `#seat=${seat}` : `#seat=${seat}&token=${fresh}`;
+  window.history.replaceState(null, "", `${window.location.pathname}${hash}`);
 }
 
 // This link's seat is not ours (a wrong or old token, or another browser's seat): watching
@@ -286,6 +291,13 @@ async function main() {
   document.getElementById("title").textContent = `${info.name} — table ${tableId}` +
     (seat === null ? " (watching)" : "");
   document.getElementById("how-to-play").href = `/rules/${info.game}`;
+  const invited = seat !== null && token && info.seats[seat]
+    && info.seats[seat].kind === "human" && !info.seats[seat].claimed;
+  if (invited) {
+    // An invite carries the person: the name the others will see, and this browser's player
+    // key, which the hello binds the seat to (rated, and in their "My games").
+    me = await ensurePlayer(`You are invited to seat ${seat + 1}: choose the name the others will see.`);
+  }
   [cards, rules, renderer] = await Promise.all([
     api(`/api/tables/${tableId}/cards`),
     api(`/api/games/${info.game}/rules`),
