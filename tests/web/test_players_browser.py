@@ -429,6 +429,12 @@ def test_two_people_by_invite_link_the_invitee_named_listed_and_rated(browser, w
     for page in (a, b):
         outcome = page.inner_text("#outcome")
         assert "Player 2" not in outcome and "Player 1" not in outcome, outcome
+    # the game was rated for both: each result screen says how each rating moved
+    for page in (a, b):
+        page.wait_for_selector("#rating-changes li[data-seat='1']", timeout=TIMEOUT)
+    assert "Bruno (you): " in b.inner_text("#rating-changes")
+    assert "Aiko (you): " in a.inner_text("#rating-changes")
+    assert "μ" not in b.inner_text("#rating-changes")  # μ and σ only behind Details
     b.screenshot(path=shots / "3-invitee-result.png")
     kept = guest.storage_state()
     guest.close()

@@ -151,6 +151,8 @@ class TableRuntime:
         self._clock_agents: dict[int, tuple[Agent, Recipe]] = {}
         self.labels = choice_labels(self.spec, self.game, self.options)
         self._names: tuple[Any, list[naming.SeatName]] | None = None
+        self.rating_changes: dict[int, dict[str, Any]] | None = None
+        """Seat -> its rating before and after this table (the display scale), once rated."""
 
     def recipe(self, agent: str, seat: int, seed: int) -> Recipe:
         """How to make bot ``agent`` for ``seat`` with its own ``seed``."""
@@ -244,6 +246,7 @@ class TableRuntime:
             "seats": self.public_seats() if seats is None else seats,
             "marks": naming.marks(self.names(), seat),
             "result": naming.result_line(self.outcome, self.names(), seat),
+            "ratings": self.rating_changes,
             "outcome": self.outcome,
             "closed": self.closed,
             "next_table": self.next_table,
@@ -776,6 +779,8 @@ class Hub:
                     return None
                 runtime = TableRuntime(self, stored)
                 runtime.recover()
+                if runtime.finished and runtime.rated:
+                    runtime.rating_changes = ratings.changes(self.store, table_id)
             except ProtocolError:
                 raise
             except Exception as exc:  # the database is down, say: the server's fault
@@ -821,15 +826,18 @@ class Hub:
         try:
             asyncio.get_running_loop()
         except RuntimeError:  # no event loop (a table completed as it is loaded, in a test)
-            self._rate_now(*args)
+            self._rate_now(runtime, *args)
             return
-        task = asyncio.ensure_future(anyio.to_thread.run_sync(self._rate_now, *args))
+        task = asyncio.ensure_future(anyio.to_thread.run_sync(self._rate_now, runtime, *args))
         self._rating.add(task)
         task.add_done_callback(self._rating.discard)
+        # Every seat is shown the rating changes on its result screen as soon as they exist.
+        task.add_done_callback(lambda _: asyncio.ensure_future(runtime.broadcast()))
 
-    def _rate_now(self, *args: Any) -> None:
+    def _rate_now(self, runtime: TableRuntime, *args: Any) -> None:
         try:
             ratings.rate(*args)
+            runtime.rating_changes = ratings.changes(self.store, runtime.id)
         except Exception as exc:  # the game stands; its rating is lost, and said so
             log.error("rating table %s failed: %s", args[1], _first_line(exc))
 

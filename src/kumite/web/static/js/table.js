@@ -129,6 +129,7 @@ function renderResult() {
   clear(box).append(h("h2", {}, "Result"));
   const o = state.outcome;
   box.append(h("p.outcome", { id: "outcome" }, `${state.result} — ${withNames(o.reason, state.seats, aliases())}`));
+  if (state.ratings) box.append(ratingChanges(state.ratings));
   const actions = h("div.row");
   actions.append(h("a", { href: `/api/tables/${tableId}/record`, download: recordName(info.game, tableId), id: "download" }, "Download record"));
   actions.append(h("a", { href: `/replay/${tableId}`, id: "replay" }, "Replay"));
@@ -150,6 +151,24 @@ function renderResult() {
     actions.append(h("a", { href, id: "to-rematch" }, seat !== null && href.includes("#seat=") ? "Go to the rematch" : "Watch the rematch"));
   }
   box.append(actions);
+}
+
+// How this game moved each rated seat's rating (one number on the display scale), with
+// OpenSkill's μ and σ behind "Details".
+function ratingChanges(ratings) {
+  const seats = Object.keys(ratings).map(Number).sort((a, b) => (a === seat ? -1 : b === seat ? 1 : a - b));
+  const list = h("ul.rating-changes", { id: "rating-changes" });
+  const details = h("details", { id: "rating-details" }, h("summary", {}, "Details"));
+  const rows = h("ul.dim");
+  for (const i of seats) {
+    const r = ratings[i];
+    const change = r.after - r.before;
+    list.append(h("li", { dataset: { seat: i } }, `${seatName(i)}: ${r.after} `,
+      h(`span.${change >= 0 ? "up" : "down"}`, {}, `(${change >= 0 ? "+" : "−"}${Math.abs(change)})`)));
+    rows.append(h("li", {}, `${seatName(i)}: μ ${r.mu.toFixed(2)}, σ ${r.sigma.toFixed(2)}`));
+  }
+  details.append(h("p.hint", {}, "A rating is 1500 + 100 × (μ − 3σ), at least 0: OpenSkill's conservative estimate, rescaled."), rows);
+  return h("div.ratings", {}, h("h3", {}, "Ratings"), list, details);
 }
 
 function render() {
