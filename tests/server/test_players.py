@@ -115,7 +115,7 @@ def test_a_players_name_is_shown_at_their_seat_and_their_key_opens_it(server):
     mine = made["links"][0]
     assert mine["play"] == f"/table/{made['id']}#seat=0"  # no token in the address
     info = httpx.get(f"{server.base}/api/tables/{made['id']}").json()
-    assert [s["name"] for s in info["seats"]] == ["Sakura", "random bot"]
+    assert [s["name"] for s in info["seats"]] == ["Sakura", "Bot · Beginner"]
     client = key_hello(server.base, made["id"], 0, me["key"])
     state = client.ready()
     assert state["seat"] == 0

@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from kumite.server import ratings
-from tests.server.live import create_table
+from tests.server.live import Seat, create_table
 from tests.server.test_players import as_player, new_player
 
 pytestmark = pytest.mark.needs("openskill")
@@ -58,9 +58,12 @@ def test_a_player_who_loses_to_a_bot_drops_and_the_bot_kind_rises(server):
     rows = rated(server, "sfrivals", 2)
     mine, bot = rows[me["id"]], rows["bot:greedy"]
     assert (mine["name"], mine["kind"], mine["games"]) == ("Dan", "player", 1)
-    assert (bot["name"], bot["kind"], bot["games"]) == ("greedy bot", "bot", 1)
+    assert (bot["name"], bot["kind"], bot["games"]) == ("Bot · Casual", "bot", 1)
     assert bot["mu"] > 25 > mine["mu"]
-    assert bot["rating"] == pytest.approx(bot["mu"] - 3 * bot["sigma"], abs=0.02)
+    # shown on the display scale: 1500 + 100 * (mu - 3 sigma), a whole number
+    assert bot["ordinal"] == pytest.approx(bot["mu"] - 3 * bot["sigma"], abs=0.02)
+    assert bot["rating"] == pytest.approx(1500 + 100 * bot["ordinal"], abs=1)
+    assert bot["rating"] > 1500 > mine["rating"]
     assert board(server)["ratings"][0]["id"] == "bot:greedy"  # the best first
     assert board(server, "?kind=player")["ratings"] == [mine]
 
@@ -139,3 +142,35 @@ def test_bad_leaderboard_queries_get_a_clear_error(server, query):
     response = httpx.get(f"{server.base}/api/ratings{query}")
     assert response.status_code == 422
     assert all("msg" in d for d in response.json()["detail"])
+
+
+def test_the_display_scale_is_one_whole_non_negative_number_in_the_ordinal_s_order():
+    """Issue 30: a rating as players see it (as a site shows Elo), never negative: a new
+    player's OpenSkill ordinal (0, shown as −1.8 once it moved a little) reads 1500."""
+    fresh = ratings.model().rating()
+    assert ratings.shown(fresh.mu, fresh.sigma) == 1500
+    assert ratings.shown(0.0, 8.0) == 0  # an ordinal of −24: clamped at 0
+    pairs = [(20.0, 8.0), (25.0, 8.3), (25.0, 2.0), (30.0, 1.0), (31.0, 5.0)]
+    by_ordinal = sorted(pairs, key=lambda p: p[0] - 3 * p[1])
+    shown = [ratings.shown(*p) for p in by_ordinal]
+    assert shown == sorted(shown) and all(isinstance(x, int) and x >= 0 for x in shown)
+
+
+def test_the_result_screen_gets_each_seat_s_rating_change(server):
+    me = new_player(server.base, "Dan")
+    table = make(server, me, "sfrivals", [{"kind": "you"}, {"kind": "bot", "agent": "greedy"}])
+    watcher = Seat(server.base, table)
+    watcher.at_step(0)
+    resign(server, me, table)
+    rows = rated(server, "sfrivals", 2)
+    state = watcher.until(lambda m: m["type"] == "update" and m["state"]["ratings"])["state"]
+    changes = {int(k): v for k, v in state["ratings"].items()}
+    assert changes[0]["before"] == changes[1]["before"] == 1500  # both new
+    assert changes[0]["after"] == rows[me["id"]]["rating"] < 1500 < changes[1]["after"]
+    assert changes[1]["after"] == rows["bot:greedy"]["rating"]
+    watcher.close()
+    # kept with the table: a page opened later (a restarted server too) reads them
+    server.hub.tables.clear()
+    again = Seat(server.base, table)
+    assert {int(k): v for k, v in again.at_step(0)["ratings"].items()} == changes
+    again.close()

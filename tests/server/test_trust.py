@@ -314,7 +314,8 @@ def test_every_door_takes_a_good_name_in_one_normal_form(database_url):
         for door in ("invited seat", "open seat", "bot seat"):
             table = doors[door].json()["id"]
             seats = httpx.get(f"{server.base}/api/tables/{table}").json()["seats"]
-            assert seats[1]["name"] == shown, door
+            level = " · Beginner" if door == "bot seat" else ""  # a bot's name shows its level
+            assert seats[1]["name"] == shown + level, door
         table = doors["your seat"].json()["id"]
         assert httpx.get(f"{server.base}/api/tables/{table}").json()["seats"][0]["name"] == shown
         for name in ("Ryū", "李小龍", "مرحبا", "Chun-Li 2", "😀 Dan"):

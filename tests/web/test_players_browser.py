@@ -167,7 +167,7 @@ def test_a_first_time_player_names_themself_plays_a_bot_to_the_end_and_rematches
             break
         page.wait_for_timeout(250)
     assert "Aiko" in page.inner_text("#top-list")
-    assert "(bot)" in page.inner_text("#top-list")
+    assert "Bot · Casual" in page.inner_text("#top-list")  # the bot by its level
     # My games: the first table and its rematch, each once (two refreshes at load once
     # filled the list twice)
     page.wait_for_selector("#my-games-list li[data-table]")
@@ -287,8 +287,9 @@ def test_a_clock_runs_out_and_a_bot_plays_that_move(browser, web, shots):
 
 
 def test_an_invite_link_takes_its_seat_and_the_creator_s_copy_opens_nothing(browser, web, shots):
-    """Issue 28: the invitee's page keeps the seat's fresh token (a reload still opens the
-    seat); the link the creator was given then opens nothing."""
+    """Issue 28: the invitee's page keeps the seat (a reload still opens it: by their key
+    since issue 30, the address keeping no token); the link the creator was given then opens
+    nothing."""
     host = browser.new_context(viewport={"width": 1280, "height": 800})
     guest = browser.new_context(viewport={"width": 390, "height": 844})
     lobby, lobby_errors = new_page(host, web.base + "/")
@@ -299,9 +300,12 @@ def test_an_invite_link_takes_its_seat_and_the_creator_s_copy_opens_nothing(brow
     links = [a.get_attribute("href") for a in lobby.query_selector_all("#created ul.links a")]
     invite = next(link for link in links if "#seat=1&token=" in link)
     page, errors = new_page(guest, invite)
+    page.wait_for_selector("#player-dialog #player-name")  # the invite asks who takes it
+    page.fill("#player-name", "Ken")
+    page.click("#player-save")
     page.wait_for_selector("#seats li")
     page.wait_for_function("(spent) => window.location.href !== spent", arg=invite)
-    assert "#seat=1&token=" in page.url
+    assert page.url.endswith("#seat=1")
     page.reload()
     page.wait_for_selector("#seats li")
     assert "(watching)" not in page.inner_text("#title")
@@ -382,3 +386,71 @@ def test_the_leaderboard_and_the_named_lobby_have_no_serious_axe_violation(brows
     assert not serious(page)
     assert not errors, errors
     context.close()
+
+
+def test_two_people_by_invite_link_the_invitee_named_listed_and_rated(browser, web, shots):
+    """Issue 30: an invite link carries the person. Its page asks the invitee's name (or
+    reuses this browser's), the hello binds the seat to their player key: their name shows
+    at both pages, the table is in their "My games" after the browser is closed and opened
+    again, and the game is rated for both. The lobby's copy button copies the link."""
+    host = browser.new_context(viewport={"width": 1280, "height": 800})
+    host.grant_permissions(["clipboard-read", "clipboard-write"])
+    a, a_errors = new_page(host, web.base + "/")
+    name_myself(a, "Aiko")
+    a.select_option("[name=kind-1]", "human")
+    a.click("#create-table")
+    a.wait_for_selector("#created button.copy[data-seat='1']")
+    link = a.get_attribute(
+        "#created button.copy[data-seat='1'] >> xpath=preceding-sibling::a", "href"
+    )
+    assert link and "token=" in link
+    a.click("#created button.copy[data-seat='1']")
+    a.wait_for_selector("#created button.copy[data-seat='1']:text('Copied')")
+    assert a.evaluate("navigator.clipboard.readText()") == link
+    a.screenshot(path=shots / "0-invite-made.png")
+    a.click("#go")
+    a.wait_for_selector("#seats li")
+    table = a.url.split("/table/")[1].split("#")[0]
+    guest = browser.new_context(viewport={"width": 390, "height": 844})
+    b, b_errors = new_page(guest, link)
+    b.wait_for_selector("#player-dialog #player-name")
+    b.screenshot(path=shots / "1-invitee-asked-a-name.png")
+    b.fill("#player-name", "Bruno")
+    b.click("#player-save")
+    b.wait_for_selector("#seats li")
+    deadline = time.monotonic() + 20
+    while "Bruno (you)" not in b.inner_text("#seats") or "Bruno" not in a.inner_text("#seats"):
+        assert time.monotonic() < deadline, (a.inner_text("#seats"), b.inner_text("#seats"))
+        b.wait_for_timeout(50)
+    assert "token=" not in b.url  # the seat is Bruno's: his key opens it again
+    b.screenshot(path=shots / "2-invitee-seated.png")
+    play_to_the_end([a, b], "sfrivals", random.Random(7))
+    b.wait_for_selector("#outcome")
+    for page in (a, b):
+        outcome = page.inner_text("#outcome")
+        assert "Player 2" not in outcome and "Player 1" not in outcome, outcome
+    # the game was rated for both: each result screen says how each rating moved
+    for page in (a, b):
+        page.wait_for_selector("#rating-changes li[data-seat='1']", timeout=TIMEOUT)
+    assert "Bruno (you): " in b.inner_text("#rating-changes")
+    assert "Aiko (you): " in a.inner_text("#rating-changes")
+    assert "μ" not in b.inner_text("#rating-changes")  # μ and σ only behind Details
+    b.screenshot(path=shots / "3-invitee-result.png")
+    kept = guest.storage_state()
+    guest.close()
+    again = browser.new_context(viewport={"width": 390, "height": 844}, storage_state=kept)
+    c, c_errors = new_page(again, web.base + "/")
+    c.wait_for_selector(f"#my-games-list li[data-table='{table}']")
+    assert "Bruno (you)" in c.inner_text(f"#my-games-list li[data-table='{table}']")
+    c.screenshot(path=shots / "4-invitee-my-games.png")
+    deadline = time.monotonic() + 20
+    while True:
+        rows = c.request.get(f"{web.base}/api/ratings?kind=player&game=sfrivals").json()["ratings"]
+        if {r["name"] for r in rows} >= {"Aiko", "Bruno"}:
+            break
+        assert time.monotonic() < deadline, rows
+        c.wait_for_timeout(100)
+    assert all(r["games"] == 1 for r in rows)
+    assert not a_errors and not b_errors and not c_errors, (a_errors, b_errors, c_errors)
+    for context in (host, again):
+        context.close()

@@ -32,6 +32,15 @@ GENERIC: dict[str, tuple[str, Ref[AgentFactory]]] = {
     ),
 }
 HUMAN = "a person at this terminal"
+LEVELS: dict[str, str] = {
+    "random": "Beginner",
+    "ismcts-easy": "Casual",
+    "ismcts": "Strong",
+    "ismcts-hard": "Strong",
+    "ismcts-expert": "Expert",
+}
+"""The generic agents' levels as players are shown them; a game's bot declares its own
+(``Bot.level``)."""
 
 
 def _random(game: Game[Any], options: Mapping[str, Any], seat: int, seed: int) -> Agent:
@@ -57,11 +66,21 @@ def agent_info(name: str, game_id: str, options: Mapping[str, Any]) -> dict[str,
     play``): its description and, where the game's bot declares one, what it is certified to
     do (its spec's ``Bot.info``) — computed from solutions already at hand, never by solving."""
     spec = specs().get(game_id)
-    out: dict[str, Any] = {"name": name, "about": "" if spec is None else describe(spec, name)}
+    out: dict[str, Any] = {
+        "name": name,
+        "about": "" if spec is None else describe(spec, name),
+        "level": level(spec, name),
+    }
     bot = None if spec is None else next((b for b in spec.bots if b.name == name), None)
     if bot is not None and bot.info is not None:
         out.update(bot.info.load()(options))
     return out
+
+
+def level(spec: GameSpec | None, name: str) -> str:
+    """Agent ``name``'s level as players are shown it (``Strong``; the name is technical)."""
+    bot = None if spec is None else next((b for b in spec.bots if b.name == name), None)
+    return bot.level if bot is not None else LEVELS.get(name, "Casual")
 
 
 def describe(spec: GameSpec, name: str) -> str:

@@ -98,6 +98,9 @@ class Bot:
     info: Ref[Callable[[Mapping[str, Any]], Mapping[str, Any]]] | None = None
     """``info(options)``: what a listing shows beside ``about`` for a game with these
     options (e.g. a certified exploitability), from what is at hand — never by solving."""
+    level: str = "Casual"
+    """Its level as players are shown it (``Beginner``, ``Casual``, ``Strong``, ``Expert``,
+    or a game's own, such as ``Solver``); the bot's name stays the technical one."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

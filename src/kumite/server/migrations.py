@@ -61,6 +61,14 @@ def upgrade(conn: Connection) -> list[str]:
         ops.add_column("kumite_tables", Column("maker", String(64), nullable=True))
         ops.create_index("ix_kumite_tables_maker", "kumite_tables", ["maker"])
         done.append("kumite_tables.maker added")
+    tables = inspector.get_table_names()
+    if "kumite_rated" in tables and "changes" not in {
+        c["name"] for c in inspector.get_columns("kumite_rated")
+    }:
+        # Issue 30: each rated table keeps its seats' rating changes (the result screen).
+        ops = Operations(MigrationContext.configure(conn))
+        ops.add_column("kumite_rated", Column("changes", JSON(), nullable=True))
+        done.append("kumite_rated.changes added")
     if no_bot_seed:
         # Bots of unfinished tables get their own secret (before, it was derived from the
         # game's seed, which the old server handed out).

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import FileResponse
 
-from kumite.agents.registry import agent_names, describe
+from kumite.agents.registry import agent_names, describe, level
 from kumite.core.registry import get_game, specs
 from kumite.server.context import STATIC, Server
 from kumite.web.table import adapter
@@ -54,7 +54,8 @@ def router(server: Server) -> APIRouter:
                     "min_players": info.min_players,
                     "max_players": info.max_players,
                     "agents": [
-                        {"name": n, "about": describe(gspec, n)} for n in agent_names(game_id)
+                        {"name": n, "about": describe(gspec, n), "level": level(gspec, n)}
+                        for n in agent_names(game_id)
                     ],
                     # every option a form can hold: int, bool, str, choice (an "other" one,
                     # such as a pack, is set by its own flag or face)

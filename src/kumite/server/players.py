@@ -15,6 +15,7 @@ import anyio
 import msgspec
 from fastapi import APIRouter, Request
 
+from kumite.server import naming
 from kumite.server.context import Server, address
 from kumite.server.inputs import body
 from kumite.server.names import check_name
@@ -61,7 +62,10 @@ def router(server: Server) -> APIRouter:
     @router.get("/api/players/me/games")
     async def my_games(request: Request) -> list[dict[str, Any]]:
         player_id, _ = await server.me(request)
-        games = await anyio.to_thread.run_sync(server.store.player_games, player_id)
+        games = [
+            naming.listed(g)
+            for g in await anyio.to_thread.run_sync(server.store.player_games, player_id)
+        ]
         for game in games:
             runtime = server.hub.tables.get(game["id"])
             if runtime is not None:  # live: whether it waits for this seat now

@@ -23,9 +23,22 @@ from fastapi import APIRouter, Query
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
+from kumite.server.naming import bot_label, distinct
 from kumite.server.storage import RatedRow, RatingRow, Store, now
 
 log = logging.getLogger("kumite.server")
+
+BASE = 1500
+"""The display scale's value of a new rating (OpenSkill's ordinal 0)."""
+STEP = 100
+"""Display points per unit of OpenSkill's ordinal ``mu - 3 sigma``."""
+
+
+def shown(mu: float, sigma: float) -> int:
+    """A rating as players see it: one whole number, never negative (docs/protocol.md,
+    "Ratings"): ``1500 + 100 * (mu - 3 sigma)``, at least 0. It only rescales OpenSkill's
+    ordinal, so it orders players exactly as the ordinal does."""
+    return max(0, round(BASE + STEP * (mu - 3 * sigma)))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,7 +89,8 @@ def rate(
     counts = Counter(e.subject for e in seated)
     try:
         with store.session() as s:
-            s.add(RatedRow(table_id=table_id, rated=now()))
+            done = RatedRow(table_id=table_id, rated=now())
+            s.add(done)
             s.flush()  # a table rated already fails here, before any rating moves
             subjects = sorted(counts)
             rows = {
@@ -114,45 +128,80 @@ def rate(
             draw = bool(outcome.get("draw"))
             ranks = [0 if draw or winners & set(side) else 1 for side in sides]
             rated = openskill.rate(teams, ranks=ranks)
+            changes: dict[str, Any] = {}
             for side, new in zip(sides, rated, strict=True):
                 for i, rating in zip(side, new, strict=True):
                     e = seated[i]
                     if counts[e.subject] > 1:
                         continue
                     row = rows[e.subject]
+                    before = shown(row.mu, row.sigma)
                     row.mu, row.sigma = float(rating.mu), float(rating.sigma)
+                    changes[str(i)] = {
+                        "before": before,
+                        "after": shown(row.mu, row.sigma),
+                        "mu": round(row.mu, 2),
+                        "sigma": round(row.sigma, 2),
+                    }
                     row.games += 1
                     row.name = e.name
                     row.updated = now()
+            done.changes = changes
     except IntegrityError:
         return False
     return True
 
 
+def changes(store: Store, table_id: str) -> dict[int, dict[str, Any]] | None:
+    """How a rated table moved its seats' ratings (seat -> before, after, mu, sigma), or
+    ``None`` if it was not rated (yet)."""
+    with store.session() as s:
+        row = s.get(RatedRow, table_id)
+        if row is None or row.changes is None:
+            return None
+        return {int(seat): dict(change) for seat, change in row.changes.items()}
+
+
 def leaderboard(
     store: Store, game: str | None, limit: int, kind: str | None
 ) -> list[dict[str, Any]]:
-    """The best first, by the conservative estimate ``mu - 3 sigma`` (OpenSkill's ordinal)."""
+    """The best first, by the conservative estimate ``mu - 3 sigma`` (OpenSkill's ordinal),
+    shown on the display scale (:func:`shown`)."""
     query = select(RatingRow)
     if game is not None:
         query = query.where(RatingRow.game == game)
     if kind is not None:
         query = query.where(RatingRow.kind == kind)
     with store.session() as s:
-        rows = s.scalars(query.order_by((RatingRow.mu - 3 * RatingRow.sigma).desc()).limit(limit))
-        return [
+        rows = list(
+            s.scalars(query.order_by((RatingRow.mu - 3 * RatingRow.sigma).desc()).limit(limit))
+        )
+    out: list[dict[str, Any]] = []
+    for r in rows:
+        # A bot kind by the name players know it by (its level), as at the table.
+        name, title = (
+            bot_label(r.game, r.subject.removeprefix("bot:")) if r.kind == "bot" else (r.name, "")
+        )
+        out.append(
             {
-                "name": r.name,
+                "name": name,
+                "title": title,
                 "kind": r.kind,
                 "game": r.game,
                 "id": r.subject,
-                "rating": round(r.mu - 3 * r.sigma, 2),
+                "rating": shown(r.mu, r.sigma),
+                "ordinal": round(r.mu - 3 * r.sigma, 2),
                 "mu": round(r.mu, 2),
                 "sigma": round(r.sigma, 2),
                 "games": r.games,
             }
-            for r in rows
-        ]
+        )
+    # Per game, no two rows read alike (two bot kinds of one level).
+    for each in {row["game"] for row in out}:
+        mine = [row for row in out if row["game"] == each]
+        for row, name in zip(mine, distinct([row["name"] for row in mine]), strict=True):
+            row["name"] = name
+    return out
 
 
 def router(store: Store) -> APIRouter:

@@ -32,7 +32,7 @@ from kumite.core.game import Game, State
 from kumite.core.registry import get_spec
 from kumite.core.rng import derive_seed
 from kumite.core.spec import GameSpec
-from kumite.server import ratings
+from kumite.server import naming, ratings
 from kumite.server.bots import BotPool
 from kumite.server.botworkers import Recipe
 from kumite.server.ownership import Solo
@@ -150,6 +150,9 @@ class TableRuntime:
         self._bot_task: asyncio.Task[None] | None = None
         self._clock_agents: dict[int, tuple[Agent, Recipe]] = {}
         self.labels = choice_labels(self.spec, self.game, self.options)
+        self._names: tuple[Any, list[naming.SeatName]] | None = None
+        self.rating_changes: dict[int, dict[str, Any]] | None = None
+        """Seat -> its rating before and after this table (the display scale), once rated."""
 
     def recipe(self, agent: str, seat: int, seed: int) -> Recipe:
         """How to make bot ``agent`` for ``seat`` with its own ``seed``."""
@@ -241,11 +244,27 @@ class TableRuntime:
             "submitted": seat is not None and seat in self.partial,
             "waiting": [d.seat for d in pending if d.seat not in self.partial],
             "seats": self.public_seats() if seats is None else seats,
+            "marks": naming.marks(self.names(), seat),
+            "result": naming.result_line(self.outcome, self.names(), seat),
+            "ratings": self.rating_changes,
             "outcome": self.outcome,
             "closed": self.closed,
             "next_table": self.next_table,
             "clock": self.clock_view(),
         }
+
+    def names(self) -> list[naming.SeatName]:
+        """Each seat's name (:mod:`.naming`), made again only when a seat changes."""
+        key = (
+            tuple((s.kind, s.name, s.agent, s.claimed) for s in self.seats),
+            tuple(sorted(self.stand_ins.items())),
+        )
+        if self._names is None or self._names[0] != key:
+            made = naming.seat_names(
+                self.game.info.id, self.options, self.seats, self.state.teams, self.stand_ins
+            )
+            self._names = (key, made)
+        return self._names[1]
 
     def public_seats(self) -> list[dict[str, Any]]:
         connected = {c.seat for c in self.clients if c.seat is not None}
@@ -253,10 +272,11 @@ class TableRuntime:
             {
                 "seat": i,
                 **s.to_json(),
+                **n.to_json(),
                 "connected": i in connected,
                 "stand_in": self.stand_ins.get(i),
             }
-            for i, s in enumerate(self.seats)
+            for i, (s, n) in enumerate(zip(self.seats, self.names(), strict=True))
         ]
 
     def _record(self, index: int, events: list[Event]) -> None:
@@ -608,7 +628,7 @@ class TableRuntime:
                 raise ProtocolError("game-over", "the game is over")
             losers = self.side(seat)
             winners = [i for i in range(len(self.seats)) if i not in losers]
-            name = self.seats[seat].name or f"Player {seat + 1}"
+            name = self.names()[seat].name
             outcome: dict[str, Any] = {
                 "winners": winners,
                 "draw": False,
@@ -759,6 +779,8 @@ class Hub:
                     return None
                 runtime = TableRuntime(self, stored)
                 runtime.recover()
+                if runtime.finished and runtime.rated:
+                    runtime.rating_changes = ratings.changes(self.store, table_id)
             except ProtocolError:
                 raise
             except Exception as exc:  # the database is down, say: the server's fault
@@ -804,15 +826,18 @@ class Hub:
         try:
             asyncio.get_running_loop()
         except RuntimeError:  # no event loop (a table completed as it is loaded, in a test)
-            self._rate_now(*args)
+            self._rate_now(runtime, *args)
             return
-        task = asyncio.ensure_future(anyio.to_thread.run_sync(self._rate_now, *args))
+        task = asyncio.ensure_future(anyio.to_thread.run_sync(self._rate_now, runtime, *args))
         self._rating.add(task)
         task.add_done_callback(self._rating.discard)
+        # Every seat is shown the rating changes on its result screen as soon as they exist.
+        task.add_done_callback(lambda _: asyncio.ensure_future(runtime.broadcast()))
 
-    def _rate_now(self, *args: Any) -> None:
+    def _rate_now(self, runtime: TableRuntime, *args: Any) -> None:
         try:
             ratings.rate(*args)
+            runtime.rating_changes = ratings.changes(self.store, runtime.id)
         except Exception as exc:  # the game stands; its rating is lost, and said so
             log.error("rating table %s failed: %s", args[1], _first_line(exc))
 

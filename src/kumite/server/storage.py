@@ -196,6 +196,8 @@ class RatedRow(Base):
 
     table_id: Mapped[str] = mapped_column(ForeignKey("kumite_tables.id"), primary_key=True)
     rated: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
+    changes: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """Seat -> its rating on the display scale before and after (the result screen)."""
 
 
 class ClusterRow(Base):

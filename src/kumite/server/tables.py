@@ -19,6 +19,7 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from kumite.agents.registry import make_agent
 from kumite.core.errors import KumiteError
 from kumite.core.registry import get_spec
+from kumite.server import naming
 from kumite.server.context import Server, address, renderer
 from kumite.server.inputs import body
 from kumite.server.names import check_name, valid_name
@@ -224,9 +225,10 @@ def router(server: Server) -> APIRouter:
     ) -> list[dict[str, Any]]:
         """Listed tables, the latest first (``waiting``: with an open seat), a page at a
         time."""
-        return await anyio.to_thread.run_sync(
+        tables = await anyio.to_thread.run_sync(
             functools.partial(server.store.list_tables, limit, offset, waiting=waiting, game=game)
         )
+        return [naming.listed(t) for t in tables]
 
     @router.get("/api/tables/{table_id}")
     async def table_info(table_id: str) -> dict[str, Any]:
@@ -444,6 +446,7 @@ def router(server: Server) -> APIRouter:
             "renderer": renderer(runtime.spec),
             "frames": out,
             "seats": runtime.public_seats(),
+            "marks": naming.marks(runtime.names(), None),
         }
 
     return router

@@ -99,14 +99,14 @@ function relation(ctx, seat) {
   return teamOf(ctx.state.view, seat) === mine ? "partner" : "rival";
 }
 
-// "P1 Zorro (you)", "P2 Curie (partner) — greedy bot"
+// A seat by the name the server made for it, marked "you", "partner" or "rival" there too.
 function who(ctx, seat) {
-  const p = ctx.state.view.players[seat];
-  const rel = relation(ctx, seat);
-  const base = p && p.fighter_name ? p.who : `Player ${seat + 1}`;
-  const s = ctx.state.seats && ctx.state.seats[seat];
-  const bot = s && s.kind === "bot" ? ` — ${s.agent} bot` : "";
-  return `${base}${rel ? ` (${rel})` : ""}${bot}`;
+  return ctx.seatName(seat);
+}
+
+// The game's own words for each seat ("P1 Zorro" in its events), shown as the seat's name.
+export function seatAliases(view) {
+  return (view.players || []).map((p, seat) => [p.who, seat]).filter(([text]) => text);
 }
 
 function teamLabel(ctx, t) {
@@ -242,7 +242,7 @@ function fighterPanel(ctx, p, map) {
     id: `rv-fighter-${p.seat}`, dataset: { seat: p.seat, team: p.team },
   });
   const f = p.fighter && ctx.cards.fighters[p.fighter];
-  const head = h("h3", {}, who(ctx, p.seat));
+  const head = h("h3", {}, who(ctx, p.seat), p.fighter_name ? h("span.dim", {}, ` · ${p.fighter_name}`) : null);
   panel.append(head);
   if (!f) {
     panel.append(h("p.dim", {}, "Choosing a fighter…"));
@@ -292,7 +292,7 @@ function fighterPanel(ctx, p, map) {
 
 function slotTile(ctx, slot, { inChain, active, map, zone }) {
   const view = ctx.state.view;
-  const owner = view.mode === "2v2" ? h("span.rv-owner", { title: view.players[slot.owner].who }, `P${slot.owner + 1}`) : null;
+  const owner = view.mode === "2v2" ? h("span.rv-owner", { title: who(ctx, slot.owner) }, (ctx.state.marks || [])[slot.owner] || `seat ${slot.owner + 1}`) : null;
   const attrs = slot.card ? pickAttrs(ctx, map, { zone: "line", seat: slot.owner, card: slot.card }) : { choice: null };
   const cls = [`side-${slot.side}`, inChain ? "in-chain" : "", active ? "active" : ""].filter(Boolean).join(".");
   if (slot.side === "up") {

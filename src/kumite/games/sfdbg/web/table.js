@@ -115,11 +115,9 @@ function pile(ctx, zone, ids, map, { small = false, group = true, empty = "—" 
   return row;
 }
 
-// "Player 2 — greedy bot": events name players by seat, so the seat number always shows.
+// A seat by the name the server made for it (the log's "Player 2" reads the same).
 function who(ctx, seat) {
-  const name = ctx.seatName(seat);
-  const number = `Player ${seat + 1}`;
-  return name.startsWith(number) ? name : `${number} — ${name}`;
+  return ctx.seatName(seat);
 }
 
 function heroBox(ctx, p) {

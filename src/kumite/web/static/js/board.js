@@ -10,13 +10,29 @@ export function ruleLink(h, game, rules, ref) {
     target: "_blank", rel: "noopener" }, ref);
 }
 
-// The games' events name players by seat ("Player 2"); a person who chose a name is shown by
-// it. Bots keep their number: two "greedy bot"s would otherwise be the same name.
-export function withNames(text, seats) {
-  return text.replace(/\bPlayer (\d+)\b/g, (whole, n) => {
-    const s = seats && seats[Number(n) - 1];
-    return s && s.kind === "human" && s.name && s.name !== whole ? s.name : whole;
+// A seat as the server names it (one name per seat: kumite/server/naming.py), with what it
+// is to this page's seat ("you", "partner", "rival") when the server marks it.
+export function seatLabel(state, index) {
+  const s = state && state.seats && state.seats[index];
+  const name = s ? s.name : `Seat ${index + 1}`;
+  const mark = state && state.marks ? state.marks[index] : "";
+  return mark ? `${name} (${mark})` : name;
+}
+
+// The games' events name players by seat ("Player 2"), some by what the game calls them in
+// its view (a renderer's seatAliases: [text, seat] pairs): each is shown by the seat's name
+// as the server sends it.
+export function withNames(text, seats, aliases = []) {
+  if (!seats) return text;
+  let out = text;
+  for (const [alias, seat] of [...aliases].sort((a, b) => b[0].length - a[0].length)) {
+    if (alias && seats[seat]) out = out.split(alias).join(`\u0000${seat}\u0000`);
+  }
+  out = out.replace(/\bPlayer (\d+)\b/g, (whole, n) => {
+    const s = seats[Number(n) - 1];
+    return s && s.name ? `\u0000${Number(n) - 1}\u0000` : whole;
   });
+  return out.replace(/\u0000(\d+)\u0000/g, (whole, n) => seats[Number(n)].name);
 }
 
 export function recordName(game, tableId) {

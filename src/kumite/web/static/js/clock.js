@@ -2,6 +2,7 @@
 // page passes on ("kumite:message" events) and draws into #clock. A countdown per seat whose
 // clock runs; "time ran out" notes; a button to hand a long-silent seat to a bot.
 import { api, clear, h } from "./api.js";
+import { seatLabel } from "./board.js";
 
 const box = document.getElementById("clock");
 const tableId = decodeURIComponent(window.location.pathname.split("/").pop());
@@ -14,10 +15,9 @@ let state = null;
 let notes = [];
 let timer = null;
 
+// A seat by the name the server made for it (kumite/server/naming.py).
 function seatName(seat) {
-  const s = state && state.seats[seat];
-  const name = s && s.name ? s.name : `Player ${seat + 1}`;
-  return seat === mySeat ? `${name} (you)` : name;
+  return seatLabel(state, seat);
 }
 
 function clockText(seconds) {

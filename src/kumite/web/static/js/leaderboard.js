@@ -15,14 +15,17 @@ async function show() {
     const mine = me && r.id === me.id;
     rows.append(h(`tr${mine ? ".mine" : ""}`, { dataset: { kind: r.kind } },
       h("td", {}, String(i + 1)),
-      h("td", {}, r.name, r.kind === "bot" ? h("span.dim", {}, " (bot)") : null, mine ? h("strong", {}, " — you") : null),
-      h("td", {}, r.rating.toFixed(1)), h("td", {}, r.mu.toFixed(1)), h("td", {}, r.sigma.toFixed(1)),
-      h("td", {}, String(r.games))));
+      h("td", { title: r.title || "" }, r.name, mine ? h("strong", {}, " (you)") : null),
+      h("td", {}, String(r.rating)), h("td", {}, String(r.games)),
+      h("td.details", {}, r.mu.toFixed(1)), h("td.details", {}, r.sigma.toFixed(1))));
   });
 }
 
 async function main() {
   showPlayer();
+  // μ and σ are a details view: shown on demand, beside the one rating number.
+  const toggle = document.getElementById("board-details");
+  toggle.addEventListener("change", () => { document.getElementById("board-table").classList.toggle("with-details", toggle.checked); });
   const games = await api("/api/games");
   for (const g of games) select.append(h("option", { value: g.id }, g.name));
   const wanted = new URLSearchParams(window.location.search).get("game");

@@ -11,7 +11,7 @@ const seatRows = document.getElementById("seat-rows");
 const optionsBox = document.getElementById("options");
 const errorBox = document.getElementById("create-error");
 let games = [];
-let botRatings = {};  // game -> agent -> rating (μ − 3σ), for the bots' labels
+let botRatings = {};  // game -> agent -> rating (the display scale), for the bots' labels
 
 function currentGame() {
   return games.find((g) => g.id === gameSelect.value);
@@ -24,11 +24,17 @@ function seatRow(game, index) {
     h("option", { value: "human" }, "A friend (invite link)"),
     h("option", { value: "open" }, "Open seat (anyone may join)"));
   kind.value = index === 0 ? "you" : "bot";
+  // Bots by level, as players name them ("Strong"); the technical name and what it does in
+  // the tooltip. Two bots of one level are told apart the way a table tells seats apart.
+  const seen = {};
   const agent = h("select", { name: `agent-${index}`, "aria-label": `Bot for seat ${index + 1}` },
     game.agents.map((a) => {
       const rating = (botRatings[game.id] || {})[a.name];
-      return h("option", { value: a.name, title: a.about },
-        rating === undefined ? a.name : `${a.name} (rated ${rating.toFixed(1)})`);
+      const level = a.level || a.name;
+      seen[level] = (seen[level] || 0) + 1;
+      const shown = seen[level] > 1 ? `${level} (${seen[level]})` : level;
+      return h("option", { value: a.name, title: `${level} bot: ${a.name} — ${a.about}` },
+        rating === undefined ? shown : `${shown} (rated ${Math.round(rating)})`);
     }));
   const preferred = ["greedy"].find((n) => game.agents.some((a) => a.name === n));
   if (preferred) agent.value = preferred;
@@ -167,9 +173,8 @@ async function renderTopRated() {
   const me = player();
   for (const r of data.ratings) {
     const mine = me && r.id === me.id;
-    list.append(h(`li${mine ? ".mine" : ""}`, {}, r.name,
-      r.kind === "bot" ? h("span.dim", {}, " (bot)") : null,
-      ` — ${r.rating.toFixed(1)} `, h("span.dim", {}, `(${r.games} game${r.games === 1 ? "" : "s"})`)));
+    list.append(h(`li${mine ? ".mine" : ""}`, { title: r.title || "" }, r.name,
+      ` — ${Math.round(r.rating)} `, h("span.dim", {}, `(${r.games} game${r.games === 1 ? "" : "s"})`)));
   }
   if (!data.ratings.length) list.append(h("li.dim", {}, data.available ? "No rated game yet." : "Games are not rated on this server."));
 }
@@ -224,12 +229,32 @@ function showCreated(made) {
     // Your own seat opens with your player key: its address holds no token.
     const url = new URL(link.you && link.play ? link.play : link.url, window.location.href).href;
     list.append(h("li", {}, link.you ? "Your seat: " : `Invite link for seat ${link.seat + 1}: `,
-      h("a", { href: url, id: link.you ? "my-seat" : undefined }, url)));
+      h("a", { href: url, id: link.you ? "my-seat" : undefined }, url),
+      link.you ? null : copyButton(url, link.seat)));
   }
   list.append(h("li", {}, "Spectators: ", h("a", { href: made.spectate }, made.spectate)));
   box.append(list);
   const mine = made.links.find((l) => l.you);
   if (mine) box.append(h("p", {}, h("a.primary", { href: mine.play || mine.url, id: "go" }, "Go to your seat →")));
+}
+
+// A button that copies an invite link (to send it to a friend), and says so.
+function copyButton(url, seat) {
+  const button = h("button.copy", { type: "button", dataset: { seat }, "aria-label": `Copy the invite link for seat ${seat + 1}` }, "Copy");
+  button.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      button.textContent = "Copied";
+    } catch {
+      // No clipboard here (an insecure page, say): the link is selected for a manual copy.
+      const range = document.createRange();
+      range.selectNodeContents(button.previousElementSibling);
+      window.getSelection().removeAllRanges();
+      window.getSelection().addRange(range);
+      button.textContent = "Selected: copy it";
+    }
+  });
+  return [" ", button];
 }
 
 function gameName(id) {
@@ -244,9 +269,11 @@ function age(iso) {
   return `${Math.round(seconds / 86400)} days ago`;
 }
 
-function seatSummary(seats) {
+// The seats by the names the server made for them ("mine": this player's seat, marked).
+function seatSummary(seats, mine = null) {
   const open = seats.filter((s) => s.kind === "open" && !s.claimed).length;
-  const names = seats.filter((s) => !(s.kind === "open" && !s.claimed)).map((s) => s.name).join(", ");
+  const names = seats.map((s, i) => [s, i === mine ? `${s.name} (you)` : s.name])
+    .filter(([s]) => !(s.kind === "open" && !s.claimed)).map(([, name]) => name).join(", ");
   return `${seats.length - open}/${seats.length} seats taken${names ? ` (${names})` : ""}`;
 }
 
@@ -271,7 +298,7 @@ async function refreshMine() {
     const playing = g.status === "playing";
     const label = g.your_move ? "your move" : playing ? "playing" : g.status;
     list.append(h("li", { dataset: { table: g.id } },
-      h("strong", {}, gameName(g.game)), ` — seat ${g.seat + 1} — ${label} — ${seatSummary(g.seats)} — ${age(g.updated)} — `,
+      h("strong", {}, gameName(g.game)), ` — ${label} — ${seatSummary(g.seats, g.seat)} — ${age(g.updated)} — `,
       h("a", { href: `/table/${g.id}#seat=${g.seat}`,
         class: "resume" }, playing ? "resume" : "see the result")));
   }

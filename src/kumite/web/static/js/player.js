@@ -40,9 +40,9 @@ export function askName(message) {
 
 // The player this browser keeps, checked with the server; asks for a name if there is none
 // (or the server does not know its key). Resolves with the player once there is one.
-export async function ensurePlayer() {
+export async function ensurePlayer(message) {
   const me = player();
-  if (!me) return askName();
+  if (!me) return askName(message);
   try {
     await api("/api/players/me");
     return me;

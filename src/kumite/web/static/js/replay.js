@@ -1,7 +1,7 @@
 // Step through a finished game: the spectator's view after each step, and what happened.
 // A slider, a jump to each round or turn, labelled choices, arrow keys.
 import { api, clear, h } from "./api.js";
-import { recordName, ruleLink, withNames } from "./board.js";
+import { recordName, ruleLink, seatLabel, withNames } from "./board.js";
 
 const tableId = decodeURIComponent(window.location.pathname.split("/").pop());
 let frames = [];
@@ -9,12 +9,13 @@ let index = 0;
 let renderer = null;
 let cards = null;
 let seats = [];
+let marks = [];
 let rules = {};
 let game = "";
 
+// Each seat by the name the server made for it (with its team, in a team game).
 function seatName(i) {
-  const s = seats[i];
-  return s ? (s.name || `Player ${i + 1}`) : `Player ${i + 1}`;
+  return seatLabel({ seats, marks }, i);
 }
 
 // The first step of each round, clash or turn: where the view's round, clash or turn number
@@ -45,8 +46,9 @@ function show() {
   for (const [s, c] of Object.entries(frame.choices)) {
     log.append(h("li.dim", { title: c }, `${seatName(Number(s))}: ${(frame.labels || {})[s] || c}`));
   }
-  for (const e of frame.events) log.append(h("li", {}, e.text, ruleLink(h, game, rules, e.rule)));
-  const state = { view: frame.view, decision: null, submitted: false, seats, waiting: [], outcome: null };
+  const aliases = renderer.seatAliases ? renderer.seatAliases(frame.view) : [];
+  for (const e of frame.events) log.append(h("li", {}, withNames(e.text, seats, aliases), ruleLink(h, game, rules, e.rule)));
+  const state = { view: frame.view, decision: null, submitted: false, seats, marks, waiting: [], outcome: null };
   const history = frames.slice(0, index + 1).flatMap((f) => f.events);
   renderer.renderView(document.getElementById("board"), {
     state, cards, rules, seat: null, choose: () => {}, seatName, lastEvents: frame.events, history,
@@ -64,7 +66,7 @@ async function main() {
   const data = await api(`/api/tables/${tableId}/replay`);
   frames = data.frames;
   seats = data.seats;
-  for (const f of frames) for (const e of f.events) e.text = withNames(e.text, seats);
+  marks = data.marks || [];
   game = data.game;
   [cards, rules] = await Promise.all([
     api(`/api/tables/${tableId}/cards`),

@@ -2,15 +2,16 @@
 // explained event log, seats, chat and the result. The server only ever sends this seat's
 // view and the events this seat may see.
 import { api, clear, h, player } from "./api.js";
-import { keepFocus, numberKeys, recordName, ruleLink, withNames, yourMove } from "./board.js";
+import { ensurePlayer } from "./player.js";
+import { keepFocus, numberKeys, recordName, ruleLink, seatLabel, withNames, yourMove } from "./board.js";
 
 const tableId = decodeURIComponent(window.location.pathname.split("/").pop());
 const params = new URLSearchParams(window.location.hash.slice(1));
 const seat = params.has("seat") ? Number(params.get("seat")) : null;
 // A seat's token from its link, else (a seat its player holds) this browser's player key.
 let token = params.get("token");
-const me = player();
-const byKey = seat !== null && !token && me !== null;
+let me = player();
+let byKey = seat !== null && !token && me !== null;
 
 const board = document.getElementById("board");
 const logList = document.getElementById("log");
@@ -49,10 +50,14 @@ export function choose(choice) {
   socket.send(JSON.stringify({ type: "choose", step: state.step, choice }));
 }
 
+// Every seat by the name the server made for it, marked as it is to this seat.
 function seatName(index) {
-  const s = state && state.seats[index];
-  const who = s ? (s.name || `Player ${index + 1}`) : `Player ${index + 1}`;
-  return index === seat ? `${who} (you)` : who;
+  return seatLabel(state, index);
+}
+
+// What the game's view calls each seat besides "Player N" (a renderer may say).
+function aliases() {
+  return renderer && renderer.seatAliases && state ? renderer.seatAliases(state.view) : [];
 }
 
 function appendEvents(events) {
@@ -90,8 +95,9 @@ function renderSeats() {
   for (const s of state.seats) {
     const dot = h(`span.dot.${s.kind === "bot" ? "bot" : s.connected ? "on" : "off"}`, {
       title: s.kind === "bot" ? "bot" : s.connected ? "connected" : "not connected" });
-    list.append(h("li", {}, dot, ` ${seatName(s.seat)}`,
-      s.kind === "bot" ? h("span.dim", {}, ` — ${s.agent}`) : null,
+    list.append(h("li", { title: s.title, dataset: { seat: s.seat } }, dot, " ",
+      h("span.seat-name", {}, seatName(s.seat)),
+      s.stand_in ? h("span.dim", {}, " — a bot plays for them") : null,
       s.kind === "open" && !s.claimed ? h("span.dim", {}, " — open seat") : null));
   }
   box.append(list);
@@ -122,8 +128,8 @@ function renderResult() {
   box.hidden = false;
   clear(box).append(h("h2", {}, "Result"));
   const o = state.outcome;
-  const text = o.draw ? "Draw" : o.winners.map(seatName).join(" & ") + (o.winners.length > 1 ? " win" : " wins");
-  box.append(h("p.outcome", { id: "outcome" }, `${text} — ${o.reason}`));
+  box.append(h("p.outcome", { id: "outcome" }, `${state.result} — ${withNames(o.reason, state.seats, aliases())}`));
+  if (state.ratings) box.append(ratingChanges(state.ratings));
   const actions = h("div.row");
   actions.append(h("a", { href: `/api/tables/${tableId}/record`, download: recordName(info.game, tableId), id: "download" }, "Download record"));
   actions.append(h("a", { href: `/replay/${tableId}`, id: "replay" }, "Replay"));
@@ -145,6 +151,24 @@ function renderResult() {
     actions.append(h("a", { href, id: "to-rematch" }, seat !== null && href.includes("#seat=") ? "Go to the rematch" : "Watch the rematch"));
   }
   box.append(actions);
+}
+
+// How this game moved each rated seat's rating (one number on the display scale), with
+// OpenSkill's μ and σ behind "Details".
+function ratingChanges(ratings) {
+  const seats = Object.keys(ratings).map(Number).sort((a, b) => (a === seat ? -1 : b === seat ? 1 : a - b));
+  const list = h("ul.rating-changes", { id: "rating-changes" });
+  const details = h("details", { id: "rating-details" }, h("summary", {}, "Details"));
+  const rows = h("ul.dim");
+  for (const i of seats) {
+    const r = ratings[i];
+    const change = r.after - r.before;
+    list.append(h("li", { dataset: { seat: i } }, `${seatName(i)}: ${r.after} `,
+      h(`span.${change >= 0 ? "up" : "down"}`, {}, `(${change >= 0 ? "+" : "−"}${Math.abs(change)})`)));
+    rows.append(h("li", {}, `${seatName(i)}: μ ${r.mu.toFixed(2)}, σ ${r.sigma.toFixed(2)}`));
+  }
+  details.append(h("p.hint", {}, "A rating is 1500 + 100 × (μ − 3σ), at least 0: OpenSkill's conservative estimate, rescaled."), rows);
+  return h("div.ratings", {}, h("h3", {}, "Ratings"), list, details);
 }
 
 function render() {
@@ -192,14 +216,19 @@ function connect() {
       history = [];
       setupChat(data.chat);
     } else if (data.type === "update") {
-      for (const e of data.events) e.text = withNames(e.text, data.state.seats);
+      state = data.state;
+      const d = state.decision;
+      if (d) {
+        if (d.labels) d.labels = d.labels.map((l) => l && withNames(l, state.seats, aliases()));
+        if (d.prompt) d.prompt = withNames(d.prompt, state.seats, aliases());
+      }
+      for (const e of data.events) e.text = withNames(e.text, data.state.seats, aliases());
       if (data.events.length) {
         const newest = data.events[data.events.length - 1].step;
         lastEvents = data.events.filter((e) => e.step === newest);
       }
       appendEvents(data.events);
       history.push(...data.events);
-      state = data.state;
       render();
     } else if (data.type === "error" && data.code === "chat-refused") {
       const line = document.getElementById("chat-error");
@@ -232,7 +261,11 @@ function connect() {
 // reload; a player's key opens it too).
 function keepSeat(fresh) {
   token = fresh;
-  window.history.replaceState(null, "", `${window.location.pathname}#seat=${seat}&token=${fresh}`);
+  // Taken with this browser's player key: the seat is theirs, and their key opens it again
+  // (the address keeps no token, for a reload or a bookmark; "My games" lists the table).
+  if (me) byKey = true;
+  const hash = me ? `#seat=${seat}` : `#seat=${seat}&token=${fresh}`;
+  window.history.replaceState(null, "", `${window.location.pathname}${hash}`);
 }
 
 // This link's seat is not ours (a wrong or old token, or another browser's seat): watching
@@ -277,6 +310,13 @@ async function main() {
   document.getElementById("title").textContent = `${info.name} — table ${tableId}` +
     (seat === null ? " (watching)" : "");
   document.getElementById("how-to-play").href = `/rules/${info.game}`;
+  const invited = seat !== null && token && info.seats[seat]
+    && info.seats[seat].kind === "human" && !info.seats[seat].claimed;
+  if (invited) {
+    // An invite carries the person: the name the others will see, and this browser's player
+    // key, which the hello binds the seat to (rated, and in their "My games").
+    me = await ensurePlayer(`You are invited to seat ${seat + 1}: choose the name the others will see.`);
+  }
   [cards, rules, renderer] = await Promise.all([
     api(`/api/tables/${tableId}/cards`),
     api(`/api/games/${info.game}/rules`),
