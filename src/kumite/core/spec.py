@@ -98,6 +98,9 @@ class Bot:
     info: Ref[Callable[[Mapping[str, Any]], Mapping[str, Any]]] | None = None
     """``info(options)``: what a listing shows beside ``about`` for a game with these
     options (e.g. a certified exploitability), from what is at hand — never by solving."""
+    extra: str | None = None
+    """The extra whose packages it needs (:mod:`kumite.core.extras`): without them it is not
+    offered, and asking for it by name is a one-line error naming the extra."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -32,6 +32,7 @@ SPEC = GameSpec(
             "exploitability (kumite solve prints it)",
             Ref("kumite.games.sfrivals.solver.equilibrium:make_bounded"),
             rated=False,
+            extra="solver",
             info=Ref("kumite.games.sfrivals.solver.equilibrium:info"),
         ),
         Bot(
@@ -40,6 +41,7 @@ SPEC = GameSpec(
             "exact fight values",
             Ref("kumite.games.sfrivals.solver.belief:make"),
             rated=False,
+            extra="solver",
         ),
         Bot(
             "belief-safe",
@@ -47,6 +49,7 @@ SPEC = GameSpec(
             "against any answer stays within 0.1 of the safe one",
             Ref("kumite.games.sfrivals.solver.belief:make_safe"),
             rated=False,
+            extra="solver",
         ),
         Bot(
             "equilibrium",
@@ -54,6 +57,7 @@ SPEC = GameSpec(
             "mini pack, solved exactly); else play bounded",
             Ref("kumite.games.sfrivals.solver.equilibrium:make"),
             rated=False,
+            extra="solver",
             info=Ref("kumite.games.sfrivals.solver.equilibrium:info"),
         ),
     ),
