@@ -1,5 +1,7 @@
 """First run (issue 18): the web table's address is printed once its port is bound, a port
-in use is one clear line; /favicon.ico and the generic pages are served."""
+in use is one clear line; /favicon.ico and the generic pages are served. Issue 30: what
+`make serve` installs (no numba, SciPy, matplotlib or cma) serves and plays with the default
+bots."""
 
 from __future__ import annotations
 
@@ -11,19 +13,22 @@ import sys
 import httpx
 import pytest
 
-from tests.server.live import free_port
+from tests.hidden import hiding_env
+from tests.server.live import Seat, create_table, free_port, wait_until_up
 
 
-def serve(port: int, tmp_path) -> subprocess.Popen[str]:
+def serve(
+    port: int, tmp_path, env: dict[str, str] | None = None, *more: str
+) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [
             sys.executable, "-m", "kumite.cli.main", "serve", "--port", str(port),
-            "--database-url", f"sqlite:///{tmp_path}/first.sqlite3",
+            "--database-url", f"sqlite:///{tmp_path}/first.sqlite3", *more,
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "COLUMNS": "200", "NO_COLOR": "1"},
+        env={**(os.environ if env is None else env), "COLUMNS": "200", "NO_COLOR": "1"},
     )  # fmt: skip
 
 
@@ -66,3 +71,34 @@ def test_the_new_modules_are_served(server, name):
     response = httpx.get(f"{server.base}/static/js/{name}")
     assert response.status_code == 200
     assert "javascript" in response.headers["content-type"]
+
+
+def test_without_the_solver_and_lab_libraries_the_server_plays_with_the_default_bots(tmp_path):
+    """As after `make serve` (numba, SciPy, matplotlib and cma hidden from the server and
+    its bot workers): the lobby offers the default bots and not the solver's, a table of
+    greedy against random plays to its end, and asking for a solver bot is a clear 400."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = serve(port, tmp_path, hiding_env(tmp_path / "hidden"), "--bot-delay", "0")
+    try:
+        wait_until_up(base)
+        games = {g["id"]: g for g in httpx.get(f"{base}/api/games").json()}
+        offered = {a["name"] for a in games["sfrivals"]["agents"]}
+        assert {"random", "greedy", "ismcts"} <= offered
+        assert offered.isdisjoint({"bounded", "belief", "belief-safe", "equilibrium"})
+        for game in ("sfrivals", "rivales", "sfdbg"):
+            made = create_table(
+                base, game, [{"kind": "bot", "agent": "greedy"}, {"kind": "bot", "agent": "random"}]
+            )
+            watcher = Seat(base, made["id"])
+            watcher.until(
+                lambda m: m["type"] == "update" and m["state"]["outcome"] is not None, timeout=120
+            )
+        seats = [{"kind": "you"}, {"kind": "bot", "agent": "bounded"}]
+        refused = httpx.post(f"{base}/api/tables", json={"game": "sfrivals", "seats": seats})
+        assert refused.status_code == 400
+        assert "pip install 'kumite[solver]'" in refused.text
+    finally:
+        server.terminate()
+        _, err = server.communicate(timeout=20)
+    assert "Traceback" not in err
