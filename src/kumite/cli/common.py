@@ -34,6 +34,11 @@ def friendly_errors(fn: Callable[P, R]) -> Callable[P, R]:
             return fn(*args, **kwargs)
         except KumiteError as exc:
             raise fail(str(exc)) from None
+        except KeyboardInterrupt:
+            # Ctrl-C (at a prompt, say): end the line it was typed on, so that the shell's
+            # prompt starts on its own line; no traceback; the shell's code for SIGINT
+            err_console.print()
+            raise typer.Exit(130) from None
         except ModuleNotFoundError as exc:
             # a path to an optional package that no check above foresaw: still one line
             top = (exc.name or "").split(".")[0]

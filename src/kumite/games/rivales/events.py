@@ -59,7 +59,11 @@ class LifeMarkerChosen(Event):
     def describe(self) -> str:
         if self.name is None:
             return f"{self.who} covers the life bar with a life marker (face down)."
-        return f"You cover your life bar with {self.name} as life marker (hidden from rivals)."
+        # named like every other line of the log: a replay shows every player's marker
+        return (
+            f"{self.who} covers the life bar with {self.name} as life marker "
+            "(hidden from rivals)."
+        )
 
 
 class CardsDrawn(Event):

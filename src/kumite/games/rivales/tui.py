@@ -39,6 +39,7 @@ from kumite.games.rivales.talk import (
 )
 from kumite.tui.console import pick
 from kumite.tui.registry import TerminalFrontEnd
+from kumite.tui.screen import board
 
 TYPE_STYLE = {"basic": "cyan", "unique": "dark_orange", "ultra": "magenta"}
 TYPE_ICON = {"basic": "◆", "unique": "●", "ultra": "⬢"}
@@ -328,11 +329,12 @@ class HumanRivales:
             c.print(legend())
             chosen = pick(c, f"{self.label}: choose your fighter", fighters, named)
             return PickFighter(chosen.id).format()
-        c.print(
+        board(
+            c,
             Panel(
                 render(view, self.catalog),
                 title=f"{self.label} — {view['players'][self.seat]['who']}",
-            )
+            ),
         )
         if self.chat is not None and kind in ("zones", "zone-order", "play"):
             self._talk(view)
