@@ -77,7 +77,7 @@ class CardsDrawn(Event):
 
     def describe(self) -> str:
         if self.names:
-            return f"You draw {', '.join(self.names)}."
+            return f"{self.who} draws {', '.join(self.names)}."
         if self.count == 0:
             return f"{self.who}'s deck is exhausted: no card drawn."
         return f"{self.who} draws {self.count} card{'s' if self.count > 1 else ''}."

@@ -121,9 +121,9 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
     )
     parts.append(head)
     for p in view["players"]:
-        who = f"Player {p['seat'] + 1}" + (" (you)" if p["seat"] == seat else "")
         name = p["character_name"] or "?"
-        line = Text(f"{who} ({name}) ", style="bold")
+        you = ", you" if p["seat"] == seat else ""
+        line = Text(f"Player {p['seat'] + 1} ({name}{you}) ", style="bold")
         line.append(life_gauge(p["life"], view["life_max"]))
         line.append(f"  cards in hand: {p['hand_size']}")
         extras = []
