@@ -13,11 +13,10 @@ import pytest
 from kumite.agents.registry import agent_names, make_agent
 from kumite.core import extras
 from kumite.core.extras import EXTRAS, MissingExtraError
-from kumite.core.registry import get_game
+from kumite.core.registry import get_game, specs
 from tests.hidden import HEAVY
 
 PYPROJECT = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text("utf-8"))
-SOLVER_BOTS = {"bounded", "belief", "belief-safe", "equilibrium"}
 
 
 def names(requirements: list[str]) -> set[str]:
@@ -42,19 +41,30 @@ def test_the_test_tools_install_every_extra_the_suite_tests():
     assert set().union(*EXTRAS.values()) <= tools
 
 
+#: The bots the games ship that need an extra (SF Rivals' solver bots).
+EXTRA_BOTS = [(spec.id, bot) for spec in specs().values() for bot in spec.bots if bot.extra]
+
+
+def test_some_bots_need_an_extra():
+    assert EXTRA_BOTS
+
+
+@pytest.mark.parametrize(("game_id", "bot"), EXTRA_BOTS, ids=[b.name for _, b in EXTRA_BOTS])
 def test_a_bot_whose_extra_is_missing_is_not_offered_and_asking_for_it_names_the_extra(
-    monkeypatch,
+    monkeypatch, game_id, bot
 ):
-    game = get_game("sfrivals")
-    assert set(agent_names("sfrivals")) >= SOLVER_BOTS  # installed here: offered
+    game = get_game(game_id)
+    assert bot.name in agent_names(game_id)  # installed here: offered
+    needed = EXTRAS[bot.extra]
     real = extras.installed
-    monkeypatch.setattr(extras, "installed", lambda m: m != "numba" and real(m))
-    offered = agent_names("sfrivals")
-    assert SOLVER_BOTS.isdisjoint(offered)
-    assert {"random", "greedy", "ismcts"} <= set(offered)
+    monkeypatch.setattr(extras, "installed", lambda m: m not in needed and real(m))
+    offered = agent_names(game_id)
+    assert bot.name not in offered
+    assert "random" in offered  # the generic bots still play
     with pytest.raises(MissingExtraError) as refused:
-        make_agent("bounded", game, {}, 0, 1)
+        make_agent(bot.name, game, {}, 0, 1)
     assert str(refused.value) == (
-        "the sfrivals bot 'bounded' needs numba (not installed): pip install 'kumite[solver]'"
+        f"the {game_id} bot {bot.name!r} needs {', '.join(needed)} (not installed): "
+        f"pip install 'kumite[{bot.extra}]'"
     )
-    make_agent("greedy", game, {}, 0, 1)  # the default bots still play
+    make_agent("random", game, {}, 0, 1)

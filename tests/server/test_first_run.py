@@ -13,6 +13,7 @@ import sys
 import httpx
 import pytest
 
+from kumite.core.registry import specs
 from tests.hidden import hiding_env
 from tests.server.live import Seat, create_table, free_port, wait_until_up
 
@@ -75,29 +76,37 @@ def test_the_new_modules_are_served(server, name):
 
 def test_without_the_solver_and_lab_libraries_the_server_plays_with_the_default_bots(tmp_path):
     """As after `make serve` (numba, SciPy, matplotlib and cma hidden from the server and
-    its bot workers): the lobby offers the default bots and not the solver's, a table of
-    greedy against random plays to its end, and asking for a solver bot is a clear 400."""
+    its bot workers): the lobby offers every game's default bots and not those needing an
+    extra, a table of the game's own first bot against random plays each game to its end,
+    and asking for a bot that needs an extra is a clear 400 naming it."""
+    extra_bots = {
+        (spec.id, bot.name, bot.extra)
+        for spec in specs().values()
+        for bot in spec.bots
+        if bot.extra
+    }
+    assert extra_bots
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     server = serve(port, tmp_path, hiding_env(tmp_path / "hidden"), "--bot-delay", "0")
     try:
         wait_until_up(base)
-        games = {g["id"]: g for g in httpx.get(f"{base}/api/games").json()}
-        offered = {a["name"] for a in games["sfrivals"]["agents"]}
-        assert {"random", "greedy", "ismcts"} <= offered
-        assert offered.isdisjoint({"bounded", "belief", "belief-safe", "equilibrium"})
-        for game in ("sfrivals", "rivales", "sfdbg"):
-            made = create_table(
-                base, game, [{"kind": "bot", "agent": "greedy"}, {"kind": "bot", "agent": "random"}]
-            )
+        for game in httpx.get(f"{base}/api/games").json():
+            offered = [a["name"] for a in game["agents"]]
+            assert {"random", "ismcts"} <= set(offered)
+            assert not {name for g, name, _ in extra_bots if g == game["id"]} & set(offered)
+            own = offered[1]  # random, then the game's own bots (agents.registry)
+            seats = [{"kind": "bot", "agent": own}, {"kind": "bot", "agent": "random"}]
+            made = create_table(base, game["id"], seats)
             watcher = Seat(base, made["id"])
             watcher.until(
                 lambda m: m["type"] == "update" and m["state"]["outcome"] is not None, timeout=120
             )
-        seats = [{"kind": "you"}, {"kind": "bot", "agent": "bounded"}]
-        refused = httpx.post(f"{base}/api/tables", json={"game": "sfrivals", "seats": seats})
-        assert refused.status_code == 400
-        assert "pip install 'kumite[solver]'" in refused.text
+        for game_id, name, extra in extra_bots:
+            seats = [{"kind": "you"}, {"kind": "bot", "agent": name}]
+            refused = httpx.post(f"{base}/api/tables", json={"game": game_id, "seats": seats})
+            assert refused.status_code == 400
+            assert f"pip install 'kumite[{extra}]'" in refused.text
     finally:
         server.terminate()
         _, err = server.communicate(timeout=20)

@@ -59,11 +59,7 @@ class LifeMarkerChosen(Event):
     def describe(self) -> str:
         if self.name is None:
             return f"{self.who} covers the life bar with a life marker (face down)."
-        # named like every other line of the log: a replay shows every player's marker
-        return (
-            f"{self.who} covers the life bar with {self.name} as life marker "
-            "(hidden from rivals)."
-        )
+        return f"You cover your life bar with {self.name} as life marker (hidden from rivals)."
 
 
 class CardsDrawn(Event):
@@ -77,7 +73,7 @@ class CardsDrawn(Event):
 
     def describe(self) -> str:
         if self.names:
-            return f"{self.who} draws {', '.join(self.names)}."
+            return f"You draw {', '.join(self.names)}."
         if self.count == 0:
             return f"{self.who}'s deck is exhausted: no card drawn."
         return f"{self.who} draws {self.count} card{'s' if self.count > 1 else ''}."

@@ -1,6 +1,6 @@
-"""``kumite play`` at a terminal (issue 30): the board is redrawn in place, not printed again
-below the last one; the person is called by the name the log uses, "(you)" beside it; Ctrl-C
-leaves cleanly."""
+"""``kumite play`` of SF Rivals at a terminal (issue 30): the board is redrawn in place, not
+printed again below the last one; the person is called by the name the log uses, "(you)"
+beside it; Ctrl-C leaves cleanly."""
 
 from __future__ import annotations
 
