@@ -16,16 +16,20 @@ PORT ?= 8000
 HOST ?= 127.0.0.1
 SERVE_STAMP := $(VENV)/.serve-installed
 
+# The tests need every extra: the test tools, the solver's and the lab's libraries.
 $(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	@test -x $(PY) || { echo "== making $(VENV)"; $(PYTHON) -m venv $(VENV); }
+	@echo "== installing kumite[test] (the test tools, the solver and the lab) into $(VENV)"
+	$(PY) -m pip install --progress-bar on --disable-pip-version-check --upgrade pip
+	$(PY) -m pip install --progress-bar on --disable-pip-version-check -e '.[test]'
 	touch $(STAMP)
 
-# Serving needs kumite and its `serve` extra only: not the test tools (ray, playwright, mypy).
+# Serving and playing in the terminal with the default bots need kumite and its `serve` extra
+# only: not the solver's and the lab's libraries (numba, SciPy, matplotlib: the `solver` and
+# `lab` extras) nor the test tools (ray, playwright, mypy).
 $(SERVE_STAMP): pyproject.toml
 	@test -x $(PY) || { echo "== making $(VENV)"; $(PYTHON) -m venv $(VENV); }
-	@echo "== installing kumite[serve] into $(VENV) (the first time takes a minute or two)"
+	@echo "== installing kumite[serve] into $(VENV) (the solver's bots: pip install -e '.[solver]')"
 	$(PY) -m pip install --progress-bar on --disable-pip-version-check -e '.[serve]'
 	touch $(SERVE_STAMP)
 
@@ -33,8 +37,8 @@ $(SERVE_STAMP): pyproject.toml
 serve: $(SERVE_STAMP)
 	$(VENV)/bin/kumite serve --host $(HOST) --port $(PORT)
 
-## Install into .venv and play Street Fighter Rivals against the AI in the terminal.
-play: $(STAMP)
+## Install what playing needs into .venv and play Street Fighter Rivals against the AI in the terminal.
+play: $(SERVE_STAMP)
 	$(VENV)/bin/kumite play
 
 ## Install the test tools and run the whole suite: lint, types, tests (pure and compiled).

@@ -14,6 +14,11 @@ OPTIONAL = {
     "open_spiel": "pip install 'kumite[openspiel]'",
     "ray": "pip install 'kumite[ray]'",
     "openskill": "pip install 'kumite[serve]'",
+    # the solver's and the lab's libraries (kumite.core.extras): not in `make serve`
+    "numba": "pip install 'kumite[solver]'",
+    "scipy": "pip install 'kumite[solver]'",
+    "matplotlib": "pip install 'kumite[lab]'",
+    "cma": "pip install 'kumite[lab]'",
     "psycopg": "pip install 'kumite[postgres]'",
     "playwright": "pip install 'kumite[test]'",
     "axe_playwright_python": "pip install 'kumite[test]'",

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 from typer.testing import CliRunner
 
 from kumite.cli.main import app
+from tests.hidden import hiding_env
 
 runner = CliRunner()
 
@@ -306,3 +309,26 @@ def test_error_quoting_a_pack_table_keeps_its_brackets(tmp_path):
     result = runner.invoke(app, ["cards", "sfrivals", "--pack", str(path)])
     assert result.exit_code == 2
     assert "unknown source key 'NOPE': cite one of [sources] (" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "extra"),
+    [
+        (["sim", "sfrivals", "--games", "2"], "lab"),
+        (["balance", "sfrivals"], "lab"),
+        (["solve", "sfrivals", "--characters", "ryu,ken"], "solver"),
+        (["play", "sfrivals", "--players", "bounded,random", "--quiet"], "solver"),
+    ],
+)
+def test_without_an_extra_its_commands_and_bots_name_it_in_one_line(tmp_path, args, extra):
+    """As after `make serve` (numba, SciPy, matplotlib and cma hidden): a command or bot that
+    needs the solver or the lab says which extra to install, in one line, exit code 2."""
+    done = subprocess.run(
+        [sys.executable, "-m", "kumite.cli.main", *args],
+        capture_output=True, text=True, timeout=120, check=False,
+        env={**hiding_env(tmp_path), "COLUMNS": "200", "NO_COLOR": "1"},
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().startswith("error: ")
+    assert f"pip install 'kumite[{extra}]'" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

@@ -8,6 +8,7 @@ from typing import Any
 from kumite.agents.base import Agent, AgentFactory
 from kumite.agents.uniform import RandomAgent
 from kumite.core.errors import KumiteError
+from kumite.core.extras import missing, require
 from kumite.core.game import Game
 from kumite.core.registry import specs
 from kumite.core.spec import GameSpec, Ref
@@ -48,7 +49,16 @@ def _random(game: Game[Any], options: Mapping[str, Any], seat: int, seed: int) -
 
 
 def _table(spec: GameSpec | None) -> dict[str, tuple[str, Ref[AgentFactory]]]:
-    own = {} if spec is None else {b.name: (b.about, b.factory) for b in spec.bots}
+    """The bots that can play here: a game's bot whose extra is not installed is left out."""
+    own = (
+        {}
+        if spec is None
+        else {
+            b.name: (b.about, b.factory)
+            for b in spec.bots
+            if b.extra is None or not missing(b.extra)
+        }
+    )
     return {
         "random": GENERIC["random"],
         **own,
@@ -91,8 +101,12 @@ def make_agent(
     name: str, game: Game[Any], options: Mapping[str, Any], seat: int, seed: int
 ) -> Agent:
     """A bot called ``name`` for ``seat`` of ``game`` (humans are made by the UI)."""
-    found = _table(specs().get(game.info.id)).get(name)
+    spec = specs().get(game.info.id)
+    found = _table(spec).get(name)
     if found is None:
+        bot = None if spec is None else next((b for b in spec.bots if b.name == name), None)
+        if bot is not None and bot.extra is not None:
+            require(bot.extra, f"the {game.info.id} bot {name!r}")
         known = ", ".join(["human", *agent_names(game.info.id)])
         raise UnknownAgentError(f"no agent {name!r} for {game.info.id} (known: {known})")
     agent: Agent = found[1].load()(game, options, seat, seed)

@@ -11,6 +11,7 @@ import typer
 from rich.markup import escape
 
 from kumite.core.errors import KumiteError
+from kumite.core.extras import extra_of
 from kumite.tui.console import err_console
 
 P = ParamSpec("P")
@@ -33,6 +34,18 @@ def friendly_errors(fn: Callable[P, R]) -> Callable[P, R]:
             return fn(*args, **kwargs)
         except KumiteError as exc:
             raise fail(str(exc)) from None
+        except KeyboardInterrupt:
+            # Ctrl-C (at a prompt, say): end the line it was typed on, so that the shell's
+            # prompt starts on its own line; no traceback; the shell's code for SIGINT
+            err_console.print()
+            raise typer.Exit(130) from None
+        except ModuleNotFoundError as exc:
+            # a path to an optional package that no check above foresaw: still one line
+            top = (exc.name or "").split(".")[0]
+            extra = extra_of(top)
+            if extra is None:
+                raise
+            raise fail(f"this needs {top} (not installed): pip install 'kumite[{extra}]'") from None
 
     return wrapper
 

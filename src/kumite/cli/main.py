@@ -15,6 +15,7 @@ from kumite.cli import replay as replay_cmd
 from kumite.cli.common import friendly_errors
 from kumite.cli.options import OptionOpt, PickOpt, game_options, settings_from
 from kumite.cli.solve import app as solve_app
+from kumite.core.extras import require
 from kumite.core.registry import default_game, game_ids, get_spec
 from kumite.server.settings import ServerSettings
 
@@ -212,6 +213,7 @@ def sim(
     """Simulate many bot games: win rates with intervals, seat effects, ratings, matchups,
     restricted play, card impact, games to look at; with --pack, a before/after comparison."""
     # The balance lab's modules (numpy, scipy, matplotlib) load only when used.
+    require("lab", "kumite sim")
     from kumite.cli import sim as sim_cmd
 
     game, extra = game_and_flags(game, ctx.args)
@@ -347,6 +349,7 @@ def balance(
 ) -> None:
     """Search the smallest change of card values that meets balance targets under every
     judge; write it as an overlay pack and report before/after tables (docs/simulation.md)."""
+    require("lab", "kumite balance")
     from kumite.cli import balance as balance_cmd
 
     game, extra = game_and_flags(game, ctx.args)
@@ -403,6 +406,7 @@ def report(
     ] = None,
 ) -> None:
     """Write a self-contained HTML balance report (plots embedded, no network needed)."""
+    require("lab", "kumite report")
     from kumite.cli import report as report_cmd
 
     report_cmd.run(files, out)
@@ -579,6 +583,7 @@ def exploit(
 ) -> None:
     """The exact worst cases and exploitability of a policy in one matchup of a small pack
     (see docs/envs.md, "Exploitability of your policy")."""
+    require("solver", "kumite exploit")
     game, extra = game_and_flags(game, ctx.args)
     spec = get_spec(game)
     settings = settings_from(spec, pick, option or [], pack, extra)

@@ -13,12 +13,12 @@ from kumite.agents.registry import agent_info, make_agent
 from kumite.cli.common import new_seed, split_list
 from kumite.cli.options import PlaySettings, game_options
 from kumite.core.errors import OptionsError
-from kumite.core.events import Event
 from kumite.core.game import Game, Outcome, State
 from kumite.core.registry import get_spec
 from kumite.core.rng import derive_seed
-from kumite.tui.console import console, pause, print_events, print_json
+from kumite.tui.console import console, pause, print_json
 from kumite.tui.registry import front_end
+from kumite.tui.screen import TableScreen
 
 
 def build_agents(
@@ -29,7 +29,8 @@ def build_agents(
     agents: list[Agent] = []
     for seat, name in enumerate(names):
         if name == "human":
-            label = "You" if len(humans) == 1 else f"Player {seat + 1}"
+            # the name the log calls the seat by, and "(you)" once for the one person here
+            label = f"Player {seat + 1}" + (" (you)" if len(humans) == 1 else "")
             agents.append(fe.human(console, game, options, seat, label))
         else:
             agents.append(make_agent(name, game, options, seat, derive_seed(seed, "agent", seat)))
@@ -63,12 +64,14 @@ def run(
     show = not quiet and not json_out
     if show:
         console.rule(f"[bold]{game.info.name}[/bold] — seed {seed}")
-        console.print("Seats: " + ", ".join(f"{i + 1}: {n}" for i, n in enumerate(names)))
+        seats = [seat_line(i, n, len(humans)) for i, n in enumerate(names)]
+        console.print("Seats: " + ", ".join(seats))
         for name in dict.fromkeys(names):
             figure = agent_info(name, game_id, state.options_json).get("certified_exploitability")
             if figure is not None:
                 console.print(f"{name}: certified exploitability at most {figure:.3f} here")
-    outcome = play_loop(state, agents, humans, hot_seat, viewer, show)
+    with TableScreen(console, None if hot_seat else viewer) as screen:
+        outcome = play_loop(state, agents, humans, hot_seat, names, screen if show else None)
     if record is not None:
         state.to_record(players=names).save(record)
     if json_out:
@@ -86,14 +89,22 @@ def run(
             console.print(f"Record written to {record} (replay: kumite replay {record})")
 
 
+def seat_line(seat: int, name: str, humans: int) -> str:
+    """``Player 1 (you)``, ``Player 2 (greedy bot)``: the names the log uses."""
+    if name == "human":
+        return f"Player {seat + 1}" + (" (you)" if humans == 1 else "")
+    return f"Player {seat + 1} ({name} bot)"
+
+
 def play_loop(
     state: State,
     agents: list[Agent],
     humans: list[int],
     hot_seat: bool,
-    viewer: int | None,
-    show: bool,
+    names: list[str],
+    screen: TableScreen | None,
 ) -> Outcome:
+    """Play to the end; ``screen`` shows what happens (``None``: nothing is shown)."""
     while not state.is_terminal:
         choices: dict[int, str] = {}
         for decision in state.pending():
@@ -101,22 +112,20 @@ def play_loop(
             if hot_seat and decision.seat in humans:
                 console.clear()
                 pause(console, f"Pass the terminal to Player {decision.seat + 1}, then press Enter")
+            elif screen is not None and decision.seat not in humans:
+                screen.thinking(seat_line(decision.seat, names[decision.seat], len(humans)))
             choices[decision.seat] = decide(agent, state, decision)
             if hot_seat and decision.seat in humans:
                 console.clear()
         events = state.apply(choices)
-        if show:
-            report(events, viewer, hot_seat)
+        if screen is not None:
+            screen.events(events)
             if hot_seat and not state.is_terminal:
+                screen.stop()
                 pause(console, "Press Enter to continue")
     outcome = state.outcome
     assert outcome is not None
     return outcome
-
-
-def report(events: list[Event], viewer: int | None, hot_seat: bool) -> None:
-    """What happened, as the viewer may see it (hot-seat: public events only)."""
-    print_events(console, events, None if hot_seat else viewer)
 
 
 def outcome_json(outcome: Outcome) -> dict[str, Any]:

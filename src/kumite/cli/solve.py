@@ -20,6 +20,7 @@ from typer.core import TyperCommand, TyperGroup
 from kumite.cli.common import fail, friendly_errors
 from kumite.cli.options import OptionOpt, PickOpt, PlaySettings, game_options, settings_from
 from kumite.core.errors import KumiteError, OptionsError
+from kumite.core.extras import require
 from kumite.core.registry import specs
 from kumite.core.spec import GameSpec, SolveRequest
 
@@ -87,6 +88,7 @@ class GameSolveCommand(TyperCommand):
         shared = {k: values.pop(k) for k in _SHARED_NAMES}
         try:
             spec = self.spec
+            require("solver", f"kumite solve {spec.id}")
             settings = settings_from(
                 spec, shared["pick"], shared["option"] or [], shared["pack"], ctx.args
             )

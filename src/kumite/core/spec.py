@@ -101,6 +101,9 @@ class Bot:
     level: str = "Casual"
     """Its level as players are shown it (``Beginner``, ``Casual``, ``Strong``, ``Expert``,
     or a game's own, such as ``Solver``); the bot's name stays the technical one."""
+    extra: str | None = None
+    """The extra whose packages it needs (:mod:`kumite.core.extras`): without them it is not
+    offered, and asking for it by name is a one-line error naming the extra."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ from kumite.core.game import Decision, Game
 from kumite.core.registry import get_spec
 from kumite.core.spec import Labeler
 from kumite.tui.console import pick
+from kumite.tui.screen import board
 
 
 class GenericHuman:
@@ -36,7 +37,7 @@ class GenericHuman:
         self.label = label
 
     def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
-        self.console.print(Panel(render_view(view), title=self.label))
+        board(self.console, Panel(render_view(view), title=self.label))
         labels = labels_for(self.labeler, view, decision.legal)
         index = pick(
             self.console,

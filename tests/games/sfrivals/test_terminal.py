@@ -50,10 +50,13 @@ def menu_line(text: str, name: str) -> str:
 def test_ultra_combo_stays_in_the_menu_greyed_with_life_5_and_a_pick_of_it_is_refused(
     monkeypatch,
 ):
-    """sfr.layout.ultra-combo: "when your own life-gauge is 5 or under, you can use it"."""
+    """sfr.layout.ultra-combo: "when your own life-gauge is 5 or under, you can use it" —
+    the refusal states the rule (not the opposite: it once read "life ≤ 5" as the reason)."""
     choice, text = ask(round_one(), monkeypatch, "1", "2")
-    assert "(not now: life ≤ 5)" in menu_line(text, "Destroy Hadouken")
-    assert "1 cannot be chosen now: life ≤ 5." in text
+    rule = "an Ultra Combo may only be played while your life is 5 or under; yours is 10"
+    flat = " ".join(text.split())  # the entry wraps
+    assert re.search(rf"1\. Destroy Hadouken [^.]*\..*?\(not now: {rule}\) 2\. ", flat)
+    assert f"1 cannot be chosen now: {rule}." in text
     assert choice == "play:ryu.saving-attack"
 
 
@@ -63,8 +66,9 @@ def test_super_combo_stays_in_the_menu_greyed_until_round_5_and_a_pick_of_it_is_
     """sfr.layout.super-combo: "it can only be used in the 5th round or later"."""
     choice, text = ask(round_one(), monkeypatch, "7", "3")
     line = menu_line(text, "Shinkuu Hadouken")
-    assert line.lstrip().startswith("7.") and "(not now: from round 5)" in line
-    assert "7 cannot be chosen now: from round 5." in text
+    rule = "a Super Combo may only be played from round 5 on; this is round 1"
+    assert line.lstrip().startswith("7.") and f"(not now: {rule})" in line
+    assert f"7 cannot be chosen now: {rule}." in text
     assert choice == "play:ryu.shoryuken"
 
 

@@ -39,6 +39,7 @@ from kumite.games.rivales.talk import (
 )
 from kumite.tui.console import pick
 from kumite.tui.registry import TerminalFrontEnd
+from kumite.tui.screen import board
 
 TYPE_STYLE = {"basic": "cyan", "unique": "dark_orange", "ultra": "magenta"}
 TYPE_ICON = {"basic": "◆", "unique": "●", "ultra": "⬢"}
@@ -176,7 +177,7 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
         if p["fighter"] is None:
             continue
         me = p["seat"] == seat
-        line = Text(("You: " if me else "") + p["who"] + " ", style="bold" if me else "")
+        line = Text(p["who"] + (" (you) " if me else " "), style="bold" if me else "")
         line.append(life_bar(p))
         line.append(f"  hand {p['hand_size']}, deck {p['deck_size']}, ultra {p['ultra']}")
         if two and p["zone"] is not None:
@@ -328,12 +329,11 @@ class HumanRivales:
             c.print(legend())
             chosen = pick(c, f"{self.label}: choose your fighter", fighters, named)
             return PickFighter(chosen.id).format()
-        c.print(
-            Panel(
-                render(view, self.catalog),
-                title=f"{self.label} — {view['players'][self.seat]['who']}",
-            )
-        )
+        # from here on the log calls the seat by its fighter's name: so do the title and
+        # the prompts, "(you)" beside it when one person plays
+        who = view["players"][self.seat]["who"]
+        name = f"{who} (you)" if self.label.endswith("(you)") else who
+        board(c, Panel(render(view, self.catalog), title=name))
         if self.chat is not None and kind in ("zones", "zone-order", "play"):
             self._talk(view)
         mine = self.catalog.fighters.get(view["players"][self.seat]["fighter"] or "")
@@ -345,7 +345,7 @@ class HumanRivales:
             drawn = [self.catalog.cards[Marker.parse(x).card] for x in decision.legal]
             marker = pick(
                 c,
-                f"{self.label}: choose the card that becomes your life marker "
+                f"{name}: choose the card that becomes your life marker "
                 "(the other 4 are your hand)",
                 drawn,
                 label,
@@ -353,12 +353,12 @@ class HumanRivales:
             return marker.mark
         if kind == "play":
             cards = [self.catalog.cards[Play.parse(x).card] for x in decision.legal]
-            return pick(c, f"{self.label}: play a card face down", cards, label).play
+            return pick(c, f"{name}: play a card face down", cards, label).play
         # zones, zone order, persona, boost, guard and effect choices: the web table's labels
         labels = dict(
             zip(decision.legal, choice_labels(decision.legal, self.catalog, view), strict=True)
         )
-        return pick(c, f"{self.label}: {decision.prompt}", list(decision.legal), labels.__getitem__)
+        return pick(c, f"{name}: {decision.prompt}", list(decision.legal), labels.__getitem__)
 
     def _talk(self, view: Mapping[str, Any]) -> None:
         chat = self.chat

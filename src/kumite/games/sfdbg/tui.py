@@ -23,6 +23,7 @@ from kumite.games.sfdbg.game import GAME
 from kumite.games.sfdbg.labels import choice_label, stage_name
 from kumite.tui.console import pick
 from kumite.tui.registry import TerminalFrontEnd
+from kumite.tui.screen import board
 
 #: Printed instead of a number on cards whose VP depend on the deck at the end of the game.
 VARIABLE_VP = "★"
@@ -123,7 +124,7 @@ def player_line(p: Mapping[str, Any], view: Mapping[str, Any], catalog: Catalog)
     """One player's public state: Super Hero and its Counter-Attack, hand and deck sizes,
     piles, cards in play."""
     seat = view["seat"]
-    who = "You" if p["seat"] == seat else f"Player {p['seat'] + 1}"
+    who = f"Player {p['seat'] + 1}" + (" (you)" if p["seat"] == seat else "")
     playing = p["seat"] == view["active"] and view["phase"] == "turn"
     line = Text(f"{'▶ ' if playing else '  '}{who}: ", style="bold")
     line.append(p["hero_name"] or "(face-down Super Hero)", style="magenta")
@@ -228,7 +229,7 @@ class HumanSFDBG:
 
     name = "human"
 
-    def __init__(self, console: Console, catalog: Catalog, label: str = "You") -> None:
+    def __init__(self, console: Console, catalog: Catalog, label: str = "Player 1 (you)") -> None:
         self.console = console
         self.catalog = catalog
         self.label = label
@@ -237,7 +238,7 @@ class HumanSFDBG:
         if decision.kind in ("turn", "defend"):
             # The whole table for a turn, and to decide a Defense: who attacks, with what,
             # and the Counter-Attack an Ultra would answer with.
-            self.console.print(Panel(render(view, self.catalog), title=self.label))
+            board(self.console, Panel(render(view, self.catalog), title=self.label))
         if len(decision.legal) == 1:
             # Asked for the sake of hidden information (sfdbg.ruling.defense-asked); there is
             # nothing to choose, so don't make the person type it.

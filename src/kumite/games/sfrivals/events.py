@@ -37,7 +37,12 @@ class CoverChosen(Event):
     card: str
     name: str
 
-    template = "You cover your life gauge with {name} (hidden from your opponent)."
+    def describe(self) -> str:
+        # named like every other line of the log: a replay shows both players' covers
+        return (
+            f"{_who(self.seat)} covers their life gauge with {self.name} "
+            "(hidden from the opponent)."
+        )
 
 
 class CardRevealed(Event):

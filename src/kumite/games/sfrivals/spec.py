@@ -33,6 +33,7 @@ SPEC = GameSpec(
             Ref("kumite.games.sfrivals.solver.equilibrium:make_bounded"),
             rated=False,
             level="Solver",
+            extra="solver",
             info=Ref("kumite.games.sfrivals.solver.equilibrium:info"),
         ),
         Bot(
@@ -42,6 +43,7 @@ SPEC = GameSpec(
             Ref("kumite.games.sfrivals.solver.belief:make"),
             rated=False,
             level="Solver",
+            extra="solver",
         ),
         Bot(
             "belief-safe",
@@ -50,6 +52,7 @@ SPEC = GameSpec(
             Ref("kumite.games.sfrivals.solver.belief:make_safe"),
             rated=False,
             level="Solver",
+            extra="solver",
         ),
         Bot(
             "equilibrium",
@@ -58,6 +61,7 @@ SPEC = GameSpec(
             Ref("kumite.games.sfrivals.solver.equilibrium:make"),
             rated=False,
             level="Solver",
+            extra="solver",
             info=Ref("kumite.games.sfrivals.solver.equilibrium:info"),
         ),
     ),

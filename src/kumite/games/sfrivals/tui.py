@@ -21,6 +21,7 @@ from kumite.games.sfrivals.choice import PickCharacter, Play, SetUp
 from kumite.games.sfrivals.game import GAME
 from kumite.tui.console import pick
 from kumite.tui.registry import TerminalFrontEnd
+from kumite.tui.screen import board
 
 #: The card fields shown at the terminal, each with its provenance mark.
 SHOWN_FIELDS = ("name", "initiative", "damage", "text")
@@ -120,9 +121,9 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
     )
     parts.append(head)
     for p in view["players"]:
-        who = "You" if p["seat"] == seat else f"Player {p['seat'] + 1}"
         name = p["character_name"] or "?"
-        line = Text(f"{who} ({name}) ", style="bold")
+        you = ", you" if p["seat"] == seat else ""
+        line = Text(f"Player {p['seat'] + 1} ({name}{you}) ", style="bold")
         line.append(life_gauge(p["life"], view["life_max"]))
         line.append(f"  cards in hand: {p['hand_size']}")
         extras = []
@@ -178,7 +179,7 @@ class HumanSFRivals:
 
     name = "human"
 
-    def __init__(self, console: Console, catalog: Catalog, label: str = "You") -> None:
+    def __init__(self, console: Console, catalog: Catalog, label: str = "Player 1 (you)") -> None:
         self.console = console
         self.catalog = catalog
         self.label = label
@@ -192,12 +193,14 @@ class HumanSFRivals:
             ]
             chosen = pick(c, f"{self.label}: choose your character", chars, lambda ch: ch.name)
             return PickCharacter(chosen.id).format()
+        table = Panel(render(view, self.catalog), title=self.label)
         if decision.kind == "setup":
             mine, theirs = (
                 view["players"][s]["character"] for s in (decision.seat, 1 - decision.seat)
             )
-            c.print(move_lists(self.catalog, mine, theirs))
-        c.print(Panel(render(view, self.catalog), title=self.label))
+            board(c, Group(move_lists(self.catalog, mine, theirs), table))
+        else:
+            board(c, table)
         if decision.kind == "setup":
             return self._setup(decision)
         return self._play(view, decision)
@@ -212,18 +215,31 @@ class HumanSFRivals:
         rules = self.catalog.rules
 
         def unavailable(card: Card) -> str | None:
+            """Why the card may not be played, in its rule's words (sfr.ruling.ultra-play,
+            sfr.layout.super-combo), with the figure that keeps it back."""
             if card.id in legal:
                 return None
             if card.is_ultra and me["life"] > rules.ultra_life_at_most:
-                return f"life ≤ {rules.ultra_life_at_most}"
+                return (
+                    f"an Ultra Combo may only be played while your life is "
+                    f"{rules.ultra_life_at_most} or under; yours is {me['life']}"
+                )
             if card.is_super and view["round"] < rules.super_round_at_least:
-                return f"from round {rules.super_round_at_least}"
+                return (
+                    f"a Super Combo may only be played from round {rules.super_round_at_least} "
+                    f"on; this is round {view['round']}"
+                )
             return "not playable now"
 
         def label(card: Card) -> Text:
             text = card_label(card, held[card.id])
             if card.is_ultra and card.id in legal and me["life"] > rules.ultra_life_at_most:
-                text.append(f"  (its power needs life ≤ {rules.ultra_life_at_most})", style="dim")
+                # ultra_rule=power (sfr.layout.ultra-combo): playable, its power is not yet
+                text.append(
+                    f"  (its power works only while your life is {rules.ultra_life_at_most} "
+                    "or under)",
+                    style="dim",
+                )
             return text
 
         title = (
