@@ -119,4 +119,5 @@ def test_listing_without_a_fixed_matchup_has_no_figure() -> None:
     assert agent_info("greedy", "sfrivals", {}) == {
         "name": "greedy",
         "about": agent_info("greedy", "sfrivals", {})["about"],
+        "level": "Casual",
     }
