@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import FileResponse
 
-from kumite.agents.registry import agent_names, describe
+from kumite.agents.registry import agent_names, describe, not_offered
 from kumite.core.registry import get_game, specs
 from kumite.server.context import STATIC, Server
 from kumite.web.table import adapter
@@ -53,8 +53,10 @@ def router(server: Server) -> APIRouter:
                     "name": info.name,
                     "min_players": info.min_players,
                     "max_players": info.max_players,
-                    "agents": [
-                        {"name": n, "about": describe(gspec, n)} for n in agent_names(game_id)
+                    "agents": [  # the bots whose data is at hand (no table waits on a solve)
+                        {"name": n, "about": describe(gspec, n)}
+                        for n in agent_names(game_id)
+                        if not_offered(n, game_id, {}) is None
                     ],
                     "options": [
                         f.to_json()

@@ -31,7 +31,7 @@ SPEC = GameSpec(
             "exploitability (kumite solve prints it)",
             Ref("kumite.games.sfrivals.solver.equilibrium:make_bounded"),
             rated=False,
-            info=Ref("kumite.games.sfrivals.solver.equilibrium:info"),
+            info=Ref("kumite.games.sfrivals.solver.offer:bounded_info"),
         ),
         Bot(
             "belief",
@@ -39,6 +39,7 @@ SPEC = GameSpec(
             "exact fight values",
             Ref("kumite.games.sfrivals.solver.belief:make"),
             rated=False,
+            info=Ref("kumite.games.sfrivals.solver.offer:belief_info"),
         ),
         Bot(
             "belief-safe",
@@ -46,6 +47,7 @@ SPEC = GameSpec(
             "against any answer stays within 0.1 of the safe one",
             Ref("kumite.games.sfrivals.solver.belief:make_safe"),
             rated=False,
+            info=Ref("kumite.games.sfrivals.solver.offer:belief_safe_info"),
         ),
         Bot(
             "equilibrium",
@@ -53,7 +55,7 @@ SPEC = GameSpec(
             "mini pack, solved exactly); else play bounded",
             Ref("kumite.games.sfrivals.solver.equilibrium:make"),
             rated=False,
-            info=Ref("kumite.games.sfrivals.solver.equilibrium:info"),
+            info=Ref("kumite.games.sfrivals.solver.offer:equilibrium_info"),
         ),
     ),
     tui=Ref("kumite.games.sfrivals.tui:FRONT_END"),

@@ -40,14 +40,16 @@ from kumite.games.sfrivals.cards import Character
 from kumite.games.sfrivals.legal import is_stuck, playable_cards
 from kumite.games.sfrivals.options import Options
 from kumite.games.sfrivals.resolve import NO_CARRY, Carry
+from kumite.games.sfrivals.solver import background, kernels
 from kumite.games.sfrivals.solver import bounds_kernels as bk
-from kumite.games.sfrivals.solver import kernels
 from kumite.games.sfrivals.solver.fight import I64, FightSolver, _decode, _minus, _pack, setup_hand
+from kumite.games.sfrivals.solver.resident import array_bytes
 from kumite.solve.matrix import FloatArray
 
 Progress = Callable[[str], None]
 NODE_MEMO = 1 << 14
 """How many solved nodes a :class:`BoundSolver` keeps for look-ups (~1.3 kB each)."""
+_NODE_BYTES = 1400
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -230,6 +232,7 @@ class BoundSolver:
         arr = np.asarray(keys, dtype=np.int64)
         r = int(arr[0] >> kernels._R) & 15
         if not self._known_mask(r, arr).all():
+            background.may_solve(r)
             with numba.parallel_chunksize(1):
                 self._solve(r, _unique(arr))
         keys_r, vals_r = self.levels[r]
@@ -354,9 +357,25 @@ class BoundSolver:
         each state's is computed once (the last :data:`NODE_MEMO` are kept)."""
         return self._nodes(key)
 
+    def resident_bytes(self, with_fight: bool = True) -> int:
+        """Solved states, their hash indices, tables and kept nodes, about
+        (:mod:`.resident`)."""
+        levels = sum(k.nbytes + v.nbytes for k, v in self.levels.values())
+        slots = sum(s.nbytes for s in self._slots.values())
+        nodes = _NODE_BYTES * self._nodes.cache_info().currsize
+        tables = array_bytes(*self.bt)
+        return levels + slots + nodes + tables + (self.fight.resident_bytes() if with_fight else 0)
+
+    def release(self) -> None:
+        """Drop the solved states and kept nodes (a memo: solved again when asked)."""
+        self.levels.clear()
+        self._slots.clear()
+        self._nodes.cache_clear()
+
     def _node(self, key: int) -> BoundNode:
         r = (key >> kernels._R) & 15
         self.values([key])
+        background.may_compute()
         empty = (np.zeros(0, dtype=np.int64), np.zeros((0, self.num_classes)))
         nxt = self.levels.get(r + 1, empty)
         nxt_slots = self.slots(r + 1) if r + 1 in self.levels else bk.index(nxt[0])

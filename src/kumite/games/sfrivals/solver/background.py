@@ -1,0 +1,196 @@
+"""Solver bots at the web table: no move waits on a solve.
+
+Outside the server a solver bot solves what a move needs when it meets it (seconds for a
+new matchup or pair of set-ups), and plays the same whatever the machine. At the web table
+(the bot pool sets :attr:`prepare_in_background` on the agent) a move may only look up
+what is solved already, and solve the small positions of the last rounds
+(:data:`SMALL_FROM` on: a few hundred positions, milliseconds); anything more raises
+:class:`NotPrepared` from inside the solver, the bot plays its declared fallback at once,
+and the same decision is worked out in the background by one thread of the process
+(:data:`PREPARER`, on one of Numba's threads), so that a later move finds it solved.
+
+The compiled kernels are loaded in that thread too: the first time a process needs them it
+first compiles them, if the machine's cache lacks them, in a subprocess (a cold compile
+takes minutes and holds the interpreter's lock for long stretches), then loads them
+(:func:`ensure_kernels`). Until then every solve counts as not prepared.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Hashable, Iterator
+
+log = logging.getLogger("kumite.solver")
+
+SMALL_FROM = 5
+"""At the table a move may solve the positions of this round and later: below a position of
+round 5 lie at most a few hundred positions (four cards left each), solved in milliseconds.
+Earlier rounds come from the shipped books (:mod:`.book`) or the background."""
+
+
+class NotPrepared(Exception):  # noqa: N818 - a signal, not an error
+    """What this move needs is not solved yet (and too big to solve on a move)."""
+
+
+_local = threading.local()
+
+
+def _from() -> int | None:
+    """The earliest round this thread may solve now (None: any)."""
+    return getattr(_local, "solve_from", None)
+
+
+@contextlib.contextmanager
+def table_move(small_from: int = SMALL_FROM) -> Iterator[None]:
+    """Inside: this thread may solve only positions of round ``small_from`` or later, and
+    only once the kernels are loaded; anything else raises :class:`NotPrepared`."""
+    before = _from()
+    _local.solve_from = small_from
+    try:
+        yield
+    finally:
+        _local.solve_from = before
+
+
+LOCK_WAIT = 0.05
+"""Seconds a table move waits for a matchup another thread is using (a move of another
+table: milliseconds; the background preparation: seconds, so the move gives up)."""
+
+
+@contextlib.contextmanager
+def holding(lock: threading.RLock) -> Iterator[None]:
+    """Hold ``lock`` inside; a table move that cannot get it soon raises
+    :class:`NotPrepared` (the matchup is being prepared)."""
+    if _from() is None:
+        with lock:
+            yield
+        return
+    if not lock.acquire(timeout=LOCK_WAIT):
+        raise NotPrepared("in use")
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def may_solve(round: int) -> None:
+    """Raise :class:`NotPrepared` if this thread may not solve states of ``round`` now."""
+    start = _from()
+    if start is None:
+        return
+    if round < start or not KERNELS.ready.is_set():
+        raise NotPrepared(f"round {round}")
+
+
+def may_compute() -> None:
+    """Raise :class:`NotPrepared` if a table move would call a kernel not loaded yet."""
+    if _from() is not None and not KERNELS.ready.is_set():
+        raise NotPrepared("kernels")
+
+
+class _Kernels:
+    def __init__(self) -> None:
+        self.ready = threading.Event()
+        self.failed: str | None = None
+
+
+KERNELS = _Kernels()
+
+
+def ensure_kernels(compile_first: bool = True) -> None:
+    """Make sure the compiled kernels are loaded in this process (in the calling thread,
+    which holds no table's move): compile them in a subprocess first if the cache may lack
+    them, then load them here with a tiny solve."""
+    if KERNELS.ready.is_set():
+        return
+    started = time.monotonic()
+    if compile_first:
+        done = subprocess.run(
+            [sys.executable, "-m", "kumite.games.sfrivals.solver.warm"],
+            capture_output=True,
+            text=True,
+            env=dict(os.environ),
+        )
+        if done.returncode != 0:  # pragma: no cover - a broken install
+            KERNELS.failed = done.stderr[-400:]
+            log.error("the solver's kernels could not be compiled: %s", KERNELS.failed)
+            return
+    from kumite.games.sfrivals.solver import warm
+
+    warm.load()
+    KERNELS.ready.set()
+    log.info("solver kernels loaded in %.1f s", time.monotonic() - started)
+
+
+class Preparer:
+    """One thread that works out, one after the other, what table moves lacked."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.Queue[tuple[Hashable, Callable[[], object]]] = queue.Queue()
+        self._pending: set[Hashable] = set()
+        self._guard = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._idle = threading.Event()
+        self._idle.set()
+        self.done = 0
+        self.failed = 0
+
+    def submit(self, key: Hashable, job: Callable[[], object]) -> bool:
+        """Queue ``job`` unless a job of the same ``key`` is queued or running."""
+        with self._guard:
+            if key in self._pending:
+                return False
+            self._pending.add(key)
+            self._idle.clear()
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(
+                    target=self._run, name="kumite-solver-prepare", daemon=True
+                )
+                self._thread.start()
+        self._jobs.put((key, job))
+        return True
+
+    def pending(self) -> int:
+        with self._guard:
+            return len(self._pending)
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until no job is queued or running (for tests and benchmarks)."""
+        return self._idle.wait(timeout)
+
+    def _run(self) -> None:
+        import numba
+
+        numba.set_num_threads(1)  # one core for the background; the server keeps the other
+        while True:
+            key, job = self._jobs.get()
+            try:
+                if not KERNELS.ready.is_set():
+                    ensure_kernels()
+                job()
+                self.done += 1
+            except Exception:
+                self.failed += 1
+                log.exception("preparing %r failed", key)
+            finally:
+                with self._guard:
+                    self._pending.discard(key)
+                    if not self._pending:
+                        self._idle.set()
+
+
+PREPARER = Preparer()
+"""The process's preparer."""
+
+
+def prepare_kernels() -> None:
+    """Load the kernels in the background (the first solver bot of a table asks)."""
+    if not KERNELS.ready.is_set():
+        PREPARER.submit("kernels", lambda: None)
