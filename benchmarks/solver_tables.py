@@ -39,7 +39,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bot_latency import ONE_ADDRESS_LIMITS, play_seat  # noqa: E402
+from bot_latency import ONE_ADDRESS_LIMITS, play_seat
 
 PAIRS = [
     ("ryu", "ken"),
@@ -100,7 +100,7 @@ async def table_loop(
             try:
                 await asyncio.wait_for(play, timeout=max(0.1, until - time.perf_counter()))
                 finished += 1
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 break
     return finished
 
@@ -160,27 +160,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         log_path = Path(tmp) / "server.log"
         with open(log_path, "w") as log:
+            command = [sys.executable, "-m", "kumite.cli.main", "serve", "--port", str(args.port)]
+            command += ["--database-url", f"sqlite:///{tmp}/bots.sqlite3", "--bot-delay", "0"]
+            command += ["--bot-memory", f"{args.bot_memory:g}"]
+            command += ["--bot-budget", f"{args.bot_budget:g}", *ONE_ADDRESS_LIMITS]
             server = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "kumite.cli.main",
-                    "serve",
-                    "--port",
-                    str(args.port),
-                    "--database-url",
-                    f"sqlite:///{tmp}/bots.sqlite3",
-                    "--bot-delay",
-                    "0",
-                    "--bot-memory",
-                    f"{args.bot_memory:g}",
-                    "--bot-budget",
-                    f"{args.bot_budget:g}",
-                    *ONE_ADDRESS_LIMITS,
-                ],  # fmt: skip
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                env=dict(os.environ),
+                command, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ)
             )
         base = f"http://127.0.0.1:{args.port}"
         sampler = Sampler(server.pid)

@@ -123,11 +123,11 @@ def test_memory_over_its_cap_lets_go_of_the_least_recently_used_not_in_use() -> 
     assert not two.released and one.released  # in use: kept; the oldest free one went
     done.set()
     user.join()
-    assert memory.keys() == ["two", "three"]
+    assert memory.kept_keys() == ["two", "three"]
     assert memory.total() <= 250
     memory.cap = 150
     memory.trim()
-    assert two.released and memory.keys() == ["three"]
+    assert two.released and memory.kept_keys() == ["three"]
     assert memory.evicted == 2
 
 

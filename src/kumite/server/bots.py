@@ -10,9 +10,9 @@ it stops by itself; a bot still not answered by then — queued too long, or thi
 long — is given a uniformly random legal move instead, drawn from the operating system's
 randomness, and the table goes on. A thread still held by such a move no longer counts:
 another takes its place, so a bot that cannot be stopped delays no other table's bot
-beyond that bot's own budget. Bots that would have to solve something big (SF Rivals'
-solver bots) are told so (``prepare_in_background``): they play their declared fallback at
-once and work it out in the background (``kumite.games.sfrivals.solver.background``).
+beyond that bot's own budget. A bot that may need long preparations (a game's solver bots:
+``prepare_in_background``) is told it plays at the table: it then plays its declared
+fallback at once and prepares in the background (the game's docs say how).
 
 With ``processes`` (``kumite serve --bot-processes N``) the bots whose table gives their
 :class:`~kumite.server.botworkers.Recipe` think in N worker processes instead, a table

@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import queue
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Hashable, Iterator
+
+from kumite.games.sfrivals.solver.resident import MEMORY
 
 log = logging.getLogger("kumite.solver")
 
@@ -57,6 +56,21 @@ def table_move(small_from: int = SMALL_FROM) -> Iterator[None]:
         yield
     finally:
         _local.solve_from = before
+        _trim_now_and_then()
+
+
+_TRIM_EVERY = 1.0
+_trimmed = [0.0]
+
+
+def _trim_now_and_then() -> None:
+    """Keep the process's solver memory under its cap (:mod:`.resident`): after a table's
+    move (its small solves grow what is kept) at most once a second, after every
+    background job."""
+    now = time.monotonic()
+    if now - _trimmed[0] >= _TRIM_EVERY:
+        _trimmed[0] = now
+        MEMORY.trim()
 
 
 LOCK_WAIT = 0.05
@@ -102,31 +116,15 @@ class _Kernels:
 
 
 KERNELS = _Kernels()
+LOADER: list[Callable[[], None]] = []
+"""The kernels' loader (:func:`.warm.ensure_kernels`, registered when it is imported)."""
 
 
-def ensure_kernels(compile_first: bool = True) -> None:
-    """Make sure the compiled kernels are loaded in this process (in the calling thread,
-    which holds no table's move): compile them in a subprocess first if the cache may lack
-    them, then load them here with a tiny solve."""
-    if KERNELS.ready.is_set():
-        return
-    started = time.monotonic()
-    if compile_first:
-        done = subprocess.run(
-            [sys.executable, "-m", "kumite.games.sfrivals.solver.warm"],
-            capture_output=True,
-            text=True,
-            env=dict(os.environ),
-        )
-        if done.returncode != 0:  # pragma: no cover - a broken install
-            KERNELS.failed = done.stderr[-400:]
-            log.error("the solver's kernels could not be compiled: %s", KERNELS.failed)
-            return
-    from kumite.games.sfrivals.solver import warm
-
-    warm.load()
-    KERNELS.ready.set()
-    log.info("solver kernels loaded in %.1f s", time.monotonic() - started)
+def ensure_kernels() -> None:
+    """Load the compiled kernels in this thread (the background's: it holds no table's
+    move), with the loader :mod:`.warm` registers when the solver bots are imported."""
+    if not KERNELS.ready.is_set() and LOADER:
+        LOADER[0]()
 
 
 class Preparer:
@@ -176,6 +174,7 @@ class Preparer:
                     ensure_kernels()
                 job()
                 self.done += 1
+                MEMORY.trim()
             except Exception:
                 self.failed += 1
                 log.exception("preparing %r failed", key)

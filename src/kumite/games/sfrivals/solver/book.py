@@ -33,6 +33,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import numpy as np
 from numpy.typing import NDArray
 
@@ -257,7 +258,12 @@ class BookSide:
             from kumite.games.sfrivals.solver.bounds import BoundSolver
             from kumite.games.sfrivals.solver.fight import FightSolver
 
-            fight = FightSolver(self.catalog, self.options, self.chars)
+            rules = msgspec.structs.replace(self.options, characters=None)
+            tables = (
+                _character_tables(rules, self.chars[0].id),
+                _character_tables(rules, self.chars[1].id),
+            )
+            fight = FightSolver(self.catalog, self.options, self.chars, seat_tables=tables)
             for pair in self._pair_list:
                 fight.pair_code(pair)
             self._late = BoundSolver(fight, self.classes)
@@ -278,6 +284,18 @@ class BookSide:
         if self._late is not None:
             self._late.release()
             self._late.fight.release()
+
+
+@functools.lru_cache(maxsize=64)
+def _character_tables(options: Options, char: str) -> Any:
+    """One character's rule tables (:class:`.fight.CharacterTables`), shared by the later
+    rounds of every book side it plays in: what one pair filled from the engine, the next
+    reads (the entries are filled in place, the same value whoever fills them)."""
+    from kumite.games.sfrivals.game import GAME
+    from kumite.games.sfrivals.solver.fight import CharacterTables
+
+    catalog = GAME.catalog(options)
+    return CharacterTables(catalog, options, catalog.characters[char])
 
 
 def _allowed_table(char: Character, rules: Any, options: Options) -> NDArray[np.bool_]:

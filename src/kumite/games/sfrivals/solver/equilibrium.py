@@ -32,6 +32,7 @@ from kumite.games.sfrivals.solver.book import side_book
 from kumite.games.sfrivals.solver.offer import BOUNDED_VERSION as BOUNDED_VERSION
 from kumite.games.sfrivals.solver.offer import EQUILIBRIUM_AT_MOST as EQUILIBRIUM_AT_MOST
 from kumite.games.sfrivals.solver.offer import EXACT_VERSION as EXACT_VERSION
+from kumite.games.sfrivals.solver.offer import _small_variant
 from kumite.games.sfrivals.solver.setup import (
     MatchupSolution,
     known_shared_solution,
@@ -225,22 +226,6 @@ def certified(characters: tuple[str, str], options: Mapping[str, Any]) -> Certif
     from kumite.games.sfrivals.solver.offer import certified_exploitability
 
     return Certified(certified_exploitability(characters, options), "bounds")
-
-
-def _small_variant(characters: tuple[str, str], options: Mapping[str, Any]) -> bool:
-    """The matchup's whole hidden-cover game is small enough to solve exactly (counted only
-    for characters of few kinds of card: the full ones are far beyond)."""
-    from kumite.games.sfrivals.game import GAME
-    from kumite.games.sfrivals.solver.hidden import histories
-
-    try:
-        opts = GAME.parse_options({**_public(options), "characters": list(characters)})
-        cat = GAME.catalog(opts)
-        if max(len(cat.characters[c].cards) for c in characters) > 4:
-            return False
-        return histories(characters, _public(options), stop_above=500_000) <= 500_000
-    except (ValueError, KeyError):  # pragma: no cover - unknown characters fail earlier
-        return False
 
 
 def make_bounded(game: Game[Any], options: Mapping[str, Any], seat: int, seed: int) -> BoundedAgent:

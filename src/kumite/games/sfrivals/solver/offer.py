@@ -98,6 +98,22 @@ def not_offered(name: str, options: Mapping[str, Any]) -> str | None:
     )
 
 
+def _small_variant(characters: tuple[str, str], options: Mapping[str, Any]) -> bool:
+    """The matchup's whole hidden-cover game is small enough to solve exactly (counted only
+    for characters of few kinds of card: the full ones are far beyond)."""
+    from kumite.games.sfrivals.game import GAME
+    from kumite.games.sfrivals.solver.hidden import histories
+
+    try:
+        opts = GAME.parse_options({**_public(options), "characters": list(characters)})
+        cat = GAME.catalog(opts)
+        if max(len(cat.characters[c].cards) for c in characters) > 4:
+            return False
+        return histories(characters, _public(options), stop_above=500_000) <= 500_000
+    except (ValueError, KeyError):  # pragma: no cover - unknown characters fail earlier
+        return False
+
+
 def _info(name: str, options: Mapping[str, Any]) -> dict[str, Any]:
     chars = _matchup(options)
     reason = not_offered(name, options)
@@ -118,8 +134,6 @@ def bounded_info(options: Mapping[str, Any]) -> dict[str, Any]:
     out = _info("bounded", options)
     chars = _matchup(options)
     if chars is not None:
-        from kumite.games.sfrivals.solver.equilibrium import _small_variant
-
         figure = out["certified_exploitability"]
         out["equilibrium_available"] = (
             figure is not None and figure <= EQUILIBRIUM_AT_MOST

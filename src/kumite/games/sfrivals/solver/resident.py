@@ -129,7 +129,7 @@ class Memory:
     def __len__(self) -> int:
         return len(self._items)
 
-    def keys(self) -> list[Any]:
+    def kept_keys(self) -> list[Any]:
         with self._guard:
             return list(self._items)
 

@@ -5,9 +5,16 @@ compiles is what the full game loads from Numba's cache."""
 
 from __future__ import annotations
 
+import logging
+import os
+import subprocess
+import sys
 import time
 
+from kumite.games.sfrivals.solver import background
 from kumite.games.sfrivals.solver.fight import Position, setup_hand
+
+log = logging.getLogger("kumite.solver")
 
 
 def load() -> float:
@@ -32,6 +39,36 @@ def load() -> float:
     life = fight.life_max
     fight.solve_node(Position(hands, (life, life)))
     return time.perf_counter() - started
+
+
+def ensure_kernels() -> None:
+    """Make sure the kernels are loaded in this process, in the calling thread (the
+    background's): compile them in a subprocess first — a no-op when the machine's cache has
+    them, minutes when it does not, holding no lock of this process — then load them here
+    with :func:`load`, and mark them ready (:data:`.background.KERNELS`)."""
+    kernels = background.KERNELS
+    if kernels.ready.is_set():
+        return
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "kumite.games.sfrivals.solver.warm"],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ),
+    )
+    if done.returncode != 0:  # pragma: no cover - a broken install
+        kernels.failed = done.stderr[-400:]
+        log.error("the solver's kernels could not be compiled: %s", kernels.failed)
+        return
+    load()
+    from kumite.games.sfrivals.solver.known import _shipped_text
+
+    _shipped_text()  # read once, before a first move would
+    kernels.ready.set()
+    log.info("solver kernels loaded in %.1f s", time.monotonic() - started)
+
+
+background.LOADER[:] = [ensure_kernels]
 
 
 def main() -> None:
