@@ -104,7 +104,7 @@ class _Kept:
 
 
 def test_memory_over_its_cap_lets_go_of_the_least_recently_used_not_in_use() -> None:
-    memory = Memory(cap=250)
+    memory = Memory(cap=int(250 / resident.KEPT_SHARE))  # keeps 250 bytes
     one, two, three = _Kept(100), _Kept(100), _Kept(100)
     assert memory.get("one", lambda: one) is one
     memory.get("two", lambda: two)
@@ -125,15 +125,16 @@ def test_memory_over_its_cap_lets_go_of_the_least_recently_used_not_in_use() -> 
     user.join()
     assert memory.kept_keys() == ["two", "three"]
     assert memory.total() <= 250
-    memory.cap = 150
+    memory.cap = int(150 / resident.KEPT_SHARE)
     memory.trim()
     assert two.released and memory.kept_keys() == ["three"]
     assert memory.evicted == 2
 
 
 def test_a_matchup_let_go_of_is_made_again_when_asked(shared_cache: Path) -> None:
-    """Over the cap, an unused matchup's solved positions are dropped and it is forgotten;
-    the next bot that asks gets a fresh one (its positions solved again when asked)."""
+    """Over the cap, an unused matchup's solved positions are dropped and it is forgotten
+    (the one used last is kept); the next bot that asks gets a fresh one (its positions
+    solved again when asked)."""
     solve_matchup(("ryu-mini", "ken-mini"), {"pack": PACK})
     MEMORY.clear()
     first = shared_solution(("ryu-mini", "ken-mini"), {"pack": PACK})
@@ -142,13 +143,21 @@ def test_a_matchup_let_go_of_is_made_again_when_asked(shared_cache: Path) -> Non
     decision = next(d for d in state.pending() if d.seat == seat)  # type: ignore[attr-defined]
     agent.choose(state.view(seat), decision)  # type: ignore[attr-defined]
     assert first.solver.levels and first.resident_bytes() > 0
+    later = shared_solution(("ken-mini", "ryu-mini"), {"pack": PACK})  # used since: kept
     try:
         resident.set_cap(first.resident_bytes() / 2**20 / 4)
+        assert MEMORY.peek(("matchup", later_key(later))) is later
         assert not first.solver.levels  # released
         again = shared_solution(("ryu-mini", "ken-mini"), {"pack": PACK})
         assert again is not first and not again.solver.levels
     finally:
         resident.set_cap(None)
+
+
+def later_key(sol: object) -> str:
+    from kumite.games.sfrivals.solver.setup import cache_key
+
+    return cache_key(sol.characters, sol.options)  # type: ignore[attr-defined]
 
 
 @pytest.mark.slow

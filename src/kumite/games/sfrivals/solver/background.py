@@ -4,7 +4,7 @@ Outside the server a solver bot solves what a move needs when it meets it (secon
 new matchup or pair of set-ups), and plays the same whatever the machine. At the web table
 (the bot pool sets :attr:`prepare_in_background` on the agent) a move may only look up
 what is solved already, and solve the small positions of the last rounds
-(:data:`SMALL_FROM` on: a few hundred positions, milliseconds); anything more raises
+(:data:`SMALL_FROM` on: a few thousand positions, tens of milliseconds); anything more raises
 :class:`NotPrepared` from inside the solver, the bot plays its declared fallback at once,
 and the same decision is worked out in the background by one thread of the process
 (:data:`PREPARER`, on one of Numba's threads), so that a later move finds it solved.
@@ -24,14 +24,15 @@ import threading
 import time
 from collections.abc import Callable, Hashable, Iterator
 
-from kumite.games.sfrivals.solver.resident import MEMORY
+from kumite.games.sfrivals.solver.resident import MEMORY, give_back
 
 log = logging.getLogger("kumite.solver")
 
-SMALL_FROM = 5
+SMALL_FROM = 4
 """At the table a move may solve the positions of this round and later: below a position of
-round 5 lie at most a few hundred positions (four cards left each), solved in milliseconds.
-Earlier rounds come from the shipped books (:mod:`.book`) or the background."""
+round 4 lie at most a few thousand positions (five cards left each), solved in tens of
+milliseconds. Earlier rounds come from the shipped books (:mod:`.book`: rounds 1 to 3) or
+the background."""
 
 
 class NotPrepared(Exception):  # noqa: N818 - a signal, not an error
@@ -175,6 +176,7 @@ class Preparer:
                 job()
                 self.done += 1
                 MEMORY.trim()
+                give_back()  # the solve's transient arrays
             except Exception:
                 self.failed += 1
                 log.exception("preparing %r failed", key)

@@ -115,6 +115,7 @@ class BeliefAgent:
             return self.rng.choice(decision.legal)
         if not self.prepare_in_background:
             return self._choose(view, decision)
+        background.prepare_kernels()  # loaded in the background before a round needs them
         try:
             with background.table_move():
                 return self._choose(view, decision)

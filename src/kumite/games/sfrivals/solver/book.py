@@ -8,9 +8,9 @@ for one side (character X in its own frame against Y), every node of rounds 1 to
 :data:`ROUNDS` that the strategy meets when it follows its own set-up mix and the opponent
 plays anything: its rows, its strategy over them, whether it switches to committed play, and
 its answer to each card the opponent may reveal first — the same floats the solver computes
-(the book is written from a solve, and tested against one). Below round :data:`ROUNDS` a
-node has at most a few hundred positions under it, solved when first met in milliseconds
-(:data:`.background.SMALL_FROM`) and kept for the process.
+(the book is written from a solve, and tested against one). After round :data:`ROUNDS` a
+node has at most a few thousand positions under it, solved when first met and kept for
+the process.
 
 Books ship for the base pack under the default rules (``solver/books/X~Y.npz``, one per
 ordered pair of characters: 64, the seat-swapped matchup reads the same two sides), written
@@ -45,8 +45,9 @@ from kumite.games.sfrivals.solver.fight import _R, _radix, setup_hand
 from kumite.games.sfrivals.solver.resident import MEMORY, array_bytes
 
 BOOK_VERSION = "sfr-book-1"
-ROUNDS = 4
-"""Rounds a book holds: every later node has at most a few hundred positions below it."""
+ROUNDS = 3
+"""Rounds a book holds: below a node of round 4 lie at most a few thousand positions, solved
+when first met (four rounds would take ~25 MB of books instead of ~5: docs/solver.md)."""
 FOLDER = "books"
 """``kumite.games.sfrivals.solver/books/``: the shipped books."""
 _MASK = 52

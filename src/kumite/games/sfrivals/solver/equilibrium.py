@@ -92,6 +92,7 @@ class BoundedAgent:
             return self.rng.choice(decision.legal)
         if not self.prepare_in_background:
             return self._draw(decision.legal, self.distribution(view, decision))
+        background.prepare_kernels()  # loaded in the background before a round needs them
         try:
             with background.table_move():
                 probs = self.distribution(view, decision)
