@@ -23,10 +23,13 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
+import functools
 import logging
 import multiprocessing
 import os
 import secrets
+import signal
 import threading
 import time
 import zlib
@@ -157,6 +160,8 @@ class BotPool:
         """One single-process pool per worker, made when first needed (again if it died)."""
         self._queued: list[list[Future[Any]]] = [[] for _ in range(processes)]
         """Each worker's moves sent and maybe not done yet, in order."""
+        self._ready = [False] * processes
+        """Each worker has finished a job (its start-up is over)."""
         self._busy: dict[int, Future[Any]] = {}  # id(agent) -> its move being thought about
         self.fallbacks = 0
         """Moves given a random legal move (late, failed or illegal), since the start."""
@@ -193,8 +198,8 @@ class BotPool:
             # Queued or thinking past its due time: the table goes on without it.
             if recipe is None or not self.processes:
                 self.executor.give_up(future)
-            else:
-                future.cancel()  # still queued in its worker: never started
+            elif not future.cancel():  # thinking in its worker: cut it there
+                self._cut(recipe)
             log.warning(
                 "bot %s not answered within %.1f s: a random move",
                 agent.name,
@@ -233,7 +238,28 @@ class BotPool:
             ahead = []
             future = worker.submit(botworkers.think, recipe, history, self.budget, deadline)
         self._queued[index] = [*ahead, future]
+        future.add_done_callback(functools.partial(self._on_done, index, worker))
         return future
+
+    def _on_done(self, index: int, worker: ProcessPoolExecutor, _: Future[Any]) -> None:
+        if self._workers[index] is worker:
+            self._ready[index] = True
+
+    def _cut(self, recipe: Recipe) -> None:
+        """Stop the worker thinking past a move's due time (a process can be stopped, a
+        thread cannot): the moves queued there fail at once (random moves), and the next
+        move sent there starts a new worker, which makes the tables' bots again."""
+        index = zlib.crc32(recipe.table.encode()) % self.processes
+        worker = self._workers[index]
+        if worker is None or not self._ready[index]:
+            return  # still starting (loading the games): not stuck, and no other to take over
+        self._workers[index] = None
+        self._ready[index] = False
+        self._queued[index] = []
+        for pid in list(getattr(worker, "_processes", {}) or {}):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        worker.shutdown(wait=False, cancel_futures=True)
 
     def start(self) -> None:
         """Start every worker process now, loading the games while the server comes up: a
@@ -242,7 +268,9 @@ class BotPool:
             if self._workers[index] is None:
                 worker = self._workers[index] = self._spawn()
                 # a first move waits for it, as for a move
-                self._queued[index] = [worker.submit(botworkers.ready)]
+                ready = worker.submit(botworkers.ready)
+                ready.add_done_callback(functools.partial(self._on_done, index, worker))
+                self._queued[index] = [ready]
 
     @staticmethod
     def _spawn() -> ProcessPoolExecutor:
