@@ -37,6 +37,7 @@ from kumite.games.sfrivals.cards import Character
 from kumite.games.sfrivals.legal import playable_cards
 from kumite.games.sfrivals.resolve import Carry
 from kumite.games.sfrivals.solver import background
+from kumite.games.sfrivals.solver import warm as warm  # registers the kernels' loader
 from kumite.games.sfrivals.solver.background import NotPrepared
 from kumite.games.sfrivals.solver.fight import FightSolver, Position, setup_hand
 from kumite.games.sfrivals.solver.offer import BELIEF_VERSION

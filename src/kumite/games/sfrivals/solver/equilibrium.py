@@ -28,6 +28,7 @@ from typing import Any
 from kumite.core.errors import KumiteError
 from kumite.core.game import Decision, Game
 from kumite.games.sfrivals.solver import background
+from kumite.games.sfrivals.solver import warm as warm  # registers the kernels' loader
 from kumite.games.sfrivals.solver.book import side_book
 from kumite.games.sfrivals.solver.offer import BOUNDED_VERSION as BOUNDED_VERSION
 from kumite.games.sfrivals.solver.offer import EQUILIBRIUM_AT_MOST as EQUILIBRIUM_AT_MOST

@@ -50,11 +50,14 @@ def ensure_kernels() -> None:
     if kernels.ready.is_set():
         return
     started = time.monotonic()
+    env = dict(os.environ)
+    # this process's own import path, absolute: the subprocess compiles what it imports
+    env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in sys.path if os.path.isdir(p))
     done = subprocess.run(
         [sys.executable, "-m", "kumite.games.sfrivals.solver.warm"],
         capture_output=True,
         text=True,
-        env=dict(os.environ),
+        env=env,
     )
     if done.returncode != 0:  # pragma: no cover - a broken install
         kernels.failed = done.stderr[-400:]
