@@ -23,8 +23,8 @@ each level (a fresh process each) every decision of ``--games`` SF Rivals games 
 table: so every pair in both seat orders), the level's seat alternating. It prints min,
 median, p99 and max a move beside the target (``--target-ms``, 50), the share over it, in
 wall time and in the thread's CPU time (on a shared machine the wall time holds the moments
-other processes had the core), the first decision of each pair in the process apart (what
-loading the pair costs: its first game in each seat), the
+other processes had the core), each side's first game in the process apart (it loads the
+side: its solution, its book, the rule tables its later rounds fill), the
 seconds the compiled kernels took to load first, and the positions each level solved
 while it moved (none but the last rounds' small ones for ``bounded``: its books):
 
@@ -166,6 +166,7 @@ def time_moves(level: str, pairs: list[tuple[str, str]], games: int) -> dict[str
     warm_ms: list[float] = []
     first_ms: list[float] = []
     cpu_ms: list[float] = []
+    first_cpu: list[float] = []
     for a, b in pairs:
         for g in range(games):
             seed = 1000 * g + 7
@@ -174,7 +175,9 @@ def time_moves(level: str, pairs: list[tuple[str, str]], games: int) -> dict[str
             seat = g % 2
             bot = make_agent(level, game, state.options_json, seat, seed)
             rng = random.Random(seed)
-            first = g < 2  # the pair's first game in each seat: what loading it costs
+            # the pair's first game in each seat: it loads the pair's side (solution, book,
+            # the rule tables its later rounds fill), which every later game reads
+            first = g < 2
             while state.pending():
                 choices = {}
                 for d in state.pending():
@@ -182,11 +185,10 @@ def time_moves(level: str, pairs: list[tuple[str, str]], games: int) -> dict[str
                         t, c = time.perf_counter(), time.thread_time()
                         choices[seat] = decide(bot, state, d)
                         ms = 1000 * (time.perf_counter() - t)
-                        (first_ms if first and d.kind != "character" else warm_ms).append(ms)
-                        if not (first and d.kind != "character"):
-                            cpu_ms.append(1000 * (time.thread_time() - c))
-                        if d.kind != "character":
-                            first = False
+                        if d.kind == "character":
+                            continue
+                        (first_ms if first else warm_ms).append(ms)
+                        (first_cpu if first else cpu_ms).append(1000 * (time.thread_time() - c))
                     else:
                         choices[d.seat] = rng.choice(d.legal)
                 state.apply(choices)
@@ -200,7 +202,9 @@ def time_moves(level: str, pairs: list[tuple[str, str]], games: int) -> dict[str
         "kernels_s": kernels_s,
         "moves": _spread(sorted(warm_ms)),
         "moves_cpu": _spread(sorted(cpu_ms)),
-        "first_move_of_a_pair": _spread(sorted(first_ms)),
+        "first_game_of_a_side": _spread(sorted(first_ms)),
+        "first_game_of_a_side_cpu": _spread(sorted(first_cpu)),
+        "all": _spread(sorted(first_ms + warm_ms)),
         "positions_solved_on_moves": solved,
         "rss_mb": round(rss, 1),
         "seconds": round(time.perf_counter() - started, 1),
@@ -245,6 +249,16 @@ def _spread(ms: list[float]) -> dict[str, Any]:
     }
 
 
+def _line(wall: dict[str, Any], cpu: dict[str, Any], target: float) -> str:
+    return (
+        f"{wall['n']} moves: min {wall.get('min_ms')} / median {wall.get('median_ms')} / p99 "
+        f"{wall.get('p99_ms')} / max {wall.get('max_ms')} ms, "
+        f"{100 * wall.get('over_target', 0):.2f}% over {target:g} ms (CPU time: median "
+        f"{cpu.get('median_ms')} / p99 {cpu.get('p99_ms')} / max {cpu.get('max_ms')} ms, "
+        f"{100 * cpu.get('over_target', 0):.2f}% over)"
+    )
+
+
 def moves_main(args: argparse.Namespace) -> None:
     """``--moves``: each level in a fresh process of its own."""
     rows = []
@@ -260,18 +274,17 @@ def moves_main(args: argparse.Namespace) -> None:
         row["load_average"] = [round(x, 2) for x in os.getloadavg()]
         rows.append(row)
         if not args.json:
-            m, f, c = row["moves"], row["first_move_of_a_pair"], row["moves_cpu"]
+            m, c = row["moves"], row["moves_cpu"]
+            f, fc, a = row["first_game_of_a_side"], row["first_game_of_a_side_cpu"], row["all"]
             print(
-                f"{level}: {row['games']} games over {row['pairs']} ordered pairs, {m['n']} moves: "
-                f"min {m.get('min_ms')} / median {m.get('median_ms')} / p99 {m.get('p99_ms')} / "
-                f"max {m.get('max_ms')} ms, {100 * m.get('over_target', 0):.2f}% over "
-                f"{args.target_ms:g} ms (CPU time: median {c.get('median_ms')} / p99 "
-                f"{c.get('p99_ms')} / max {c.get('max_ms')} ms, "
-                f"{100 * c.get('over_target', 0):.2f}% over); a pair's first move: median "
-                f"{f.get('median_ms')}, "
-                f"max {f.get('max_ms')} ms; kernels {row['kernels_s']} s; solved on moves "
-                f"{row['positions_solved_on_moves']}; {row['rss_mb']} MB; {row['seconds']} s "
-                f"(load {row['load_average']})",
+                f"{level}: {row['games']} games over {row['pairs']} ordered pairs (kernels "
+                f"{row['kernels_s']} s; {row['rss_mb']} MB; {row['seconds']} s; load "
+                f"{row['load_average']})\n"
+                f"  after a side's first game, {_line(m, c, args.target_ms)}\n"
+                f"  a side's first game, {_line(f, fc, args.target_ms)}\n"
+                f"  all {a['n']} moves: p99 {a.get('p99_ms')} ms, "
+                f"{100 * a.get('over_target', 0):.2f}% over; solved on moves: "
+                f"{row['positions_solved_on_moves']}",
                 flush=True,
             )
     if args.json:
@@ -304,7 +317,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--moves", action="store_true", help="time the bots in-process")
     parser.add_argument("--moves-worker", help=argparse.SUPPRESS)
-    parser.add_argument("--games", type=int, default=2, help="--moves: games per pair")
+    parser.add_argument("--games", type=int, default=4, help="--moves: games per pair")
     parser.add_argument("--pairs", nargs="*", help="--moves: X,Y pairs (default: all 64)")
     parser.add_argument("--target-ms", type=float, default=50.0, help="--moves: a move's target")
     args = parser.parse_args()

@@ -104,7 +104,7 @@ class _Kept:
 
 
 def test_memory_over_its_cap_lets_go_of_the_least_recently_used_not_in_use() -> None:
-    memory = Memory(cap=int(250 / resident.KEPT_SHARE))  # keeps 250 bytes
+    memory = Memory(cap=int(250 / resident.KEPT_SHARE), process=False)  # keeps 250 bytes
     one, two, three = _Kept(100), _Kept(100), _Kept(100)
     assert memory.get("one", lambda: one) is one
     memory.get("two", lambda: two)
@@ -129,6 +129,21 @@ def test_memory_over_its_cap_lets_go_of_the_least_recently_used_not_in_use() -> 
     memory.trim()
     assert two.released and memory.kept_keys() == ["three"]
     assert memory.evicted == 2
+
+
+def test_memory_counts_how_much_the_process_grew_not_only_its_objects_counts() -> None:
+    """Objects may hold more than they count (Python's own objects, freed memory the heap
+    keeps): the process's growth since the memory was made counts against the cap too."""
+    import numpy as np
+
+    memory = Memory(cap=int(20 * 2**20 / resident.KEPT_SHARE))  # 20 MB kept at most
+    kept = [_Kept(0) for _ in range(3)]  # they count nothing
+    for n, item in enumerate(kept):
+        memory.get(n, lambda item=item: item)
+    grown = np.ones(64 * 2**20 // 8)  # 64 MB the objects do not count
+    memory.trim()
+    assert grown.sum() > 0
+    assert kept[0].released and kept[1].released and not kept[2].released  # the last kept
 
 
 def test_a_matchup_let_go_of_is_made_again_when_asked(shared_cache: Path) -> None:

@@ -4,8 +4,11 @@ A solver bot's matchup (its solution and the positions solved since) and a side'
 (:mod:`.book`) are kept here under a key, one object per key, whatever number of tables
 play it. Each knows its size (:meth:`Kept.resident_bytes`, an upper bound: arrays by their
 ``nbytes``, memos by entry) and how to let it go (:meth:`Kept.release`). When the total is
-over the cap, the least recently used go first: released (their solved positions dropped)
-and forgotten, so a bot that asks again gets a fresh object; the one used last is always
+over the cap — by their own count, or by how much the process has grown since the solver
+was first imported (its code included: Numba and the kernels, ~150 MB) — the least
+recently used go first: released (their solved positions dropped, the memory handed back
+to the system) and forgotten, so a bot that asks again gets a fresh object; the one used
+last is always
 kept (one matchup bigger than the cap would otherwise be solved again at every move).
 Something in use — its ``lock`` held by a move or by the preparation in the background
 (:mod:`.background`) — is passed over until the next trim.
@@ -26,9 +29,19 @@ from typing import Any, Protocol, TypeVar
 
 DEFAULT_MB = 1024
 """The default cap, in megabytes (a matchup a ``belief`` bot plays keeps 80-450 MB)."""
-KEPT_SHARE = 0.75
+KEPT_SHARE = 0.6
 """The share of the cap what is kept may fill; the rest is room for the solve in progress
-(its passes hold 4 bytes per position and pair of cards until it is done)."""
+(its passes hold 4 bytes per position and pair of cards until it is done) and what the
+process keeps of memory it freed."""
+
+
+def _rss() -> int:
+    """The process's resident memory, in bytes (0 where ``/proc`` does not say)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 class Kept(Protocol):
@@ -54,8 +67,14 @@ def _cap_from_env() -> int:
 class Memory:
     """Objects by key, least recently used first, trimmed to ``cap`` bytes."""
 
-    def __init__(self, cap: int | None = None) -> None:
+    def __init__(self, cap: int | None = None, *, process: bool = True) -> None:
         self._cap = cap
+        self.process = process
+        """Count the process's growth too (else only the objects' own counts)."""
+        self.baseline = _rss()
+        """The process's resident memory when this memory was made (before the solver's
+        code: :mod:`.background` imports this first): what the process grows by beyond it
+        counts against the cap too, whatever the counts of the objects say."""
         self._items: collections.OrderedDict[Any, Kept] = collections.OrderedDict()
         self._guard = threading.Lock()
         self.evicted = 0
@@ -97,16 +116,17 @@ class Memory:
         return sum(_size(item) for item in items)
 
     def trim(self) -> int:
-        """Let go of the least recently used objects not in use until what is kept fills at
-        most :data:`KEPT_SHARE` of the cap; the bytes kept then."""
+        """Let go of the least recently used objects not in use until what is kept — by its
+        own count, and by how much the process has grown since this memory was made —
+        fills at most :data:`KEPT_SHARE` of the cap; the bytes kept then (own count)."""
         with self._guard:
             items = list(self._items.items())
         sizes = {key: _size(item) for key, item in items}
         total = sum(sizes.values())
-        let_go = False
         room = self.cap * KEPT_SHARE
+        grown = self._grown()
         for key, item in items[:-1]:  # oldest first; the one used last is kept
-            if total <= room:
+            if total <= room and grown <= room:
                 break
             owned = getattr(item.lock, "_is_owned", None)
             if owned is not None and owned():
@@ -121,12 +141,14 @@ class Memory:
                 item.release()
                 self.evicted += 1
                 total -= sizes[key]
-                let_go = True
             finally:
                 item.lock.release()
-        if let_go:
-            give_back()
+            give_back()  # what it held, back to the system: the process shrinks now
+            grown = self._grown()
         return total
+
+    def _grown(self) -> int:
+        return _rss() - self.baseline if self.process else 0
 
     def clear(self) -> None:
         with self._guard:
