@@ -26,8 +26,8 @@ Seat 1's bound is seat 0's of the mirrored matchup (the rules favour neither sea
 
 from __future__ import annotations
 
+import collections
 import dataclasses
-import functools
 import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -143,8 +143,10 @@ class BoundSolver:
         self.states_solved = 0
         self.fallbacks = 0
         # Agents and hints ask the same few positions again and again; a solved state's node
-        # never changes (its children are solved with it), so it is worked out once.
-        self._nodes = functools.lru_cache(maxsize=NODE_MEMO)(self._node)
+        # never changes (its children are solved with it), so it is worked out once. (A
+        # dict, not an lru_cache of the bound method: that would make the solver a cycle,
+        # freed only by the cycle collector, its arrays with it.)
+        self._nodes: collections.OrderedDict[int, BoundNode] = collections.OrderedDict()
 
     @property
     def num_classes(self) -> int:
@@ -355,14 +357,21 @@ class BoundSolver:
     def node(self, key: int) -> BoundNode:
         """The solution at state ``key`` (solving it if needed), for agents and hints;
         each state's is computed once (the last :data:`NODE_MEMO` are kept)."""
-        return self._nodes(key)
+        found = self._nodes.get(key)
+        if found is None:
+            found = self._nodes[key] = self._node(key)
+            if len(self._nodes) > NODE_MEMO:
+                self._nodes.popitem(last=False)
+        else:
+            self._nodes.move_to_end(key)
+        return found
 
     def resident_bytes(self, with_fight: bool = True) -> int:
         """Solved states, their hash indices, tables and kept nodes, about
         (:mod:`.resident`)."""
         levels = sum(k.nbytes + v.nbytes for k, v in self.levels.values())
         slots = sum(s.nbytes for s in self._slots.values())
-        nodes = _NODE_BYTES * self._nodes.cache_info().currsize
+        nodes = _NODE_BYTES * len(self._nodes)
         tables = array_bytes(*self.bt)
         return levels + slots + nodes + tables + (self.fight.resident_bytes() if with_fight else 0)
 
@@ -370,7 +379,7 @@ class BoundSolver:
         """Drop the solved states and kept nodes (a memo: solved again when asked)."""
         self.levels.clear()
         self._slots.clear()
-        self._nodes.cache_clear()
+        self._nodes.clear()
 
     def _node(self, key: int) -> BoundNode:
         r = (key >> kernels._R) & 15

@@ -134,6 +134,11 @@ class CharacterTables:
             + 150 * len(self._stuck_cache)
         )
 
+    def release(self) -> None:
+        """Drop the memos of the engine's answers (the tables keep the entries filled)."""
+        self._legal_cache.clear()
+        self._stuck_cache.clear()
+
     def legal_entry(
         self, code: int, life: int, round: int, adaptive: int
     ) -> tuple[BoolArray, bool]:
@@ -631,8 +636,11 @@ class FightSolver:
         return levels + pairs + sum(t.resident_bytes() for t in self._distinct_tables())
 
     def release(self) -> None:
-        """Drop the solved positions (a memo: they are solved again when asked)."""
+        """Drop the solved positions and the engine's answers kept for the rule tables
+        (memos: worked out again when asked; the tables' arrays stay usable)."""
         self.levels.clear()
+        for tables in self._distinct_tables():
+            tables.release()
 
     def _known(self, r: int, states: I64) -> BoolArray | None:
         """Which ``states`` of round ``r`` an earlier call solved (None: none)."""
