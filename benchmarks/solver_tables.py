@@ -136,6 +136,17 @@ async def run(args: argparse.Namespace, base: str) -> dict[str, Any]:
     }
 
 
+def _last_fallbacks(log: str) -> dict[str, int] | None:
+    """The solver bots' declared-fallback moves, from the server's last "prepared" line."""
+    import ast
+
+    lines = [line for line in log.splitlines() if "fallback moves so far: " in line]
+    if not lines:
+        return None
+    found: dict[str, int] = ast.literal_eval(lines[-1].split("fallback moves so far: ")[1])
+    return found
+
+
 def quantiles(ms: list[float]) -> dict[str, float | int]:
     if not ms:
         return {"moves": 0}
@@ -168,9 +179,8 @@ def main() -> None:
             if args.bot_memory > 0:  # 0: a server from before the flag (a reference run)
                 command += ["--bot-memory", f"{args.bot_memory:g}"]
             command += ["--bot-budget", f"{args.bot_budget:g}", *ONE_ADDRESS_LIMITS]
-            server = subprocess.Popen(
-                command, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ)
-            )
+            env = {**os.environ, "KUMITE_SOLVER_LOG": "1"}  # the preparations in the log
+            server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
         base = f"http://127.0.0.1:{args.port}"
         sampler = Sampler(server.pid)
         try:
@@ -207,6 +217,8 @@ def main() -> None:
         "random_bots": {**quantiles(random_ms), "target_p99_ms": target_ms},
         "solver_bots": quantiles(solver_ms),
         "random_moves_by_the_pool": text.count("a random move"),
+        "preparations": text.count("prepared "),
+        "fallback_moves": _last_fallbacks(text),
         "load_average": [round(x, 2) for x in os.getloadavg()],
     }
     row["random_bots"]["within_budget"] = (
@@ -235,7 +247,9 @@ def main() -> None:
     print(
         f"solver bots: {sb.get('moves', 0)} moves, p50 {sb.get('p50_ms')} ms, p99 "
         f"{sb.get('p99_ms')} ms, max {sb.get('max_ms')} ms; the pool's random moves: "
-        f"{row['random_moves_by_the_pool']} (load {row['load_average']})"
+        f"{row['random_moves_by_the_pool']}; background preparations "
+        f"{row['preparations']}, the bots' own fallback moves {row['fallback_moves']} "
+        f"(load {row['load_average']})"
     )
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import queue
 import threading
 import time
@@ -27,6 +28,9 @@ from collections.abc import Callable, Hashable, Iterator
 from kumite.games.sfrivals.solver.resident import MEMORY, give_back
 
 log = logging.getLogger("kumite.solver")
+if os.environ.get("KUMITE_SOLVER_LOG"):  # the preparations, on stderr (benchmarks)
+    log.setLevel(logging.INFO)
+    log.addHandler(logging.StreamHandler())
 
 SMALL_FROM = 4
 """At the table a move may solve the positions of this round and later: below a position of
@@ -171,12 +175,19 @@ class Preparer:
         while True:
             key, job = self._jobs.get()
             try:
+                started = time.monotonic()
                 if not KERNELS.ready.is_set():
                     ensure_kernels()
                 job()
                 self.done += 1
                 MEMORY.trim()
                 give_back()  # the solve's transient arrays
+                log.info(
+                    "prepared %s in %.1f s; fallback moves so far: %s",
+                    key[0] if isinstance(key, tuple) else key,
+                    time.monotonic() - started,
+                    dict(sorted(FALLBACKS.items())),
+                )
             except Exception:
                 self.failed += 1
                 log.exception("preparing %r failed", key)
@@ -189,6 +200,12 @@ class Preparer:
 
 PREPARER = Preparer()
 """The process's preparer."""
+FALLBACKS: dict[str, int] = {}
+"""Moves each solver bot left to its declared fallback (not prepared yet), since the start."""
+
+
+def fell_back(name: str) -> None:
+    FALLBACKS[name] = FALLBACKS.get(name, 0) + 1
 
 
 def prepare_kernels() -> None:

@@ -122,6 +122,7 @@ class BeliefAgent:
                 return self._choose(view, decision)
         except NotPrepared:
             background.PREPARER.submit(self._job_key(view), lambda: self._prepare(view))
+            background.fell_back(self.name)
             return self.fallback(view, decision)
 
     def _choose(self, view: Mapping[str, Any], decision: Decision) -> str:

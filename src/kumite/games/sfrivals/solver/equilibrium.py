@@ -99,6 +99,7 @@ class BoundedAgent:
                 probs = self.distribution(view, decision)
         except background.NotPrepared:
             background.PREPARER.submit(self._job_key(view), lambda: self._prepare(view, decision))
+            background.fell_back(self.name)
             return self.fallback(view, decision)
         return self._draw(decision.legal, probs)
 
