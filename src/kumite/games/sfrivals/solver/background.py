@@ -17,10 +17,10 @@ takes minutes and holds the interpreter's lock for long stretches), then loads t
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import logging
 import os
-import queue
 import threading
 import time
 from collections.abc import Callable, Hashable, Iterator
@@ -133,12 +133,17 @@ def ensure_kernels() -> None:
 
 
 class Preparer:
-    """One thread that works out, one after the other, what table moves lacked."""
+    """One thread that works out, one after the other, what table moves lacked. Jobs come
+    under a key (a bot): a job queued for a key is replaced by a newer one for it (the
+    bot's table has moved on: its latest position is what to prepare), and one running
+    is left to finish."""
 
     def __init__(self) -> None:
-        self._jobs: queue.Queue[tuple[Hashable, Callable[[], object]]] = queue.Queue()
-        self._pending: set[Hashable] = set()
-        self._guard = threading.Lock()
+        self._queued: collections.OrderedDict[Hashable, Callable[[], object]] = (
+            collections.OrderedDict()
+        )
+        self._running: Hashable | None = None
+        self._cv = threading.Condition()
         self._thread: threading.Thread | None = None
         self._idle = threading.Event()
         self._idle.set()
@@ -146,23 +151,23 @@ class Preparer:
         self.failed = 0
 
     def submit(self, key: Hashable, job: Callable[[], object]) -> bool:
-        """Queue ``job`` unless a job of the same ``key`` is queued or running."""
-        with self._guard:
-            if key in self._pending:
-                return False
-            self._pending.add(key)
+        """Queue ``job`` under ``key`` (in place of one queued under it); False if it
+        replaced one."""
+        with self._cv:
+            fresh = key not in self._queued
+            self._queued[key] = job
             self._idle.clear()
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(
                     target=self._run, name="kumite-solver-prepare", daemon=True
                 )
                 self._thread.start()
-        self._jobs.put((key, job))
-        return True
+            self._cv.notify()
+        return fresh
 
     def pending(self) -> int:
-        with self._guard:
-            return len(self._pending)
+        with self._cv:
+            return len(self._queued) + (self._running is not None)
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Wait until no job is queued or running (for tests and benchmarks)."""
@@ -173,7 +178,12 @@ class Preparer:
 
         numba.set_num_threads(1)  # one core for the background; the server keeps the other
         while True:
-            key, job = self._jobs.get()
+            with self._cv:
+                while not self._queued:
+                    self._idle.set()
+                    self._cv.wait()
+                key, job = self._queued.popitem(last=False)
+                self._running = key
             try:
                 started = time.monotonic()
                 if not KERNELS.ready.is_set():
@@ -192,9 +202,9 @@ class Preparer:
                 self.failed += 1
                 log.exception("preparing %r failed", key)
             finally:
-                with self._guard:
-                    self._pending.discard(key)
-                    if not self._pending:
+                with self._cv:
+                    self._running = None
+                    if not self._queued:
                         self._idle.set()
 
 

@@ -142,14 +142,8 @@ class BeliefAgent:
         return max(decision.legal, key=lambda c: scores.get(c, -np.inf))
 
     def _job_key(self, view: Mapping[str, Any]) -> tuple[Any, ...]:
-        players = view["players"]
-        return (
-            "belief",
-            self.seat,
-            repr(sorted(self.options.items())),
-            tuple((p["character"], p.get("shown"), tuple(p.get("played", ()))) for p in players),
-            view.get("round"),
-        )
+        """This bot's preparation (its latest position replaces one still queued)."""
+        return ("belief", id(self))
 
     def _prepare(self, view: Mapping[str, Any]) -> None:
         """In the background: solve what this view's decision needs (nothing is played)."""

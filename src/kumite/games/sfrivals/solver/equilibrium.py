@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -126,13 +125,8 @@ class BoundedAgent:
         return self.rng.choices(legal, weights=weights)[0]
 
     def _job_key(self, view: Mapping[str, Any]) -> tuple[Any, ...]:
-        players = view["players"]
-        return (
-            "bounded",
-            self.seat,
-            json.dumps(self.options, sort_keys=True),
-            tuple((p["character"], p.get("shown"), tuple(p.get("played", ()))) for p in players),
-        )
+        """This bot's preparation (its latest position replaces one still queued)."""
+        return ("bounded", id(self))
 
     def _prepare(self, view: Mapping[str, Any], decision: Decision) -> None:
         """In the background: solve what this decision needs (its result is not played)."""
