@@ -10,7 +10,7 @@ FAST_PY := $(FAST_VENV)/bin/python
 FAST_STAMP := $(FAST_VENV)/.installed
 SOURCES := $(shell find src -name '*.py')
 
-.PHONY: serve play test lint typecheck pytest fast test-compiled bench clean
+.PHONY: serve play test test-quick lint typecheck pytest fast test-compiled bench clean
 # `make serve PORT=8080 HOST=0.0.0.0`
 PORT ?= 8000
 HOST ?= 127.0.0.1
@@ -40,6 +40,11 @@ play: $(STAMP)
 ## Install the test tools and run the whole suite: lint, types, tests (pure and compiled).
 test: lint typecheck pytest test-compiled
 
+## The suite without its slow and browser tests (markers in pyproject.toml), on the sources only:
+## a check in a few minutes before `make test`.
+test-quick: lint
+	$(PY) -m pytest -n auto -q -m "not slow and not browser"
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks setup.py
 
@@ -61,9 +66,19 @@ $(FAST_STAMP): pyproject.toml setup.py $(SOURCES)
 ## Build the SF DBG and Rivales engines compiled with mypyc into .venv-fast (faster simulation; docs/speed.md).
 fast: $(FAST_STAMP)
 
-## The suite again, on the compiled build: compiled and pure Python behave the same.
+# What the compiled build runs again: the tests of what it compiles (setup.py's COMPILED: the
+# contract's decision, memo and rng helpers, the runner, the SF DBG and Rivales engines and
+# Rivales' greedy), and the suites that play every game through them (conformance,
+# determinisation, the lab). The server, browser, solver and research interfaces sit above
+# the engines and compile nothing: the pure run covers them once.
+COMPILED_TESTS := tests/core tests/agents tests/games/sfdbg tests/games/rivales tests/sim \
+	tests/test_conformance.py tests/test_determinize.py
+COMPILED_SKIP := --ignore=tests/games/sfdbg/test_table.py --ignore=tests/games/rivales/test_table.py
+
+## The tests of what is compiled, again on the compiled build: compiled and pure behave the same.
 test-compiled: $(FAST_STAMP)
-	$(FAST_PY) -m pytest -n auto -q -p no:cacheprovider
+	$(FAST_PY) -m pytest -n auto -q -p no:cacheprovider -m "not browser" \
+		$(COMPILED_SKIP) $(COMPILED_TESTS)
 
 ## Run every benchmark (rates are printed; nothing here asserts a time).
 bench: $(FAST_STAMP)

@@ -71,6 +71,8 @@ ONE_ADDRESS_LIMITS = [
     "1000000/minute",
     "--max-open-tables",
     "1000000",
+    "--max-silent-sockets",
+    "1000000",
 ]
 BOT = {"kind": "bot", "agent": "greedy"}
 PLAYER = {"kind": "human"}

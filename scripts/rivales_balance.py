@@ -1,17 +1,20 @@
 """Balance of the Rivales fighters: win rates of every pair of different fighters, 1vs1.
 
-Method (the one the pack's reconstructed values are tuned with, see docs/packs.md): every
+Method (the one the pack's reconstructed values are checked with, see docs/packs.md): every
 unordered pair of different fighters plays ``--fights`` fights between two bots of the same
-kind (``--agent``: ``greedy`` or ``ismcts-easy``), each fighter taking seat 1 in half of them.
+kind (``--agent``: ``greedy`` or ``ismcts-easy``; repeat it, or ``--agent greedy,ismcts-easy``,
+for a table per agent), each fighter taking seat 1 in half of them.
 Fight ``n`` of pair ``(a, b)`` uses the seed ``derive_seed(--seed, a, b, n)`` and each bot the
 seed ``derive_seed(that, seat)``, so a run is reproducible whatever ``--jobs`` is. A win counts
 1, a draw 1/2. A fighter's score is its mean result against the five others; the table gives
 each matchup (row fighter's score against the column fighter) and each score with a 95%
 Wilson interval. The last lines check the balance targets: every pairing within
-[0.35, 0.65] and every fighter's interval containing 1/2.
+[0.40, 0.60] and every fighter's interval containing 1/2. These seeds are fresh for
+``kumite balance``, whose fights are seeded ``derive_seed(seed, stream, judge, pairing)``.
 
-    python scripts/rivales_balance.py [--agent greedy] [--fights 200] [--seed 2026]
-                                      [--jobs 2] [--pack FILE] [--fighters a,b,...] [--json]
+    python scripts/rivales_balance.py [--agent greedy[,ismcts-easy]] [--fights 200]
+                                      [--seed 2026] [--jobs 2] [--pack FILE]
+                                      [--fighters a,b,...] [--json]
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from kumite.core.rng import derive_seed
 from kumite.games.rivales.cards import read_overlay
 from kumite.games.rivales.game import GAME
 
-PAIRING = (0.35, 0.65)
+PAIRING = (0.40, 0.60)
 """Target: every pairing's score within these bounds."""
 CHUNK = 10
 """Fights per job (jobs are spread over the workers)."""
@@ -119,7 +122,9 @@ def report(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--agent", default="greedy", choices=["greedy", "ismcts-easy", "random"])
+    parser.add_argument(
+        "--agent", action="append", help="greedy (default), ismcts-easy or random; repeatable"
+    )
     parser.add_argument("--fights", type=int, default=200, help="fights per pair of fighters")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", "-j", type=int, default=2)
@@ -129,15 +134,25 @@ def main() -> None:
     args = parser.parse_args()
     pack = read_overlay(args.pack) if args.pack else None
     only = args.fighters.split(",") if args.fighters else None
-    fighters, pairs = measure(args.agent, args.fights, args.seed, args.jobs, pack, only)
-    out = report(args.agent, args.fights, args.seed, fighters, pairs)
-    if args.json:
-        print(json.dumps(out))
-        return
+    agents = [a for item in args.agent or ["greedy"] for a in item.split(",") if a]
+    for agent in agents:
+        if agent not in ("greedy", "ismcts-easy", "random"):
+            parser.error(f"unknown agent {agent!r}: greedy, ismcts-easy or random")
+    for agent in agents:
+        fighters, pairs = measure(agent, args.fights, args.seed, args.jobs, pack, only)
+        out = report(agent, args.fights, args.seed, fighters, pairs)
+        if args.json:
+            print(json.dumps(out))
+            continue
+        show(out, fighters, args.pack)
+
+
+def show(out: dict[str, Any], fighters: list[str], pack: Path | None) -> None:
+    agent = out["agent"]
     width = max(len(f) for f in fighters)
     print(
-        f"{args.agent} vs {args.agent}, {args.fights} fights per pair (seats alternating), "
-        f"seed {args.seed}; row fighter's score"
+        f"{agent} vs {agent}, {out['fights_per_pair']} fights per pair (seats alternating), "
+        f"seed {out['seed']}{', pack ' + pack.name if pack else ''}; row fighter's score"
     )
     print(" " * width + "  " + "  ".join(f"{f[:6]:>6}" for f in fighters) + "   score  95% CI")
     for a in fighters:

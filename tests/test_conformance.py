@@ -171,6 +171,26 @@ def test_a_clone_reaches_no_mutable_object_of_its_original(spec: GameSpec, seed:
     assert checked >= 2  # the first position and the last at least
 
 
+@pytest.mark.parametrize("seed", [12, 13])
+def test_teams_partition_the_seats_and_share_their_outcome(spec: GameSpec, seed: int) -> None:
+    """The declared teams (``State.teams``; each seat alone unless the game says otherwise),
+    for every number of seats: every seat in exactly one team, the same from the first step to
+    the last; a team's seats share the outcome (all of them win, or none; the same return)."""
+    checked = 0
+    for state in every_seat_count(spec, seed, every=STEPS):
+        teams = state.teams
+        assert sorted(s for team in teams for s in team) == list(state.players)
+        assert all(state.team(s) == team for team in teams for s in team)
+        assert teams == spec.load().new_state(seed, state.options_json).teams
+        outcome = state.outcome
+        if outcome is not None:
+            for team in teams:
+                assert len({s in outcome.winners for s in team}) == 1, (team, outcome)
+                assert len({outcome.returns[s] for s in team}) == 1, (team, outcome)
+                checked += 1
+    assert checked or spec.load().info.max_decisions > STEPS
+
+
 @pytest.mark.parametrize("seed", [4, 5])
 def test_views_unchanged_when_hidden_state_is_resampled(spec: GameSpec, seed: int) -> None:
     """§2 determinisation: a determinisation for a seat resamples only what it cannot see,

@@ -135,7 +135,7 @@ PINNED: dict[str, list[str]] = {
         "1579ad7f394dd626",
     ],
     "rivales {'mode': '2v2'} ('greedy', 'random', 'greedy', 'random')": [
-        "7809d7fdcc9fd712",
+        "7547db420e828327",
         "11dc234e72690214",
         "db0ba09a92bd2069",
     ],

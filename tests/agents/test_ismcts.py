@@ -80,6 +80,7 @@ def _wilson_lower(wins: int, n: int, z: float = 1.96) -> float:
     return (centre - margin) / (1 + z * z / n)
 
 
+@pytest.mark.slow  # about 90 s on a quiet 2-core machine (24 games of ISMCTS)
 def test_default_level_beats_greedy_in_sfrivals_with_95_percent_confidence() -> None:
     """ismcts (default level) against greedy, alternating seats, fixed seeds: the 95% Wilson
     interval of its share of the decisive fights lies above one half."""

@@ -1,6 +1,7 @@
-"""The games and modes every research interface is tested on: each game with an observation
-encoding, in each of its modes (Rivales 1vs1 and 2vs2, SF DBG at 2 to 5 seats and its
-variants)."""
+"""The games and modes every research interface is tested on, drawn from the registry: each
+game with an observation encoding, at each number of seats it takes (Rivales 1vs1 and 2vs2,
+SF DBG 2 to 5, the toy plugin's 1v1 and 2v2), in the options its
+``tests/games/<id>/conformance.py`` adds for that many seats (SF DBG's variants)."""
 
 from __future__ import annotations
 
@@ -8,16 +9,26 @@ from typing import Any
 
 import pytest
 
-MODES: list[tuple[str, dict[str, Any]]] = [
-    ("sfrivals", {}),
-    ("rivales", {}),
-    ("rivales", {"mode": "2v2"}),
-    ("sfdbg", {}),
-    ("sfdbg", {"players": 3}),
-    ("sfdbg", {"players": 4, "variant": "high-powered"}),
-    ("sfdbg", {"players": 5, "variant": "secret-heroes"}),
-]
-SIMULTANEOUS = [m for m in MODES if m[0] != "sfdbg"]
+from kumite.core.registry import game_ids, get_spec
+from tests.conformance import hooks, seat_counts
+
+
+def modes() -> list[tuple[str, dict[str, Any]]]:
+    out = []
+    for game in game_ids():
+        spec = get_spec(game)
+        if spec.observation is None:
+            continue
+        extra = {}
+        for options in hooks(game).env_options:
+            extra[spec.load().new_state(0, options).num_players] = dict(options)
+        for n in seat_counts(game):
+            out.append((game, extra.get(n) or spec.with_seats({}, n)))
+    return out
+
+
+MODES = modes()
+SIMULTANEOUS = [m for m in MODES if get_spec(m[0]).load().info.simultaneous]
 
 
 def mode_id(mode: tuple[str, dict[str, Any]]) -> str:

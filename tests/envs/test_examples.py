@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -21,17 +24,36 @@ def run(script: str, *args: str) -> str:
     return done.stdout
 
 
+@pytest.mark.needs("pettingzoo")
 def test_random_play() -> None:
     out = run("random_play.py", "--seed", "2")
     assert out.count("player_0") == 3
 
 
+@pytest.mark.needs("gymnasium")
 def test_gymnasium_vector_loop() -> None:
     out = run("gymnasium_vector.py", "--steps", "60", "--envs", "4")
     assert "fights ended" in out and "(4, 278)" in out
 
 
+@pytest.mark.needs("pyspiel")
 def test_openspiel_cfr_on_the_reduced_variant() -> None:
     out = run("openspiel_cfr.py", "--iterations", "1000")
     gap = float(out.split("exploitability ")[1].split(",")[0])
     assert gap <= 1e-3
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("api", ["gymnasium", "pettingzoo"])
+def test_selfplay_improves_on_its_first_snapshot(api: str) -> None:
+    """examples/selfplay_maskable_ppo.py (sb3-contrib's MaskablePPO against a pool of its
+    own snapshots; short and seeded): the trained policy beats its first snapshot — the
+    lower end of the 95% interval of its mean return against it is above 0."""
+    out = run(
+        "selfplay_maskable_ppo.py",
+        *("--steps", "10000", "--eval-games", "200", "--against", "", "--api", api, "--json"),
+    )
+    result = json.loads(out)
+    assert result["against"]["snapshot-0"]["games"] == 200
+    low, _high = result["against"]["snapshot-0"]["mean_95"]
+    assert low > 0, result["against"]

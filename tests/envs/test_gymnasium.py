@@ -14,6 +14,7 @@ from gymnasium.utils.env_checker import check_env
 
 import kumite.envs.gymnasium as kg
 from kumite.core.errors import ChoiceError, OptionsError
+from kumite.core.registry import get_spec
 from kumite.envs.base import NoEnvError
 
 Mode = tuple[str, dict[str, Any]]
@@ -21,7 +22,8 @@ IDS = ["kumite/SFRivals-v0", "kumite/Rivales-v0", "kumite/SFDBG-v0"]
 
 
 def test_every_game_is_registered_under_its_id() -> None:
-    assert kg.register_envs() == IDS
+    """kumite's games, and any installed game with an encoding (the toy plugin's Toy-v0)."""
+    assert kg.register_envs() == [*IDS, "kumite/Toy-v0"]
     assert all(i in gym.registry for i in IDS)
     assert kg.env_id("rivales") == "kumite/Rivales-v0"
 
@@ -63,10 +65,13 @@ def _play(env: kg.KumiteEnv, seed: int) -> list[Any]:
     return trace
 
 
-@pytest.mark.parametrize("opponent", ["random", "greedy"])
+@pytest.mark.parametrize("opponent", ["random", "own"])
 def test_learner_against_agents_by_name(mode: Mode, opponent: str) -> None:
-    """The learner's seat against kumite agents by name, to the end; the reward is the
-    learner's return; a seeded episode repeats exactly, another seed differs."""
+    """The learner's seat against kumite agents by name (``random``, and the game's own first
+    bot, or ISMCTS for a game that ships none), to the end; the reward is the learner's
+    return; a seeded episode repeats exactly, another seed differs."""
+    if opponent == "own":
+        opponent = next((bot.name for bot in get_spec(mode[0]).bots), "ismcts-easy")
     seat = 1
     env = kg.KumiteEnv(mode[0], mode[1], seat=seat, opponents=opponent)
     first = _play(env, 21)

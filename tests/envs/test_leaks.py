@@ -19,25 +19,28 @@ Mode = tuple[str, dict[str, Any]]
 
 def test_pettingzoo_observation_unchanged_by_resampling(mode: Mode) -> None:
     env = kpz.raw_env(*mode)
-    env.reset(seed=13)
     rng = random.Random(13)
     steps = 0
-    for _agent in env.agent_iter(300):
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        table = env.table
-        real = table.state
-        for seat, name in enumerate(env.possible_agents):
-            mine = env.observe(name)
-            table.state = real.determinize(seat, rng)
-            theirs = env.observe(name)
-            table.state = real
-            assert np.array_equal(mine["observation"], theirs["observation"])
-            assert np.array_equal(mine["action_mask"], theirs["action_mask"])
-        env.step(rng.choice(list(np.flatnonzero(obs["action_mask"]))))
-        steps += 1
+    for seed in range(13, 113):  # games until more than 10 steps (a short game ends sooner)
+        env.reset(seed=seed)
+        for _agent in env.agent_iter(300):
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            table = env.table
+            real = table.state
+            for seat, name in enumerate(env.possible_agents):
+                mine = env.observe(name)
+                table.state = real.determinize(seat, rng)
+                theirs = env.observe(name)
+                table.state = real
+                assert np.array_equal(mine["observation"], theirs["observation"])
+                assert np.array_equal(mine["action_mask"], theirs["action_mask"])
+            env.step(rng.choice(list(np.flatnonzero(obs["action_mask"]))))
+            steps += 1
+        if steps > 10:
+            break
     assert steps > 10
 
 

@@ -3,6 +3,7 @@ bounded, relative seats, documented field by field, built from the seat's view a
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 
 from kumite.core.game import State
-from kumite.core.registry import game_ids, get_spec
+from kumite.core.registry import get_spec, specs
 from kumite.envs.base import EnvGame, NoEnvError
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "envs.md"
@@ -78,6 +79,10 @@ def test_every_field_is_documented() -> None:
         for f in env.encoding.fields:
             assert f"`{f.name}`" in text, (game, f.name)
         assert env.encoding.layout_table().splitlines()[2] in text, game
+        history = env.encoding.history
+        if history is not None:  # the public-history memory's layout too
+            for line in history.layout_table().splitlines()[2:]:
+                assert line in text, (game, line)
 
 
 def test_seats_are_relative_observer_first() -> None:
@@ -122,10 +127,11 @@ def test_sfrivals_tensor_is_perfect_recall() -> None:
     assert distinct > 100
 
 
-def test_a_game_without_an_encoding_has_no_env() -> None:
-    """The toy game of tests/plugins declares no observation: the env factory says so in
-    one line."""
-    assert "toy" in game_ids() and get_spec("toy").observation is None
+def test_a_game_without_an_encoding_has_no_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game that declares no observation (the toy plugin without its own): the env
+    factory says so in one line."""
+    bare = dataclasses.replace(get_spec("toy"), observation=None)
+    monkeypatch.setitem(specs(), "toy", bare)
     with pytest.raises(NoEnvError) as info:
         EnvGame.make("toy")
     assert "\n" not in str(info.value) and "no observation encoding" in str(info.value)

@@ -13,12 +13,17 @@ import pyspiel
 import pytest
 
 from kumite.core.errors import ChoiceError
-from kumite.core.rng import Rng, below
+from kumite.core.rng import Rng, ScriptedRng, below
 from kumite.envs import openspiel as kos
 from kumite.envs.base import EnvGame
 
 Mode = tuple[str, dict[str, Any]]
 T = pyspiel.GameType
+
+
+def _rng_of(state: Any) -> ScriptedRng:
+    """A stream answering with the draws of a state's finished steps (explicit chance)."""
+    return ScriptedRng(state._core.draws)
 
 
 def play_randomly(game: Any, seed: int, limit: int = 10**6) -> Any:
@@ -41,8 +46,10 @@ def play_randomly(game: Any, seed: int, limit: int = 10**6) -> Any:
 
 
 def test_registered_names() -> None:
-    assert kos.register() == ["kumite_sfrivals", "kumite_rivales", "kumite_sfdbg"]
-    assert kos.register() == ["kumite_sfrivals", "kumite_rivales", "kumite_sfdbg"]
+    """kumite's games, and any installed game with an encoding (the toy plugin's)."""
+    every = ["kumite_sfrivals", "kumite_rivales", "kumite_sfdbg", "kumite_toy"]
+    assert kos.register() == every
+    assert kos.register() == every
     names = pyspiel.registered_names()
     assert {"kumite_sfrivals", "kumite_rivales", "kumite_sfdbg"} <= set(names)
 
@@ -54,9 +61,10 @@ def test_random_sim_test(mode: Mode, request: pytest.FixtureRequest) -> None:
     OpenSpiel's Python games give no Game::GetRNGState)."""
     game = kos.load(*mode)
     sims = {"sfrivals": 5, "rivales": 3}.get(mode[0], 1)
-    if mode[0] == "sfdbg" and mode[1].get("players", 2) > 3:
+    if mode[0] == "sfdbg" and mode[1].get("players", 2) > 2:
         pytest.skip(
-            "the slow tests below (a 4- or 5-seat game takes a minute: each step checks each seat)"
+            "the slow tests below (a game of 3 to 5 seats takes a minute or more: each step "
+            "checks each seat)"
         )
     pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
     if mode[0] != "sfrivals":
@@ -67,12 +75,19 @@ def test_random_sim_test(mode: Mode, request: pytest.FixtureRequest) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "options",
-    [{"players": 4, "variant": "high-powered"}, {"players": 5, "variant": "secret-heroes"}],
-    ids=["4-high-powered", "5-secret-heroes"],
+    [
+        {"players": 3},
+        {"players": 4, "variant": "high-powered"},
+        {"players": 5, "variant": "secret-heroes"},
+    ],
+    ids=["3", "4-high-powered", "5-secret-heroes"],
 )
-def test_random_sim_test_four_and_five_seats(options: dict[str, Any]) -> None:
+def test_random_sim_test_three_to_five_seats(options: dict[str, Any]) -> None:
     game = kos.load("sfdbg", options)
     pyspiel.random_sim_test(game, 1, serialize=True, verbose=False)
+    if options["players"] == 3:  # the sampled game, as the test above does for fewer seats
+        sampled = kos.load("sfdbg", options, chance="sampled")
+        pyspiel.random_sim_test(sampled, num_sims=1, serialize=False, verbose=False)
 
 
 def _answer_draws(state: Any, ref: random.Random) -> None:
@@ -257,7 +272,8 @@ def test_game_types_are_declared_honestly(
     sampled = kos.load(*mode, chance="sampled").get_type().chance_mode
     assert sampled == (chance if mode[0] == "sfrivals" else T.ChanceMode.SAMPLED_STOCHASTIC)
     assert game.num_distinct_actions() == actions
-    assert t.provides_information_state_tensor == (mode[0] == "sfrivals")
+    # SF Rivals' view is perfect recall; the others carry their public-history memory
+    assert t.provides_information_state_tensor
     if utility == T.Utility.ZERO_SUM:
         for seed in range(3):
             assert sum(play_randomly(game, seed).returns()) == 0.0
@@ -280,14 +296,30 @@ def test_sampled_chance_gives_each_new_state_its_own_seed() -> None:
 
 
 def test_observation_tensor_is_the_declared_encoding(mode: Mode) -> None:
+    """observation_tensor: the encoding of the seat's view; information_state_tensor: that,
+    then (where the view forgets) the seat's public-history memory, folded over every view
+    it had — the same memory the PettingZoo environment keeps step by step."""
     game = kos.load(*mode)
     env = EnvGame.make(*mode)
     state = play_randomly(game, 4, limit=30)
+    history = env.encoding.history
     for p in range(game.num_players()):
         expected = env.encoding.encode(state.kumite.view(p))
         assert np.array_equal(np.asarray(state.observation_tensor(p), np.float32), expected)
-        if game.get_type().provides_information_state_tensor:
-            assert np.array_equal(np.asarray(state.information_state_tensor(p)), expected)
+        info = np.asarray(state.information_state_tensor(p), np.float32)
+        assert np.array_equal(info[: env.encoding.size], expected)
+        if history is None:
+            assert len(info) == env.encoding.size
+        else:
+            assert len(info) == env.encoding.size + history.size
+            memory = history.start()
+            world = EnvGame.make(*mode).game.new_state(0, env.options, rng=_rng_of(state))
+            world.quiet = True
+            history.fold(memory, world.view(p))
+            for step in state.kumite.history:
+                world.apply_trusted(dict(step))
+                history.fold(memory, world.view(p))
+            assert np.array_equal(info[env.encoding.size :], memory)
 
 
 def test_information_state_has_perfect_recall() -> None:
@@ -364,3 +396,38 @@ def test_mcts_bot_plays_a_full_sequential_game() -> None:
     """... and a whole SF DBG game, which is sequential as it is."""
     state, moves = _mcts_game(kos.load("sfdbg"), 4)
     assert moves > 20 and len(state.returns()) == 2
+
+
+def test_reading_observations_uses_no_seed() -> None:
+    """pyspiel's observation_tensor makes and observes a new state at every call (to learn
+    the shape). With sampled chance that used to set a game up each time and use up a
+    seed, so reading observations changed the games played: now the k-th state played
+    gets the k-th seed however many observations were read, a state observed before its
+    first use shows the game it then becomes, and two such states get two seeds."""
+    plain = kos.load("rivales", chance="sampled", seed=5)
+    seeds = [plain.new_initial_state().kumite.seed for _ in range(3)]
+    game = kos.load("rivales", chance="sampled", seed=5)
+    first, second = game.new_initial_state(), game.new_initial_state()
+    seen = [np.asarray(first.observation_tensor(p)) for p in range(2)]
+    seen_second = np.asarray(second.observation_tensor(0))
+    for _ in range(3):
+        first.observation_tensor(1)
+    assert [first.kumite.seed, second.kumite.seed] == seeds[:2]
+    assert game.new_initial_state().kumite.seed == seeds[2]
+    env = game.env
+    for p in range(2):
+        assert np.array_equal(seen[p], env.observe(first.kumite, p))
+    assert np.array_equal(seen_second, env.observe(second.kumite, 0))
+
+
+def test_openspiel_python_observer_reads_the_same_tensor() -> None:
+    """OpenSpiel's own Python observer (make_observation) reads what observation_tensor
+    reads, without pyspiel's shape probe."""
+    from open_spiel.python.observation import make_observation
+
+    game = kos.load("sfdbg", chance="sampled", seed=2)
+    state = play_randomly(game, 2, limit=15)
+    observer = make_observation(game)
+    for p in range(2):
+        observer.set_from(state, p)
+        assert np.array_equal(observer.tensor, np.asarray(state.observation_tensor(p)))

@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
+from kumite.cards.game import PackGame
 from kumite.core.errors import ChoiceError
+from kumite.core.registry import get_game
 from kumite.envs import pettingzoo as kpz
 from kumite.envs.base import NoEnvError
 
@@ -63,7 +65,7 @@ def test_parallel_seeded_games_repeat_with_masked_actions(simultaneous: Mode) ->
     choices play the same whole game (parallel_seed_test stops at its first illegal sample)."""
     first = _masked_parallel_game(kpz.parallel_env(*simultaneous), 11)
     again = _masked_parallel_game(kpz.parallel_env(*simultaneous), 11)
-    assert first == again and len(first) > 3
+    assert first == again and first
     other = _masked_parallel_game(kpz.parallel_env(*simultaneous), 12)
     assert other != first
 
@@ -133,7 +135,7 @@ def test_illegal_lose_ends_the_game_for_the_offender(simultaneous: Mode) -> None
     actions["player_0"] = int(np.flatnonzero(obs["player_0"]["action_mask"] == 0)[0])
     _, rewards, terms, _, infos = env.step(actions)
     assert all(terms.values()) and env.agents == []
-    assert rewards["player_0"] == -1.0
+    assert rewards["player_0"] == get_game(simultaneous[0]).info.utility_range[0]
     assert all(r == 0.0 for a, r in rewards.items() if a != "player_0")
     assert "rejected" in infos["player_0"]["illegal_action"]
 
@@ -173,5 +175,8 @@ def test_sequential_game_has_no_parallel_env() -> None:
 def test_metadata_carries_versioned_name_and_pack(mode: Mode) -> None:
     env = kpz.raw_env(*mode)
     assert env.metadata["name"] == f"kumite_{mode[0]}_v0"
-    assert len(env.metadata["pack"]["sha256"]) == 64
-    assert env.metadata["render_modes"] == ["ansi"]
+    if isinstance(get_game(mode[0]), PackGame):  # a game of card packs names its pack
+        assert len(env.metadata["pack"]["sha256"]) == 64
+    else:
+        assert env.metadata["pack"] == {}
+    assert env.metadata["render_modes"] == ["human", "ansi", "rgb_array"]

@@ -1,18 +1,23 @@
-"""The batched vector environment (kumite.envs.gymnasium.BatchedVectorEnv on SF Rivals'
-batched engine, games/sfrivals/vector.py) plays Gymnasium's synchronous vector of the scalar
-environment step for step on the same seeds: the same observations, masks, rewards, episode
-ends and autoresets, under every rule option and from either seat."""
+"""The batched vector environment (kumite.envs.vector on SF Rivals' compiled core,
+games/sfrivals/vector.py) is the scalar game step for step: beside it, one scalar Gymnasium
+environment (KumiteEnv) per game is given the same learner actions and an opponent making the
+same choices, and every step's observations, masks, rewards, terminations and autoresets are
+equal — characters picked or fixed, every rule option, from either seat, against each
+opponent the batched environment offers."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pytest
 
-from kumite.core.errors import IllegalChoiceError
+from kumite.core.errors import IllegalChoiceError, OptionsError
+from kumite.core.game import Decision
 from kumite.envs import gymnasium as kgym
 from kumite.envs.base import NoEnvError
+from kumite.envs.vector import BatchedVectorEnv
 
 CASES: list[tuple[dict[str, Any], int]] = [
     ({}, 0),  # characters picked in the game
@@ -23,67 +28,238 @@ CASES: list[tuple[dict[str, Any], int]] = [
 ]
 
 
-def both(options: dict[str, Any], seat: int, n: int) -> tuple[Any, Any]:
-    scalar = kgym.make_vector("sfrivals", n, options, seat)
-    batched = kgym.make_vector("sfrivals", n, options, seat, batched=True)
-    return scalar, batched
+class Replayed:
+    """An opponent for the scalar environment that makes the choices the batched core made in
+    game ``index`` (read from the core's arrays after its step: its character, set-up and
+    every card it played), or — ``policy`` — asks the same batched policy from its own view."""
+
+    name = "replayed"
+
+    def __init__(self, env: kgym.KumiteEnv, batched: BatchedVectorEnv, index: int, policy: Any):
+        self.env, self.core, self.i, self.policy = env, batched.core, index, policy
+
+    def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
+        state = self.env.state
+        assert state is not None
+        seat = decision.seat
+        if self.policy is not None:
+            obs = self.env.env.encoding.encode(view)[None]
+            mask = self.env.env.mask(state, seat).astype(bool)[None]
+            return state.action_to_choice(seat, int(self.policy(obs, mask)[0]))
+        f, i = self.core.fights, self.i
+        if decision.kind == "character":
+            return f"character:{self.core.engine.characters[f.chars[i, seat]].id}"
+        char = self.core.engine.characters[f.chars[i, seat]]
+        if decision.kind == "setup":
+            return char.setup_choices[f.setup[i, seat]]
+        return "play:" + char.cards[f.played[i, seat, state.round - 1]].id
+
+
+class ScalarEnv(kgym.KumiteEnv):
+    """KumiteEnv whose opponent is a :class:`Replayed` (the test's only hook into it)."""
+
+    batched: BatchedVectorEnv
+    index: int
+    policy: Any = None
+
+    def _player(self, spec: Any, seat: int, game_seed: int) -> Any:
+        return kgym._AgentPlayer(Replayed(self, self.batched, self.index, self.policy))
+
+
+def first_legal_by_weight(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """A deterministic batched policy that reads its observations: the legal action with the
+    largest fixed random score of the observation."""
+    weights = np.random.default_rng(5).standard_normal((obs.shape[1], masks.shape[1]))
+    scores = obs.astype(np.float64) @ weights
+    return np.where(masks, scores, -np.inf).argmax(axis=1)
 
 
 def same(a: Any, b: Any, what: str, step: int) -> None:
     assert np.array_equal(np.asarray(a), np.asarray(b)), f"{what} differ at step {step}"
 
 
-@pytest.mark.parametrize(("options", "seat"), CASES)
-def test_matches_the_synchronous_vector_step_for_step(options: dict[str, Any], seat: int) -> None:
-    n, steps = 16, 300
-    scalar, batched = both(options, seat, n)
+def run_beside_scalar(
+    options: dict[str, Any], seat: int, opponent: Any, n: int = 12, steps: int = 250
+) -> int:
+    batched = BatchedVectorEnv("sfrivals", n, options, seat, opponent)
+    policy = opponent if callable(opponent) else None
+    scalars = []
+    for i in range(n):
+        env = ScalarEnv("sfrivals", options, seat)
+        env.batched, env.index, env.policy = batched, i, policy
+        scalars.append(env)
     rng = np.random.default_rng(7)
-    obs_s, info_s = scalar.reset(seed=100)
     obs_b, info_b = batched.reset(seed=100)
-    same(obs_s, obs_b, "observations", 0)
-    same(info_s["action_mask"], info_b["action_mask"], "masks", 0)
+    firsts = [env.reset(seed=100 + i) for i, env in enumerate(scalars)]
+    same(np.stack([o for o, _ in firsts]), obs_b, "observations", 0)
+    same(np.stack([f["action_mask"] for _, f in firsts]), info_b["action_mask"], "masks", 0)
     episodes = 0
+    restart = np.zeros(n, dtype=bool)
     for step in range(1, steps + 1):
-        masks = info_s["action_mask"]
+        masks = info_b["action_mask"]
         actions = np.array(
             [rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks], dtype=np.int64
         )
-        out_s = scalar.step(actions)
-        out_b = batched.step(actions)
-        for k, what in enumerate(("observations", "rewards", "terminated", "truncated")):
-            same(out_s[k], out_b[k], what, step)
-        info_s, info_b = out_s[4], out_b[4]
-        same(info_s["action_mask"], info_b["action_mask"], "masks", step)
-        episodes += int(out_s[2].sum())
-    assert episodes >= n  # autoresets were compared too
-    scalar.close()
-    batched.close()
+        obs_b, rew_b, term_b, trunc_b, info_b = batched.step(actions)
+        rows = []
+        for i, env in enumerate(scalars):
+            if restart[i]:
+                o, f = env.reset(seed=step)
+                rows.append((o, 0.0, False, f["action_mask"]))
+            else:
+                o, r, t, _, f = env.step(int(actions[i]))
+                rows.append((o, r, t, f["action_mask"]))
+        same(np.stack([r[0] for r in rows]), obs_b, "observations", step)
+        same([r[1] for r in rows], rew_b, "rewards", step)
+        same([r[2] for r in rows], term_b, "terminations", step)
+        same(np.stack([r[3] for r in rows]), info_b["action_mask"], "masks", step)
+        assert not trunc_b.any()
+        restart = term_b.copy()
+        episodes += int(term_b.sum())
+    return episodes
 
 
-def test_an_illegal_action_ends_the_game_as_in_the_scalar_env() -> None:
-    scalar, batched = both({}, 0, 4)
-    _, info = scalar.reset(seed=3)
-    batched.reset(seed=3)
-    actions = np.array([np.flatnonzero(~m)[0] for m in info["action_mask"]])
-    out_s, out_b = scalar.step(actions), batched.step(actions)
-    for k in range(4):
-        same(out_s[k], out_b[k], "step", 1)
-    assert out_b[2].all() and (out_b[1] == -1).all()
-    assert out_b[4]["_illegal_action"].all()
-    out_s, out_b = scalar.step(actions * 0), batched.step(actions * 0)  # autoreset
-    same(out_s[0], out_b[0], "observations", 2)
+@pytest.mark.parametrize(("options", "seat"), CASES)
+def test_random_opponent_matches_the_scalar_env_step_for_step(
+    options: dict[str, Any], seat: int
+) -> None:
+    assert run_beside_scalar(options, seat, "random") >= 12  # autoresets compared too
 
 
-def test_illegal_raise_changes_nothing() -> None:
-    env = kgym.BatchedVectorEnv("sfrivals", 2, illegal="raise")
-    obs, info = env.reset(seed=1)
+@pytest.mark.parametrize(("options", "seat"), CASES[:2] + CASES[3:4])
+def test_greedy_opponent_matches_the_scalar_env_step_for_step(
+    options: dict[str, Any], seat: int
+) -> None:
+    assert run_beside_scalar(options, seat, "greedy") >= 12
+
+
+@pytest.mark.parametrize(("options", "seat"), CASES[:3])
+def test_a_batched_policy_opponent_plays_from_its_own_observations(
+    options: dict[str, Any], seat: int
+) -> None:
+    """The scalar opponent asks the same policy from its own view's encoding: equal games
+    mean the batched env gave the policy the opponent's own observations and masks."""
+    assert run_beside_scalar(options, seat, first_legal_by_weight) >= 12
+
+
+def test_same_seed_same_games_and_normalised_observations() -> None:
+    a = BatchedVectorEnv("sfrivals", 8, {}, 0, "random")
+    b = BatchedVectorEnv("sfrivals", 8, {}, 0, "random", normalize=True)
+    obs_a, info = a.reset(seed=3)
+    obs_b, _ = b.reset(seed=3)
+    high = a.env.encoding.high
+    assert np.allclose(obs_b, obs_a / high) and obs_b.max() <= 1.0
+    rng = np.random.default_rng(1)
+    for _ in range(60):
+        m = info["action_mask"]
+        actions = np.argmax(m * rng.random(m.shape), axis=1)
+        obs_a, _, _, _, info = a.step(actions)
+        obs_b, *_ = b.step(actions)
+        assert np.allclose(obs_b, obs_a / high)
+    assert b.observation_space.contains(obs_b)
+
+
+def test_same_step_autoreset_hands_over_the_final_observation() -> None:
+    env = BatchedVectorEnv("sfrivals", 6, {}, 1, "greedy", autoreset="same-step")
+    obs, info = env.reset(seed=9)
+    rng = np.random.default_rng(2)
+    ended = 0
+    for _ in range(40):
+        m = info["action_mask"]
+        assert m.any(axis=1).all()  # every game has a decision: ended ones restarted at once
+        obs, rew, term, _, info = env.step(np.argmax(m * rng.random(m.shape), axis=1))
+        if term.any():
+            ended += int(term.sum())
+            final = info["final_obs"][term]
+            over = env.env.encoding.offsets["phase"] + 3
+            assert (final[:, over] == 1).all() and (obs[term, over] == 0).all()
+            assert set(rew[term].tolist()) <= {-1.0, 0.0, 1.0}
+    assert ended > 0
+
+
+def test_an_illegal_action_ends_that_game_or_raises_changing_nothing() -> None:
+    env = BatchedVectorEnv("sfrivals", 4, {}, 0, "random")
+    obs, info = env.reset(seed=3)
+    bad = np.array([np.flatnonzero(~m)[0] for m in info["action_mask"]])
+    good = np.array([np.flatnonzero(m)[0] for m in info["action_mask"]])
+    actions = good.copy()
+    actions[1] = bad[1]
+    out = env.step(actions)
+    assert out[2].tolist() == [False, True, False, False] and out[1][1] == -1
+    assert out[4]["_illegal_action"].tolist() == [False, True, False, False]
+    same(out[0][1], obs[1], "observation of the illegal game", 1)
+    strict = BatchedVectorEnv("sfrivals", 2, {}, 0, "random", illegal="raise")
+    obs, info = strict.reset(seed=1)
     with pytest.raises(IllegalChoiceError):
-        env.step(np.array([np.flatnonzero(~m)[0] for m in info["action_mask"]]))
-    assert np.array_equal(env.core.observations(), obs)
+        strict.step(np.array([np.flatnonzero(~m)[0] for m in info["action_mask"]]))
+    assert np.array_equal(strict.core.observations(), obs)
 
 
-def test_only_random_opponents_and_batched_games() -> None:
-    with pytest.raises(NoEnvError, match="'random' only"):
-        kgym.make_vector("sfrivals", 2, opponents="greedy", batched=True)
+def test_opponents_and_games_refused_in_one_line() -> None:
+    with pytest.raises(OptionsError, match="no opponent 'ismcts'"):
+        kgym.make_vector("sfrivals", 2, opponents="ismcts", batched=True)
     with pytest.raises(NoEnvError, match="no batched engine"):
         kgym.make_vector("rivales", 2, batched=True)
+    env = kgym.make_vector("sfrivals", 2, opponents=["greedy"], batched=True)
+    assert env.metadata["opponents"] == ["greedy"]
+
+
+class CheckedGreedy(Replayed):
+    """Replays the batched greedy's choice after checking that the scalar ``greedy`` bot,
+    asked from the same view with 40 seeds (its ties are broken by a draw), makes it too."""
+
+    answers: list[int]
+
+    def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
+        from kumite.games.sfrivals.bots.greedy import make as make_greedy
+
+        made = super().choose(view, decision)
+        state = self.env.state
+        assert state is not None
+        scalar = {
+            make_greedy(state.game, self.env.env.options, decision.seat, seed).choose(
+                view, decision
+            )
+            for seed in range(40)
+        }
+        assert made in scalar, f"{made} is not greedy's choice {sorted(scalar)} at {view}"
+        self.answers.append(len(scalar))
+        return made
+
+
+@pytest.mark.parametrize(("options", "seat"), [({}, 0), ({"swap": "printed"}, 1)])
+def test_the_batched_greedy_makes_the_scalar_greedy_bots_decisions(
+    options: dict[str, Any], seat: int
+) -> None:
+    n = 6
+    batched = BatchedVectorEnv("sfrivals", n, options, seat, "greedy")
+    answers: list[int] = []
+    scalars = []
+    for i in range(n):
+        env = ScalarEnv("sfrivals", options, seat)
+        env.batched, env.index = batched, i
+        scalars.append(env)
+
+    def agent(env: ScalarEnv) -> Any:
+        found = CheckedGreedy(env, batched, env.index, None)
+        found.answers = answers
+        return found
+
+    for env in scalars:
+        env._player = (  # type: ignore[method-assign]
+            lambda spec, s, g, env=env: kgym._AgentPlayer(agent(env))
+        )
+    rng = np.random.default_rng(3)
+    _, info = batched.reset(seed=40)
+    for i, env in enumerate(scalars):
+        env.reset(seed=40 + i)
+    restart = np.zeros(n, dtype=bool)
+    for step in range(70):
+        masks = info["action_mask"]
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+        obs, _, term, _, info = batched.step(actions)
+        for i, env in enumerate(scalars):
+            o = env.reset(seed=step)[0] if restart[i] else env.step(int(actions[i]))[0]
+            same(o, obs[i], "observations", step)
+        restart = term
+    assert len(answers) > 150 and max(answers) > 1  # ties were met, and drawn among

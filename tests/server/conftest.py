@@ -17,6 +17,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from kumite.server.settings import ServerSettings
+from tests.optional import missing_optional, skip_reason
 from tests.server.live import ThreadServer
 
 POSTGRES = os.environ.get("KUMITE_TEST_POSTGRES_URL")
@@ -32,6 +33,8 @@ def database_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:
         if IN_CI:
             pytest.fail("CI must test PostgreSQL too: .ci/run sets KUMITE_TEST_POSTGRES_URL")
         pytest.skip("set KUMITE_TEST_POSTGRES_URL to also run against PostgreSQL")
+    if missing_optional("psycopg"):
+        pytest.skip(skip_reason("psycopg"))
     name = f"kumite_t_{uuid.uuid4().hex[:16]}"
     admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:

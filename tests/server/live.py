@@ -17,6 +17,7 @@ import httpx
 import uvicorn
 from websockets.sync.client import connect
 
+from kumite.cli.serve import uvicorn_config
 from kumite.server.app import create_app
 from kumite.server.settings import ServerSettings
 
@@ -63,15 +64,7 @@ class ThreadServer:
         self.app = create_app(database_url, bot_delay=bot_delay, settings=settings)
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(
-            self.app,
-            host="127.0.0.1",
-            port=self.port,
-            log_level="warning",
-            ws_per_message_deflate=False,
-            ws_max_size=settings.max_frame,
-            lifespan="on",
-        )
+        config = uvicorn_config(self.app, "127.0.0.1", self.port, settings, lifespan="on")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -153,6 +146,9 @@ class Seat:
     ) -> None:
         self.ws = connect(base.replace("http", "ws") + f"/ws/{table}", open_timeout=10, legacy=True)
         self.seat = seat
+        self.token = token
+        """The seat's token: the one given, until the hello that took an invited seat is
+        answered with the seat's fresh one (the invite's is spent then)."""
         self.raw: list[str] = []
         self.state: dict[str, Any] | None = None
         self.errors: list[dict[str, Any]] = []
@@ -173,6 +169,8 @@ class Seat:
         message: dict[str, Any] = json.loads(text)
         if message["type"] == "update":
             self.state = message["state"]
+        elif message["type"] == "welcome" and message.get("token"):
+            self.token = message["token"]
         elif message["type"] == "error":
             self.errors.append(message)
         return message

@@ -122,7 +122,7 @@ def test_a_silent_seat_is_handed_to_a_bot_until_its_player_comes_back(quick_abse
     again = stand_in(server, table, {"seat": 0, "token": tokens[0], "target": 1})
     assert again.status_code == 409
     # Seat 1's player is back: the seat is theirs again.
-    back = Seat(server.base, table, 1, tokens[1])
+    back = Seat(server.base, table, 1, b.token)  # the seat's token since b took it
     assert back.at_step(0)["seats"][1]["stand_in"] is None
     a.close()
     back.close()

@@ -44,7 +44,7 @@ def test_sigkill_mid_game_loses_nothing_acknowledged(process):
     half = ryu.choose(lambda legal: "play:ryu.overhead-throw")  # acknowledged, Ken not yet
     process.kill()
     process.start()  # same database, same port
-    ryu, ken = Seat(process.base, table, 0, tokens[0]), Seat(process.base, table, 1, tokens[1])
+    ryu, ken = Seat(process.base, table, 0, ryu.token), Seat(process.base, table, 1, ken.token)
     state = ryu.at_step(2)
     assert state["step"] == 2
     assert state["submitted"] is True  # the acknowledged half of round 2 survived

@@ -305,6 +305,7 @@ def test_unfinished_tables_idle_too_long_are_closed(database_url):
         (["--chat-rate", "5 per fortnight"], "--chat-rate"),
         (["--bot-threads", "0"], "--bot-threads must be at least 1"),
         (["--max-open-tables", "0"], "--max-open-tables must be at least 1"),
+        (["--max-silent-sockets", "0"], "--max-silent-sockets must be at least 1"),
         (["--evict-after", "0"], "--evict-after must be above 0 seconds"),
         (["--full-collection-every", "-1"], "--full-collection-every must be 0 (never)"),
         (["--advertise", "10.0.0.5:8000"], "--advertise '10.0.0.5:8000': not an address"),

@@ -62,7 +62,7 @@ def test_a_player_is_a_name_and_a_key_the_server_keeps_only_hashed(server):
     [
         ("", "at least one visible character"),
         ("   ", "at least one visible character"),
-        ("Ryu\x00", "control or invisible"),
+        ("Ryu\x00", "control character"),  # refused with every text that holds one
         ("Ken\nMasters", "control or invisible"),
         ("\u202eevil", "control or invisible"),  # a right-to-left override
         ("zero\u200bwidth", "control or invisible"),

@@ -55,13 +55,6 @@ def test_messages_to_one_seat_never_hold_the_other_seats_hidden_cards(server):
     assert not seats[0].errors and not seats[1].errors
 
 
-TOKENS: dict[str, dict[int, str]] = {}
-
-
-def ken_token(server, table):
-    return TOKENS[table][1]
-
-
 def table_vs_human(server):
     made = create_table(
         server.base,
@@ -71,7 +64,6 @@ def table_vs_human(server):
         seed=2,
     )
     tokens = {link["seat"]: link["token"] for link in made["links"]}
-    TOKENS[made["id"]] = tokens
     return (
         made["id"],
         Seat(server.base, made["id"], 0, tokens[0]),
@@ -163,7 +155,7 @@ def test_chat_reaches_the_table_and_is_kept(server):
     ryu.send({"type": "chat", "text": "good luck"})
     line = ken.until(lambda m: m["type"] == "chat")
     assert (line["seat"], line["text"]) == (0, "good luck")
-    later = Seat(server.base, table, 1, ken_token(server, table))
+    later = Seat(server.base, table, 1, ken.token)  # the seat's fresh token, once taken
     welcome = later.until(lambda m: m["type"] == "welcome")
     assert welcome["chat"]["history"][0]["text"] == "good luck"
     watcher = Seat(server.base, table)
@@ -176,7 +168,8 @@ def test_chat_reaches_the_table_and_is_kept(server):
 
 def test_a_hello_reads_nothing_from_the_database(server):
     """docs/protocol.md, Load: 400 clients saying hello at once queued 1,200 queries ahead of
-    the choices' commits. A hello's only write is its seat claim, group-committed."""
+    the choices' commits. A hello's only write is the taking of an invited seat (its fresh
+    token, its holder, the seats), group-committed in one transaction."""
     made = create_table(server.base, "sfrivals", [{"kind": "human"}, {"kind": "human"}], seed=3)
     statements: list[str] = []
 
@@ -192,6 +185,11 @@ def test_a_hello_reads_nothing_from_the_database(server):
     finally:
         event.remove(engine, "before_cursor_execute", seen)
     ours = [" ".join(s.split()) for s in statements if "kumite_" in s]
-    assert ours  # the claims
-    assert all(s.startswith("UPDATE kumite_tables SET seats=") for s in ours), ours
+    assert ours  # the takes
+    takes = (
+        "UPDATE kumite_tokens SET",
+        "DELETE FROM kumite_seat_holders",
+        "UPDATE kumite_tables SET seats=",
+    )
+    assert all(s.startswith(takes) for s in ours), ours
     assert all(s.claimed for s in server.hub.store.load(made["id"]).seats)

@@ -12,6 +12,8 @@ from kumite.server import ratings
 from tests.server.live import create_table
 from tests.server.test_players import as_player, new_player
 
+pytestmark = pytest.mark.needs("openskill")
+
 
 def board(server, query: str = "") -> dict:
     response = httpx.get(f"{server.base}/api/ratings{query}")

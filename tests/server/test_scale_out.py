@@ -65,8 +65,8 @@ def test_killing_the_owner_mid_game_loses_no_acknowledged_choice(two):
     owner.kill()
     # Ken's forwarded socket is told to reconnect (1012); both come back to the survivor.
     assert ken.error()["code"] == "unavailable"
-    ryu = Seat(other.base, table, 0, tokens[0])
-    ken = Seat(other.base, table, 1, tokens[1])
+    ryu = Seat(other.base, table, 0, ryu.token)  # each seat's token since it was taken
+    ken = Seat(other.base, table, 1, ken.token)
     state = ryu.at_step(2)
     assert state["submitted"] is True  # the acknowledged half of step 2 survived the kill
     steps.append({0: half, 1: ken.choose()})

@@ -110,12 +110,14 @@ def test_leaving_a_seat_closes_that_seat_s_sockets_at_once(server):
     made = create_table(server.base, "sfrivals", VS_HUMAN)
     table = made["id"]
     tokens = {link["seat"]: link["token"] for link in made["links"]}
-    tab, other_tab = (Seat(server.base, table, 1, tokens[1]) for _ in range(2))
+    tab = Seat(server.base, table, 1, tokens[1])
+    tab.until(lambda m: m["type"] == "update")
+    other_tab = Seat(server.base, table, 1, tab.token)  # the seat's token once taken
     opponent = Seat(server.base, table, 0, tokens[0])
-    for client in (tab, other_tab, opponent):
+    for client in (other_tab, opponent):
         client.until(lambda m: m["type"] == "update")
     left = httpx.post(
-        f"{server.base}/api/tables/{table}/leave", json={"seat": 1, "token": tokens[1]}
+        f"{server.base}/api/tables/{table}/leave", json={"seat": 1, "token": tab.token}
     )
     assert left.status_code == 200
     for client in (tab, other_tab):
@@ -146,8 +148,9 @@ def test_bodies_no_client_should_send_are_refused(server):
     chunked = httpx.post(url, content=iter([b"{" + b" " * 200_000, b" " * 200_000 + b"}"]))
     assert chunked.status_code == 413  # no Content-Length: counted as it comes
     nul = httpx.post(url, json={"game": "sfrivals", "seats": [{"kind": "you", "name": "a\u0000b"}]})
-    assert nul.status_code == 422  # names are printable (PostgreSQL cannot store a NUL)
-    assert httpx.get(f"{server.base}/api/tables/%00").status_code == 404
+    assert nul.status_code == 400  # no control character (PostgreSQL cannot store a NUL)
+    assert "control character (U+0000)" in nul.json()["detail"]
+    assert httpx.get(f"{server.base}/api/tables/%00").status_code == 400  # a control character
     assert httpx.get(f"{server.base}/api/tables/" + "x" * 500).status_code == 404
 
 

@@ -17,6 +17,7 @@ from kumite.core.rng import derive_seed
 from kumite.core.spec import GameSpec, Ref
 from kumite.games.sfrivals.game import GAME
 from kumite.games.sfrivals.rollout import random_rollout
+from kumite.sim.adapters import GameSummary
 from kumite.sim.backends import simulate
 from kumite.sim.engine import Runner, SimSpec, Tally, chunks
 
@@ -151,6 +152,18 @@ def test_tally_json_round_trip_and_merge_is_order_free():
     ba.merge(a)
     assert ab.to_json() == ba.to_json() == simulate(spec).tally.to_json()
     assert Tally.from_json(json.loads(json.dumps(ab.to_json()))).to_json() == ab.to_json()
+
+
+def test_partners_are_never_compared_with_each_other():
+    """The declared teams (the toy plugin's 2vs2: seats 1 & 3 against seats 2 & 4): a drawn
+    game compares each seat with both rivals, never with its partner."""
+    runner = Runner(SimSpec("toy", (("random",) * 4,), 1, seed=1, options={"mode": "2v2"}))
+    assert runner.teams(4) == (0, 1, 0, 1)
+    tally = Tally()
+    tally.add("abcd", GameSummary((), True, "fold", 1, (None,) * 4), False, runner.teams(4))
+    pairs = tally.counts("agent_pairs")
+    assert set(pairs) == {(x, y) for x in "ac" for y in "bd"} | {(y, x) for x in "ac" for y in "bd"}
+    assert all(counts == [1, 0, 1] for counts in pairs.values())
 
 
 def test_a_game_without_adapter_still_simulates(monkeypatch):

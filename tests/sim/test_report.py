@@ -72,8 +72,11 @@ def test_report_is_self_contained(report):
         assert words in page
 
 
+@pytest.mark.browser
+@pytest.mark.needs("playwright")
 def test_report_opens_in_headless_chromium_and_its_plots_render(report, tmp_path):
-    playwright = pytest.importorskip("playwright.sync_api")
+    from playwright import sync_api as playwright
+
     if not Path(CHROMIUM).exists():
         if os.environ.get("CI"):
             pytest.fail(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")

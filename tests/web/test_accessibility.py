@@ -10,7 +10,7 @@ import pytest
 from tests.web.test_board_fit import GAMES
 from tests.web.test_browser import open_page
 
-pytest.importorskip("axe_playwright_python")
+pytestmark = pytest.mark.needs("axe_playwright_python")
 
 
 def serious(page) -> list[str]:

@@ -13,9 +13,9 @@ import time
 
 import pytest
 
+from tests.games.rivales.test_browser import click_a_choice
+from tests.games.sfdbg.test_browser import click_a_sensible_choice
 from tests.web.test_browser import wait_for_answer, wait_for_step
-from tests.web.test_rivales_browser import click_a_choice
-from tests.web.test_sfdbg_browser import click_a_sensible_choice
 
 TIMEOUT = 20000
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
@@ -286,6 +286,58 @@ def test_a_clock_runs_out_and_a_bot_plays_that_move(browser, web, shots):
     context.close()
 
 
+def test_an_invite_link_takes_its_seat_and_the_creator_s_copy_opens_nothing(browser, web, shots):
+    """Issue 28: the invitee's page keeps the seat's fresh token (a reload still opens the
+    seat); the link the creator was given then opens nothing."""
+    host = browser.new_context(viewport={"width": 1280, "height": 800})
+    guest = browser.new_context(viewport={"width": 390, "height": 844})
+    lobby, lobby_errors = new_page(host, web.base + "/")
+    name_myself(lobby, "Ryu")
+    lobby.select_option("[name=kind-1]", "human")
+    lobby.click("#create-table")
+    lobby.wait_for_selector("#go")
+    links = [a.get_attribute("href") for a in lobby.query_selector_all("#created ul.links a")]
+    invite = next(link for link in links if "#seat=1&token=" in link)
+    page, errors = new_page(guest, invite)
+    page.wait_for_selector("#seats li")
+    page.wait_for_function("(spent) => window.location.href !== spent", arg=invite)
+    assert "#seat=1&token=" in page.url
+    page.reload()
+    page.wait_for_selector("#seats li")
+    assert "(watching)" not in page.inner_text("#title")
+    assert "(you)" in page.inner_text("#seats")
+    page.screenshot(path=shots / "0-invitee-at-their-seat.png")
+    spent = host.new_page()
+    spent.goto(invite)
+    spent.wait_for_selector("#watch-instead")
+    spent.screenshot(path=shots / "1-the-creator-s-copy.png")
+    assert not errors and not lobby_errors, (errors, lobby_errors)
+    host.close()
+    guest.close()
+
+
+def test_the_lobby_says_why_a_player_cannot_join_a_second_seat(browser, web, shots):
+    """One person, one seat (issue 28): joining an open seat of a table where you sit is
+    refused, and the lobby says so where the button was."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page, errors = new_page(context, web.base + "/")
+    name_myself(page, "Chun-Li")
+    page.select_option("[name=kind-1]", "open")
+    page.click("#create-table")
+    page.wait_for_selector("#go")
+    table = page.get_attribute("#go", "href").split("/table/")[1].split("#")[0]
+    page.check("#waiting")
+    button = f"#table-list li[data-table='{table}'] button"
+    page.wait_for_selector(button)
+    page.click(button)
+    refused = page.wait_for_selector(f"#table-list li[data-table='{table}'] .error")
+    assert "one seat a person" in refused.inner_text()
+    page.screenshot(path=shots / "0-one-seat-a-person.png")
+    assert "/table/" not in page.url
+    assert not [e for e in errors if "409" not in e], errors  # the refused request is logged
+    context.close()
+
+
 def test_a_wrong_link_offers_to_watch_instead(browser, web, shots):
     context = browser.new_context(viewport={"width": 390, "height": 844})
     lobby, _ = new_page(context, web.base + "/")
@@ -293,7 +345,9 @@ def test_a_wrong_link_offers_to_watch_instead(browser, web, shots):
     create_with_a_bot(lobby, "sfrivals")
     lobby.wait_for_selector("#seats li")
     table = lobby.url.split("/table/")[1].split("#")[0]
-    page = context.new_page()
+    # Another browser (Guile's own key opens his seat whatever the link's token).
+    other = browser.new_context(viewport={"width": 390, "height": 844})
+    page = other.new_page()
     page.goto(f"{web.base}/table/{table}#seat=0&token=not-the-token")
     page.wait_for_selector("#watch-instead")
     page.screenshot(path=shots / "0-not-your-seat.png")
@@ -301,12 +355,13 @@ def test_a_wrong_link_offers_to_watch_instead(browser, web, shots):
     page.wait_for_selector("#seats li")
     assert "(watching)" in page.inner_text("#title")
     context.close()
+    other.close()
 
 
+@pytest.mark.needs("axe_playwright_python")
 def test_the_leaderboard_and_the_named_lobby_have_no_serious_axe_violation(browser, web, shots):
     """axe-core on the pages of this part: the leaderboard (with a rated game) and the
     lobby once named, with My games listed."""
-    pytest.importorskip("axe_playwright_python")
     from tests.web.test_accessibility import serious
 
     context = browser.new_context(viewport={"width": 1280, "height": 800})

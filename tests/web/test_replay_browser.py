@@ -62,7 +62,7 @@ def test_the_replay_slider_jump_keys_and_labels(browser, web, shots):
     page.keyboard.press("ArrowLeft")
     choices = page.locator("#log li.dim").all_inner_texts()
     assert choices and all("play:" not in c and "ryu." not in c for c in choices), choices
-    assert any(c.split(": ", 1)[1].startswith("play ") for c in choices)
+    assert any(c.split(": ", 1)[1].startswith("Play ") for c in choices)
     page.screenshot(path=shots / "replay.png")
     # one file name scheme for every download
     assert page.get_attribute("#download", "download") == f"kumite-sfrivals-{table}.json"

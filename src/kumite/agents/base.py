@@ -77,10 +77,52 @@ class LazyView(Mapping[str, Any]):
         self._state = None
 
 
+@runtime_checkable
+class DeclaresView(Protocol):
+    """An agent that says whether it reads its seat's view: ``False`` (never: it is given
+    :data:`NO_VIEW`), :data:`LAZY` (only sometimes: a :class:`LazyView`) or ``True`` (the
+    default of an agent that declares nothing)."""
+
+    @property
+    def needs_view(self) -> bool | str: ...
+
+
+@runtime_checkable
+class Searcher(Protocol):
+    """A search agent: besides its seat's view, it is given a sampler of determinisations
+    for its seat (never the state itself)."""
+
+    def choose_with(self, view: Mapping[str, Any], decision: Decision, sample: Sampler) -> str:
+        """Return one of ``decision.legal``, knowing ``view`` and sampling worlds."""
+        ...
+
+
 def decide(agent: Agent, state: State, decision: Decision) -> str:
-    """Ask ``agent`` for ``decision``. Search agents (with a ``choose_with`` method) also get
-    a sampler of determinisations for their seat — never the state itself."""
-    needs = getattr(agent, "needs_view", True)
+    """Ask ``agent`` for ``decision``, as its declared abilities say (:class:`DeclaresView`,
+    :class:`Searcher`)."""
+    return _ask(agent, _needs_view(agent), _searcher(agent), state, decision)
+
+
+def decider(agent: Agent, state: State) -> Callable[[Decision], str]:
+    """``decide(agent, state, decision)`` as a function of the decision alone, its abilities
+    read once per game: an agent that needs neither a view nor a sampler is called directly."""
+    needs, searcher = _needs_view(agent), _searcher(agent)
+    if not needs and searcher is None:
+        return functools.partial(agent.choose, NO_VIEW)
+    return lambda decision: _ask(agent, needs, searcher, state, decision)
+
+
+def _needs_view(agent: Agent) -> bool | str:
+    return agent.needs_view if isinstance(agent, DeclaresView) else True
+
+
+def _searcher(agent: Agent) -> Searcher | None:
+    return agent if isinstance(agent, Searcher) else None
+
+
+def _ask(
+    agent: Agent, needs: bool | str, searcher: Searcher | None, state: State, decision: Decision
+) -> str:
     if needs == LAZY:
         lazy = LazyView(state, decision.seat)
         try:
@@ -88,23 +130,13 @@ def decide(agent: Agent, state: State, decision: Decision) -> str:
         finally:
             lazy.close()
     view: Mapping[str, Any] = state.view(decision.seat) if needs else NO_VIEW
-    choose_with = getattr(agent, "choose_with", None)
-    if choose_with is not None:
+    if searcher is not None:
 
         def sample(rng: random.Random, seat: int = decision.seat) -> State:
             return state.determinize(seat, rng)
 
-        choice: str = choose_with(view, decision, sample)
-        return choice
+        return searcher.choose_with(view, decision, sample)
     return agent.choose(view, decision)
-
-
-def decider(agent: Agent, state: State) -> Callable[[Decision], str]:
-    """``decide(agent, state, decision)`` as a function of the decision alone, resolved once
-    per game: an agent that needs neither a view nor a sampler is called directly."""
-    if getattr(agent, "needs_view", True) or getattr(agent, "choose_with", None) is not None:
-        return lambda decision: decide(agent, state, decision)
-    return functools.partial(agent.choose, NO_VIEW)
 
 
 AgentFactory = Callable[[Game[Any], Mapping[str, Any], int, int], Agent]

@@ -53,6 +53,7 @@ from kumite.agents.search import (
     DEFAULT_HOOKS,
     DEFAULT_LEVEL,
     LEVELS,
+    Budgeted,
     Level,
     SearchHooks,
     search_hooks,
@@ -240,9 +241,8 @@ def untimed(agent: A) -> A:
     """``agent`` — if it searches by :class:`Level` — with its level's time limit lifted (its
     iteration cap alone), so that it replays exactly whatever the machine's load: for the
     lab, whose results are seeded. Any other agent is returned as it is."""
-    level = getattr(agent, "level", None)
-    if isinstance(level, Level) and level.seconds is not None:
-        agent.level = dataclasses.replace(level, seconds=None)  # type: ignore[attr-defined]
+    if isinstance(agent, Budgeted) and agent.level.seconds is not None:
+        agent.level = dataclasses.replace(agent.level, seconds=None)
     return agent
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from kumite.core.game import Decision, Game, State
 from kumite.core.registry import specs
@@ -43,6 +43,14 @@ class Level:
     """Root sweeps: every root candidate on each determinisation (see ismcts)."""
     confidence: float = 0.0
     """Paired: leave the first candidate only for one better by this many standard errors."""
+
+
+@runtime_checkable
+class Budgeted(Protocol):
+    """An agent that searches within a :class:`Level`: the lab lifts its time limit
+    (:func:`kumite.agents.ismcts.untimed`), the server cuts it to its bot budget."""
+
+    level: Level
 
 
 #: The time a move of every level but ``expert`` may take at most: a person at the web table

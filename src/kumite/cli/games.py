@@ -11,9 +11,6 @@ from kumite.core.registry import specs
 from kumite.core.spec import GameSpec
 from kumite.tui.console import console, print_json
 
-#: The optional faces a spec may name (``None``: the generic one).
-FACES = ("tui", "web", "lab", "table", "search", "solver")
-
 
 def describe(spec: GameSpec) -> dict[str, Any]:
     """What a spec declares, as JSON (imports the game's rules, none of its faces)."""
@@ -29,7 +26,7 @@ def describe(spec: GameSpec) -> dict[str, Any]:
         "options": [f.to_json() for f in spec.option_fields()],
         "flags": {f"--{k}": v for k, v in spec.flags.items()},
         "agents": agent_names(spec.id),
-        "faces": [face for face in FACES if getattr(spec, face) is not None],
+        "faces": spec.faces(),
     }
 
 

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from kumite.cli import cards as cards_cmd
+from kumite.cli import exploit as exploit_cmd
 from kumite.cli import match as match_cmd
 from kumite.cli import play as play_cmd
 from kumite.cli import replay as replay_cmd
-from kumite.cli.common import friendly_errors, split_list
-from kumite.cli.options import game_options, settings_from
-from kumite.core.errors import OptionsError
-from kumite.core.registry import default_game, game_ids, get_spec, specs
+from kumite.cli.common import friendly_errors
+from kumite.cli.options import OptionOpt, PickOpt, game_options, settings_from
+from kumite.cli.solve import app as solve_app
+from kumite.core.registry import default_game, game_ids, get_spec
 from kumite.server.settings import ServerSettings
 
 app = typer.Typer(
@@ -29,28 +29,6 @@ app = typer.Typer(
 GAME_IDS = ", ".join(game_ids())
 DEFAULT_GAME = default_game()
 GameArg = Annotated[str, typer.Argument(help="Game id: " + GAME_IDS + ".")]
-PickOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--pick",
-        help="Each seat's character, fighter or hero, e.g. ryu,ken (- leaves one unset). "
-        "Each game's own name works too: "
-        + ", ".join(f"--{s.role.option} ({s.id})" for s in specs().values() if s.role is not None)
-        + ".",
-    ),
-]
-OptionOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--option",
-        "--rule",
-        "-o",
-        help="Game option KEY=VALUE, e.g. ultra_rule=power (kumite games --json lists them; "
-        "see docs/rulings.md). Shorthands: "
-        + ", ".join(f"--{flag} V ({s.id})" for s in specs().values() for flag in s.flags)
-        + ".",
-    ),
-]
 #: The game's own flags (``--characters``, ``--mode``) reach the commands as extra arguments.
 GAME_FLAGS = {"allow_extra_args": True, "ignore_unknown_options": True}
 
@@ -220,9 +198,19 @@ def sim(
             )
         ),
     ] = False,
+    restricted: Annotated[
+        int,
+        typer.Option(
+            help="Restricted play: value every card by N games with and N without it "
+            "(0: only the characters/fighters/heroes, from the games already played)."
+        ),
+    ] = 0,
+    loops: Annotated[
+        bool, typer.Option(help="Flag games that repeat a position (slower).")
+    ] = False,
 ) -> None:
     """Simulate many bot games: win rates with intervals, seat effects, ratings, matchups,
-    card impact; with --pack, a before/after comparison."""
+    restricted play, card impact, games to look at; with --pack, a before/after comparison."""
     # The balance lab's modules (numpy, scipy, matplotlib) load only when used.
     from kumite.cli import sim as sim_cmd
 
@@ -247,6 +235,141 @@ def sim(
             report=report,
             json_out=json_out,
             batched=batched,
+            restricted=restricted,
+            loops=loops,
+        )
+    )
+
+
+@app.command(context_settings=GAME_FLAGS)
+@friendly_errors
+def balance(
+    ctx: typer.Context,
+    game: GameArg = DEFAULT_GAME,
+    judge: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--judge",
+            help="Agent judging the balance (every seat); repeat for several: a change must "
+            "meet the targets under each. The first searches, the others check. Default greedy.",
+        ),
+    ] = None,
+    vary: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Values that may move: ID-GLOB:FIELD[,FIELD...], e.g. 'curie*:speed,damage' "
+            "(cards, fighters, heroes whose id matches); repeatable."
+        ),
+    ] = None,
+    range_: Annotated[
+        list[str] | None,
+        typer.Option("--range", help="A field's allowed values, e.g. damage=0..4; repeatable."),
+    ] = None,
+    step: Annotated[
+        list[str] | None, typer.Option(help="A field's step, e.g. life=1; repeatable.")
+    ] = None,
+    max_change: Annotated[int | None, typer.Option(help="Most steps any value may move.")] = None,
+    freeze: Annotated[
+        list[str] | None, typer.Option(help="Ids (globs) that never move; repeatable.")
+    ] = None,
+    pairing: Annotated[
+        str | None, typer.Option(help="Target: every pairing's share within A,B, e.g. 0.4,0.6.")
+    ] = None,
+    half: Annotated[
+        bool, typer.Option("--half", help="Target: every entity's 95% interval contains 1/2.")
+    ] = False,
+    chart: Annotated[
+        Path | None,
+        typer.Option(help="Target: a drawn chart, lines 'a b share' (the reverse is 1-share)."),
+    ] = None,
+    chart_tolerance: Annotated[float, typer.Option(help="Chart: allowed distance.")] = 0.05,
+    share: Annotated[
+        str | None,
+        typer.Option(help="Target (more players): win rate x players within A,B, e.g. 0.8,1.2."),
+    ] = None,
+    players_: Annotated[
+        list[int] | None,
+        typer.Option("--players", help="Player counts to balance at (repeatable)."),
+    ] = None,
+    entities: Annotated[
+        str | None, typer.Option(help="Only these characters/fighters/heroes (comma-separated).")
+    ] = None,
+    budget: Annotated[int, typer.Option(help="Fights the search may play.")] = 20000,
+    fights: Annotated[
+        int, typer.Option(help="Fights per pairing of the re-check on fresh seeds.")
+    ] = 200,
+    batch: Annotated[int, typer.Option(help="Fights per pairing per sampling step.")] = 20,
+    max_fights: Annotated[
+        int, typer.Option(help="Most fights per pairing for one candidate.")
+    ] = 80,
+    judge_fights: Annotated[
+        int, typer.Option(help="Fights per pairing when a later judge checks a stage.")
+    ] = 40,
+    stages: Annotated[int, typer.Option(help="Entities worked on, one after the other.")] = 6,
+    screen: Annotated[
+        int, typer.Option(help="Single moves tried per value: up to this many steps each way.")
+    ] = 2,
+    judge_check: Annotated[
+        int | None,
+        typer.Option(help="Re-check fights per pairing under the later judges (default --fights)."),
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed (random if omitted).")] = None,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")
+    ] = None,
+    backend: Annotated[str, typer.Option(help="local (processes) or ray.")] = "local",
+    address: Annotated[str | None, typer.Option(help="Ray: cluster address.")] = None,
+    start: Annotated[
+        Path | None, typer.Option(help="Start from this overlay pack (the result includes it).")
+    ] = None,
+    out: Annotated[
+        Path, typer.Option(help="The overlay pack written (load it with --pack).")
+    ] = Path("balanced.toml"),
+    report: Annotated[Path | None, typer.Option(help="Write the report (JSON) here.")] = None,
+    option: OptionOpt = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """Search the smallest change of card values that meets balance targets under every
+    judge; write it as an overlay pack and report before/after tables (docs/simulation.md)."""
+    from kumite.cli import balance as balance_cmd
+
+    game, extra = game_and_flags(game, ctx.args)
+    spec = get_spec(game)
+    settings = settings_from(spec, None, option or [], None, extra)
+    options = game_options(spec, spec.load(), settings, spec.load().info.min_players)
+    balance_cmd.run(
+        balance_cmd.BalanceArgs(
+            game=game,
+            judges=list(judge or ["greedy"]),
+            vary=list(vary or []),
+            ranges=list(range_ or []),
+            steps=list(step or []),
+            max_change=max_change,
+            freeze=list(freeze or []),
+            pairing=pairing,
+            half=half,
+            chart=chart,
+            chart_tolerance=chart_tolerance,
+            share=share,
+            players=list(players_ or []),
+            entities=entities,
+            budget=budget,
+            fights=fights,
+            seed=seed,
+            jobs=jobs,
+            backend=backend,
+            address=address,
+            start=start,
+            out=out,
+            report=report,
+            options=options,
+            json_out=json_out,
+            batch=batch,
+            max_fights=max_fights,
+            judge_batch=judge_fights,
+            stages=stages,
+            judge_check=judge_check,
+            screen=screen,
         )
     )
 
@@ -339,6 +462,17 @@ def serve(
     max_spectators: Annotated[
         int, typer.Option(help="Spectators per table.")
     ] = ServerSettings.spectators_per_table,
+    max_silent_sockets: Annotated[
+        int,
+        typer.Option(help="WebSockets one client address may have open before their hello."),
+    ] = ServerSettings.silent_sockets_per_client,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="The address or network of a reverse proxy whose X-Forwarded-For names the "
+            "client (repeatable; default none: nobody's is believed; docs/deploy.md)."
+        ),
+    ] = None,
     bot_threads: Annotated[
         int, typer.Option(help="Threads in which the bots of all tables think.")
     ] = ServerSettings.bot_threads,
@@ -398,6 +532,8 @@ def serve(
         chat_rate=chat_rate,
         open_tables_per_client=max_open_tables,
         spectators_per_table=max_spectators,
+        silent_sockets_per_client=max_silent_sockets,
+        trusted_proxies=tuple(trusted_proxy or ()),
         bot_threads=bot_threads,
         bot_processes=bot_processes,
         bot_budget=bot_budget,
@@ -410,51 +546,33 @@ def serve(
     serve_cmd.run(host, port, database_url, bot_delay, settings)
 
 
+app.add_typer(solve_app)
+
+
 @app.command(context_settings=GAME_FLAGS)
 @friendly_errors
-def solve(
+def exploit(
     ctx: typer.Context,
     game: GameArg = DEFAULT_GAME,
-    pick: Annotated[
-        str | None, typer.Option("--pick", help="The matchup, e.g. ryu,ken (seat 0, seat 1).")
-    ] = None,
-    all_matchups: Annotated[
-        bool, typer.Option("--all", help="Every matchup: the table of certified intervals.")
-    ] = False,
-    out: Annotated[Path, typer.Option(help="--all: where to write CSV, JSON and PNG.")] = Path("."),
+    pick: Annotated[str | None, typer.Option("--pick", help="The matchup, e.g. ryu,ken.")] = None,
     pack: Annotated[
-        Path | None,
-        typer.Option(help="Your own pack over the shipped one, or a variant it ships (mini)."),
+        Path | None, typer.Option(help="A small pack: your own, or one shipped (mini).")
     ] = None,
     option: OptionOpt = None,
-    cache: Annotated[bool, typer.Option(help="Use and fill the on-disk solution cache.")] = True,
-    strength: Annotated[
-        bool, typer.Option(help="Exact best response to each agent instead (strength table).")
+    policy: Annotated[
+        str, typer.Option(help="random, or MODULE:ATTRIBUTE (a policy; see docs/envs.md).")
+    ] = "random",
+    normalize: Annotated[
+        bool, typer.Option(help="The policy reads normalised observations.")
     ] = False,
-    agents: Annotated[
-        str | None, typer.Option(help="--strength: agents to rate, e.g. random,greedy.")
-    ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    method: Annotated[
-        str, typer.Option(help="tight (secret covers; default) or adaptive (see docs/solver.md).")
-    ] = "tight",
-    exact: Annotated[
-        bool, typer.Option(help="A small variant (--pack mini): the exact value, by LP.")
-    ] = False,
 ) -> None:
-    """Solve a game that ships a solver (SF Rivals): certified value interval,
-    exploitability, set-up strategy, or a small variant's exact value (see docs/solver.md)."""
+    """The exact worst cases and exploitability of a policy in one matchup of a small pack
+    (see docs/envs.md, "Exploitability of your policy")."""
     game, extra = game_and_flags(game, ctx.args)
     spec = get_spec(game)
-    if spec.solver is None:
-        raise OptionsError(f"{spec.name} ships no solver")
     settings = settings_from(spec, pick, option or [], pack, extra)
-    options = game_options(spec, spec.load(), dataclasses.replace(settings, pick=[]), 2)
-    run = spec.solver.load()
-    run(
-        settings.pick, all_matchups, options, out, cache, strength, split_list(agents), json_out,
-        method=method, exact=exact,
-    )  # fmt: skip
+    exploit_cmd.run(game, game_options(spec, spec.load(), settings, 2), policy, normalize, json_out)
 
 
 def main() -> None:

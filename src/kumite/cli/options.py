@@ -11,15 +11,41 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+import typer
 
 from kumite.cards.game import PackGame
 from kumite.cli.common import split_list
 from kumite.core.errors import OptionsError
 from kumite.core.game import Game
+from kumite.core.registry import specs
 from kumite.core.spec import GameSpec
 
 UNSET = ("-", "any")
+
+PickOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--pick",
+        help="Each seat's character, fighter or hero, e.g. ryu,ken (- leaves one unset). "
+        "Each game's own name works too: "
+        + ", ".join(f"--{s.role.option} ({s.id})" for s in specs().values() if s.role is not None)
+        + ".",
+    ),
+]
+OptionOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        "--rule",
+        "-o",
+        help="Game option KEY=VALUE, e.g. ultra_rule=power (kumite games --json lists them; "
+        "see docs/rulings.md). Shorthands: "
+        + ", ".join(f"--{flag} V ({s.id})" for s in specs().values() for flag in s.flags)
+        + ".",
+    ),
+]
 
 
 @dataclasses.dataclass(frozen=True)

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import os
 import socket
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kumite.cli.common import fail
 from kumite.server.settings import ServerSettings
 from kumite.tui.console import console
+
+if TYPE_CHECKING:
+    import uvicorn
+    from fastapi import FastAPI
 
 
 def settings(**values: Any) -> ServerSettings:
@@ -39,7 +44,40 @@ def settings(**values: Any) -> ServerSettings:
         raise fail(f"--advertise {made.advertise!r}: not an address such as http://10.0.0.5:8000")
     if made.open_tables_per_client < 1 or made.spectators_per_table < 0:
         raise fail("--max-open-tables must be at least 1 and --max-spectators at least 0")
+    if made.silent_sockets_per_client < 1:
+        raise fail("--max-silent-sockets must be at least 1")
+    for proxy in made.trusted_proxies:
+        try:
+            ipaddress.ip_network(proxy)  # as uvicorn reads it: no host bits in a network
+        except ValueError:
+            raise fail(
+                f"--trusted-proxy {proxy!r}: not an IP address or network such as 10.0.0.1 "
+                "or 10.0.0.0/8"
+            ) from None
     return made
+
+
+def uvicorn_config(
+    app: FastAPI, host: str, port: int, settings: ServerSettings, **more: Any
+) -> uvicorn.Config:
+    """How the server is run by uvicorn (the tests run theirs so too)."""
+    import uvicorn
+
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level=more.pop("log_level", "warning"),
+        # Per-message deflate costs more CPU than it saves on loopback-sized game messages.
+        ws_per_message_deflate=False,
+        ws_max_size=settings.max_frame,
+        # The app believes the proxies the operator names (--trusted-proxy), nobody else:
+        # uvicorn's own default believes any X-Forwarded-For from 127.0.0.1, so a client
+        # on the same machine (or any, through a proxy that passes the header on) could
+        # be any address it liked to every per-address limit.
+        proxy_headers=False,
+        **more,
+    )
 
 
 def run(
@@ -77,13 +115,4 @@ def run(
             "[bold red]--dev-seeds[/bold red]: clients may choose seeds; whoever knows a "
             "table's seed can work out its hidden cards. For development only."
         )
-    # Per-message deflate costs more CPU than it saves on loopback-sized game messages.
-    config = uvicorn.Config(
-        app,
-        host=host,
-        port=port,
-        log_level="warning",
-        ws_per_message_deflate=False,
-        ws_max_size=settings.max_frame,
-    )
-    uvicorn.Server(config).run(sockets=[listening])
+    uvicorn.Server(uvicorn_config(app, host, port, settings)).run(sockets=[listening])

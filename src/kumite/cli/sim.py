@@ -52,6 +52,8 @@ class SimArgs:
     json_out: bool
     progress: bool = True
     batched: bool = False
+    restricted: int = 0
+    loops: bool = False
 
 
 def lineups(game: Game[Any], players: Sequence[str]) -> tuple[tuple[str, ...], ...]:
@@ -126,6 +128,7 @@ def run(args: SimArgs) -> dict[str, Any]:
         design=args.design,
         rotate=args.rotate,
         batched=args.batched,
+        loops=args.loops,
         **options_for(base_settings),
     )
     specs = [base]
@@ -154,6 +157,25 @@ def run(args: SimArgs) -> dict[str, Any]:
         pack_name=None if args.pack is None else args.pack.name,
         pack_text=pack_text,
     )
+    if args.restricted > 0:
+        from kumite.sim.adapters import adapter_for
+        from kumite.sim.restricted import card_values
+
+        adapter = adapter_for(args.game)
+        cards = list(adapter.card_names(game, base.options))
+        err_console.print(
+            f"Restricted play: {len(cards)} cards, {args.restricted} games each with and "
+            "without the card"
+        )
+        doc["runs"][0]["analysis"]["restricted_cards"] = card_values(
+            base,
+            cards,
+            args.restricted,
+            adapter.card_owners(game, base.options),
+            jobs=jobs,
+            backend=args.backend,
+            address=args.address,
+        )
     if args.out is not None:
         args.out.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", "utf-8")
     if args.csv is not None:
@@ -183,6 +205,12 @@ def _pct(p: dict[str, Any]) -> str:
     if p.get("rate") is None:
         return "-"
     return f"{100 * p['rate']:.1f}% [{100 * p['low']:.1f}, {100 * p['high']:.1f}]"
+
+
+def _pts(r: dict[str, Any]) -> str:
+    if r.get("value") is None:
+        return "-"
+    return f"{100 * r['value']:+.1f} pts [{100 * r['low']:+.1f}, {100 * r['high']:+.1f}]"
 
 
 def show(doc: dict[str, Any]) -> None:
@@ -249,6 +277,38 @@ def show(doc: dict[str, Any]) -> None:
                         f"{r['q']:.2g}",
                     )
                 console.print(table)
+        flags = a.get("flags") or []
+        if flags:
+            table = Table(title="Games to look at (replay: kumite play … --seed SEED)")
+            for col in ("flag", "what", "games", "first seeds"):
+                table.add_column(col)
+            for f in flags:
+                table.add_row(
+                    f["flag"],
+                    f["what"],
+                    str(f["games"]),
+                    ", ".join(str(seed) for _i, seed in f["examples"][:5]),
+                )
+            console.print(table)
+        restricted = a.get("entities", {}).get("restricted") or []
+        if restricted and len(restricted) > 1:
+            names = a["entities"].get("names", {})
+            table = Table(
+                title=f"Restricted play: a side's loss of win share without the {a['entity']}"
+            )
+            for col in (a["entity"], "value [95%]"):
+                table.add_column(col)
+            for r in restricted:
+                table.add_row(names.get(r["entity"], r["entity"]), _pts(r))
+            console.print(table)
+        cards = a.get("restricted_cards") or []
+        if cards:
+            table = Table(title="Restricted play: win share lost without the card")
+            for col in ("card", "value [95%]", "games"):
+                table.add_column(col)
+            for r in cards:
+                table.add_row(r["card"], _pts(r), str(r["n"]))
+            console.print(table)
     if "whatif" in doc:
         rows = doc["whatif"]
         sig = [r for r in rows if r["significant"]]

@@ -222,6 +222,23 @@ class State(abc.ABC):
     def players(self) -> tuple[int, ...]:
         """The seats of this game."""
 
+    @property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The seats that play together, one tuple per team, every seat in exactly one: a
+        team wins, draws or loses as one (its seats share the outcome), and resigns as one.
+        By default each seat plays alone; a team game (Rivales 2vs2) declares its teams.
+
+        The server's resignations and ratings, the lobby's seat groups, the balance lab's
+        pairings and the research interfaces' zero-sum test read this, never a guess."""
+        return tuple((seat,) for seat in self.players)
+
+    def team(self, seat: int) -> tuple[int, ...]:
+        """The seats of ``seat``'s team (``seat`` included)."""
+        for members in self.teams:
+            if seat in members:
+                return members
+        raise ValueError(f"seat {seat} is not a seat of this game")
+
     def legal(self, seat: int) -> tuple[str, ...]:
         """Legal choices of ``seat`` now (empty if it has nothing to decide)."""
         for d in self.pending():

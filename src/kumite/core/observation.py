@@ -16,7 +16,7 @@ from __future__ import annotations
 import abc
 import dataclasses
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -50,6 +50,12 @@ class Encoding(abc.ABC):
     perfect_recall: bool = False
     """The view already holds everything its seat has observed and done (so the tensor is
     also an information-state tensor, as OpenSpiel means it)."""
+    history: HistoryEncoding | None = None
+    """The game's public-history memory (its information-state tensor is the observation
+    then this memory), where the view is not perfect recall."""
+    max_decisions: int | None = None
+    """The longest game under the encoding's options, in steps, where the game's own
+    bound (``GameInfo.max_decisions``, for every option) is looser."""
 
     def __init__(self, fields: Sequence[Field]) -> None:
         self.fields = tuple(fields)
@@ -71,16 +77,45 @@ class Encoding(abc.ABC):
         self.low: Tensor = np.concatenate(
             [np.full(f.size, f.low, dtype=np.float32) for f in self.fields]
         )
+        span = (self.high - self.low).astype(np.float32)
+        self.scale: Tensor = np.where(span > 0, 1.0 / np.where(span > 0, span, 1.0), 0.0).astype(
+            np.float32
+        )
+        """``1 / (high - low)`` per value: :meth:`normalize`'s factor."""
+        self._layout = {f.name: (self.offsets[f.name], *self.strides[f.name]) for f in self.fields}
+        self._clip_bounds: tuple[Tensor, Tensor] | None = None
+        """Per value, the bounds capped fields are clipped to (others: unbounded)."""
+        if any(f.clip for f in self.fields):
+            inf = np.float32(np.inf)
+            low = np.full(self.size, -inf, dtype=np.float32)
+            high = np.full(self.size, inf, dtype=np.float32)
+            for f in self.fields:
+                if f.clip:
+                    at = self.offsets[f.name]
+                    low[at : at + f.size], high[at : at + f.size] = f.low, f.high
+            self._clip_bounds = (low, high)
 
     def encode(self, view: Mapping[str, Any]) -> Tensor:
         """The tensor of ``view`` (a seat's view: ``view["seat"]`` is that seat)."""
         out = Writer(self)
         self.fill(view, out)
-        return out.out
+        return out.tensor()
+
+    def normalize(self, tensor: Tensor) -> Tensor:
+        """``tensor`` mapped into ``[0, 1]`` field by field (``(value - low) / (high - low)``;
+        works on one tensor or a batch of them)."""
+        return ((tensor - self.low) * self.scale).astype(np.float32, copy=False)
 
     @abc.abstractmethod
     def fill(self, view: Mapping[str, Any], out: Writer) -> None:
         """Write ``view`` into ``out`` (which starts as zeros)."""
+
+    def action_order(self, seat: int) -> NDArray[np.intp] | None:
+        """The environments' action ids in ``seat``'s frame of reference: ``order[i]`` is the
+        game's dense id of the environment's id ``i`` (a permutation), or ``None`` where the
+        two are the same. A game whose actions name seats absolutely (SF DBG's ``foe:s``)
+        renumbers them here relative to the acting seat, as its tensor's rows are."""
+        return None
 
     def field(self, tensor: Tensor, name: str) -> NDArray[np.float32]:
         """The block ``name`` of ``tensor``, in its shape (for tests and readers)."""
@@ -98,34 +133,105 @@ class Encoding(abc.ABC):
         return "\n".join(rows)
 
 
-class Writer:
-    """A zeroed tensor being filled field by field (indices in the field's shape)."""
+class HistoryEncoding(Encoding):
+    """A public-history tensor: what one seat has seen over the game so far, folded view
+    by view into a fixed-length memory (:meth:`fold`, from the seat's views only, like the
+    observation). The environments offer the observation followed by this memory as the
+    information-state tensor of games whose view forgets (cards leave the table, piles
+    are shuffled away): a function of everything the seat observed — a summary, where the
+    information-state string is the whole record."""
 
-    __slots__ = ("caps", "encoding", "offsets", "out", "strides")
+    def fill(self, view: Mapping[str, Any], out: Writer) -> None:
+        """Unused: a memory is folded, not written from one view."""
+
+    def start(self) -> Tensor:
+        """The memory before the first view (zeros)."""
+        return np.zeros(self.size, dtype=np.float32)
+
+    @abc.abstractmethod
+    def fold(self, memory: Tensor, view: Mapping[str, Any]) -> None:
+        """Fold ``view`` (the seat's view after a step, or at the start) into ``memory``
+        in place. Called once per state the seat sees, every step of the game."""
+
+    def at(self, name: str, *index: int) -> int:
+        """The flat position of ``field[index]`` in the memory."""
+        layout = self._layout[name]
+        at = layout[0]
+        for i, s in zip(index, layout[1:], strict=False):
+            at += i * s
+        return at
+
+
+class Writer:
+    """A zeroed tensor being filled field by field (indices in the field's shape).
+
+    Values are gathered in a dict (index -> value) and written into the array at once by
+    :meth:`tensor`: one NumPy call per tensor instead of one per value, which is most of
+    what encoding a view costs. Capped fields are clipped there, which is the same as
+    clipping after each write since every counter only grows."""
+
+    __slots__ = ("encoding", "layout", "values")
 
     def __init__(self, encoding: Encoding) -> None:
         self.encoding = encoding
-        self.out: Tensor = np.zeros(encoding.size, dtype=np.float32)
-        self.offsets = encoding.offsets
-        self.strides = encoding.strides
-        self.caps = encoding.caps
+        self.layout = encoding._layout
+        self.values: dict[int, float] = {}
 
     def _at(self, name: str, index: tuple[int, ...]) -> int:
-        at = self.offsets[name]
-        for i, s in zip(index, self.strides[name], strict=True):
+        layout = self.layout[name]
+        if len(index) == 1:
+            return layout[0] + index[0] * layout[1]
+        at = layout[0]
+        for i, s in zip(index, layout[1:], strict=True):
             at += i * s
         return at
 
     def set(self, name: str, value: float, *index: int) -> None:
         """``field[index] = value`` (a scalar field takes index ``0``)."""
-        cap = self.caps.get(name)
-        if cap is not None:
-            value = min(max(value, cap[0]), cap[1])
-        self.out[self._at(name, index or (0,))] = value
+        layout = self.layout[name]
+        if len(index) == 1:
+            at = layout[0] + index[0] * layout[1]
+        elif index:
+            at = self._at(name, index)
+        else:
+            at = layout[0]
+        if value or at in self.values:  # the tensor starts as zeros
+            self.values[at] = value
 
     def add(self, name: str, value: float, *index: int) -> None:
         at = self._at(name, index or (0,))
-        self.set(name, float(self.out[at]) + value, *(index or (0,)))
+        values = self.values
+        values[at] = values.get(at, 0.0) + value
+
+    def count(self, name: str, items: Iterable[int], *prefix: int) -> None:
+        """``field[prefix + (i,)] += 1`` for each ``i`` of ``items`` (copies per card)."""
+        layout = self.layout[name]
+        base = layout[0]
+        for i, s in zip(prefix, layout[1:], strict=False):
+            base += i * s
+        values = self.values
+        for i in items:
+            at = base + i
+            values[at] = values.get(at, 0.0) + 1.0
+
+    def tensor(self) -> Tensor:
+        """The tensor written so far."""
+        out: Tensor = np.zeros(self.encoding.size, dtype=np.float32)
+        values = self.values
+        if values:
+            n = len(values)
+            out[np.fromiter(values.keys(), np.intp, n)] = np.fromiter(
+                values.values(), np.float32, n
+            )
+        clips = self.encoding._clip_bounds
+        if clips is not None:
+            np.minimum(out, clips[1], out=out)
+            np.maximum(out, clips[0], out=out)
+        return out
+
+    @property
+    def out(self) -> Tensor:
+        return self.tensor()
 
 
 def _strides(shape: tuple[int, ...]) -> tuple[int, ...]:

@@ -21,8 +21,17 @@ import msgspec
 from kumite.core.errors import OptionsError
 
 if TYPE_CHECKING:
+    # The faces' types, for annotations only: the layers above core that define them are
+    # never imported from here (a spec names its faces by "module:attribute").
+    import typer
+
+    from kumite.agents.base import AgentFactory
+    from kumite.agents.search import HooksFactory
     from kumite.core.game import Game
     from kumite.core.observation import Encoding
+    from kumite.sim.adapters import Adapter
+    from kumite.tui.registry import TerminalFrontEnd
+    from kumite.web.table import TableAdapter
 
 T = TypeVar("T")
 
@@ -83,7 +92,7 @@ class Bot:
 
     name: str
     about: str
-    factory: Ref[Callable[..., Any]]
+    factory: Ref[AgentFactory]
     rated: bool = True
     """Compared in the default strength table (``False``: a variant, or needs set-up)."""
     info: Ref[Callable[[Mapping[str, Any]], Mapping[str, Any]]] | None = None
@@ -136,10 +145,13 @@ class Observation:
     batch: Ref[Callable[[Game[Any], Mapping[str, Any]], Any]] | None = None
     """``batch(game, options)`` -> a batched engine (N games stepped at once on arrays;
     docs/envs.md). The lab reaches it through its own face (``Adapter.batch_random``)."""
-    vector: Ref[Callable[[Game[Any], Mapping[str, Any], int, int], Any]] | None = None
-    """``vector(game, options, num_envs, seat)`` -> a
-    :class:`~kumite.core.observation.VectorCore`: ``num_envs`` games of one seat against a
-    random opponent on the batched engine (the batched Gymnasium vector environment)."""
+    vector: Ref[Callable[..., Any]] | None = None
+    """``vector(game, options, num_envs, seat, opponent, normalize)`` -> the vector core of
+    ``num_envs`` games of one seat on the batched engine against ``opponent`` (a name or a
+    batched policy): :class:`kumite.envs.vector.BatchedVectorEnv` drives it."""
+    exploit: Ref[Callable[..., Any]] | None = None
+    """``exploit(game, options, policy, normalize)`` -> a summary dict: the exact worst cases
+    and exploitability of a policy (:mod:`kumite.envs.exploit`)."""
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -162,28 +174,43 @@ class GameSpec:
     mode); raises :class:`~kumite.core.errors.OptionsError` if ``n`` does not fit."""
     labels: Ref[Callable[[Game[Any], Mapping[str, Any]], Labeler]] | None = None
     """``labels(game, options)`` -> ``labeler(view, legal) -> list[str]``: a readable label
-    for each legal choice, from the deciding seat's view only."""
+    for each legal choice, from the deciding seat's view only; a
+    :class:`~kumite.core.choice.Labels` also names each choice's verb and target, and the
+    seat's unplayable choices (the web table's decision message)."""
     bots: tuple[Bot, ...] = ()
-    search: Ref[Callable[..., Any]] | None = None
+    search: Ref[HooksFactory] | None = None
     """``hooks(game, options)`` -> :class:`~kumite.agents.search.SearchHooks`."""
-    tui: Ref[Any] | None = None
-    """The terminal front end (:class:`~kumite.tui.registry.TerminalFrontEnd`)."""
+    tui: Ref[TerminalFrontEnd] | None = None
+    """The terminal front end (a :class:`~kumite.tui.registry.TerminalFrontEnd`)."""
     web: str | None = None
     """The package holding the browser front end (``table.js``, its CSS), served as is at
     ``/static/games/<id>/``."""
-    lab: Ref[Any] | None = None
-    """The balance lab's summary of a finished game (:class:`~kumite.sim.adapters.Adapter`)."""
-    table: Ref[Any] | None = None
-    """The web table's adapter (:class:`~kumite.web.table.TableAdapter`)."""
-    solver: Ref[Callable[..., None]] | None = None
-    """``kumite solve GAME``: ``run(picks, all, options, out, cache, strength, agents,
-    json)`` (``agents``: a list of names)."""
+    lab: Ref[Adapter] | None = None
+    """The balance lab's summary of a finished game (a :class:`~kumite.sim.adapters.Adapter`)."""
+    table: Ref[TableAdapter] | None = None
+    """The web table's adapter (a :class:`~kumite.web.table.TableAdapter`)."""
+    solver: Ref[typer.Typer] | None = None
+    """``kumite solve GAME``: a Typer app of one command, the game's own flags. The command
+    line adds the flags every game shares (the picks, ``--option``, ``--pack``, ``--json``)
+    and hands what they say to the command as a :class:`SolveRequest` (``ctx.find_object``)."""
     observation: Observation | None = None
     """The observation encoding of the research interfaces (:mod:`kumite.envs`); a game
     without one has no environment."""
 
     def load(self) -> Game[Any]:
         return self.game.load()
+
+    def faces(self) -> list[str]:
+        """The names of the optional faces this spec names (the others are generic)."""
+        named = {
+            "tui": self.tui,
+            "web": self.web,
+            "lab": self.lab,
+            "table": self.table,
+            "search": self.search,
+            "solver": self.solver,
+        }
+        return [name for name, face in named.items() if face is not None]
 
     def option_fields(self, skip: tuple[str, ...] = ()) -> list[OptionField]:
         """The options as data, the role's and ``skip`` left out."""
@@ -194,6 +221,20 @@ class GameSpec:
 
     def with_seats(self, options: Mapping[str, Any], seats: int) -> dict[str, Any]:
         return dict(options) if self.seats is None else self.seats.load()(options, seats)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SolveRequest:
+    """What ``kumite solve GAME`` read from the flags every game shares, for the game's own
+    solver command (:attr:`GameSpec.solver`)."""
+
+    picks: list[str]
+    """Each seat's role (``--pick`` or the role's flag); empty if not given."""
+    options: dict[str, Any]
+    """The game's options (``--option``, the spec's shorthands, ``--pack``), JSON-able, the
+    role left out."""
+    json: bool
+    """``--json``: print JSON instead of tables."""
 
 
 def option_fields(options_type: type) -> list[OptionField]:

@@ -6,11 +6,14 @@ module runs, and which the ``gymnasium.envs`` entry point names for tools that r
 (Gymnasium 1.x itself dropped its plugin loader: ``gymnasium.make("kumite.envs.gymnasium:
 kumite/SFRivals-v0")`` imports this module first).
 
-The learner sits at ``seat``; every other seat is a kumite agent by name (``opponents``: one
-name for all, or one per other seat, in seat order), seeded from the game's seed as ``kumite
-play`` seeds them. A step is the learner's action, then everything the others do until the
-learner must decide again or the game ends; in a simultaneous decision the others choose
-from their own views, blind to the learner's action. The reward is the learner's
+The learner sits at ``seat`` (or, ``seat="random"``, a seat drawn each episode); every other
+seat is an opponent (``opponents``: one for all, or one per other seat, in seat order): a
+kumite agent by name, seeded from the game's seed as ``kumite play`` seeds them, a kumite
+agent object, a policy (``kumite.envs.policy.Policy``: observation and mask to an action
+id), or a pool giving one of its members each episode (``OpponentPool``). A step is the
+learner's action, then everything the others do until the learner must decide again or
+the game ends; in a simultaneous decision the others choose from their own views, blind to
+the learner's action. The reward is the learner's
 ``Outcome.returns`` at the end, else 0. ``info["action_mask"]`` and :meth:`KumiteEnv.
 action_masks` (the sb3-contrib convention) give the legal actions. An illegal action ends the
 episode with the game's lowest utility (``illegal="lose"``, the default: Gymnasium's checker
@@ -19,99 +22,140 @@ and unmasked samplers send any action) or raises kumite's one-line error, changi
 
 :func:`make_vector` is the vector environment: Gymnasium's synchronous vector of single
 environments, or — ``batched=True``, for a game that declares a batched vector core (SF
-Rivals) — :class:`BatchedVectorEnv`, the same games stepped at once on the game's batched
-engine against the random opponent: the same observations, masks, rewards and episode ends
-as the synchronous vector on the same seeds (docs/envs.md).
+Rivals) — :class:`kumite.envs.vector.BatchedVectorEnv`, the same games stepped at once on
+the game's batched engine against random, greedy or a batched policy, with the same
+observations, masks, rewards and episode ends as the scalar environment (docs/envs.md).
 """
 
 from __future__ import annotations
 
-import functools
-import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import seeding
-from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
 
-from kumite.agents.base import Agent, decider
+from kumite.agents.base import Agent, decide
 from kumite.agents.registry import make_agent
 from kumite.core.errors import ChoiceError, IllegalChoiceError, OptionsError
-from kumite.core.game import State
-from kumite.core.observation import VectorCore
+from kumite.core.game import Decision, State
 from kumite.core.registry import get_spec, specs
 from kumite.core.rng import derive_seed
-from kumite.envs.base import EnvGame, NoEnvError
+from kumite.envs import vector
+from kumite.envs.base import EnvGame, NoEnvError, Snapshots
+from kumite.envs.policy import Opponent, OpponentPool, Policy, check_opponent, is_agent, score_of
+from kumite.envs.render import RENDER_MODES
 
 ILLEGAL = ("lose", "raise")
 NAMESPACE = "kumite"
+SEAT_RANDOM = "random"
+"""``seat="random"``: the learner's seat is drawn each episode."""
 
 
-class KumiteEnv(gym.Env[np.ndarray, np.int64]):
+class KumiteEnv(Snapshots, gym.Env[np.ndarray, np.int64]):
     """One seat of a kumite game as a Gymnasium environment (see the module docstring)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
         game: str,
         options: Mapping[str, Any] | None = None,
-        seat: int = 0,
-        opponents: str | Sequence[str] = "random",
+        seat: int | str = 0,
+        opponents: Opponent | Sequence[Opponent] = "random",
         illegal: str = "lose",
         render_mode: str | None = None,
+        normalize: bool = False,
+        history: bool = False,
     ) -> None:
-        self.env = EnvGame.make(game, options)
-        if render_mode not in (None, "ansi"):
-            raise NoEnvError(f"render_mode {render_mode!r} is not supported (only 'ansi')")
+        self.env = EnvGame.make(game, options, normalize, history)
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise NoEnvError(
+                f"render_mode {render_mode!r}: one of {', '.join(RENDER_MODES)} (or None)"
+            )
         if illegal not in ILLEGAL:
             raise NoEnvError(f"illegal={illegal!r}: one of {', '.join(ILLEGAL)}")
-        if not 0 <= seat < self.env.seats:
-            raise OptionsError(f"seat {seat} is not a seat of this game (0..{self.env.seats - 1})")
-        others = [s for s in range(self.env.seats) if s != seat]
-        names = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
-        if len(names) != len(others):
-            raise OptionsError(f"give one opponent per other seat ({len(others)}), got {names}")
-        self.seat = seat
-        self.opponents = dict(zip(others, names, strict=True))
-        for s, name in self.opponents.items():  # an unknown name fails here, not at reset
-            make_agent(name, self.env.game, self.env.options, s, 0)
+        if seat != SEAT_RANDOM and not (
+            isinstance(seat, int | np.integer) and 0 <= seat < self.env.seats
+        ):
+            raise OptionsError(
+                f"seat {seat!r} is not a seat of this game (0..{self.env.seats - 1}, "
+                f"or {SEAT_RANDOM!r}: drawn each episode)"
+            )
+        self.seat_choice: int | str = seat if seat == SEAT_RANDOM else int(seat)
+        self.seat = 0 if seat == SEAT_RANDOM else int(seat)
+        """The learner's seat (this episode's, when drawn per episode)."""
+        specs: list[Opponent]
+        if isinstance(opponents, str | OpponentPool) or not isinstance(opponents, Sequence):
+            specs = [opponents] * (self.env.seats - 1)
+        else:
+            specs = list(opponents)
+        if len(specs) != self.env.seats - 1:
+            raise OptionsError(
+                f"give one opponent per other seat ({self.env.seats - 1}), got {len(specs)}"
+            )
+        for spec in specs:
+            check_opponent(spec)
+            for name in _names(spec):  # an unknown name fails here, not at reset
+                make_agent(name, self.env.game, self.env.options, 1, 0)
+        self.opponent_specs = specs
+        """One opponent per other seat, in seat order."""
         self.illegal = illegal
         self.render_mode = render_mode
         self.metadata = {
             **self.env.metadata(),
-            "render_modes": ["ansi"],
             "render_fps": 4,
-            "seat": seat,
-            "opponents": names,
+            "seat": self.seat_choice,
+            "opponents": [_describe(o) for o in specs],
         }
-        enc = self.env.encoding
-        self.observation_space = spaces.Box(enc.low, enc.high, (enc.size,), np.float32)
+        self.observation_space = spaces.Box(
+            self.env.low, self.env.high, (self.env.size,), np.float32
+        )
         self.action_space = spaces.Discrete(self.env.num_actions)
         self.state: State | None = None
-        self._agents: dict[int, Any] = {}
+        self._memories: dict[int, np.ndarray] | None = None
+        self._players: dict[int, _Player] = {}
+        self._drawn: list[tuple[int, OpponentPool, str]] = []
+
+    @property
+    def opponents(self) -> dict[int, Opponent]:
+        """Who sits where this episode (before the first reset: where the seat is fixed)."""
+        others = [s for s in range(self.env.seats) if s != self.seat]
+        return dict(zip(others, self.opponent_specs, strict=True))
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """``seed`` is kumite's game seed (as ``kumite play --seed``); without one, the
-        game's seed is drawn from the environment's seeded generator."""
+        game's seed is drawn from the environment's seeded generator — and so are the
+        learner's seat (``seat="random"``) and the members of opponent pools."""
         super().reset(seed=seed)
         game_seed = int(seed) if seed is not None else int(self.np_random.integers(2**62))
-        state = self.state = self.env.new_state(game_seed)
-        self._agents = {
-            s: decider(self._agent(name, s, game_seed), state) for s, name in self.opponents.items()
-        }
+        if self.seat_choice == SEAT_RANDOM:
+            self.seat = int(self.np_random.integers(self.env.seats))
+        self.state = self.env.new_state(game_seed)
+        self._memories = self.env.memories(self.state)
+        self._players, self._drawn = {}, []
+        for s, spec in self.opponents.items():
+            if isinstance(spec, OpponentPool):
+                member = spec.sample(self.np_random)
+                self._drawn.append((s, spec, member.name))
+                spec = member.opponent
+            self._players[s] = self._player(spec, s, game_seed)
         self._advance({})
-        return self._obs(), self._info()
+        if self.render_mode == "human":
+            self.render()
+        return self._obs(), self._info(start=True)
 
-    def _agent(self, name: str, seat: int, game_seed: int) -> Agent:
-        seed = derive_seed(game_seed, "agent", seat)
-        return make_agent(name, self.env.game, self.env.options, seat, seed)
+    def _player(self, spec: Any, seat: int, game_seed: int) -> _Player:
+        if isinstance(spec, str):
+            seed = derive_seed(game_seed, "agent", seat)
+            agent = make_agent(spec, self.env.game, self.env.options, seat, seed)
+            return _AgentPlayer(agent, (spec, seat, seed))
+        if is_agent(spec):
+            return _AgentPlayer(spec)
+        return _PolicyPlayer(spec, seat)
 
     def _advance(self, choices: dict[int, str]) -> None:
         """Apply the learner's ``choices`` with the others' of the same decision, then play
@@ -124,8 +168,9 @@ class KumiteEnv(gym.Env[np.ndarray, np.int64]):
                 return
             for d in pending:
                 if d.seat != self.seat:
-                    choices[d.seat] = self._agents[d.seat](d)
+                    choices[d.seat] = self._players[d.seat].choose(self, state, d)
             state.apply(choices)
+            self.env.remember(self._memories, state)
             choices = {}
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -135,43 +180,82 @@ class KumiteEnv(gym.Env[np.ndarray, np.int64]):
         if state.is_terminal:
             raise NoEnvError("the episode is over: reset() the environment")
         try:
-            choice = self._choice(state, action)
+            choice = self.env.choice(state, self.seat, action)
         except ChoiceError as exc:
             if self.illegal == "raise":
                 raise
             low = self.env.game.info.utility_range[0]
             self.state = None  # the episode is over: step() must not go on
-            self._last = (self.env.observe(state, self.seat), self.env.mask(state, self.seat))
-            return (
-                self._last[0],
-                low,
-                True,
-                False,
-                {
-                    "action_mask": self._last[1].astype(bool),
-                    "illegal_action": str(exc),
-                },
+            self._record(low)
+            info = self._info(end=True)
+            info.update(
+                action_mask=self.env.mask(state, self.seat).astype(bool),
+                illegal_action=str(exc),
             )
+            return self._observe(state, self.seat), low, True, False, info
         self._advance({self.seat: choice})
         outcome = state.outcome
         reward = 0.0 if outcome is None else float(outcome.returns[self.seat])
-        return self._obs(), reward, outcome is not None, False, self._info()
+        if outcome is not None:
+            self._record(reward)
+        if self.render_mode == "human":
+            self.render()
+        return self._obs(), reward, outcome is not None, False, self._info(end=outcome is not None)
 
-    def _choice(self, state: State, action: Any) -> str:
-        if isinstance(action, np.ndarray) and action.shape == ():
-            action = action.item()
-        if not isinstance(action, int | np.integer) or isinstance(action, bool):
-            raise IllegalChoiceError(self.seat, action, "an action is an integer action id")
-        if int(action) not in state.legal_actions(self.seat):
-            raise IllegalChoiceError(self.seat, int(action), "not a legal action id now")
-        return state.action_to_choice(self.seat, int(action))
+    # Pickle and deepcopy (Snapshots): an agent made by name is not copied — a bot's caches
+    # may hold engine objects that are only valid beside the catalog they came from — but
+    # made again and asked every decision it took this episode, in order, on a replay of
+    # the game, so it is back in the very state it was in (its random stream included).
+
+    def _portable(self) -> dict[str, Any]:
+        items = dict(self.__dict__)
+        items["_players"] = {
+            s: _Rebuild(p.made) if isinstance(p, _AgentPlayer) and p.made else p
+            for s, p in self._players.items()
+        }
+        return items
+
+    def _revive(self) -> None:
+        rebuild = {s: p.made for s, p in self._players.items() if isinstance(p, _Rebuild)}
+        if not rebuild:
+            return
+        game, options = self.env.game, self.env.options
+        players = {
+            s: _AgentPlayer(make_agent(name, game, options, s, seed), (name, s, seed))
+            for s, (name, _, seed) in rebuild.items()
+        }
+        self._players.update(players)
+        if self.state is None:
+            return
+        world = self.env.new_state(self.state.seed)
+        for step in self.state.history:
+            for d in world.pending():
+                if d.seat in players:
+                    players[d.seat].choose(self, world, d)
+            world.apply_trusted(dict(step))
+
+    def _record(self, reward: float) -> None:
+        """The learner's result against each opponent drawn from a pool this episode."""
+        low, high = self.env.game.info.utility_range
+        for _, pool, name in self._drawn:
+            pool.record(name, score_of(reward, low, high))
 
     def _obs(self) -> np.ndarray:
         assert self.state is not None
-        return self.env.observe(self.state, self.seat)
+        return self._observe(self.state, self.seat)
 
-    def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.action_masks()}
+    def _observe(self, state: State, seat: int) -> np.ndarray:
+        memory = None if self._memories is None else self._memories[seat]
+        return self.env.observe(state, seat, memory)
+
+    def _info(self, start: bool = False, end: bool = False) -> dict[str, Any]:
+        info: dict[str, Any] = {"action_mask": self.action_masks()}
+        if start or end:
+            info["seat"] = self.seat
+            info["opponents"] = {s: _describe(spec) for s, spec in self.opponents.items()} | {
+                s: name for s, _, name in self._drawn
+            }
+        return info
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the learner now, as booleans (sb3-contrib's MaskablePPO)."""
@@ -179,10 +263,83 @@ class KumiteEnv(gym.Env[np.ndarray, np.int64]):
             return np.zeros(self.env.num_actions, dtype=bool)
         return self.env.mask(self.state, self.seat).astype(bool)
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
+        """The table as the learner's seat sees it: text (``ansi``), printed (``human``) or
+        an RGB image (``rgb_array``); ``None`` before the first reset."""
         if self.render_mode is None or self.state is None:
             return None
-        return self.env.render(self.state)
+        if self.render_mode == "rgb_array":
+            return self.env.picture(self.state, self.seat)
+        text = self.env.render(self.state, self.seat)
+        if self.render_mode == "human":
+            print(text, end="")
+            return None
+        return text
+
+
+class _Player:
+    """An opponent at one seat for one episode."""
+
+    def choose(self, env: KumiteEnv, state: State, decision: Decision) -> str:
+        raise NotImplementedError
+
+
+class _AgentPlayer(_Player):
+    """A kumite agent: it decides from its seat's view (and search agents from samples)."""
+
+    def __init__(self, agent: Agent, made: tuple[str, int, int] | None = None) -> None:
+        self.agent = agent
+        self.made = made
+        """``(name, seat, seed)`` of an agent made by name."""
+
+    def choose(self, env: KumiteEnv, state: State, decision: Decision) -> str:
+        return decide(self.agent, state, decision)
+
+
+class _PolicyPlayer(_Player):
+    """A policy: it decides from its seat's observation and mask."""
+
+    def __init__(self, policy: Policy, seat: int) -> None:
+        self.policy = policy
+        self.seat = seat
+
+    def choose(self, env: KumiteEnv, state: State, decision: Decision) -> str:
+        seat = decision.seat
+        mask = env.env.mask(state, seat).astype(bool)
+        action = self.policy(env._observe(state, seat), mask)
+        try:
+            return env.env.choice(state, seat, action)
+        except ChoiceError as exc:
+            raise IllegalChoiceError(
+                seat, action, f"the opponent policy at seat {seat} chose it: {exc}"
+            ) from None
+
+
+class _Rebuild:
+    """An agent made by name, saved as how to make it again (see KumiteEnv._portable)."""
+
+    def __init__(self, made: tuple[str, int, int]) -> None:
+        self.made = made
+
+
+def _names(opponent: Any) -> list[str]:
+    """The agent names an opponent spec uses (a pool's string members)."""
+    if isinstance(opponent, str):
+        return [opponent]
+    if isinstance(opponent, OpponentPool):
+        return [m.opponent for m in opponent if isinstance(m.opponent, str)]
+    return []
+
+
+def _describe(opponent: Any) -> str:
+    """A short label of an opponent, for metadata and infos."""
+    if isinstance(opponent, str):
+        return opponent
+    if isinstance(opponent, OpponentPool):
+        return "pool(" + ", ".join(opponent.names) + ")"
+    if is_agent(opponent):
+        return f"agent:{opponent.name}"
+    return f"policy:{getattr(opponent, '__qualname__', type(opponent).__qualname__)}"
 
 
 def env_id(game_id: str) -> str:
@@ -211,157 +368,19 @@ def register_envs() -> list[str]:
     return out
 
 
-def _draw(rng: random.Random, n: int) -> int:
-    """Kumite's random agent's draw among ``n`` choices (``rng.choice(legal)``'s index)."""
-    return rng.choice(range(n))
-
-
-class BatchedVectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
-    """``num_envs`` games of one seat against kumite's random agent, stepped at once on the
-    game's batched engine (its declared ``Observation.vector`` core). It behaves as
-    ``SyncVectorEnv`` of :class:`KumiteEnv` with ``opponents="random"``: the same seeding
-    (``reset(seed=s)`` gives game ``i`` the seed ``s + i``; later games draw theirs from
-    each environment's generator), next-step autoreset, ``infos["action_mask"]``, and an
-    illegal action ending that game with the lowest utility (``illegal="lose"``) or raising
-    kumite's one-line error (``illegal="raise"``)."""
-
-    metadata: dict[str, Any] = {  # noqa: RUF012
-        "render_modes": [],
-        "autoreset_mode": AutoresetMode.NEXT_STEP,
-    }
-
-    def __init__(
-        self,
-        game: str,
-        num_envs: int,
-        options: Mapping[str, Any] | None = None,
-        seat: int = 0,
-        illegal: str = "lose",
-    ) -> None:
-        self.env = EnvGame.make(game, options)
-        obs = self.env.spec.observation
-        if obs is None or obs.vector is None:
-            raise NoEnvError(f"{self.env.spec.name} has no batched engine: use batched=False")
-        if illegal not in ILLEGAL:
-            raise NoEnvError(f"illegal={illegal!r}: one of {', '.join(ILLEGAL)}")
-        if not 0 <= seat < self.env.seats:
-            raise OptionsError(f"seat {seat} is not a seat of this game (0..{self.env.seats - 1})")
-        self.seat, self.illegal, self.num_envs = seat, illegal, num_envs
-        self.core: VectorCore = obs.vector.load()(self.env.game, self.env.options, num_envs, seat)
-        enc = self.env.encoding
-        self.single_observation_space = spaces.Box(enc.low, enc.high, (enc.size,), np.float32)
-        self.single_action_space = spaces.Discrete(self.env.num_actions)
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
-        self.metadata = {**type(self).metadata, **self.env.metadata(), "seat": seat}
-        self.metadata["render_modes"] = []
-        self.metadata["opponents"] = ["random"]
-        self._generators: list[np.random.Generator] = []
-        self._autoreset = np.zeros(num_envs, dtype=bool)
-        self._last: tuple[np.ndarray, np.ndarray] | tuple[()] = ()
-
-    def _start(self, index: Sequence[int], seeds: Sequence[int]) -> None:
-        others = [s for s in range(self.env.seats) if s != self.seat]
-        draws: list[Callable[[int], int]] = []
-        for seed in seeds:
-            # kumite's random agent, seeded as KumiteEnv seeds its opponents
-            rng = random.Random(derive_seed(seed, "agent", others[0]))
-            draws.append(functools.partial(_draw, rng))
-        self.core.reset(index, draws)
-
-    def reset(
-        self,
-        *,
-        seed: int | Sequence[int | None] | None = None,
-        options: dict[str, Any] | None = None,
-    ) -> tuple[np.ndarray, dict[str, Any]]:
-        if seed is None or isinstance(seed, int):
-            seeds = [None if seed is None else seed + i for i in range(self.num_envs)]
-        else:
-            seeds = list(seed)
-        self._generators = [seeding.np_random(s)[0] for s in seeds]
-        game_seeds = [
-            s if s is not None else int(g.integers(2**62))
-            for s, g in zip(seeds, self._generators, strict=True)
-        ]
-        self._start(range(self.num_envs), game_seeds)
-        self._autoreset[:] = False
-        self._last = self.core.observations(), self.core.masks()
-        return self._last[0].copy(), self._infos(self._last[1].copy())
-
-    def _infos(self, masks: np.ndarray, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        infos: dict[str, Any] = {"action_mask": masks, "_action_mask": np.ones(self.num_envs, bool)}
-        infos.update(extra or {})
-        return infos
-
-    def step(
-        self, actions: Any
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        actions = np.asarray(actions).reshape(self.num_envs)
-        if not self._last:
-            raise NoEnvError("reset() the environment first")
-        before_obs, before_masks = self._last
-        rewards = np.zeros(self.num_envs, dtype=np.float64)
-        terminated = np.zeros(self.num_envs, dtype=bool)
-        restart = np.flatnonzero(self._autoreset).tolist()
-        chosen: dict[int, int] = {}
-        illegal: dict[int, str] = {}
-        for i in np.flatnonzero(~self._autoreset).tolist():
-            action = int(actions[i])
-            if 0 <= action < self.env.num_actions and before_masks[i, action]:
-                chosen[i] = action
-            elif self.illegal == "raise":
-                raise IllegalChoiceError(self.seat, action, "not a legal action id now")
-            else:
-                illegal[i] = f"seat {self.seat}: {action!r} is not a legal action id now"
-        if restart:
-            self._start(restart, [int(self._generators[i].integers(2**62)) for i in restart])
-        self.core.step(chosen)
-        obs, masks = self.core.observations(), self.core.masks()
-        done = self.core.done()
-        for i in chosen:
-            if done[i]:
-                terminated[i] = True
-                rewards[i] = float(self.core.returns[i])
-        extra: dict[str, Any] = {}
-        if illegal:
-            where = list(illegal)
-            obs[where], masks[where] = before_obs[where], before_masks[where]
-            rewards[where] = self.env.game.info.utility_range[0]
-            terminated[where] = True
-            flagged = np.zeros(self.num_envs, dtype=bool)
-            flagged[where] = True
-            messages = np.full(self.num_envs, None, dtype=object)
-            for i, message in illegal.items():
-                messages[i] = message
-            extra = {"illegal_action": messages, "_illegal_action": flagged}
-        self._autoreset = terminated.copy()
-        self._last = obs, masks
-        obs, masks = obs.copy(), masks.copy()
-        return (
-            obs,
-            rewards,
-            terminated,
-            np.zeros(self.num_envs, dtype=bool),
-            self._infos(masks, extra),
-        )
-
-
 def make_vector(
     game: str,
     num_envs: int,
     options: Mapping[str, Any] | None = None,
     seat: int = 0,
-    opponents: str | Sequence[str] = "random",
+    opponents: Opponent | Sequence[Opponent] = "random",
     batched: bool = False,
     **kwargs: Any,
 ) -> gym.vector.VectorEnv:
     """``num_envs`` games at once: a synchronous vector of :class:`KumiteEnv`, or with
-    ``batched=True`` a :class:`BatchedVectorEnv` (random opponents only)."""
+    ``batched=True`` the batched vector environment (:mod:`kumite.envs.vector`)."""
     if batched:
-        if opponents != "random" and list(opponents) != ["random"]:
-            raise NoEnvError("the batched vector environment plays against 'random' only")
-        return BatchedVectorEnv(game, num_envs, options, seat, **kwargs)
+        return vector.make(game, num_envs, options, seat, opponents, **kwargs)
 
     def one() -> KumiteEnv:
         return KumiteEnv(game, options, seat, opponents, **kwargs)

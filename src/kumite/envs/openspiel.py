@@ -46,6 +46,7 @@ kumite game, where OpenSpiel's ``exploitability`` can check it.
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote, unquote
@@ -104,11 +105,10 @@ def register() -> list[str]:
 
 
 def _zero_sum(env: EnvGame, seats: int) -> bool:
-    """Returns always sum to 0: two seats, or two teams of equal size (a team game)."""
-    if seats == 2:
-        return True
-    teams: Any = getattr(env.game.new_state(0, env.options), "teams", None)
-    return bool(teams) and len(teams) == 2 and len(teams[0]) == len(teams[1])
+    """Returns always sum to 0: two sides of equal size, the game's declared teams (two
+    seats, or a team game such as Rivales 2vs2)."""
+    teams = env.game.new_state(0, env.options).teams
+    return len(teams) == 2 and len(teams[0]) == len(teams[1])
 
 
 def _game_type(env: EnvGame, seats: int, chance: str) -> pyspiel.GameType:
@@ -144,10 +144,16 @@ def _game_type(env: EnvGame, seats: int, chance: str) -> pyspiel.GameType:
         max_num_players=info.max_players,
         min_num_players=info.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=perfect,
+        provides_information_state_tensor=perfect or env.encoding.history is not None,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"options": "{}", "players": 0, "chance": "explicit", "seed": 0},
+        parameter_specification={
+            "options": "{}",
+            "players": 0,
+            "chance": "explicit",
+            "seed": 0,
+            "normalize": False,
+        },
     )
 
 
@@ -173,7 +179,8 @@ class KumiteGame(pyspiel.Game):  # type: ignore[misc]
         chance = str(params.get("chance") or "explicit")
         if chance not in CHANCE_MODES:
             raise OptionsError(f"chance: one of {', '.join(CHANCE_MODES)}, not {chance!r}")
-        self.env = env = EnvGame.make(game_id, options)
+        normalize = bool(params.get("normalize", False))
+        self.env = env = EnvGame.make(game_id, options, normalize)
         if players and env.seats != players:
             raise OptionsError(f"{spec.name} with these options has {env.seats} seats")
         info = env.game.info
@@ -196,7 +203,7 @@ class KumiteGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=low,
             max_utility=high,
             utility_sum=0.0 if zero else None,
-            max_game_length=info.max_decisions,
+            max_game_length=env.max_decisions,
         )
         self.first_seed = int(params.get("seed") or 0)
         super().__init__(
@@ -207,20 +214,42 @@ class KumiteGame(pyspiel.Game):  # type: ignore[misc]
                 "players": players,
                 "chance": chance,
                 "seed": self.first_seed,
+                "normalize": normalize,
             },
         )
         self.chance = info.chance and not self.explicit
         """New games sampled from seeds."""
         self._count = 0
+        self._fresh: dict[int, _Kumite] = {}
+        self._held: dict[int, weakref.ref[KumiteState]] = {}
+        """Seed indices held by states observed before their first use."""
         self.track = False
         """States keep their trail of views (set by the first information state asked)."""
 
-    def next_seed(self) -> int:
-        """The seed of the next new game: ``seed``, then derived ones (sampled chance)."""
-        if not self.chance:
+    def seed_at(self, k: int) -> int:
+        """The seed of the ``k``-th new game: ``seed``, then derived ones (sampled chance)."""
+        if not self.chance or k == 0:
             return self.first_seed
-        k, self._count = self._count, self._count + 1
-        return self.first_seed if k == 0 else derive_seed(self.first_seed, "openspiel", k)
+        return derive_seed(self.first_seed, "openspiel", k)
+
+    def next_seed(self) -> int:
+        """The seed of the next new game (and counts it)."""
+        k, self._count = self._count, self._count + (1 if self.chance else 0)
+        return self.seed_at(k)
+
+    def fresh(self, k: int) -> _Kumite:
+        """The kumite side of a new game with the ``k``-th seed, never stepped: what a
+        state not yet played shows (kept for the last few ``k``; read, never changed)."""
+        found = self._fresh.get(k)
+        if found is None:
+            if self.explicit:
+                found = _Kumite.explicit(self.env)
+            else:
+                found = _Kumite(self.env, self.env.new_state(self.seed_at(k)))
+            if len(self._fresh) > 4:
+                self._fresh.pop(next(iter(self._fresh)))
+            self._fresh[k] = found
+        return found
 
     def new_initial_state(self) -> KumiteState:
         return KumiteState(self)
@@ -394,11 +423,42 @@ def _restore_explicit(game_id: str, options: dict[str, Any], saved: str) -> _Kum
 
 class KumiteState(pyspiel.State):  # type: ignore[misc]
     """A pyspiel state holding a kumite state (created on first use, so that pyspiel's
-    clone, which makes an initial state to copy into, costs no game of its own)."""
+    clone, which makes an initial state to copy into, costs no game of its own).
+
+    Observing a state never used (``observation_tensor`` of a new state; pyspiel also
+    makes a new state and observes it to learn the tensor's shape, at every
+    ``observation_tensor`` call) does not create its game: it reads a shared copy of the
+    new game it will be (:meth:`KumiteGame.fresh`), and with sampled chance the state
+    keeps that game's seed for when it is used. So reading observations neither costs a
+    game set-up each time nor uses up seeds: the ``k``-th state played gets the ``k``-th
+    seed however many observations were read."""
 
     def __init__(self, game: KumiteGame) -> None:
         super().__init__(game)
         self._k: _Kumite | None = None
+        self._seed_index: int | None = None
+        """The seed a never-used state was observed with (sampled chance)."""
+
+    def _index(self, claim: bool) -> int:
+        """The seed index of this state: the one it was observed with, else the first one
+        not held by another live state observed before being used; ``claim``: it is
+        being used now (later states get later seeds)."""
+        game: KumiteGame = self.get_game()
+        held = game._held
+        k = self._seed_index
+        if k is None:
+            k = game._count
+            while k in held and held[k]() is not None:
+                k += 1
+            self._seed_index = k
+            if game.chance:
+                held[k] = weakref.ref(self)
+        if claim and game.chance:
+            held.pop(k, None)
+            game._count = max(game._count, k + 1)
+            for old in [i for i in held if i < game._count]:
+                del held[old]
+        return k
 
     @property
     def _core(self) -> _Kumite:
@@ -407,8 +467,15 @@ class KumiteState(pyspiel.State):  # type: ignore[misc]
             if game.explicit:
                 self._k = _Kumite.explicit(game.env)
             else:
-                self._k = _Kumite(game.env, game.env.new_state(game.next_seed()))
+                self._k = _Kumite(game.env, game.env.new_state(game.seed_at(self._index(True))))
         return self._k
+
+    def _observed(self) -> _Kumite:
+        """What observing this state reads: its own kumite side, or (never used yet) the
+        new game it will be."""
+        if self._k is not None:
+            return self._k
+        return self.get_game().fresh(self._index(False))  # type: ignore[no-any-return]
 
     @property
     def kumite(self) -> State:
@@ -447,7 +514,7 @@ class KumiteState(pyspiel.State):  # type: ignore[misc]
         return [(i, 1.0 / n) for i in range(n)]
 
     def _legal_actions(self, player: int) -> list[int]:
-        actions = sorted(self.kumite.legal_actions(player))
+        actions = sorted(self._env.legal(self.kumite, player))
         if not actions and self.get_game().simultaneous:
             return [self.get_game().noop]
         return actions
@@ -471,11 +538,8 @@ class KumiteState(pyspiel.State):  # type: ignore[misc]
 
     def _apply(self, actions: Mapping[int, int]) -> None:
         state = self.kumite
-        choices = {}
-        for seat, action in actions.items():
-            if int(action) not in state.legal_actions(seat):
-                raise IllegalChoiceError(seat, int(action), "not a legal action id now")
-            choices[seat] = state.action_to_choice(seat, int(action))
+        env = self._env
+        choices = {seat: env.choice(state, seat, int(action)) for seat, action in actions.items()}
         k = self._k
         assert k is not None
         track = self.get_game().track
@@ -493,7 +557,8 @@ class KumiteState(pyspiel.State):  # type: ignore[misc]
         if action == self.get_game().noop and self.get_game().simultaneous:
             return NOOP_NAME
         try:
-            return f"{player}:{self.kumite.action_to_choice(player, action)}"
+            game_id = self._env.to_game(player, action)
+            return f"{player}:{self.kumite.action_to_choice(player, game_id)}"
         except (KeyError, IndexError, ValueError):
             return f"{player}:action {action}"
 
@@ -522,6 +587,27 @@ class KumiteState(pyspiel.State):  # type: ignore[misc]
     def information_state_history(self, player: int) -> list[str]:
         """Everything ``player`` has observed and done, step by step: its view before each
         step, its own choice there, and its view now."""
+        out = []
+        for view, choice in self._seen(player):
+            out.append(view)
+            if choice is not None:
+                out.append(f"you: {choice}")
+        out.append(_view_string(self.kumite, player))
+        return out
+
+    def public_memory(self, player: int) -> np.ndarray[Any, Any]:
+        """``player``'s public-history memory (the game's ``Encoding.history``): every view
+        it had, folded in order, its view now last."""
+        history = self._env.encoding.history
+        assert history is not None
+        memory = history.start()
+        for view, _ in self._seen(player):
+            history.fold(memory, json.loads(view))
+        history.fold(memory, self.kumite.view(player))
+        return memory
+
+    def _seen(self, player: int) -> list[tuple[str, str | None]]:
+        """``player``'s view (a string) before each step so far and its choice there."""
         state = self.kumite
         k = self._k
         assert k is not None
@@ -541,13 +627,8 @@ class KumiteState(pyspiel.State):  # type: ignore[misc]
         while trail is not None:
             trail, views, choices = trail
             steps.append((views[player], choices.get(player)))
-        out = []
-        for view, choice in reversed(steps):
-            out.append(view)
-            if choice is not None:
-                out.append(f"you: {choice}")
-        out.append(_view_string(state, player))
-        return out
+        steps.reverse()
+        return steps
 
 
 def _views(state: State) -> tuple[str, ...]:
@@ -567,28 +648,61 @@ class Observer:
         self.perfect_recall = perfect_recall
         encoding = game.env.encoding
         self.encoding = encoding
-        if perfect_recall and not encoding.perfect_recall:
+        self.history = None if encoding.perfect_recall or not perfect_recall else encoding.history
+        """The public-history memory the tensor carries after the observation."""
+        if perfect_recall and not encoding.perfect_recall and self.history is None:
             self.tensor: np.ndarray[Any, Any] | None = None
             self.dict: dict[str, np.ndarray[Any, Any]] = {}
         else:
-            self.tensor = np.zeros(encoding.size, np.float32)
-            self.dict = {"observation": self.tensor}
+            extra = 0 if self.history is None else self.history.size
+            self.tensor = np.zeros(encoding.size + extra, np.float32)
+            self._fresh: dict[tuple[int, int], np.ndarray[Any, Any]] = {}
+            self.dict = {"observation": self.tensor[: encoding.size]}
+            if self.history is not None:
+                self.dict["history"] = self.tensor[encoding.size :]
 
     # While the set-up still waits on its draws there is no table yet: a seat has seen
     # nothing (zeros, an empty string).
 
     def set_from(self, state: KumiteState, player: int) -> None:
-        if self.tensor is not None:
-            if state.setting_up:
-                self.tensor[:] = 0.0
+        if self.tensor is None:
+            return
+        if state._k is None:
+            # a state never used; pyspiel observes a new one at every observation_tensor
+            # call to learn the tensor's shape: the new game's tensors are kept
+            key = (state._index(False), player)
+            found = self._fresh.get(key)
+            if found is None:
+                self._write(state, player)
+                self._fresh = {key: self.tensor.copy()}
             else:
-                self.tensor[:] = self.encoding.encode(state.kumite.view(player))
+                self.tensor[:] = found
+            return
+        self._write(state, player)
+
+    def _write(self, state: KumiteState, player: int) -> None:
+        assert self.tensor is not None
+        seen = state._observed()
+        if seen.state is None:
+            self.tensor[:] = 0.0
+            return
+        env = self.game.env
+        size = self.encoding.size
+        self.tensor[:size] = env.observe(seen.state, player)
+        if self.history is not None:
+            if state._k is None:  # never used: its first view is all it has seen
+                memory = self.history.start()
+                self.history.fold(memory, seen.state.view(player))
+            else:
+                memory = state.public_memory(player)
+            self.tensor[size:] = self.history.normalize(memory) if env.normalize else memory
 
     def string_from(self, state: KumiteState, player: int) -> str:
-        if state.setting_up:
+        seen = state._observed()
+        if seen.state is None:
             return ""
-        if not self.perfect_recall or self.encoding.perfect_recall:
-            return _view_string(state.kumite, player)
+        if not self.perfect_recall or self.encoding.perfect_recall or state._k is None:
+            return _view_string(seen.state, player)
         return "\n".join(state.information_state_history(player))
 
 
@@ -648,6 +762,8 @@ def policy_from_copy(
     walk(game.new_initial_state(), copy.new_initial_state())
     return out
 
+
+register()  # pyspiel.load_game("kumite_<id>") works right after importing this module
 
 __all__ = [
     "KumiteGame",

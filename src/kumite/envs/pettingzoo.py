@@ -31,16 +31,16 @@ from pettingzoo.utils import wrappers
 
 from kumite.core.errors import ChoiceError, IllegalChoiceError
 from kumite.envs.base import EnvGame, NoEnvError, Table
+from kumite.envs.render import RENDER_MODES
 
 ObsDict = dict[str, np.ndarray[Any, Any]]
 ILLEGAL = ("raise", "lose")
 
 
 def _spaces(env: EnvGame) -> tuple[spaces.Dict, spaces.Discrete]:
-    enc = env.encoding
     obs = spaces.Dict(
         {
-            "observation": spaces.Box(enc.low, enc.high, (enc.size,), np.float32),
+            "observation": spaces.Box(env.low, env.high, (env.size,), np.float32),
             "action_mask": spaces.Box(0, 1, (env.num_actions + 1,), np.int8),
         }
     )
@@ -59,14 +59,22 @@ class _Base:
         options: Mapping[str, Any] | None,
         render_mode: str | None,
         illegal: str,
+        normalize: bool,
+        parallel: bool,
+        history: bool = False,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise NoEnvError(f"render_mode {render_mode!r} is not supported (only 'ansi')")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise NoEnvError(
+                f"render_mode {render_mode!r}: one of {', '.join(RENDER_MODES)} (or None)"
+            )
         if illegal not in ILLEGAL:
             raise NoEnvError(f"illegal={illegal!r}: one of {', '.join(ILLEGAL)}")
         self.illegal = illegal
-        self.env = EnvGame.make(game_id, options)
-        self.metadata = {**self.env.metadata(), "is_parallelizable": True}
+        self.env = EnvGame.make(game_id, options, normalize, history)
+        # PettingZoo's aec_to_parallel needs every live agent to act once per cycle; the AEC
+        # environment selects only the seats with a decision, so it cannot be converted:
+        # parallel_env() is the Parallel environment of a simultaneous game.
+        self.metadata = {**self.env.metadata(), "is_parallelizable": parallel, "render_fps": 4}
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(self.env.seats)]
         self.agent_seat = {a: s for s, a in enumerate(self.possible_agents)}
@@ -94,7 +102,7 @@ class _Base:
         mask = self.env.mask(table.state, seat, self.env.num_actions + 1)
         if noop and not mask.any():
             mask[self.noop] = 1
-        return {"observation": self.env.observe(table.state, seat), "action_mask": mask}
+        return {"observation": table.observe(seat), "action_mask": mask}
 
     def _returns(self, table: Table) -> list[float]:
         outcome = table.state.outcome
@@ -106,10 +114,18 @@ class _Base:
         out[seat] = self.env.game.info.utility_range[0]
         return out
 
-    def _render(self, table: Table | None) -> str | None:
-        if self.render_mode is None:
+    def _render(self, table: Table | None) -> Any:
+        """The table as a spectator sees it: text (``ansi``), printed (``human``), or an RGB
+        image (``rgb_array``)."""
+        if self.render_mode is None or table is None:
             return None
-        return "" if table is None else self.env.render(table.state)
+        if self.render_mode == "rgb_array":
+            return self.env.picture(table.state)
+        text = self.env.render(table.state)
+        if self.render_mode == "human":
+            print(text, end="")
+            return None
+        return text
 
 
 class RawEnv(_Base, AECEnv[str, ObsDict, int]):  # type: ignore[misc]
@@ -121,9 +137,11 @@ class RawEnv(_Base, AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         options: Mapping[str, Any] | None = None,
         render_mode: str | None = None,
         illegal: str = "raise",
+        normalize: bool = False,
+        history: bool = False,
     ) -> None:
         super().__init__()
-        self._setup(game, options, render_mode, illegal)
+        self._setup(game, options, render_mode, illegal, normalize, False, history)
         self.table: Table | None = None
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -135,6 +153,8 @@ class RawEnv(_Base, AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._select()
+        if self.render_mode == "human":
+            self.render()
 
     def _select(self) -> None:
         assert self.table is not None
@@ -145,6 +165,12 @@ class RawEnv(_Base, AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     def observe(self, agent: str) -> ObsDict:
         assert self.table is not None, "reset() the environment first"
         return self._observation(self.table, self.agent_seat[agent], noop=False)
+
+    def action_mask(self, agent: str) -> np.ndarray[Any, Any]:
+        """``agent``'s legal actions now (int8, with the NO-OP), without building its
+        observation: with ``env.last(observe=False)``, a step costs no encoding."""
+        assert self.table is not None, "reset() the environment first"
+        return self.env.mask(self.table.state, self.agent_seat[agent], self.env.num_actions + 1)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -173,10 +199,10 @@ class RawEnv(_Base, AECEnv[str, ObsDict, int]):  # type: ignore[misc]
                 self.terminations[a] = True
         self._select()
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
+        if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
         return self._render(self.table)
 
     def close(self) -> None:
@@ -193,8 +219,10 @@ class KumiteParallelEnv(_Base, ParallelEnv[str, ObsDict, int]):  # type: ignore[
         options: Mapping[str, Any] | None = None,
         render_mode: str | None = None,
         illegal: str = "raise",
+        normalize: bool = False,
+        history: bool = False,
     ) -> None:
-        self._setup(game, options, render_mode, illegal)
+        self._setup(game, options, render_mode, illegal, normalize, True, history)
         if not self.env.game.info.simultaneous:
             raise NoEnvError(
                 f"{self.env.spec.name} is played one decision at a time: it has an AEC "
@@ -208,6 +236,8 @@ class KumiteParallelEnv(_Base, ParallelEnv[str, ObsDict, int]):  # type: ignore[
     ) -> tuple[dict[str, ObsDict], dict[str, dict[str, Any]]]:
         self.table = Table(self.env, self.env.new_state(self._game_seed(seed)))
         self.agents = list(self.possible_agents)
+        if self.render_mode == "human":
+            self.render()
         return self._observations(), {a: {} for a in self.agents}
 
     def _observations(self) -> dict[str, ObsDict]:
@@ -238,7 +268,7 @@ class KumiteParallelEnv(_Base, ParallelEnv[str, ObsDict, int]):  # type: ignore[
             infos[self.possible_agents[seat]] = {"illegal_action": str(exc)}
             over = True
         else:
-            table.state.apply_trusted(choices)
+            table.apply(choices)
             over = table.state.is_terminal
             returns = self._returns(table)
         rewards = {a: returns[self.agent_seat[a]] for a in self.agents}
@@ -247,7 +277,7 @@ class KumiteParallelEnv(_Base, ParallelEnv[str, ObsDict, int]):  # type: ignore[
         observations = self._observations()
         if over:
             self.agents = []
-        if self.render_mode == "ansi":
+        if self.render_mode == "human":
             self.render()
         return observations, rewards, terminations, truncations, infos
 
@@ -266,7 +296,7 @@ class KumiteParallelEnv(_Base, ParallelEnv[str, ObsDict, int]):  # type: ignore[
                 raise IllegalChoiceError(seat, action, "nothing to decide: play the NO-OP")
         return choices
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
         return self._render(self.table)
 
     def close(self) -> None:
@@ -281,9 +311,11 @@ def raw_env(
     options: Mapping[str, Any] | None = None,
     render_mode: str | None = None,
     illegal: str = "raise",
+    normalize: bool = False,
+    history: bool = False,
 ) -> RawEnv:
     """The bare AEC environment of ``game`` (a kumite game id)."""
-    return RawEnv(game, options, render_mode, illegal)
+    return RawEnv(game, options, render_mode, illegal, normalize, history)
 
 
 def env(
@@ -291,9 +323,12 @@ def env(
     options: Mapping[str, Any] | None = None,
     render_mode: str | None = None,
     illegal: str = "raise",
+    normalize: bool = False,
+    history: bool = False,
 ) -> AECEnv[str, ObsDict, int]:
     """The AEC environment of ``game``, in PettingZoo's order enforcing wrapper."""
-    return wrappers.OrderEnforcingWrapper(raw_env(game, options, render_mode, illegal))
+    raw = raw_env(game, options, render_mode, illegal, normalize, history)
+    return wrappers.OrderEnforcingWrapper(raw)
 
 
 def parallel_env(
@@ -301,6 +336,8 @@ def parallel_env(
     options: Mapping[str, Any] | None = None,
     render_mode: str | None = None,
     illegal: str = "raise",
+    normalize: bool = False,
+    history: bool = False,
 ) -> KumiteParallelEnv:
     """The Parallel environment of ``game`` (simultaneous games only)."""
-    return KumiteParallelEnv(game, options, render_mode, illegal)
+    return KumiteParallelEnv(game, options, render_mode, illegal, normalize, history)

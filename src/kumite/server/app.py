@@ -18,16 +18,18 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.trustedhost import TrustedHostMiddleware
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from kumite.core.errors import KumiteError
 from kumite.server import collector, pages, players, ratings, rules_pages, sockets, tables
 from kumite.server.context import STATIC, Server
 from kumite.server.forward import Forwarder, Peers
+from kumite.server.inputs import InputError
 from kumite.server.ownership import Leases, Solo
 from kumite.server.protocol import ProtocolError, one_line
 from kumite.server.ratelimits import RateLimitedError, RateLimits
 from kumite.server.runtime import Hub
-from kumite.server.security import BodyGuard, SecurityHeaders
+from kumite.server.security import SECURITY_HEADERS, InputGuard, SecurityHeaders
 from kumite.server.settings import ServerSettings
 from kumite.server.storage import Store
 
@@ -89,6 +91,18 @@ def create_app(
     async def kumite_error(_request: Any, exc: KumiteError) -> JSONResponse:
         return JSONResponse({"detail": one_line(str(exc))}, status_code=400)
 
+    @app.exception_handler(InputError)
+    async def bad_input(_request: Any, exc: InputError) -> JSONResponse:
+        return JSONResponse({"detail": one_line(str(exc))}, status_code=400)
+
+    @app.exception_handler(Exception)
+    async def server_error(_request: Any, _exc: Exception) -> JSONResponse:
+        # A fault of the server's (its traceback is logged after this answer): nothing of it
+        # is told. This answer is sent from outside every middleware, so it carries the
+        # security headers itself.
+        headers = {k.decode(): v.decode() for k, v in SECURITY_HEADERS}
+        return JSONResponse({"detail": "internal error"}, status_code=500, headers=headers)
+
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Any, exc: RequestValidationError) -> JSONResponse:
         # FastAPI's own answer echoes the input back, and fails (a 500) on a body that is
@@ -126,10 +140,13 @@ def create_app(
         app.add_middleware(Forwarder, peers=peers)
         if settings.advertise:  # peers forward to it by that name
             hosts.append(urlsplit(settings.advertise).netloc.rsplit(":", 1)[0].lower())
-    # Each added middleware wraps the ones before: the headers go on every answer, the
-    # Host check's refusals too; then the Host check; then the body's; then, with several
-    # processes, forwarding a table's requests to its owner.
-    app.add_middleware(BodyGuard, max_body=settings.max_body)
+    # Each added middleware wraps the ones before: the client's address from the proxies
+    # the operator trusts, if any (nobody else's X-Forwarded-For is believed); the headers
+    # go on every answer, the Host check's refusals too; then the Host check; then the
+    # input's; then, with several processes, forwarding a table's requests to its owner.
+    app.add_middleware(InputGuard, max_body=settings.max_body)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts)
     app.add_middleware(SecurityHeaders)
+    if settings.trusted_proxies:
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.trusted_proxies))
     return app

@@ -23,7 +23,7 @@ from typing import Any
 from kumite.agents.base import Agent, decide
 from kumite.agents.ismcts import ISMCTSAgent
 from kumite.agents.registry import make_agent
-from kumite.agents.search import Level
+from kumite.agents.search import Budgeted
 from kumite.core.game import State
 from kumite.core.registry import get_game
 
@@ -86,9 +86,9 @@ def think(
 
 
 def cap(agent: Any, seconds: float) -> None:
-    """Cut a search agent's time limit a move (its :class:`Level`) to ``seconds``."""
-    level = getattr(agent, "level", None)
-    if isinstance(level, Level) and (level.seconds is None or level.seconds > seconds):
+    """Cut a search agent's time limit a move (its level's ``seconds``) to ``seconds``."""
+    level = agent.level if isinstance(agent, Budgeted) else None
+    if level is not None and (level.seconds is None or level.seconds > seconds):
         agent.level = dataclasses.replace(level, seconds=seconds)
 
 

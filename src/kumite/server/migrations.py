@@ -54,6 +54,13 @@ def upgrade(conn: Connection) -> list[str]:
         ops = Operations(MigrationContext.configure(conn))
         ops.add_column("kumite_tables", Column("clock", JSON(), nullable=True))
         done.append("kumite_tables.clock added")
+    if "maker" not in columns:
+        # Issue 28: the open-table limit counts a client's unfinished tables in the database
+        # (every process of it at once); older tables count for nobody.
+        ops = Operations(MigrationContext.configure(conn))
+        ops.add_column("kumite_tables", Column("maker", String(64), nullable=True))
+        ops.create_index("ix_kumite_tables_maker", "kumite_tables", ["maker"])
+        done.append("kumite_tables.maker added")
     if no_bot_seed:
         # Bots of unfinished tables get their own secret (before, it was derived from the
         # game's seed, which the old server handed out).

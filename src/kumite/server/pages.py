@@ -58,10 +58,12 @@ def router(server: Server) -> APIRouter:
                         for n in agent_names(game_id)
                         if not_offered(n, game_id, {}) is None
                     ],
+                    # every option a form can hold: int, bool, str, choice (an "other" one,
+                    # such as a pack, is set by its own flag or face)
                     "options": [
                         f.to_json()
-                        for f in gspec.option_fields(web.set_by_table)
-                        if f.kind in ("choice", "int")
+                        for f in gspec.option_fields(web.table_set(gspec))
+                        if f.kind != "other"
                     ],
                     **lobby,
                 }
@@ -95,6 +97,7 @@ def router(server: Server) -> APIRouter:
                 "chat": server.settings.chat_rate,
                 "open_tables_per_client": server.settings.open_tables_per_client,
                 "spectators_per_table": server.settings.spectators_per_table,
+                "silent_sockets_per_client": server.settings.silent_sockets_per_client,
             },
         }
 

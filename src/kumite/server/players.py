@@ -8,44 +8,34 @@ anyone. A random 128-bit key needs no slow key derivation: nobody can guess it.
 
 from __future__ import annotations
 
-import re
 import secrets
-from typing import Any
+from typing import Annotated, Any
 
 import anyio
-from fastapi import APIRouter, HTTPException, Request
-from pydantic import BaseModel, Field
+import msgspec
+from fastapi import APIRouter, Request
 
 from kumite.server.context import Server, address
-
-MAX_NAME = 24
-_BAD_NAME = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
-"""Control characters, and invisible ones that would let two names look alike or reorder
-the text around them (zero-width, bidirectional overrides)."""
+from kumite.server.inputs import body
+from kumite.server.names import check_name
 
 
-def check_name(raw: str) -> str:
-    """A display name, tidied (spaces collapsed), or a 400 saying in one line what is wrong."""
-    if _BAD_NAME.search(raw) or any(0xD800 <= ord(c) <= 0xDFFF for c in raw):
-        raise HTTPException(400, "a name may not hold control or invisible characters")
-    name = " ".join(raw.split())
-    if not name:
-        raise HTTPException(400, "a name needs at least one visible character")
-    if len(name) > MAX_NAME:
-        raise HTTPException(400, f"a name is at most {MAX_NAME} characters (got {len(name)})")
-    return name
+class NewPlayer(msgspec.Struct):
+    name: Annotated[str, msgspec.Meta(max_length=200)]
+    """Checked and tidied by :func:`.names.check_name` as it is read."""
 
-
-class NewPlayer(BaseModel):
-    name: str = Field(max_length=200)
+    def __post_init__(self) -> None:
+        self.name = check_name(self.name)
 
 
 def router(server: Server) -> APIRouter:
     router = APIRouter()
 
     @router.post("/api/players")
-    async def new_player(body: NewPlayer, request: Request) -> dict[str, Any]:
-        name = check_name(body.name)
+    async def new_player(
+        request: Request, asked: Annotated[NewPlayer, body(NewPlayer)]
+    ) -> dict[str, Any]:
+        name = asked.name
         server.limits.hit("create", address(request))
         player_id = secrets.token_hex(8)
         key = secrets.token_urlsafe(16)  # 128 bits
@@ -59,9 +49,11 @@ def router(server: Server) -> APIRouter:
         return {"id": player_id, "name": name}
 
     @router.put("/api/players/me")
-    async def rename(body: NewPlayer, request: Request) -> dict[str, Any]:
+    async def rename(
+        request: Request, asked: Annotated[NewPlayer, body(NewPlayer)]
+    ) -> dict[str, Any]:
         player_id, _ = await server.me(request)
-        name = check_name(body.name)
+        name = asked.name
         await anyio.to_thread.run_sync(server.store.rename_player, player_id, name)
         server.players.renamed(player_id, name)
         return {"id": player_id, "name": name}

@@ -5,13 +5,15 @@ Client -> server::
 
     {"type": "hello", "seat": 0, "token": "..."}   first message; omit seat/token to watch
     {"type": "hello", "seat": 0, "key": "..."}     ... or a player key, for a seat it holds
+    {"type": "hello", "seat": 1, "token": "...", "key": "..."}   an invite's token and key
     {"type": "choose", "step": 12, "choice": "play:ryu.jab"}
     {"type": "chat", "text": "..."}                   team/table chat
     {"type": "ping"}
 
 Server -> client::
 
-    {"type": "welcome", ...}   {"type": "update", "events": [...], "state": {...}}
+    {"type": "welcome", ...}   (with "token": an invited seat just taken: its fresh token)
+    {"type": "update", "events": [...], "state": {...}}
     {"type": "ack", "step": 12, "choice": "..."}   {"type": "chat", ...}
     {"type": "error", "code": "...", "message": "..."}   {"type": "rematch", ...}
 """

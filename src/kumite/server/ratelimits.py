@@ -1,5 +1,6 @@
 """Rate limits per client address (the `limits` library, in memory): tables made, hellos and
-chat messages (docs/protocol.md, "Limits")."""
+chat messages; and the sockets an address has open that have not said hello yet
+(docs/protocol.md, "Limits")."""
 
 from __future__ import annotations
 
@@ -46,6 +47,7 @@ class RateLimits:
             "chat": parse_many(settings.chat_rate),
         }
         self.limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
+        self.silent = SilentSockets(settings.silent_sockets_per_client)
 
     def hit(self, kind: Kind, address: str) -> None:
         """Count one ``kind`` from ``address``, or raise :class:`RateLimitedError` (not counted)."""
@@ -56,3 +58,34 @@ class RateLimits:
                 raise RateLimitedError(kind, item, max(1, math.ceil(reset - time.time())))
         for item in rules:
             self.limiter.hit(item, kind, address)
+
+
+class SilentSockets:
+    """The sockets each client address has open that have not said hello yet, at most
+    ``most`` at once: each holds a connection and a task until its hello or its timeout."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.open: dict[str, int] = {}
+
+    def enter(self, address: str) -> bool:
+        """Count one more from ``address``; ``False`` (not counted) if it has ``most``."""
+        count = self.open.get(address, 0)
+        if count >= self.most:
+            return False
+        self.open[address] = count + 1
+        return True
+
+    def leave(self, address: str) -> None:
+        """One of ``address``'s sockets said hello or went away."""
+        count = self.open.get(address, 0) - 1
+        if count > 0:
+            self.open[address] = count
+        else:
+            self.open.pop(address, None)
+
+    def refusal(self) -> str:
+        return (
+            f"too many connections from your address waiting for their hello (at most "
+            f"{self.most}): say hello as soon as the socket opens"
+        )

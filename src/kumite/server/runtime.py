@@ -31,7 +31,7 @@ from kumite.core.events import Event
 from kumite.core.game import Game, State
 from kumite.core.registry import get_spec
 from kumite.core.rng import derive_seed
-from kumite.core.spec import GameSpec, Labeler
+from kumite.core.spec import GameSpec
 from kumite.server import ratings
 from kumite.server.bots import BotPool
 from kumite.server.botworkers import Recipe
@@ -39,7 +39,7 @@ from kumite.server.ownership import Solo
 from kumite.server.protocol import ProtocolError
 from kumite.server.settings import ServerSettings
 from kumite.server.storage import Store, StoredTable, chat_entry, now, token_hash
-from kumite.web.table import TableAdapter, adapter
+from kumite.web.table import TableAdapter, adapter, choice_labels, decision_json
 
 log = logging.getLogger("kumite.server")
 
@@ -149,10 +149,7 @@ class TableRuntime:
         self.bots: dict[int, Agent] = {seat: self.make(r) for seat, r in self.recipes.items()}
         self._bot_task: asyncio.Task[None] | None = None
         self._clock_agents: dict[int, tuple[Agent, Recipe]] = {}
-        labels = self.spec.labels
-        self.labeler: Labeler | None = (
-            None if labels is None else labels.load()(self.game, self.options)
-        )
+        self.labels = choice_labels(self.spec, self.game, self.options)
 
     def recipe(self, agent: str, seat: int, seed: int) -> Recipe:
         """How to make bot ``agent`` for ``seat`` with its own ``seed``."""
@@ -233,10 +230,7 @@ class TableRuntime:
         view = self.state.view(seat)
         decision: dict[str, Any] | None = None
         if mine is not None and seat not in self.partial:
-            decision = {"kind": mine.kind, "prompt": mine.prompt, "legal": list(mine.legal)}
-            if self.labeler is not None:
-                # From this seat's own view and choices only: labels reveal nothing more.
-                decision["labels"] = self.labeler(view, mine.legal)
+            decision = decision_json(self.labels, self.state, mine, view)
         return {
             "table": self.id,
             "game": self.game.info.id,
@@ -356,10 +350,8 @@ class TableRuntime:
         for seat in self._clocked():  # the clocks of the seats asked now start now
             self._since[seat] = started
         self._record(index, events)
-        if self.over:
-            self.hub.table_over(self.id)
-            if self.finished:
-                self.hub.rate(self)
+        if self.finished:
+            self.hub.rate(self)
 
     # -- bots ---------------------------------------------------------------------------
     def kick_bots(self) -> None:
@@ -539,10 +531,11 @@ class TableRuntime:
                     self.clients.discard(client)
 
     def chat_history(self, seat: int | None) -> list[dict[str, Any]]:
+        """What ``seat`` may read of its channel's talk: since its person took it."""
         channel = None if seat is None else self.channel(seat)
-        if channel is None:
+        if seat is None or channel is None:
             return []
-        return list(self.chat_log.get(channel, ()))
+        return list(self.chat_log.get(channel, ())[self.seats[seat].chat_from :])
 
     # -- seats --------------------------------------------------------------------------
     def check_token(self, seat: int, token: str) -> bool:
@@ -554,10 +547,34 @@ class TableRuntime:
         await _stored(self.hub.store.set_token(self.id, seat, token))
         self.token_hashes[seat] = token_hash(token)
 
-    async def claim(self, seat: int) -> None:
-        if not self.seats[seat].claimed:
-            self.seats[seat].claimed = True
-            await _stored(self.hub.store.set_seats(self.id, self.seats))
+    def seat_held_by(self, player_id: str) -> int | None:
+        """The seat ``player_id`` holds at this table, if any: a person holds one seat."""
+        return next((seat for seat, p in self.holders.items() if p == player_id), None)
+
+    async def seat_person(self, seat: int, player: tuple[str, str] | None, *, joined: bool) -> str:
+        """Seat a person at ``seat`` (the caller holds the table's lock and has checked that
+        they may take it): a fresh token, known to them alone and stored in one
+        transaction with the seat held by their ``player`` (if any), so that every earlier
+        copy of the seat's token stops working (the creator's of an invited seat). Returns
+        the token. ``joined``: an open seat taken mid-game, whose chat starts now (its team's
+        earlier talk was not for them)."""
+        token = secrets.token_urlsafe(18)
+        taken = dataclasses.replace(self.seats[seat], kind="human", claimed=True)
+        if player is not None:
+            taken.name = player[1]
+        if joined:
+            channel = self.channel(seat)
+            taken.chat_from = 0 if channel is None else len(self.chat_log.get(channel, ()))
+        seats = [taken if i == seat else s for i, s in enumerate(self.seats)]
+        holder = None if player is None else player[0]
+        await _stored(self.hub.store.seat_person(self.id, seat, token, holder, seats))
+        self.seats[seat] = taken
+        self.token_hashes[seat] = token_hash(token)
+        if holder is None:
+            self.holders.pop(seat, None)
+        else:
+            self.holders[seat] = holder
+        return token
 
     async def release(self, seat: int) -> str:
         """The seat's holder leaves: a fresh token (kept by nobody) and an open seat."""
@@ -577,12 +594,9 @@ class TableRuntime:
             self.holders[seat] = player
 
     def side(self, seat: int) -> set[int]:
-        """The seats on ``seat``'s side: its team where the game has teams (told by the team
-        chat channels a game gives its seats), else the seat alone."""
-        channels = [self.channel(i) for i in range(len(self.seats))]
-        if channels[seat] is None or len(set(channels)) < 2:
-            return {seat}
-        return {i for i, c in enumerate(channels) if c == channels[seat]}
+        """The seats on ``seat``'s side: its team as the game declares it (``State.teams``;
+        each seat alone unless the game has teams)."""
+        return set(self.state.team(seat))
 
     async def resign(self, seat: int) -> dict[str, Any]:
         """``seat`` resigns: the game ends now, every seat of the other side(s) wins
@@ -611,7 +625,6 @@ class TableRuntime:
                 self._bot_task.cancel()
             if self._clock_task is not None:
                 self._clock_task.cancel()
-            self.hub.table_over(self.id)
             self.hub.rate(self)
         await self.broadcast()
         return outcome
@@ -646,7 +659,17 @@ class TableRuntime:
 
 
 LEFT_CODE = 4403
-"""WebSocket close code for the sockets of a seat whose player left it."""
+"""WebSocket close code for the sockets of a seat whose player left it, or whose earlier
+token stopped working when its invitee took it."""
+ONE_SEAT_CODE = 4409
+"""WebSocket close code for a hello that would seat a player at a second seat of a table."""
+
+
+def one_seat_only(held: int) -> str:
+    """Why a player may not take a second seat at a table where they hold ``held``."""
+    return f"you hold seat {held + 1} at this table already: one seat a person"
+
+
 CLOSED_CODE = 4410
 """WebSocket close code for the sockets of a table closed unfinished."""
 RESTART_CODE = 1012
@@ -708,10 +731,6 @@ class Hub:
         self._claimed: dict[str, float] = {}
         """Tables claimed (their lock taken) and when, until loaded or let go of."""
         self._swept = float("-inf")
-        self._made_by: dict[str, set[str]] = {}
-        """client address -> the unfinished tables it made (since the server started)."""
-        self._maker: dict[str, str] = {}
-        """table id -> the address that made it, while unfinished."""
         self._rating: set[asyncio.Future[None]] = set()
 
     async def locate(self, table_id: str) -> str | None:
@@ -769,25 +788,6 @@ class Hub:
             runtime.clients.discard(client)
             with contextlib.suppress(RuntimeError):  # no event loop: nobody to tell
                 asyncio.get_running_loop().create_task(_tell_and_close(client, gone))
-
-    # -- who made what ------------------------------------------------------------------
-    def open_tables(self, address: str) -> int:
-        """How many unfinished tables ``address`` made (since the server started)."""
-        return len(self._made_by.get(address, ()))
-
-    def made(self, table_id: str, address: str) -> None:
-        self._made_by.setdefault(address, set()).add(table_id)
-        self._maker[table_id] = address
-
-    def table_over(self, table_id: str) -> None:
-        """The table finished or was closed: it no longer counts against its maker."""
-        address = self._maker.pop(table_id, None)
-        if address is not None:
-            made = self._made_by.get(address)
-            if made is not None:
-                made.discard(table_id)
-                if not made:
-                    del self._made_by[address]
 
     # -- ratings ------------------------------------------------------------------------
     def rate(self, runtime: TableRuntime) -> None:
@@ -879,7 +879,6 @@ class Hub:
                     )
             elif not await runtime.close_idle(cutoff):
                 continue
-            self.table_over(table_id)
             closed.append(table_id)
         if closed:
             log.info("closed %d tables idle since %s", len(closed), cutoff.isoformat())

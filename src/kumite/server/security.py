@@ -1,6 +1,7 @@
 """What every request goes through before the app: the security headers of every answer,
-and REST request bodies read within a size limit and refused unless they are strict JSON of
-a small depth (docs/protocol.md, "Security"). The ``Host`` allow-list is Starlette's
+and REST requests refused for a control character in their address or query, or a body over
+a size limit, not strict JSON of a small depth, or holding a control character in any of
+its text (docs/protocol.md, "Security"; :mod:`.inputs`). The ``Host`` allow-list is Starlette's
 ``TrustedHostMiddleware``; a WebSocket's ``Origin`` is checked by :func:`origin_allowed`.
 
 Both middlewares are plain ASGI (no per-request task or copy of the response), so the web
@@ -17,6 +18,8 @@ from urllib.parse import urlsplit
 import msgspec
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from kumite.server.inputs import body_problem, query_problem
 
 CONTENT_SECURITY_POLICY = "; ".join(
     [
@@ -68,18 +71,28 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-class BodyGuard:
-    """Reads a request's body (at most ``max_body`` bytes, else 413) and, if it is sent as
+class InputGuard:
+    """Refuses (400) a request whose address or query string holds a control character;
+    reads a request's body (at most ``max_body`` bytes, else 413) and, if it is sent as
     JSON, refuses it (400) unless it is strict JSON — no ``NaN`` or ``Infinity``, which
     PostgreSQL's JSON cannot hold though SQLite's can — nested at most :data:`MAX_DEPTH`
-    deep. Every refusal is a one-line ``detail``, as FastAPI's own errors are."""
+    deep, with no control character in its text. Every refusal is a one-line ``detail``,
+    as FastAPI's own errors are."""
 
     def __init__(self, app: ASGIApp, max_body: int) -> None:
         self.app = app
         self.max_body = max_body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        raw_path = scope.get("raw_path") or scope["path"].encode()
+        problem = query_problem(raw_path, scope.get("query_string", b""))
+        if problem is not None:
+            await _refuse(send, 400, problem)
+            return
+        if scope["method"] in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)
@@ -127,7 +140,7 @@ def json_problem(body: bytes) -> str | None:
         return "malformed JSON (strict JSON only: no NaN or Infinity)"
     if _depth(value) > MAX_DEPTH:
         return f"JSON nested too deep (at most {MAX_DEPTH} levels)"
-    return None
+    return body_problem(value)
 
 
 def _depth(value: Any) -> int:

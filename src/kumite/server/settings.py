@@ -26,9 +26,17 @@ class ServerSettings:
     chat_rate: str = "30/minute"
     """Chat messages."""
     open_tables_per_client: int = 20
-    """Unfinished tables one client address may have made (since the server started)."""
+    """Unfinished tables one client address may have made (new tables and rematches),
+    counted in the database: every process of one database together."""
     spectators_per_table: int = 50
     """Watching sockets at one table (seats' own sockets are not counted)."""
+    silent_sockets_per_client: int = 20
+    """WebSockets one client address may have open at once that have not said hello yet
+    (a page says hello as soon as its socket opens)."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses or networks (``10.0.0.0/8``) of the reverse proxies whose
+    ``X-Forwarded-For`` names the client; nobody else's is believed (none by default: the
+    client is the address that connected)."""
 
     bot_threads: int = 2
     """Bots of all tables think in a pool of this many threads, one move at a time each."""

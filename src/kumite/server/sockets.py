@@ -13,12 +13,26 @@ from fastapi import APIRouter, HTTPException, WebSocket
 
 from kumite.server.context import Server, address
 from kumite.server.protocol import Chat, Choose, Hello, Ping, ProtocolError, parse
-from kumite.server.ratelimits import RateLimitedError
-from kumite.server.runtime import Client, TableRuntime
+from kumite.server.ratelimits import RateLimitedError, SilentSockets
+from kumite.server.runtime import LEFT_CODE, ONE_SEAT_CODE, Client, TableRuntime, one_seat_only
 from kumite.server.security import origin_allowed
 
 _ENCODER = msgspec.json.Encoder()
 HELLO_TIMEOUT = 15.0
+
+
+class Waiting:
+    """A socket counted among its address's silent ones until :meth:`heard` (once)."""
+
+    def __init__(self, silent: SilentSockets, address: str) -> None:
+        self.silent = silent
+        self.address = address
+        self.entered = silent.enter(address)
+
+    def heard(self) -> None:
+        if self.entered:
+            self.entered = False
+            self.silent.leave(self.address)
 
 
 class RefusedError(Exception):
@@ -43,28 +57,44 @@ def router(server: Server) -> APIRouter:
             await websocket.close(4403)
             return
         await websocket.accept()
-        try:
-            runtime = server.hub.get(table_id)
-        except ProtocolError as exc:
-            await refuse(websocket, exc, 1011)
+        # Until its first message a socket holds a connection and a task for nothing: an
+        # address may keep only so many waiting at once.
+        waiting = Waiting(server.limits.silent, address(websocket))
+        if not waiting.entered:
+            error = ProtocolError("rate-limited", server.limits.silent.refusal())
+            await refuse(websocket, error, 4429)
             return
-        if runtime is None:
-            await refuse(websocket, ProtocolError("not-found", f"no table {table_id[:40]!r}"), 4404)
-            return
-        runtime.holds += 1
         try:
-            await connect(websocket, runtime)
+            try:
+                runtime = server.hub.get(table_id)
+            except ProtocolError as exc:
+                await refuse(websocket, exc, 1011)
+                return
+            if runtime is None:
+                error = ProtocolError("not-found", f"no table {table_id[:40]!r}")
+                await refuse(websocket, error, 4404)
+                return
+            runtime.holds += 1
+            try:
+                await connect(websocket, runtime, waiting)
+            finally:
+                runtime.holds -= 1
+                runtime.last_used = time.monotonic()
+                server.hub.sweep()
         finally:
-            runtime.holds -= 1
-            runtime.last_used = time.monotonic()
-            server.hub.sweep()
+            waiting.heard()
 
-    async def greet(websocket: WebSocket, runtime: TableRuntime) -> int | None:
-        """Read and check the hello; the seat it is for (``None``: a spectator)."""
+    async def greet(
+        websocket: WebSocket, runtime: TableRuntime, waiting: Waiting
+    ) -> tuple[int | None, str | None]:
+        """Read and check the hello: the seat it is for (``None``: a spectator), and the
+        seat's fresh token if this hello took an invited seat (:func:`take`)."""
         try:
             raw = await asyncio.wait_for(receive(websocket), HELLO_TIMEOUT)
         except TimeoutError:
             raise RefusedError(ProtocolError("timeout", "no hello"), 4408) from None
+        finally:
+            waiting.heard()
         if raw is None:
             raise RefusedError(ProtocolError("gone", "closed"), 1000)
         try:
@@ -88,7 +118,39 @@ def router(server: Server) -> APIRouter:
             raise RefusedError(
                 ProtocolError("full", f"this table has {limit} spectators already"), 4429
             )
-        return seat
+        if seat is not None and hello.token is not None:
+            info = runtime.seats[seat]
+            if info.kind == "human" and not info.claimed:  # an invited seat nobody took yet
+                return seat, await take(runtime, seat, hello.token, hello.key)
+        return seat, None
+
+    async def take(runtime: TableRuntime, seat: int, token: str, key: str | None) -> str:
+        """The first hello with an invited seat's token takes the seat (docs/protocol.md,
+        "Players"): its person gets a fresh token, bound to their player key if they sent
+        one, and every other copy of the invite (the creator's) stops working. Returns
+        the fresh token."""
+        try:
+            player = await server.player_of_key(key)
+        except HTTPException:
+            player = None  # a key this server does not know: taken without a player
+        async with runtime.lock:
+            info = runtime.seats[seat]
+            if info.claimed or info.kind != "human" or not runtime.check_token(seat, token):
+                # taken meanwhile, by another hello with the same invite
+                error = ProtocolError("bad-token", "wrong seat or token for this table")
+                raise RefusedError(error, 4401)
+            held = None if player is None else runtime.seat_held_by(player[0])
+            if held is not None:
+                raise RefusedError(ProtocolError("one-seat", one_seat_only(held)), ONE_SEAT_CODE)
+            try:
+                fresh = await runtime.seat_person(seat, player, joined=False)
+            except ProtocolError as exc:
+                raise RefusedError(exc, 1011) from None
+        taken = ProtocolError(
+            "seat-taken", "this seat was taken by its invitee: this link no longer works"
+        )
+        await runtime.disconnect(seat, LEFT_CODE, taken)
+        return fresh
 
     async def holds(runtime: TableRuntime, seat: int, key: str | None) -> bool:
         """Whether ``key`` is the key of the player holding ``seat``."""
@@ -101,10 +163,10 @@ def router(server: Server) -> APIRouter:
             return False
         return player is not None and player[0] == holder
 
-    async def connect(websocket: WebSocket, runtime: TableRuntime) -> None:
+    async def connect(websocket: WebSocket, runtime: TableRuntime, waiting: Waiting) -> None:
         """A connection's life: hello, welcome, then its messages until it closes."""
         try:
-            seat = await greet(websocket, runtime)
+            seat, fresh = await greet(websocket, runtime, waiting)
         except RefusedError as refused:
             await refuse(websocket, refused.error, refused.code)
             return
@@ -114,27 +176,23 @@ def router(server: Server) -> APIRouter:
 
         client = Client(seat, sender(websocket), close=close, address=address(websocket))
         if seat is not None:
-            try:
-                await runtime.claim(seat)
-            except ProtocolError as exc:
-                await refuse(websocket, exc, 1011)
-                return
             runtime.take_back(seat)  # a bot stood in while its player was away
         runtime.clients.add(client)
         history = runtime.chat_history(seat)
-        await websocket.send_json(
-            {
-                "type": "welcome",
-                "table": runtime.id,
-                "seat": seat,
-                "game": runtime.game.info.id,
-                "chat": {
-                    "channel": None if seat is None else runtime.channel(seat),
-                    "rules": runtime.chat_rules(seat),
-                    "history": history,
-                },
-            }
-        )
+        welcome: dict[str, Any] = {
+            "type": "welcome",
+            "table": runtime.id,
+            "seat": seat,
+            "game": runtime.game.info.id,
+            "chat": {
+                "channel": None if seat is None else runtime.channel(seat),
+                "rules": runtime.chat_rules(seat),
+                "history": history,
+            },
+        }
+        if fresh is not None:
+            welcome["token"] = fresh  # the seat's new token: to this socket alone
+        await websocket.send_json(welcome)
         await runtime.broadcast()
         if seat is not None or runtime.has_humans:
             # A table of bots alone plays from its creation on; a spectator never starts it

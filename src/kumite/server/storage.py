@@ -17,10 +17,13 @@ import asyncio
 import dataclasses
 import datetime
 import hashlib
+import hmac
 import json
 import secrets
 import sqlite3
+import threading
 import time
+import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -41,6 +44,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     select,
     text,
@@ -105,6 +109,9 @@ class TableRow(Base):
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     """The time control (``per``: move or game, ``seconds``; per game also each seat's
     ``banks`` left), or NULL: no clock."""
+    maker: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    """Who made it, for the open-table limit: a keyed hash of the client's address
+    (:meth:`Store.maker_key`; the address itself is not kept), or NULL."""
 
 
 class TokenRow(Base):
@@ -209,18 +216,35 @@ class Seat:
     name: str = ""
     agent: str | None = None
     claimed: bool = False
+    chat_from: int = 0
+    """How many messages of its chat channel there were when its person took it (a seat
+    joined mid-game reads its team's talk from then on): stored, never shown."""
 
     def to_json(self) -> dict[str, Any]:
+        """The seat as everyone is shown it."""
         # Not dataclasses.asdict: this is on every update sent (its deep copy was ~5% of
         # the server's time at 1,000 tables).
         return {"kind": self.kind, "name": self.name, "agent": self.agent, "claimed": self.claimed}
+
+    def stored(self) -> dict[str, Any]:
+        """The seat as it is stored."""
+        out = self.to_json()
+        if self.chat_from:
+            out["chat_from"] = self.chat_from
+        return out
 
     @classmethod
     def of(cls, raw: Seat | Mapping[str, Any]) -> Seat:
         """A seat, or one from its JSON form (older rows may lack a name or an agent)."""
         if isinstance(raw, Seat):
             return raw
-        return cls(raw["kind"], raw.get("name") or "", raw.get("agent"), bool(raw.get("claimed")))
+        return cls(
+            raw["kind"],
+            raw.get("name") or "",
+            raw.get("agent"),
+            bool(raw.get("claimed")),
+            int(raw.get("chat_from") or 0),
+        )
 
 
 @dataclasses.dataclass
@@ -378,6 +402,17 @@ def _execute(conn: Connection, writes: Sequence[Write]) -> None:
 
 
 _SCHEMA_LOCK = 0x6B756D697465  # "kumite": the advisory lock key for schema creation
+_MAKER_LOCK = 0x6D616B65  # "make": the first key of a maker's lock (the second: its hash)
+
+
+class TooManyOpenTablesError(Exception):
+    """A client that has made its most unfinished tables asked for one more: nothing made."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__(
+            f"your address has {most} unfinished tables already: finish or leave one first"
+        )
+        self.most = most
 
 
 class Store:
@@ -394,6 +429,10 @@ class Store:
         self._made: StoredTable | None = None
         """The table made last, until it is loaded (at once, by whoever made it): nobody
         else knows of it yet, so its rows cannot have changed meanwhile."""
+        self._making = threading.Lock()
+        """One table made at a time in this process: a maker's count, then its new table
+        (with PostgreSQL, a lock per maker in the database covers the other processes)."""
+        self._secret: bytes | None = None
 
     def _create_schema(self) -> None:
         # Two servers starting at once on a new database would race between "is the table
@@ -448,25 +487,34 @@ class Store:
         private: bool = False,
         rated: bool = True,
         clock: dict[str, Any] | None = None,
+        maker: str | None = None,
+        most_open: int | None = None,
     ) -> None:
         """Store a new table (``bot_seed``: a fresh secret unless given; ``holders``: seat ->
-        the player who holds it)."""
+        the player who holds it). ``maker``: the client address that asked for it, which
+        may have ``most_open`` unfinished tables at most (else
+        :class:`TooManyOpenTablesError`, and nothing is made); counted and made in one
+        transaction, so that no two requests both take the last place."""
         holders = dict(holders or {})
         bot_seed = new_seed() if bot_seed is None else bot_seed
         made = [Seat.of(seat) for seat in seats]
-        with self.session() as s:
+        key = None if maker is None else self.maker_key(maker)
+        with self._making, self.session() as s:
+            if key is not None and most_open is not None:
+                self._reserve(s, key, most_open)
             row = TableRow(
                 id=table_id,
                 game=game,
                 seed=str(seed),
                 bot_seed=str(bot_seed),
                 options=options,
-                seats=[seat.to_json() for seat in made],
+                seats=[seat.stored() for seat in made],
                 status="playing",
                 rematch_of=rematch_of,
                 private=private,
                 rated=rated,
                 clock=clock,
+                maker=key,
             )
             s.add(row)
             s.flush()
@@ -497,6 +545,31 @@ class Store:
             rated=rated,
             clock=None if clock is None else dict(clock),
         )
+
+    def _reserve(self, s: Session, maker: str, most: int) -> None:
+        """Raise :class:`TooManyOpenTablesError` if ``maker`` has ``most`` unfinished tables;
+        else its new table may be added in this transaction, ``s``. With PostgreSQL the
+        maker's lock is held until the transaction ends, so another process adding one for
+        the same maker counts after this one is committed."""
+        if self.dialect == "postgresql":
+            s.execute(
+                text("SELECT pg_advisory_xact_lock(:a, :b)"),
+                {"a": _MAKER_LOCK, "b": zlib.crc32(maker.encode()) & 0x7FFFFFFF},
+            )
+        count = s.scalar(
+            select(func.count())
+            .select_from(TableRow)
+            .where(TableRow.maker == maker, TableRow.status == "playing")
+        )
+        if (count or 0) >= most:
+            raise TooManyOpenTablesError(most)
+
+    def maker_key(self, address: str) -> str:
+        """A client address as its tables' maker is stored: keyed with the database's own
+        secret, so the same on every process of one database and no address in it."""
+        if self._secret is None:
+            self._secret = self.cluster_secret().encode()
+        return hmac.new(self._secret, address.encode(), "sha256").hexdigest()[:32]
 
     def add_partial(self, table_id: str, seat: int, step: int, choice: str) -> asyncio.Future[None]:
         """Queue a choice made toward a simultaneous decision; the future resolves once it
@@ -542,7 +615,7 @@ class Store:
     def set_seats(self, table_id: str, seats: Sequence[Seat]) -> asyncio.Future[None]:
         """Queue the table's seats; the future resolves once they are committed."""
         return self.writer.submit(
-            [(_SET_SEATS, {"t": table_id, "seats": [x.to_json() for x in seats]})]
+            [(_SET_SEATS, {"t": table_id, "seats": [x.stored() for x in seats]})]
         )
 
     def set_token(self, table_id: str, seat: int, token: str) -> asyncio.Future[None]:
@@ -550,6 +623,22 @@ class Store:
         return self.writer.submit(
             [(_SET_TOKEN, {"t": table_id, "s": seat, "token_hash": token_hash(token)})]
         )
+
+    def seat_person(
+        self, table_id: str, seat: int, token: str, player: str | None, seats: Sequence[Seat]
+    ) -> asyncio.Future[None]:
+        """Queue a seat taken by a person: its new token, who holds it (``None``: nobody
+        known) and the table's seats, in one transaction."""
+        write: list[tuple[Executable, Params]] = [
+            (_SET_TOKEN, {"t": table_id, "s": seat, "token_hash": token_hash(token)}),
+            (_DELETE_HOLDER, {"t": table_id, "s": seat}),
+        ]
+        if player is not None:
+            write.append(
+                (_INSERT_HOLDER, {"table_id": table_id, "seat": seat, "player_id": player})
+            )
+        write.append((_SET_SEATS, {"t": table_id, "seats": [x.stored() for x in seats]}))
+        return self.writer.submit(write)
 
     def set_holder(self, table_id: str, seat: int, player: str | None) -> asyncio.Future[None]:
         """Queue who holds a seat (``None``: nobody, the seat was left)."""

@@ -8,47 +8,57 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import re
 import secrets
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import anyio
 import msgspec
 from fastapi import APIRouter, HTTPException, Query, Request
-from pydantic import BaseModel, Field
 
 from kumite.agents.registry import make_agent, offered_at_table
 from kumite.core.errors import KumiteError
 from kumite.core.registry import get_spec
 from kumite.server.context import Server, address, renderer
+from kumite.server.inputs import body
+from kumite.server.names import check_name, valid_name
 from kumite.server.protocol import ProtocolError, one_line
-from kumite.server.runtime import LEFT_CODE, TableRuntime
+from kumite.server.runtime import LEFT_CODE, TableRuntime, one_seat_only
 from kumite.server.seeds import MAX_SEED, new_seed
-from kumite.server.storage import Seat
+from kumite.server.storage import Seat, TooManyOpenTablesError
 from kumite.web.table import adapter
 
-# Names are shown to every seat: printable text only (PostgreSQL cannot even store a NUL).
-PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f]*$"
 MAX_SEATS = 16
+SeatNumber = Annotated[int, msgspec.Meta(ge=0, lt=MAX_SEATS)]
+Token = Annotated[str, msgspec.Meta(max_length=64)]
+_DECIMAL = re.compile(r"[0-9]{1,40}")
 
 
-class SeatSpec(BaseModel):
-    kind: str = Field(pattern="^(you|human|open|bot)$")
-    agent: str | None = Field(default=None, max_length=40)
-    name: str | None = Field(default=None, max_length=40, pattern=PRINTABLE)
+class SeatSpec(msgspec.Struct):
+    kind: Literal["you", "human", "open", "bot"]
+    agent: Annotated[str, msgspec.Meta(max_length=40)] | None = None
+    name: Annotated[str, msgspec.Meta(max_length=200)] | None = None
+    """Shown to every seat: one check for every name (:func:`.names.check_name`)."""
+
+    def __post_init__(self) -> None:
+        if self.name is not None:
+            self.name = check_name(self.name)  # a 400 of its own, before anything is done
 
 
-class ClockSpec(BaseModel):
+class ClockSpec(msgspec.Struct):
     per: Literal["move", "game"]
     """A time for every move, or one bank of time for the whole game."""
-    seconds: int = Field(ge=2, le=7 * 24 * 3600)
+    seconds: Annotated[int, msgspec.Meta(ge=2, le=7 * 24 * 3600)]
 
 
-class TableSpec(BaseModel):
-    game: str = Field(max_length=32)
-    options: dict[str, Any] = Field(default_factory=dict)
-    seats: list[SeatSpec] = Field(max_length=MAX_SEATS)
-    seed: int | None = Field(default=None, ge=0, lt=MAX_SEED)
-    """RefusedError unless the server runs with ``--dev-seeds`` (docs/protocol.md, "Seeds")."""
+class TableSpec(msgspec.Struct):
+    game: Annotated[str, msgspec.Meta(max_length=32)]
+    seats: Annotated[list[SeatSpec], msgspec.Meta(max_length=MAX_SEATS)]
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
+    seed: int | Annotated[str, msgspec.Meta(max_length=40)] | None = None
+    """A number below :data:`MAX_SEED`, or its decimal text (a browser's numbers cannot
+    hold 128 bits); refused unless the server runs with ``--dev-seeds`` (docs/protocol.md,
+    "Seeds")."""
     private: bool = False
     """Invite-only: never listed in the lobby."""
     rated: bool = True
@@ -56,36 +66,51 @@ class TableSpec(BaseModel):
     clock: ClockSpec | None = None
     """A time control: when it runs out, a bot plays that move (docs/protocol.md)."""
 
+    def __post_init__(self) -> None:
+        if isinstance(self.seed, str):
+            if not _DECIMAL.fullmatch(self.seed):
+                raise ValueError("a seed is a whole number, or its decimal digits as text")
+            self.seed = int(self.seed)
+        if self.seed is not None and not 0 <= self.seed < MAX_SEED:
+            raise ValueError(f"a seed is at least 0 and below 2**{MAX_SEED.bit_length() - 1}")
+
 
 class Made:
-    """Who a new table's seats belong to, besides what its request says."""
+    """Who a new table's seats belong to, besides what its request says, and who asked."""
 
     def __init__(
         self,
         player: tuple[str, str] | None = None,
         holders: dict[int, tuple[str, str]] | None = None,
+        maker: str | None = None,
     ) -> None:
         self.player = player
         """The requester: holds the ``you`` seat."""
         self.holders = holders or {}
         """Other seats held by players from the start (a rematch's)."""
+        self.maker = maker
+        """The client address that asked (the open-table limit), if it counts."""
 
 
-class SeatToken(BaseModel):
-    seat: int = Field(ge=0, lt=MAX_SEATS)
-    token: str = Field(default="", max_length=64)
+class SeatToken(msgspec.Struct):
+    seat: SeatNumber
+    token: Token = ""
 
 
-class StandIn(SeatToken):
-    target: int = Field(ge=0, lt=MAX_SEATS)
+class StandIn(msgspec.Struct):
+    seat: SeatNumber
+    target: SeatNumber
     """The silent seat a bot is to play."""
+    token: Token = ""
 
 
 def router(server: Server) -> APIRouter:
     router = APIRouter()
 
     @router.post("/api/tables")
-    async def create_table(spec: TableSpec, request: Request) -> dict[str, Any]:
+    async def create_table(
+        request: Request, spec: Annotated[TableSpec, body(TableSpec)]
+    ) -> dict[str, Any]:
         player = await server.player(request)
         if spec.seed is not None and not server.settings.dev_seeds:
             raise HTTPException(
@@ -94,15 +119,8 @@ def router(server: Server) -> APIRouter:
                 "accepted only by a server run with --dev-seeds)",
             )
         client = address(request)
-        if server.hub.open_tables(client) >= server.settings.open_tables_per_client:
-            raise HTTPException(
-                429,
-                f"your address has {server.settings.open_tables_per_client} unfinished tables "
-                "already: finish or leave one first",
-            )
         server.limits.hit("create", client)
-        made = await anyio.to_thread.run_sync(new_table, spec, None, Made(player))
-        server.hub.made(made["id"], client)
+        made = await anyio.to_thread.run_sync(new_table, spec, None, Made(player, maker=client))
         runtime = server.hub.tables.get(made["id"])
         if runtime is not None and not runtime.has_humans:
             runtime.kick_bots()  # bots alone: they play now (a spectator's hello never starts them)
@@ -113,6 +131,8 @@ def router(server: Server) -> APIRouter:
     def new_table(spec: TableSpec, rematch_of: str | None, made: Made) -> dict[str, Any]:
         try:
             return make_table(spec, rematch_of, made)
+        except TooManyOpenTablesError as exc:
+            raise HTTPException(429, str(exc)) from None
         except (TypeError, ValueError, AttributeError) as exc:
             # Options of the wrong shape (a number for a list, say) that a game's checks
             # did not expect: the request's fault, said in one line.
@@ -131,7 +151,7 @@ def router(server: Server) -> APIRouter:
             )
         if sum(s.kind == "you" for s in spec.seats) > 1:
             raise HTTPException(400, "only one seat can be yours")
-        seed = spec.seed if spec.seed is not None else new_seed()
+        seed = spec.seed if isinstance(spec.seed, int) else new_seed()
         options = adapter(gspec).table_options(gspec, spec.options, len(spec.seats))
         state = game.new_state(seed, options)  # validates the options
         options = state.options_json
@@ -141,6 +161,8 @@ def router(server: Server) -> APIRouter:
         for index, s in enumerate(spec.seats):
             if s.kind == "you" and made.player is not None:
                 holders[index] = made.player
+        holders = one_seat_each(holders)
+        for index, s in enumerate(spec.seats):
             if s.kind == "bot":
                 agent = s.agent or "random"
                 make_agent(agent, game, options, index, 0)  # validates the name
@@ -164,7 +186,9 @@ def router(server: Server) -> APIRouter:
             holders={i: p[0] for i, p in holders.items()},
             private=spec.private,
             rated=spec.rated,
-            clock=None if spec.clock is None else spec.clock.model_dump(),
+            clock=None if spec.clock is None else msgspec.to_builtins(spec.clock),
+            maker=made.maker,
+            most_open=server.settings.open_tables_per_client,
         )
         runtime = server.hub.get(table_id)
         assert runtime is not None
@@ -230,85 +254,90 @@ def router(server: Server) -> APIRouter:
         return adapter(runtime.spec).cards(runtime.game, runtime.options)
 
     @router.post("/api/tables/{table_id}/join")
-    async def join(table_id: str, body: SeatToken, request: Request) -> dict[str, Any]:
+    async def join(
+        table_id: str, request: Request, asked: Annotated[SeatToken, body(SeatToken)]
+    ) -> dict[str, Any]:
         player = await server.player(request)
         runtime = server.runtime(table_id)
         async with runtime.lock:
-            if not 0 <= body.seat < len(runtime.seats):
+            if not 0 <= asked.seat < len(runtime.seats):
                 raise HTTPException(400, "no such seat")
             if runtime.over:
                 raise HTTPException(409, "the game is over")
-            seat = runtime.seats[body.seat]
+            seat = runtime.seats[asked.seat]
             if seat.kind != "open" or seat.claimed:
                 raise HTTPException(409, "that seat is not open")
-            token = secrets.token_urlsafe(18)
-            await runtime.set_token(body.seat, token)
-            if player is not None:
-                await runtime.hold(body.seat, player[0])
-                seat.name = player[1]
-            seat.claimed, seat.kind = True, "human"
-            await server.store.set_seats(table_id, runtime.seats)
+            held = None if player is None else runtime.seat_held_by(player[0])
+            if held is not None:
+                raise HTTPException(409, one_seat_only(held))
+            token = await runtime.seat_person(asked.seat, player, joined=True)
         await runtime.broadcast()
         joined = {
-            "seat": body.seat,
+            "seat": asked.seat,
             "token": token,
-            "url": f"/table/{table_id}#seat={body.seat}&token={token}",
+            "url": f"/table/{table_id}#seat={asked.seat}&token={token}",
         }
         if player is not None:
-            joined["play"] = f"/table/{table_id}#seat={body.seat}"
+            joined["play"] = f"/table/{table_id}#seat={asked.seat}"
         return joined
 
     async def seated(
-        table_id: str, body: SeatToken, request: Request
+        table_id: str, asked: SeatToken | StandIn, request: Request
     ) -> tuple[TableRuntime, tuple[str, str] | None]:
         """The table and the requesting player (if any), once the request has shown it acts
-        for ``body.seat`` (by the seat's token, or as the player holding it)."""
+        for ``asked.seat`` (by the seat's token, or as the player holding it)."""
         player = await server.player(request)
         runtime = server.runtime(table_id)
-        server.authorise(runtime, body.seat, body.token, player)
+        server.authorise(runtime, asked.seat, asked.token, player)
         return runtime, player
 
     @router.post("/api/tables/{table_id}/leave")
-    async def leave(table_id: str, body: SeatToken, request: Request) -> dict[str, Any]:
-        runtime, _ = await seated(table_id, body, request)
+    async def leave(
+        table_id: str, request: Request, asked: Annotated[SeatToken, body(SeatToken)]
+    ) -> dict[str, Any]:
+        runtime, _ = await seated(table_id, asked, request)
         async with runtime.lock:
             if runtime.finished:
                 raise HTTPException(409, "the game is over: nothing to leave")
-            await runtime.release(body.seat)
-            if body.seat in runtime.holders:
-                await runtime.hold(body.seat, None)
+            await runtime.release(asked.seat)
+            if asked.seat in runtime.holders:
+                await runtime.hold(asked.seat, None)
         # The seat's other sockets (another tab, another device) stop at once.
         await runtime.disconnect(
-            body.seat,
+            asked.seat,
             LEFT_CODE,
             ProtocolError("seat-left", "this seat was left: its link no longer works"),
         )
         await runtime.broadcast()
-        return {"seat": body.seat, "open": True}
+        return {"seat": asked.seat, "open": True}
 
     @router.post("/api/tables/{table_id}/resign")
-    async def resign(table_id: str, body: SeatToken, request: Request) -> dict[str, Any]:
-        runtime, _ = await seated(table_id, body, request)
+    async def resign(
+        table_id: str, request: Request, asked: Annotated[SeatToken, body(SeatToken)]
+    ) -> dict[str, Any]:
+        runtime, _ = await seated(table_id, asked, request)
         try:
-            outcome = await runtime.resign(body.seat)
+            outcome = await runtime.resign(asked.seat)
         except ProtocolError as exc:
             raise HTTPException(409, exc.message) from None
-        return {"seat": body.seat, "outcome": outcome}
+        return {"seat": asked.seat, "outcome": outcome}
 
     @router.post("/api/tables/{table_id}/stand-in")
-    async def stand_in(table_id: str, body: StandIn, request: Request) -> dict[str, Any]:
+    async def stand_in(
+        table_id: str, request: Request, asked: Annotated[StandIn, body(StandIn)]
+    ) -> dict[str, Any]:
         """A seat hands another, silent seat to a bot until its player comes back."""
-        runtime, _ = await seated(table_id, body, request)
+        runtime, _ = await seated(table_id, asked, request)
         async with runtime.lock:
             if runtime.over:
                 raise HTTPException(409, "the game is over")
-            if not 0 <= body.target < len(runtime.seats) or body.target == body.seat:
+            if not 0 <= asked.target < len(runtime.seats) or asked.target == asked.seat:
                 raise HTTPException(400, "name another seat of this table")
-            if runtime.seats[body.target].kind == "bot" or body.target in runtime.bots:
+            if runtime.seats[asked.target].kind == "bot" or asked.target in runtime.bots:
                 raise HTTPException(409, "a bot plays that seat already")
-            if runtime.seats[body.target].kind == "open":
+            if runtime.seats[asked.target].kind == "open":
                 raise HTTPException(409, "that seat is open: nobody to stand in for")
-            silent = runtime.silent_for(body.target)
+            silent = runtime.silent_for(asked.target)
             wait = server.settings.absent_after
             if silent < wait:
                 raise HTTPException(
@@ -316,23 +345,27 @@ def router(server: Server) -> APIRouter:
                     f"that seat's player was here {silent:.0f} s ago: a bot may stand in "
                     f"after {wait:.0f} s of silence",
                 )
-        bot = await runtime.stand_in(body.target)
-        return {"seat": body.target, "bot": bot}
+        bot = await runtime.stand_in(asked.target)
+        return {"seat": asked.target, "bot": bot}
 
     @router.post("/api/tables/{table_id}/rematch")
-    async def rematch(table_id: str, body: SeatToken, request: Request) -> dict[str, Any]:
-        runtime, player = await seated(table_id, body, request)
+    async def rematch(
+        table_id: str, request: Request, asked: Annotated[SeatToken, body(SeatToken)]
+    ) -> dict[str, Any]:
+        runtime, player = await seated(table_id, asked, request)
+        maker = address(request)
         # Under the table's lock: two players asking at once must not make two rematches.
         async with runtime.lock:
             if not runtime.finished:
                 raise HTTPException(409, "the game is not over yet")
             if runtime.next_table is not None:
                 raise HTTPException(409, f"a rematch exists: table {runtime.next_table}")
-            server.limits.hit("create", address(request))
+            server.limits.hit("create", maker)
+            # A name stored by an earlier kumite that today's check refuses is left out.
             seats = [
-                SeatSpec(kind="bot", agent=s.agent, name=s.name)
+                SeatSpec(kind="bot", agent=s.agent, name=valid_name(s.name))
                 if s.kind == "bot"
-                else SeatSpec(kind="you" if i == body.seat else "human", name=s.name)
+                else SeatSpec(kind="you" if i == asked.seat else "human", name=valid_name(s.name))
                 for i, s in enumerate(runtime.seats)
             ]
             spec = TableSpec(
@@ -352,10 +385,11 @@ def router(server: Server) -> APIRouter:
                 for i, p in runtime.holders.items()
                 if runtime.seats[i].kind != "bot"
             }
-            me = held.pop(body.seat, None) or player
-            made = await anyio.to_thread.run_sync(new_table, spec, table_id, Made(me, held))
+            me = held.pop(asked.seat, None) or player
+            made = await anyio.to_thread.run_sync(
+                new_table, spec, table_id, Made(me, held, maker=maker)
+            )
             runtime.next_table = made["id"]
-        server.hub.made(made["id"], address(request))
         # Each seat's new token goes to that seat's own sockets only; the answer holds the
         # requester's alone.
         by_seat = {link["seat"]: link for link in made["links"]}
@@ -370,7 +404,7 @@ def router(server: Server) -> APIRouter:
                         "url": link["url"] if link else made["spectate"],
                     }
                 )
-        return {**made, "links": [by_seat[body.seat]] if body.seat in by_seat else []}
+        return {**made, "links": [by_seat[asked.seat]] if asked.seat in by_seat else []}
 
     @router.get("/api/tables/{table_id}/record")
     async def record(table_id: str) -> dict[str, Any]:
@@ -391,13 +425,16 @@ def router(server: Server) -> APIRouter:
 
     def frames(runtime: TableRuntime) -> dict[str, Any]:
         state = runtime.game.new_state(runtime.seed, runtime.options)
-        out = [{"step": 0, "choices": {}, "events": [], "view": state.view(None)}]
+        out = [{"step": 0, "choices": {}, "labels": {}, "events": [], "view": state.view(None)}]
         for index, choices in enumerate(runtime.state.history, start=1):
+            # each choice labelled as its seat saw it (the game is over: nothing is secret)
+            labels = {str(k): runtime.labels(state.view(k), [v])[0] for k, v in choices.items()}
             events = state.apply(choices)
             out.append(
                 {
                     "step": index,
                     "choices": {str(k): v for k, v in choices.items()},
+                    "labels": labels,
                     "events": [e.to_json() for e in events],
                     "view": state.view(None),
                 }
@@ -411,3 +448,15 @@ def router(server: Server) -> APIRouter:
         }
 
     return router
+
+
+def one_seat_each(holders: dict[int, tuple[str, str]]) -> dict[int, tuple[str, str]]:
+    """``holders`` with each player at their first seat only (a table of an earlier kumite
+    may have had one player at two seats, which its rematch must not copy)."""
+    seen: set[str] = set()
+    kept = {}
+    for seat in sorted(holders):
+        if holders[seat][0] not in seen:
+            seen.add(holders[seat][0])
+            kept[seat] = holders[seat]
+    return kept

@@ -17,6 +17,7 @@ the entities of its seat role, but no cards (``docs/simulation.md``).
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
@@ -49,6 +50,9 @@ class GameSummary:
     plays: Sequence[tuple[int, str, int, str]] = ()
     """:class:`CardPlay` records (plain ``(seat, card, when, verb)`` tuples are accepted:
     a fast path builds thousands per second)."""
+    rule: str = ""
+    """The rule that ended the game (``Outcome.rule``): the adapter's ``limit_rules`` flag
+    games that stopped at a limit rather than by the game's own end."""
 
     @classmethod
     def of(
@@ -60,7 +64,31 @@ class GameSummary:
     ) -> GameSummary:
         """The summary of a game played through the engine to ``outcome``."""
         winners = tuple(outcome.winners)
-        return cls(winners, outcome.draw, outcome.reason, length, tuple(entities), plays)
+        return cls(
+            winners, outcome.draw, outcome.reason, length, tuple(entities), plays, outcome.rule
+        )
+
+
+@dataclasses.dataclass
+class BatchGames:
+    """Many two-player games at once, as arrays (a batched engine's results): what
+    :meth:`~kumite.sim.engine.Tally.add_batch` counts without a Python step per game."""
+
+    entity_ids: Sequence[str]
+    entities: Any
+    """``[game, seat]``: index into ``entity_ids``."""
+    winner: Any
+    """``[game]``: the winning seat, -1 for a draw."""
+    reason: Any
+    """``[game]``: index into ``reasons``."""
+    reasons: Sequence[str]
+    length: Any
+    """``[game]``: rounds (turns) played."""
+    plays: Any
+    """``[game, seat, round]``: the slot of the card played in its entity's cards (card
+    ``entity * slots + slot`` of ``card_ids``), -1 for none."""
+    card_ids: Sequence[str]
+    slots: int
 
 
 class Adapter:
@@ -72,6 +100,9 @@ class Adapter:
     cards_per_entity: bool = False
     """Cards belong to one entity (a character's own cards): a card's baseline is its
     entity's seats."""
+    limit_rules: frozenset[str] = frozenset()
+    """Rules (``Outcome.rule``) that end a game at a limit (a round cap, a tie-break after
+    too many final rounds): mass simulation flags such games as possible stalls."""
 
     def __init__(self, spec: GameSpec | None = None) -> None:
         self.role = None if spec is None else spec.role
@@ -102,6 +133,11 @@ class Adapter:
         characters have a Hadouken)."""
         return self.card_names(game, options)
 
+    def card_owners(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
+        """Card id -> the entity that alone may use it (restricted play then puts that
+        entity in the restricted seat); cards anyone may use are left out."""
+        return {}
+
     def fixed_entities(self, options: Mapping[str, Any]) -> bool:
         """The options already fix some seat's entity (no balanced design then)."""
         fixed = () if self.role is None else options.get(self.role.option) or ()
@@ -120,6 +156,22 @@ class Adapter:
     def summarize(self, state: State, outcome: Outcome) -> GameSummary:
         """What the lab keeps of a game played through the engine."""
         return GameSummary.of(outcome, len(state.history), (None,) * state.num_players)
+
+    def choice_card(self, choice: str) -> str | None:
+        """The card a choice string uses (``play:<card>``, ``buy:lineup:<card>``), if any:
+        restricted play bans a card by refusing the choices that name it."""
+        verb, _, rest = choice.partition(":")
+        if verb not in ("play", "buy") or not rest:
+            return None
+        return rest.rpartition(":")[2] or None
+
+    def position(self, state: State) -> Any:
+        """A hashable key of the position, to find games that repeat one (a loop); ``None``
+        if this game cannot tell. The default: every seat's view and the pending decisions,
+        which is what the players can tell apart (opt-in: ``SimSpec.loops``, it is slow)."""
+        views = [state.view(s) for s in range(state.num_players)]
+        pending = [(d.seat, d.kind, d.legal) for d in state.pending()]
+        return json.dumps([views, pending], sort_keys=True, default=str)
 
     def prepare(self, game: Game[Any], options: Mapping[str, Any]) -> Any:
         """Parsed options (and anything else) for :meth:`fast_random`, made once per set of
@@ -144,6 +196,18 @@ class Adapter:
         batched engine, ``kumite sim --batched``): the engine's rules, but random streams
         of the batched engine's own, so other games than :meth:`fast_random` plays."""
         raise NotImplementedError
+
+    def batch_games(
+        self, game: Game[Any], prepared: Any, seeds: Any, entities: Any, ids: Sequence[str]
+    ) -> BatchGames:
+        """One game per seed (an int64 array) between uniformly random seats on the batched
+        engine, as arrays; ``entities[game, seat]`` indexes ``ids`` (``None``: as the
+        options say). The fast form of :meth:`batch_random` for ``kumite sim --batched``."""
+        raise NotImplementedError
+
+    def batch_warm(self, game: Game[Any], prepared: Any) -> None:
+        """Fill the batched engine's tables and compile it, once, before workers fork (they
+        then share it instead of each filling its own)."""
 
 
 def adapter_for(game_id: str) -> Adapter:

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kumite.sim.engine import Counts, Tally
+from kumite.sim.restricted import entity_values
 from kumite.sim.stats import bh_adjust, bradley_terry, fisher_p, proportion, seat_test
 
 
@@ -65,6 +66,7 @@ def analyze(
         sides = _sides(tally.counts("entities"), tally.counts("entity_pairs"))
         sides["names"] = dict(entity_names or {})
         sides["matchups"] = _matchups(tally.counts("entity_pairs"))
+        sides["restricted"] = entity_values(tally.counts("entity_pairs"))
         sides["by_players"] = [
             {"entity": e, "players": p, **rates(c)}
             for (e, p), c in sorted(tally.counts("entity_players").items())
@@ -72,6 +74,39 @@ def analyze(
         out["entities"] = sides
     if tally.cards:
         out["cards"] = _cards(tally, card_names or {})
+    out["flags"] = flags(tally)
+    return out
+
+
+UNUSUAL = 0.01
+"""An end reason met in fewer than this share of the games is flagged as unusual."""
+
+
+def flags(tally: Tally) -> list[dict[str, Any]]:
+    """Games to look at, with the seeds to replay them: those that stopped at a limit rule,
+    repeated a position, or ended by a reason met in under 1% of the games."""
+    out = []
+    for flag, what in (("limit", "hit a limit rule"), ("loop", "repeated a position")):
+        if tally.flags.get(flag):
+            out.append(
+                {
+                    "flag": flag,
+                    "what": what,
+                    "games": tally.flags[flag],
+                    "examples": [list(x) for x in tally.flagged.get(flag, [])],
+                }
+            )
+    games = tally.games
+    for reason, count in sorted(tally.reasons.items(), key=lambda kv: kv[1]):
+        if games and count / games < UNUSUAL:
+            out.append(
+                {
+                    "flag": "unusual",
+                    "what": f"ended by {reason!r} ({count} of {games} games)",
+                    "games": count,
+                    "examples": [list(x) for x in tally.flagged.get("reason:" + reason, [])],
+                }
+            )
     return out
 
 

@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from kumite.agents.base import Agent
 from kumite.agents.ismcts import untimed
 from kumite.agents.registry import make_agent
 from kumite.agents.runner import run_game
@@ -24,7 +25,9 @@ from kumite.core.errors import OptionsError
 from kumite.core.memo import Memo
 from kumite.core.registry import get_game
 from kumite.core.rng import derive_seed
-from kumite.sim.adapters import Adapter, GameSummary, adapter_for
+from kumite.sim.adapters import Adapter, BatchGames, GameSummary, adapter_for
+from kumite.sim.banned import RESTRICTED, Restricted
+from kumite.sim.design import Design
 
 DESIGNS = ("auto", "balanced", "free")
 
@@ -57,6 +60,14 @@ class SimSpec:
     batched: bool = False
     """Play all-``random`` games on the game's batched engine where it has one (many games
     at once on arrays; other random games than the engine's, see ``Adapter.batch_random``)."""
+    mirrors: bool = True
+    """Balanced designs of a game whose seats may share an entity also deal tables where
+    they do (mirror matches); ``False``: only tables of different entities."""
+    loops: bool = False
+    """Flag games that repeat a position (``Adapter.position`` after every step: slow)."""
+    tables: tuple[tuple[str, ...], ...] | None = None
+    """The balanced design's tables, listed (game ``k`` plays ``tables[k % len]``) instead of
+    every table the game allows: e.g. one pairing, seats alternating."""
 
     def __post_init__(self) -> None:
         if self.games < 0:
@@ -80,6 +91,9 @@ class SimSpec:
                 self.stream,
                 self.fast,
                 self.batched,
+                self.mirrors,
+                self.loops,
+                self.tables,
             ],
             sort_keys=True,
         )
@@ -106,6 +120,7 @@ class SimSpec:
             "rotate": self.rotate,
             "label": self.label,
             "stream": self.stream,
+            **({} if self.mirrors else {"mirrors": False}),
         }
 
 
@@ -129,6 +144,19 @@ _TABLES = (
 
 def _table() -> Table:
     return Counter()
+
+
+FLAG_EXAMPLES = 20
+"""Games kept per flag (the lowest indices, so the list is the same however the games were
+split into chunks)."""
+LIMIT, LOOP = "limit", "loop"
+"""Flags of a game: it ended at a limit rule (``Adapter.limit_rules``), it repeated a
+position. Every game is also kept under ``reason:<its reason>`` (the report lists the
+examples of rare reasons: an unusual end)."""
+
+
+def _keep(found: list[tuple[int, int]], extra: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    return sorted({*found, *extra})[:FLAG_EXAMPLES]
 
 
 @dataclasses.dataclass
@@ -160,14 +188,43 @@ class Tally:
     entity_players: Table = dataclasses.field(default_factory=_table)
     cards: Table = dataclasses.field(default_factory=_table)
     card_when: Table = dataclasses.field(default_factory=_table)
+    flags: Counter[str] = dataclasses.field(default_factory=Counter)
+    """Games per flag (:data:`LIMIT`, :data:`LOOP`)."""
+    flagged: dict[str, list[tuple[int, int]]] = dataclasses.field(default_factory=dict)
+    """``flag -> [(index, seed), ...]``: the first games of each flag (and of each reason,
+    ``reason:<reason>``), to replay them."""
 
-    def add(self, agents: Sequence[str], summary: GameSummary, per_entity: bool) -> None:
+    def flag(self, key: str, index: int, seed: int) -> None:
+        found = self.flagged.get(key)
+        if found is None:
+            self.flagged[key] = [(index, seed)]
+        elif len(found) < FLAG_EXAMPLES or index < found[-1][0]:
+            self.flagged[key] = _keep(found, [(index, seed)])
+
+    def add(
+        self,
+        agents: Sequence[str],
+        summary: GameSummary,
+        per_entity: bool,
+        index: int = -1,
+        seed: int = 0,
+        flags: Sequence[str] = (),
+        teams: Sequence[int] | None = None,
+    ) -> None:
+        """Count one game (``index`` and ``seed`` name it among the ``flags`` it raised);
+        ``teams``: each seat's team (an index of the game's declared teams), so that
+        partners are never compared with each other."""
         n = len(agents)
         winners = summary.winners
         draw = summary.draw
         self.games += 1
         self.draws += draw
         self.reasons[summary.reason] += 1
+        if index >= 0:
+            self.flag("reason:" + summary.reason, index, seed)
+            for f in flags:
+                self.flags[f] += 1
+                self.flag(f, index, seed)
         self.lengths[summary.length] += 1
         ents = summary.entities
         results = [WIN if s in winners else (DRAW if draw else LOSS) for s in range(n)]
@@ -185,8 +242,10 @@ class Tally:
                 self.entity_players[ent, n, r] += 1
         for i, j in itertools.permutations(range(n), 2):
             ri = results[i]
+            if teams is not None and teams[i] == teams[j]:
+                continue  # partners: no comparison
             if ri == results[j] and not draw:
-                continue  # both won (teammates) or both lost: no comparison
+                continue  # both won or both lost (one of several losers): no comparison
             self.agent_pairs[agents[i], agents[j], ri] += 1
             ei, ej = ents[i], ents[j]
             if ei is not None and ej is not None:
@@ -199,6 +258,61 @@ class Tally:
             once = {(p[0], scope[p[0]], p[3], p[1], results[p[0]]) for p in plays}
             self.cards.update([k[1:] for k in once])
 
+    def add_batch(
+        self, agents: Sequence[str], b: BatchGames, per_entity: bool, index: Any, seeds: Any
+    ) -> None:
+        """Games of two seats given as arrays (:class:`BatchGames`), counted in one compiled
+        pass (:mod:`kumite.sim.kernels`) into the same keys :meth:`add` would give them one
+        by one (tested)."""
+        import numpy as np
+
+        from kumite.sim.kernels import count_games
+
+        n = len(b.winner)
+        if n == 0:
+            return
+        ids, cards = list(b.entity_ids), list(b.card_ids)
+        seat, ent, pair, card, when, why, lengths = count_games(
+            b.entities, b.winner, b.reason, b.length, b.plays,
+            len(ids), b.slots, len(b.reasons), per_entity,
+        )  # fmt: skip
+        self.games += n
+        self.draws += int(seat[0, DRAW])
+        for k in np.flatnonzero(why).tolist():
+            self.reasons[b.reasons[k]] += int(why[k])
+        for k in np.flatnonzero(lengths).tolist():
+            self.lengths[k] += int(lengths[k])
+        sg = self.seat_games
+        sg[0] += 2 * n
+        sg[WIN] += int(seat[:, WIN].sum())
+        sg[DRAW] += int(seat[:, DRAW].sum())
+        for s, r in zip(*np.nonzero(seat), strict=True):
+            count = int(seat[s, r])
+            self.seats[2, int(s), int(r)] += count
+            self.agents[agents[s], int(r)] += count
+            # two seats: one won and one lost, or both drew: every game compares them
+            self.agent_pairs[agents[s], agents[1 - s], int(r)] += count
+        for e, s, r in zip(*np.nonzero(ent), strict=True):
+            count = int(ent[e, s, r])
+            self.entities[ids[e], int(r)] += count
+            self.entity_players[ids[e], 2, int(r)] += count
+        for e, f, r in zip(*np.nonzero(pair), strict=True):
+            self.entity_pairs[ids[e], ids[f], int(r)] += int(pair[e, f, r])
+        scopes = ids if per_entity else ["*"]
+        for sc, c, r in zip(*np.nonzero(card), strict=True):
+            self.cards[scopes[sc], "played", cards[c], int(r)] += int(card[sc, c, r])
+        for sc, c, t, r in zip(*np.nonzero(when), strict=True):
+            self.card_when[scopes[sc], "played", cards[c], int(t) + 1, int(r)] += int(
+                when[sc, c, t, r]
+            )
+        reason = np.asarray(b.reason)
+        for code in np.flatnonzero(why).tolist():
+            at = np.flatnonzero(reason == code)[:FLAG_EXAMPLES]
+            flag = "reason:" + b.reasons[code]
+            self.flagged[flag] = _keep(
+                self.flagged.get(flag, []), [(int(index[i]), int(seeds[i])) for i in at]
+            )
+
     def merge(self, other: Tally) -> None:
         self.games += other.games
         self.draws += other.draws
@@ -206,6 +320,9 @@ class Tally:
         self.lengths.update(other.lengths)
         for k in range(3):
             self.seat_games[k] += other.seat_games[k]
+        self.flags.update(other.flags)
+        for key, found in other.flagged.items():
+            self.flagged[key] = _keep(self.flagged.get(key, []), found)
         for name in _TABLES:
             mine: Table = getattr(self, name)
             for key, count in getattr(other, name).items():
@@ -233,6 +350,9 @@ class Tally:
             "lengths": {str(k): v for k, v in sorted(self.lengths.items())},
             "seat_games": list(self.seat_games),
         }
+        if self.flagged:
+            out["flags"] = dict(sorted(self.flags.items()))
+            out["flagged"] = {k: [list(x) for x in v] for k, v in sorted(self.flagged.items())}
         for name in _TABLES:
             out[name] = [
                 [*(key if isinstance(key, tuple) else (key,)), *counts]
@@ -250,6 +370,10 @@ class Tally:
             reasons=Counter({str(k): int(v) for k, v in data["reasons"].items()}),
             lengths=Counter({int(k): int(v) for k, v in data["lengths"].items()}),
             seat_games=[int(x) for x in data["seat_games"]],
+            flags=Counter({str(k): int(v) for k, v in data.get("flags", {}).items()}),
+            flagged={
+                str(k): [(int(i), int(s)) for i, s in v] for k, v in data.get("flagged", {}).items()
+            },
         )
         for name in _TABLES:
             table: Table = getattr(tally, name)
@@ -300,8 +424,10 @@ class Runner:
         for opts in (self.base_options, *self.by_players.values()):
             self.game.parse_options(opts)  # fail early on bad options
         self.balanced = self._balanced()
-        self._entity_sets: dict[int, list[tuple[str, ...]]] = {}
+        self._entity_sets: dict[int, Design] = {}
         self._options: dict[tuple[int, tuple[str, ...] | None], tuple[dict[str, Any], Any]] = {}
+        self._looped = False
+        self._teams: dict[tuple[int, tuple[str, ...] | None], tuple[int, ...]] = {}
 
     def _balanced(self) -> bool:
         design, adapter = self.spec.design, self.adapter
@@ -317,20 +443,21 @@ class Runner:
             )
         return possible
 
-    def _entity_tuples(self, players: int) -> list[tuple[str, ...]]:
+    def _design(self, players: int) -> Design:
         found = self._entity_sets.get(players)
         if found is None:
             base = self.base(players)
             ids = self.adapter.entity_ids(self.game, base)
-            if self.adapter.entities_distinct:
-                found = list(itertools.permutations(ids, players))
-            else:
-                found = list(itertools.product(ids, repeat=players))
-            found = [t for t in found if self.adapter.admissible(base, t)]
-            if not found:
+            distinct = self.adapter.entities_distinct or not self.spec.mirrors
+            found = Design(ids, players, distinct, lambda t: self.adapter.admissible(base, t))
+            if not len(found):
                 raise OptionsError(f"not enough {self.adapter.entity}s for {players} players")
             self._entity_sets[players] = found
         return found
+
+    def _entity_tuples(self, players: int) -> Design:
+        """Every table of entities of the balanced design, in the order it deals them."""
+        return self._design(players)
 
     def assignment(self, index: int) -> tuple[tuple[str, ...], tuple[str, ...] | None]:
         """Agents per seat and (balanced design) entities per seat of game ``index``."""
@@ -338,18 +465,32 @@ class Runner:
         lineup = lineups[index % len(lineups)]
         k = index // len(lineups)
         n = len(lineup)
-        if self.spec.rotate:
+        # Rotating a line-up of one agent changes nothing: its games go to the design.
+        if self.spec.rotate and len(set(lineup)) > 1:
             r = k % n
             lineup = lineup[r:] + lineup[:r]
             k //= n
         if not self.balanced:
             return lineup, None
-        tuples = self._entity_tuples(n)
-        return lineup, tuples[k % len(tuples)]
+        if self.spec.tables is not None:
+            return lineup, self.spec.tables[k % len(self.spec.tables)]
+        design = self._design(n)
+        return lineup, design[k % len(design)]
 
     def base(self, players: int) -> dict[str, Any]:
         """The options of a game of ``players`` seats, before entities are fixed."""
         return self.by_players.get(players, self.base_options)
+
+    def teams(self, players: int, entities: tuple[str, ...] | None = None) -> tuple[int, ...]:
+        """Each seat's team (an index) in a game of ``players`` seats (and these entities),
+        as the game declares its teams (:attr:`~kumite.core.game.State.teams`)."""
+        found = self._teams.get((players, entities))
+        if found is None:
+            state = self.game.new_state(0, self.options(players, entities)[0])
+            found = self._teams[players, entities] = tuple(
+                next(t for t, team in enumerate(state.teams) if s in team) for s in state.players
+            )
+        return found
 
     def options(self, players: int, entities: tuple[str, ...] | None) -> tuple[dict[str, Any], Any]:
         found = self._options.get((players, entities))
@@ -374,13 +515,41 @@ class Runner:
         state = self.game.new_state(seed, options)
         state.quiet = True
         opts_json = state.options_json
-        # Search bots without their time limit a move: the lab's results are seeded.
         players = [
-            untimed(make_agent(name, self.game, opts_json, s, derive_seed(seed, "agent", s)))
+            self._agent(name, opts_json, s, derive_seed(seed, "agent", s))
             for s, name in enumerate(agents)
         ]
-        outcome = run_game(state, players)
+        if self.spec.loops:
+            seen: set[Any] = set()
+            self._looped = False
+
+            def step(st: Any, _choices: Any, _events: Any) -> None:
+                key = adapter.position(st)
+                if key is not None and not self._looped:
+                    self._looped = key in seen
+                    seen.add(key)
+
+            outcome = run_game(state, players, step)
+        else:
+            outcome = run_game(state, players)
         return seed, agents, adapter.summarize(state, outcome)
+
+    def _agent(self, name: str, options: Mapping[str, Any], seat: int, seed: int) -> Agent:
+        """``name``'s agent, untimed (search bots keep their iteration cap alone: the lab's
+        results are seeded). ``AGENT!without=CARD[+CARD…]``: restricted play, the agent
+        may not use those cards (``restricted.py``)."""
+        base, sep, banned = name.partition(RESTRICTED)
+        agent = untimed(make_agent(base, self.game, options, seat, seed))
+        if sep:
+            return Restricted(agent, frozenset(banned.split("+")), self.adapter.choice_card)
+        return agent
+
+    def flags(self, summary: GameSummary) -> list[str]:
+        """The flags of a finished game (the last one :meth:`play` played, for loops)."""
+        out = [LIMIT] if summary.rule in self.adapter.limit_rules else []
+        if self.spec.loops and self._looped:
+            out.append(LOOP)
+        return out
 
     def _batched(self, start: int, stop: int) -> dict[int, tuple[int, tuple[str, ...], Any]]:
         """Games ``start..stop-1`` that the batched engine plays (all-``random`` line-ups),
@@ -407,7 +576,72 @@ class Runner:
                 out[index] = (seed, agents, summary)
         return out
 
+    def vectorized(self) -> bool:
+        """``--batched`` with one all-``random`` line-up of two seats: the whole chunk is
+        played and counted on arrays (:meth:`Adapter.batch_games`, :meth:`Tally.add_batch`)."""
+        spec = self.spec
+        return (
+            spec.batched
+            and self.adapter.has_batch_random
+            and len(spec.lineups) == 1
+            and len(spec.lineups[0]) == 2
+            and set(spec.lineups[0]) == {"random"}
+            and spec.tables is None
+        )
+
+    def batch_seeds(self, index: Any) -> Any:
+        """The seeds of batched games ``index`` (an int array): the stream's base seed plus
+        the index, as 64-bit integers (the batched engine hashes each into its own random
+        stream) — one derivation for the whole chunk instead of one hash per game."""
+        import numpy as np
+
+        base = derive_seed(self.spec.seed, self.spec.stream, "batched")
+        total = np.uint64(base) + np.asarray(index, dtype=np.uint64)
+        return total.view(np.int64) & np.int64(2**63 - 1)
+
+    def warm(self) -> None:
+        """Fill and compile the batched engine before workers fork, so they share it."""
+        if self.vectorized():
+            _, prepared = self.options(2, None)
+            self.adapter.batch_warm(self.game, prepared)
+
+    def _vector_chunk(self, start: int, stop: int, rows: bool) -> Chunk:
+        import numpy as np
+
+        lineup = self.spec.lineups[0]
+        index = np.arange(start, stop, dtype=np.int64)
+        seeds = self.batch_seeds(index)
+        _, prepared = self.options(2, None)
+        entities = None
+        ids: Sequence[str] = ()
+        if self.balanced:
+            design = self._design(2)
+            ids = design.ids
+            entities = design.indices(index)
+        batch = self.adapter.batch_games(self.game, prepared, seeds, entities, ids)
+        tally = Tally()
+        tally.add_batch(lineup, batch, self.adapter.cards_per_entity, index, seeds)
+        out: list[GameRow] = []
+        if rows:
+            names = batch.entity_ids
+            for i in range(len(index)):
+                w = int(batch.winner[i])
+                out.append(
+                    (
+                        int(index[i]),
+                        int(seeds[i]),
+                        lineup,
+                        (names[int(batch.entities[i, 0])], names[int(batch.entities[i, 1])]),
+                        () if w < 0 else (w,),
+                        batch.reasons[int(batch.reason[i])],
+                        int(batch.length[i]),
+                    )
+                )
+        return Chunk(start, stop, tally, out)
+
     def chunk(self, start: int, stop: int, rows: bool = True) -> Chunk:
+        if self.vectorized():
+            return self._vector_chunk(start, stop, rows)
         tally = Tally()
         out: list[GameRow] = []
         per_entity = self.adapter.cards_per_entity
@@ -415,7 +649,9 @@ class Runner:
         for index in range(start, stop):
             found = batched.get(index)
             seed, agents, summary = self.play(index) if found is None else found
-            tally.add(agents, summary, per_entity)
+            _, entities = self.assignment(index)
+            teams = self.teams(len(agents), entities)
+            tally.add(agents, summary, per_entity, index, seed, self.flags(summary), teams)
             if rows:
                 out.append(
                     (
@@ -434,13 +670,18 @@ class Runner:
 _RUNNERS: Memo[str, Runner] = Memo(8)
 
 
-def run_chunk(spec: SimSpec, start: int, stop: int, rows: bool = True) -> Chunk:
-    """Play games ``start..stop-1`` of ``spec`` (the worker entry point of every backend)."""
+def runner_for(spec: SimSpec) -> Runner:
+    """This process's runner of ``spec`` (kept: it caches options, designs, engines)."""
     key = spec.key()
     runner = _RUNNERS.get(key)
     if runner is None:
         runner = _RUNNERS.put(key, Runner(spec))
-    return runner.chunk(start, stop, rows)
+    return runner
+
+
+def run_chunk(spec: SimSpec, start: int, stop: int, rows: bool = True) -> Chunk:
+    """Play games ``start..stop-1`` of ``spec`` (the worker entry point of every backend)."""
+    return runner_for(spec).chunk(start, stop, rows)
 
 
 def chunks(games: int, jobs: int, size: int | None = None) -> Iterable[tuple[int, int]]:

@@ -100,7 +100,17 @@ def forest(
     """Points with interval bars, one row per label (top to bottom as given); optional
     reference line and a second marker per row (e.g. the rate when a card is not played)."""
     n = len(labels)
-    fig, ax = plt.subplots(figsize=(7.5, max(1.8, 0.22 * n + 1.2)), layout="constrained")
+    height = max(1.8, 0.22 * n + 1.2)
+    fig, ax = plt.subplots(figsize=(7.5, height))
+    # Margins from the label lengths, not a layout engine: a constrained layout draws the
+    # figure twice (a report's long card plots spent most of their time in text layout).
+    longest = max((len(x) for x in labels), default=0)
+    fig.subplots_adjust(
+        left=min(0.6, (0.065 * longest + 0.25) / 7.5),
+        right=0.97,
+        top=1 - 0.4 / height,
+        bottom=0.55 / height,
+    )
     y = np.arange(n)[::-1]
     scale = 100.0 if percent else 1.0
     pts = np.asarray(points, dtype=float) * scale

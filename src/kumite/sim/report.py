@@ -221,7 +221,13 @@ def _cards(a: Mapping[str, Any]) -> str:
         )
     )
     by_when = cards["by_when"]
-    if by_when:
+    if by_when and sum(r["n"] >= MIN_CELL for r in by_when) < len(by_when) / 4:
+        # Mostly grey cells say nothing and cost most of a small run's report to draw.
+        parts.append(
+            f"<p class='note'>Win rate when played by {_esc(a['turn'])}: too few plays per "
+            f"cell for a heat map (fewer than {MIN_CELL} in most); the CSV has every cell.</p>"
+        )
+    elif by_when:
         cells = [
             {
                 **r,
@@ -275,6 +281,7 @@ def _run(run: Mapping[str, Any]) -> str:
         )
     )
     parts.append(_img(plots.lengths(run["tally"]["lengths"], a["turn"]), "Game lengths."))
+    parts.append(_flags(a))
     seat_rows = []
     for group in a["seats"]:
         for s in group["seats"]:
@@ -294,9 +301,77 @@ def _run(run: Mapping[str, Any]) -> str:
     if "entities" in a:
         parts.append(_sides(a["entity"] or "side", a["entities"], a["entities"].get("names", {})))
         parts.append(_matchups(a))
+        parts.append(_restricted(a))
     if "cards" in a:
         parts.append(_cards(a))
     return "".join(parts)
+
+
+def _restricted(a: Mapping[str, Any]) -> str:
+    """Restricted play: each entity's (and card's, when measured) value."""
+    ent = a["entities"]
+    names = ent.get("names", {})
+    label = a["entity"] or "side"
+    rows = ent.get("restricted") or []
+    parts = [
+        "<h3>Restricted play</h3>",
+        f"<p class='note'>A {_esc(label)}'s value: how much a side's win share drops when it "
+        f"may not pick that {_esc(label)} (Jaffe et al. 2012), from the balanced design's "
+        "pairwise results; 95% interval.</p>",
+    ]
+
+    def pts(r: Mapping[str, Any]) -> str:
+        if r.get("value") is None:
+            return "&ndash;"
+        return (
+            f"{100 * r['value']:+.1f} pts <span class='note'>[{100 * r['low']:+.1f}, "
+            f"{100 * r['high']:+.1f}]</span>"
+        )
+
+    parts.append(
+        _table(
+            [label, "value", "decisive comparisons"],
+            [[_esc(names.get(r["entity"], r["entity"])), pts(r), str(r["decisive"])] for r in rows],
+        )
+    )
+    cards = a.get("restricted_cards") or []
+    if cards:
+        parts.append(
+            _table(
+                ["card", "value (may use - may not)", "share may", "share may not", "games"],
+                [
+                    [
+                        _esc(r["card"]),
+                        pts(r),
+                        "&ndash;" if r.get("may") is None else f"{100 * r['may']:.1f}%",
+                        "&ndash;" if r.get("may_not") is None else f"{100 * r['may_not']:.1f}%",
+                        str(r["n"]),
+                    ]
+                    for r in cards
+                ],
+            )
+        )
+    return "".join(parts)
+
+
+def _flags(a: Mapping[str, Any]) -> str:
+    flags = a.get("flags") or []
+    if not flags:
+        return ""
+    rows = [
+        [
+            _esc(f["flag"]),
+            _esc(f["what"]),
+            str(f["games"]),
+            _esc(", ".join(f"#{i} seed {s}" for i, s in f["examples"][:8])),
+        ]
+        for f in flags
+    ]
+    return (
+        "<h3>Games to look at (stalls, loops, unusual ends)</h3>"
+        "<p class='note'>Replay one with <code>kumite play GAME --seed SEED</code> and the "
+        "same options and players.</p>" + _table(["flag", "what", "games", "first games"], rows)
+    )
 
 
 def _whatif(doc: Mapping[str, Any]) -> str:

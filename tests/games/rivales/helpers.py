@@ -44,3 +44,23 @@ def kinds(events: Sequence[Event]) -> list[str]:
 
 def of_kind(events: Sequence[Event], kind: str) -> list[Any]:
     return [e for e in events if e.kind == kind]
+
+
+def curie_cut_then_flipped_up(
+    options: dict[str, Any] | None = None,
+) -> tuple[RivalesState, list[Event]]:
+    """Curie closes her maximum combo with Polonio (cut); one clash later her passive flips
+    the most recent energy card of an earlier clash face up: Polonio. Salto Analítico, two
+    clashes after the cut, links to Isótopos Cargados, and to Polonio only if the cut is
+    undone (issue 28)."""
+    state = position(
+        ["curie", "darwin"],
+        lines=[["v:bloqueo", "v:esquiva", "golpe", "patada"], []],
+        hands=[["polonio", "isotopos", "salto"], ["bloqueo", "caparazon", "golpe"]],
+        options=options,
+    )
+    events = clash(state, {0: "polonio", 1: "bloqueo"})
+    assert of_kind(events, "ComboFormed")[0].maximum
+    clash(state, {0: "isotopos", 1: "caparazon"})
+    assert sides(state, 0)[-3:] == ["patada/up", "polonio/up", "isotopos/up"]  # the passive
+    return state, clash(state, {0: "salto", 1: "golpe"})

@@ -287,10 +287,27 @@ def test_2v2_final_round__the_first_team_to_cause_damage_wins():
     assert state.outcome.rule == "rv.end.final-round"
 
 
-def test_2v2_final_round__both_teams_causing_damage_in_one_clash_decides_nothing():
+@pytest.mark.parametrize(("first_zone", "winners"), [(1, (0, 1)), (2, (2, 3))])
+def test_2v2_final_round__the_first_damage_in_the_order_of_the_zones_wins(first_zone, winners):
+    """rv.end.final-round ("the first to cause 1 or more Damage is the winner") under
+    rv.2v2.boosting ("Each zone is resolved separately and in the order the players decide"):
+    Team A deals Damage in Zone 1, Team B in Zone 2; the zone resolved first decides, and the
+    other zone is not resolved (rv.ruling.final-round)."""
     state = four(hands=[["golpe", "patada"]] * 4, final=True, round=4, rounds_won=(2, 2))
-    clash(state, {0: "golpe", 1: "patada", 2: "patada", 3: "golpe"})
-    assert not state.is_terminal and state.clash == 2
+    events = clash(state, {0: "golpe", 1: "patada", 2: "patada", 3: "golpe"}, first_zone=first_zone)
+    assert state.is_terminal and state.outcome.winners == winners
+    assert state.outcome.rule == "rv.end.final-round"
+    assert len(of_kind(events, "AttackResolved")) == 1  # the second zone never resolved
+    assert len(of_kind(events, "DamageTaken")) == 1
+
+
+def test_2v2_final_round__an_exchange_in_the_first_zone_decides_nothing():
+    """rv.ruling.final-round: an exchange (both teams at once) decides nothing; the first
+    Damage caused by one team alone, in the next zone, does."""
+    state = four(hands=[["golpe", "patada"]] * 4, final=True, round=4, rounds_won=(2, 2))
+    events = clash(state, {0: "golpe", 1: "patada", 2: "golpe", 3: "golpe"})
+    assert of_kind(events, "SpeedCompared")[0].rule == "rv.speed.exchange"
+    assert state.is_terminal and state.outcome.winners == (2, 3)
 
 
 # ------------------------------------------------------------------------------ views

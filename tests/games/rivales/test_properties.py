@@ -23,6 +23,8 @@ FIGHTERS = ["zorro", "curie", "mulan", "darwin", "hansel-gretel", "sombrerero"]
 RULINGS = {
     "clash_winner": st.sampled_from(["damage", "attacker"]),
     "max_combo_card": st.sampled_from(["energy", "exhausted"]),
+    "max_combo_cut": st.sampled_from(["holds", "while-down"]),
+    "final_round_zones": st.sampled_from(["in-order", "together"]),
     "pinzas": st.sampled_from(["zone", "facing"]),
     "final_round_limit": st.integers(1, 3),
 }

@@ -12,7 +12,15 @@ import pytest
 from kumite.core.errors import IllegalChoiceError, MissingChoiceError
 from kumite.games.rivales.decisions import BOOST, MARKER, PLAY
 from kumite.games.rivales.table import DOWN, HIDDEN, SPENT, UP
-from tests.games.rivales.helpers import GAME, card, clash, of_kind, position, sides
+from tests.games.rivales.helpers import (
+    GAME,
+    card,
+    clash,
+    curie_cut_then_flipped_up,
+    of_kind,
+    position,
+    sides,
+)
 
 GOLPE, PATADA, BLOQUEO = card("basic.golpe"), card("basic.patada"), card("basic.bloqueo")
 
@@ -115,7 +123,7 @@ def test_clash_play__both_play_one_card_face_down_at_the_same_time():
     assert [e.card for e in of_kind(events, "CardPlayed")] == [None, None]
     assert state.lines[0][0][-1].side == HIDDEN
     rival_view = state.view(1)["zones"][0]["lines"][0]
-    assert rival_view[-1] == {"card": None, "owner": 0, "side": "hidden"}
+    assert rival_view[-1] == {"card": None, "owner": 0, "side": "hidden", "cut": False}
     assert "hand" not in state.view(1)["players"][0]
 
 
@@ -594,6 +602,20 @@ def test_combo_maximum__the_last_card_of_a_maximum_combo_is_turned_face_down():
     # the next link card starts a new combo
     events = clash(state, {0: "presion", 1: "salto"})
     assert not of_kind(events, "ComboFormed")
+
+
+def test_combo_maximum__the_next_card_starts_a_new_combo_even_once_the_cut_card_is_face_up():
+    """rv.combo.maximum: "the last card of that combo is moved face down, cutting it and
+    indicating that the next card will start a new combo". Curie's passive turns the cut
+    card face up again a clash later: the chain still starts after it, so Salto Analítico
+    has 1 link (Isótopos Cargados), not a 4-link maximum combo across the cut
+    (rv.ruling.max-combo-cut)."""
+    state, events = curie_cut_then_flipped_up()
+    (combo,) = [e for e in of_kind(events, "ComboFormed") if e.seat == 0]
+    assert (combo.links, combo.maximum) == (1, False)
+    assert sides(state, 0)[-1] == "salto/up"  # no maximum combo: not cut
+    chain = state.view(0)["zones"][0]["chain"][0]
+    assert chain == {"links": 1, "starter": 0}
 
 
 # ------------------------------------------------------------------------------- dodge

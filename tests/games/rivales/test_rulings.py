@@ -10,7 +10,16 @@ import pytest
 from kumite.core.errors import OptionsError
 from kumite.games.rivales.decisions import BOOST, MARKER, PERSONA, PLAY
 from kumite.games.rivales.table import DOWN, SPENT
-from tests.games.rivales.helpers import CATALOG, GAME, card, clash, of_kind, position, sides
+from tests.games.rivales.helpers import (
+    CATALOG,
+    GAME,
+    card,
+    clash,
+    curie_cut_then_flipped_up,
+    of_kind,
+    position,
+    sides,
+)
 
 
 def speeds(events):
@@ -134,6 +143,35 @@ def test_ruling_max_combo_end__the_cut_card_is_energy_or_exhausted(option, side)
     assert kinds.index("AttackResolved") < kinds.index("CardFlipped")
 
 
+@pytest.mark.parametrize(("option", "links"), [("holds", 1), ("while-down", 4)])
+def test_ruling_max_combo_cut__a_cut_card_face_up_again_starts_no_chain(option, links):
+    """rv.ruling.max-combo-cut (option max_combo_cut): Curie's passive turns the card that
+    closed her maximum combo face up again. ``holds`` (default): the next card started a
+    new combo, so the chain stops after the cut card; ``while-down``: face up again, it
+    links like any face-up card (a 4-link chain, a maximum combo again)."""
+    _, events = curie_cut_then_flipped_up({"max_combo_cut": option})
+    (combo,) = [e for e in of_kind(events, "ComboFormed") if e.seat == 0]
+    assert combo.links == links and combo.maximum == (option == "while-down")
+
+
+def test_ruling_max_combo_cut__eslabon_perdido_flips_the_cut_card_but_starts_a_new_combo():
+    """rv.ruling.max-combo-cut: Eslabón Perdido ("If the card of the previous clash is face
+    down, flip it face up") after Darwin's maximum combo turns the cut card face up; Eslabón
+    is the next card, and starts a new combo: no link."""
+    top = CATALOG.fighters["darwin"].max_combo
+    state = position(
+        ["darwin", "curie"],
+        lines=[["golpe", "patada", "mutacion"][:top], []],
+        hands=[["pinzon", "eslabon"], ["bloqueo", "radio"]],
+    )
+    events = clash(state, {0: "pinzon", 1: "bloqueo"})
+    assert of_kind(events, "ComboFormed")[0].maximum
+    assert sides(state, 0)[-1] == "pinzon/down"
+    events = clash(state, {0: "eslabon", 1: "radio"})
+    assert sides(state, 0)[-2] == "pinzon/up"  # flipped up by Eslabón Perdido
+    assert not [e for e in of_kind(events, "ComboFormed") if e.seat == 0]
+
+
 def test_ruling_double_ko__both_ko_in_an_exchange_both_win_the_round():
     """rv.ruling.double-ko."""
     life = GAME.catalog().fighters["zorro"].life
@@ -175,6 +213,39 @@ def test_ruling_final_round__the_limit_of_final_rounds_ends_in_a_draw():
     assert state.is_terminal and state.outcome.draw
     assert state.outcome.returns == (0.0, 0.0)
     assert of_kind(events, "FightEnded")[0].rule == "rv.ruling.final-round"
+
+
+@pytest.mark.parametrize(
+    ("option", "first_zone", "winners"),
+    [("in-order", 1, (0, 1)), ("in-order", 2, (2, 3)), ("together", 1, None)],
+)
+def test_ruling_final_round__2v2_zones_in_order_or_together(option, first_zone, winners):
+    """rv.ruling.final-round (option final_round_zones): Team A deals Damage in Zone 1,
+    Team B in Zone 2. ``in-order`` (default): the zones resolve one at a time
+    (rv.ruling.zone-order), so the zone resolved first decides; ``together``: Damage by both
+    teams in one clash decides nothing, and the final round goes on."""
+    state = position(
+        ["zorro", "curie", "mulan", "darwin"],
+        hands=[["golpe", "patada"]] * 4,
+        final=True,
+        round=4,
+        rounds_won=(2, 2),
+        options={"final_round_zones": option},
+    )
+    clash(state, {0: "golpe", 1: "patada", 2: "patada", 3: "golpe"}, first_zone=first_zone)
+    if winners is None:
+        assert not state.is_terminal and state.clash == 2
+        assert [state.life(s) for s in range(4)] == [
+            CATALOG.fighters[f].life - d
+            for f, d in zip(["zorro", "curie", "mulan", "darwin"], [0, 2, 2, 0], strict=True)
+        ]
+    else:
+        assert state.is_terminal and state.outcome.winners == winners
+
+
+def test_ruling_final_round__the_zones_option_is_validated():
+    with pytest.raises(OptionsError, match="final_round_zones"):
+        GAME.new_state(0, {"mode": "2v2", "final_round_zones": "both"})
 
 
 def test_ruling_final_round__limit_is_validated():
@@ -315,8 +386,8 @@ def test_ruling_flipped_cards_known__flipped_cards_stay_known_hidden_cards_do_no
     state.apply({0: "play:darwin.pinzon", 1: "play:curie.salto"})
     line = state.view(1)["zones"][0]["lines"][0]
     assert line == [
-        {"card": "basic.golpe", "owner": 0, "side": "down"},
-        {"card": None, "owner": 0, "side": "hidden"},
+        {"card": "basic.golpe", "owner": 0, "side": "down", "cut": False},
+        {"card": None, "owner": 0, "side": "hidden", "cut": False},
     ]
 
 

@@ -96,6 +96,59 @@ def test_boss__a_player_may_only_defeat_one_stage_per_turn():
         act(s, "challenge")
 
 
+def stage_under_vega(**kw):
+    """Seat 0 (Vega) plays Bloody High Claw; seat 1 puts USA from his discard pile under
+    Vega (issue 28: seen about once in 300 greedy games). Hong Kong is the face-up Stage."""
+    kw.setdefault("hands", {0: ["bloody-high-claw"]})
+    s = boss_game(
+        heroes=["vega", "ken"],
+        discards={1: ["usa", "gill"]},
+        stages=["hong-kong", "japan", "india", "brazil", "russia", "united-kingdom", "thailand"],
+        **kw,
+    )
+    act(s, "play:bloody-high-claw", "no-defense", "under:discard:usa")
+    assert ids(s.under[0]) == ["bloody-high-claw", "usa"]
+    return s
+
+
+def test_boss__one_stage_per_turn__not_a_second_one_from_under_the_super_hero():
+    """sfdbg.boss.one-per-turn: "A player may only defeat one Stage per turn", and you defeat
+    a Stage when you buy one (sfdbg.faq.defeat): after beating the Stage Boss, the Stage
+    under Vega may not be bought the same turn."""
+    s = stage_under_vega(power=20)
+    act(s, "challenge", "no-defense")
+    assert ids(s.discard[0])[-1] == "hong-kong"
+    assert "buy:under:usa" not in pending(s)[2]
+    with pytest.raises(IllegalChoiceError, match="only defeat one Stage per turn"):
+        act(s, "buy:under:usa")
+    s.apply({0: "end"})
+    assert ids(s.under[0]) == ["bloody-high-claw", "usa"]  # still there, for a later turn
+
+
+def test_boss__one_stage_per_turn__no_challenge_after_buying_one_from_under_the_super_hero():
+    """sfdbg.boss.one-per-turn, the other way round: a Stage bought from under your Super
+    Hero is the Stage you defeat this turn; the Stage Boss may not be challenged after it."""
+    s = stage_under_vega(power=20)
+    events = act(s, "buy:under:usa")
+    assert ids(s.discard[0]) == ["usa"]
+    assert any(e.rule == "sfdbg.faq.defeat" for e in events)
+    assert "challenge" not in pending(s)[2] and not s.view(1)["stages"]["can_challenge"]
+    assert s.view(1)["this_turn"]["stage_defeated"] == "usa"
+    with pytest.raises(IllegalChoiceError, match="only defeat one Stage per turn"):
+        act(s, "challenge")
+
+
+def test_faq__you_defeat_a_stage_when_you_buy_it_from_under_a_super_hero__cammy():
+    """sfdbg.faq.defeat: "You 'defeat' a Boss/Super Villain/Stage when you buy or gain one":
+    Cammy, Delta Red counts the Stage bought from under the Super Hero as defeated
+    (sfdbg.clarify.cammy-delta-red)."""
+    s = stage_under_vega(hands={0: ["bloody-high-claw", "cammy-delta-red"]}, power=20)
+    act(s, "play:cammy-delta-red", "buy:under:usa")
+    assert "take:usa" in pending(s)[2]
+    act(s, "take:usa")
+    assert "usa" in ids(s.hand[0])
+
+
 def test_faq__you_defeat_a_stage_when_you_buy_it():
     """sfdbg.faq.defeat: a Counter-Attack that forbids buying also forbids a challenge."""
     s = position(hands={0: ["gill"], 1: ["metsu-hadoken"]}, heroes=["ken", "vega"], power=20)

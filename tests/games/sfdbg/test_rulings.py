@@ -209,3 +209,25 @@ def test_ruling__cannot_buy_stage():
     act(s, "play:gill", "defend:bloody-high-claw", "no-defense")
     assert "challenge" not in pending(s)[2] and not s.view(0)["stages"]["can_challenge"]
     assert s.explain_illegal(0, "challenge").startswith("you can't buy any more cards")
+
+
+def test_ruling__stage_by_any_route():
+    """A Stage gained by a foe from Ultimate Atomic Buster is the Stage that foe defeats this
+    turn (sfdbg.faq.defeat): a second Attack the same turn may not give him another
+    (sfdbg.boss.one-per-turn); the gift of any other card still may."""
+    s = position(
+        heroes=["zangief", "ken"],
+        hands={0: ["ultimate-atomic-buster", "ultimate-atomic-buster"]},
+        discards={0: ["usa", "japan", "gill"]},
+    )
+    events = act(s, "play:ultimate-atomic-buster", "give:discard:usa", "no-defense")
+    assert ids(s.discard[1]) == ["usa"]
+    assert any(e.rule == "sfdbg.faq.defeat" and e.seat == 1 for e in events)
+    assert s.view(0)["this_turn"]["stage_defeated"] is None  # the active player's: none yet
+    act(s, "play:ultimate-atomic-buster")
+    assert pending(s) == (0, "give", ("give:discard:gill", "give:none"))
+    act(s, "give:discard:gill", "no-defense")
+    assert ids(s.discard[1]) == ["usa", "gill"]
+    s.power = 20  # the foe's Stage does not count against the active player's own limit
+    s._pending = None
+    assert "challenge" in pending(s)[2]

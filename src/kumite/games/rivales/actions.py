@@ -21,7 +21,24 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kumite.core.choice import ChoiceSyntaxError
 from kumite.core.errors import MalformedChoiceError
+from kumite.games.rivales.choice import (
+    BOOST_LEVELS,
+    PERSONA_NAMES,
+    Boost,
+    CallZone,
+    Count,
+    Guard,
+    Marker,
+    Pass,
+    Persona,
+    Pick,
+    PickFighter,
+    Play,
+    ZoneOrder,
+    parse,
+)
 
 if TYPE_CHECKING:
     from kumite.games.rivales.cards import Card
@@ -31,37 +48,36 @@ A_FIGHTER, A_MARKER, A_PLAY, A_ZONE, A_PERSONA = 0, 16, 26, 36, 38
 A_BOOST, A_GUARD, A_PICK, A_PASS, A_COUNT, A_ORDER = 40, 44, 60, 100, 101, 105
 NUM_ACTIONS = 107
 MAX_GUARD = A_PICK - A_GUARD - 1
-PERSONA_NAMES = ("hansel", "gretel")
-BOOST_NAMES = ("none", "damage", "speed", "both")
 
 
 def choice_to_action(state: RivalesState, seat: int, choice: str) -> int:
-    verb, _, rest = choice.partition(":")
     try:
-        if verb == "fighter":
-            return A_FIGHTER + list(state.catalog.fighters).index(rest)
-        if verb in ("marker", "play"):
-            index = state.fighter(seat).by_id[rest].index
-            return (A_MARKER if verb == "marker" else A_PLAY) + index
-        if verb == "zone" and rest in ("1", "2"):
-            return A_ZONE + int(rest) - 1
-        if verb == "persona":
-            return A_PERSONA + PERSONA_NAMES.index(rest)
-        if verb == "boost":
-            return A_BOOST + BOOST_NAMES.index(rest)
-        if verb == "guard" and 0 <= int(rest) <= MAX_GUARD:
-            return A_GUARD + int(rest)
-        if verb == "pick":
-            owner, _, card_id = rest.partition(":")
-            who = int(owner)
-            if 0 <= who < state.n:
-                return A_PICK + who * 10 + state.fighter(who).by_id[card_id].index
-        if choice == "pass":
-            return A_PASS
-        if verb == "count" and 0 <= int(rest) <= 3:
-            return A_COUNT + int(rest)
-        if verb == "order" and rest in ("1", "2"):
-            return A_ORDER + int(rest) - 1
+        typed = parse(choice)
+        match typed:
+            case PickFighter(fighter=fighter):
+                return A_FIGHTER + list(state.catalog.fighters).index(fighter)
+            case Marker(card=card):
+                return A_MARKER + state.fighter(seat).by_id[card].index
+            case Play(card=card):
+                return A_PLAY + state.fighter(seat).by_id[card].index
+            case CallZone(zone=zone):
+                return A_ZONE + zone - 1
+            case Persona(persona=persona):
+                return A_PERSONA + PERSONA_NAMES.index(persona)
+            case Boost(level=level):
+                return A_BOOST + BOOST_LEVELS.index(level)
+            case Guard(energy=n) if n <= MAX_GUARD:
+                return A_GUARD + n
+            case Pick(seat=who, card=card) if who < state.n:
+                return A_PICK + who * 10 + state.fighter(who).by_id[card].index
+            case Pass():
+                return A_PASS
+            case Count(n=n) if n <= 3:
+                return A_COUNT + n
+            case ZoneOrder(first=first):
+                return A_ORDER + first - 1
+    except ChoiceSyntaxError as exc:
+        raise MalformedChoiceError(seat, choice, exc.reason) from None
     except (KeyError, ValueError, AssertionError):
         pass
     raise MalformedChoiceError(seat, choice, "unknown choice")
@@ -89,26 +105,26 @@ def action_to_choice(state: RivalesState, seat: int, action: int) -> str:
             raise MalformedChoiceError(
                 seat, action, f"action id {action}: the pack has {len(fighters)} fighters"
             )
-        return "fighter:" + fighters[action - A_FIGHTER]
+        return PickFighter(fighters[action - A_FIGHTER]).format()
     if A_MARKER <= action < A_PLAY:
-        return "marker:" + _cards(state, seat, action)[action - A_MARKER].id
+        return _cards(state, seat, action)[action - A_MARKER].mark
     if A_PLAY <= action < A_ZONE:
-        return "play:" + _cards(state, seat, action)[action - A_PLAY].id
+        return _cards(state, seat, action)[action - A_PLAY].play
     if A_ZONE <= action < A_PERSONA:
-        return f"zone:{action - A_ZONE + 1}"
+        return CallZone(action - A_ZONE + 1).format()
     if A_PERSONA <= action < A_BOOST:
-        return "persona:" + PERSONA_NAMES[action - A_PERSONA]
+        return Persona(PERSONA_NAMES[action - A_PERSONA]).format()
     if A_BOOST <= action < A_GUARD:
-        return "boost:" + BOOST_NAMES[action - A_BOOST]
+        return Boost(BOOST_LEVELS[action - A_BOOST]).format()
     if A_GUARD <= action < A_PICK:
-        return f"guard:{action - A_GUARD}"
+        return Guard(action - A_GUARD).format()
     if A_PICK <= action < A_PASS:
         who, index = divmod(action - A_PICK, 10)
         if who >= state.n:
             raise MalformedChoiceError(seat, action, f"action id {action}: no seat {who} here")
-        return f"pick:{who}:{_cards(state, who, action)[index].id}"
+        return Pick(who, _cards(state, who, action)[index].id).format()
     if action == A_PASS:
-        return "pass"
+        return Pass().format()
     if A_COUNT <= action < A_ORDER:
-        return f"count:{action - A_COUNT}"
-    return f"order:{action - A_ORDER + 1}"
+        return Count(action - A_COUNT).format()
+    return ZoneOrder(action - A_ORDER + 1).format()

@@ -22,6 +22,7 @@ from kumite.cards import (
 )
 from kumite.cards.pack import PackLoader, read_rules
 from kumite.core.errors import PackError
+from kumite.games.rivales.choice import PickFighter
 
 # the records, compiled in a module of their own, are part of this module's API
 from kumite.games.rivales.records import (
@@ -167,9 +168,14 @@ class Catalog:
     rule_provenance: Mapping[str, Provenance]
     fighter_choices: tuple[str, ...] = dataclasses.field(init=False)
     """``fighter:<id>`` of every fighter, in pack order."""
+    by_choice: dict[str, Card] = dataclasses.field(init=False)
+    """The card each ``marker:``, ``play:`` and ``pick:`` choice names."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "fighter_choices", tuple(f"fighter:{f}" for f in self.fighters))
+        choices = tuple(PickFighter(f).format() for f in self.fighters)
+        object.__setattr__(self, "fighter_choices", choices)
+        by_choice = {s: c for c in self.cards.values() for s in (c.mark, c.play, *c.picks)}
+        object.__setattr__(self, "by_choice", by_choice)
 
 
 def _effect(spec: EffectSpec) -> Effect:

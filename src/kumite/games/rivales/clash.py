@@ -25,6 +25,7 @@ from kumite.core.game import Decision
 from kumite.core.memo import Memo
 from kumite.games.rivales import events as ev
 from kumite.games.rivales.cards import NO_REQUIREMENT, Card, Effect
+from kumite.games.rivales.choice import Guard
 from kumite.games.rivales.effects import (
     CHOICE_OPS,
     STATS,
@@ -293,7 +294,7 @@ def _guard_decision(state: Engine, fight: Fight) -> tuple[Decision, ...]:
                 new_decision(
                     key[0],
                     "guard",
-                    tuple(f"guard:{i}" for i in range(n + 1)),
+                    tuple(Guard(i).format() for i in range(n + 1)),
                     f"You defend: Damage {damage} against your Guard {guard}. "
                     "Exhaust energy for +1 Guard each?",
                 ),
@@ -416,7 +417,7 @@ def on_choice(state: Engine, choices: dict[int, str], out: list[Event] | None) -
     else:
         assert fight.attacker is not None and fight.stats is not None
         d = 1 - fight.attacker
-        n = int(choices[fight.seat(d)].partition(":")[2])
+        n = Guard.parse(choices[fight.seat(d)]).energy
         spend(state.lines[fight.zone][d], n)
         fight.guard_boost = n
         if out is not None:
@@ -456,14 +457,22 @@ def damage_step(state: Engine, fight: Fight, out: list[Event] | None) -> None:
         out.append(_attack_event(state, fight, 0))
     if state.opts.clash_winner == "attacker":
         state.last_winner = att
-    if not state.two and (True in state.ko or (state.final and len(state.caused) == 1)):
-        state.round_over = True  # :func:`_check_immediate_end`, inline
+    if not state.two:
+        if True in state.ko or (state.final and len(state.caused) == 1):
+            state.round_over = True  # :func:`_check_immediate_end`, inline
+    elif state.final:
+        _check_immediate_end(state)
 
 
 def _check_immediate_end(state: Engine) -> None:
     """1vs1: a K.O. ends the round at once (rv.end.ko), as does the first Damage caused
-    by one fighter alone in the final round (rv.end.final-round)."""
+    by one fighter alone in the final round (rv.end.final-round). 2vs2: a K.O. waits for
+    the end of the clash (rv.2v2.team-ko), but the zones resolve one at a time, so the first
+    Damage caused by one team alone, in the order of the zones, ends the final round at once
+    (rv.ruling.final-round; option final_round_zones=together: at the end of the clash)."""
     if state.two:
+        if state.final and len(state.caused) == 1 and state.opts.final_round_zones == "in-order":
+            state.round_over = True
         return
     if True in state.ko or (state.final and len(state.caused) == 1):
         state.round_over = True
@@ -477,6 +486,10 @@ def resolve(state: Engine, out: list[Event] | None) -> tuple[Decision, ...] | No
     while state.fi < len(fights) and not state.round_over:
         fight = fights[state.fi]
         if fight.stage == 0:
+            if state.caused and state.opts.final_round_zones == "in-order":
+                # who caused Damage is told zone by zone: an exchange in the first zone
+                # (both teams at once) leaves the final round to the next (rv.ruling.final-round)
+                state.caused = set()
             reveal(state, fight, out)
             fight.stage = 1
         if fight.stage == 1:

@@ -36,6 +36,7 @@ from kumite.core.events import Event
 from kumite.core.memo import Memo
 from kumite.games.rivales import events as ev
 from kumite.games.rivales.cards import NO_REQUIREMENT, Card, Effect, Requires
+from kumite.games.rivales.choice import PASS, Count
 from kumite.games.rivales.rules import card_rule, fighter_rule
 from kumite.games.rivales.table import DOWN, SPENT, UP, Line, Slot, chain, count, energy, newest
 
@@ -45,7 +46,6 @@ if TYPE_CHECKING:
 
 STATS: Final = ("speed", "damage", "guard")
 STAT_INDEX: Final = {"speed": 0, "damage": 1, "guard": 2}
-PASS: Final = "pass"
 CHOICE_OPS: Final = frozenset({"flip_own_down", "exchange_with_basic", "flip_energy_up", "dodge"})
 """Immediate ops that may offer a choice (:func:`options` is None for every other op)."""
 
@@ -374,7 +374,7 @@ def options(c: Ctx, e: Effect) -> tuple[str, ...] | None:
     if op == "flip_own_down":
         who = _owner(c, e, None)
         picks = tuple(
-            f"pick:{s.owner}:{s.card.id}"
+            s.card.picks[s.owner]
             for s in c.line[:-1]
             if s.side == UP and (who is None or s.owner == who)
         )
@@ -382,19 +382,19 @@ def options(c: Ctx, e: Effect) -> tuple[str, ...] | None:
     if op == "exchange_with_basic":
         who = _owner(c, e, None)
         picks = tuple(
-            f"pick:{s.owner}:{s.card.id}"
+            s.card.picks[s.owner]
             for s in c.line[:-1]
             if s.side == UP and s.card.is_basic and (who is None or s.owner == who)
         )
         return (*picks, PASS) if picks else ()
     if op == "flip_energy_up" and e.choose:
         most = min(e.amount, energy(c.line[:-1]))
-        return tuple(f"count:{n}" for n in range(most + 1)) if most else ()
+        return tuple(Count(n).format() for n in range(most + 1)) if most else ()
     if op == "dodge":
         state = c.state
         if state.clash >= state.clashes_per_round or not state.hand[c.seat]:
             return None  # no next clash this round, or nothing to leave: dodge only
-        return tuple(f"pick:{c.seat}:{card.id}" for card in state.hand[c.seat])
+        return tuple(card.picks[c.seat] for card in state.hand[c.seat])
     return None
 
 
@@ -422,8 +422,8 @@ def execute(c: Ctx, e: Effect, card: Card, choice: str | None, out: list[Event] 
         fight.dodge[t] = True
         if out is not None:
             _say(out, c, rule, name, "dodges: no Damage this clash")
-        if choice is not None:
-            kept = state.fighter(c.seat).by_id[choice.rpartition(":")[2]]
+        if choice is not None:  # the card of the hand this pick names (see options)
+            kept = next(card for card in state.hand[c.seat] if card.picks[c.seat] == choice)
             state.leave_face_up(c.seat, kept, fight.zone, out, rule)
     elif op == "flip_own_down":
         if choice is not None and choice != PASS:
@@ -457,7 +457,7 @@ def execute(c: Ctx, e: Effect, card: Card, choice: str | None, out: list[Event] 
     elif op == "flip_energy_up":
         n = min(e.amount, energy(c.line[:-1]))
         if e.choose:
-            n = int(choice.partition(":")[2]) if choice is not None else 0
+            n = Count.parse(choice).n if choice is not None else 0
         flipped = newest(c.line, DOWN, n, len(c.line) - 1)
         for slot in flipped:
             slot.side = UP
@@ -516,10 +516,8 @@ def effect_event(state: Engine, seat: int, rule: str, source: str, what: str) ->
 
 
 def _picked(c: Ctx, choice: str) -> Slot:
-    _, owner, card_id = choice.split(":")
-    seat = int(owner)
     for slot in c.line[:-1]:
-        if slot.owner == seat and slot.card.id == card_id:
+        if slot.card.picks[slot.owner] == choice:
             return slot
     raise AssertionError(f"{choice} is not in the line")  # pragma: no cover - validated
 

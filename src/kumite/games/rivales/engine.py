@@ -346,7 +346,8 @@ def copy_for_clash(other: Engine, self: Engine) -> None:
     other.no_basic_facing = set(self.no_basic_facing)
     other.restricted = set(self.restricted)
     other.lines = [
-        [[Slot(s.card, s.owner, s.side) for s in line] for line in zone] for zone in self.lines
+        [[Slot(s.card, s.owner, s.side, s.cut) for s in line] for line in zone]
+        for zone in self.lines
     ]
     other.fights = [f.copy() for f in self.fights]
     other.caused = set(self.caused)
@@ -395,8 +396,9 @@ def refill_for_clash(other: Engine, self: Engine) -> None:
                     mine_slot.card = slot.card
                     mine_slot.owner = slot.owner
                     mine_slot.side = slot.side
+                    mine_slot.cut = slot.cut
                 else:
-                    row.append(Slot(slot.card, slot.owner, slot.side))
+                    row.append(Slot(slot.card, slot.owner, slot.side, slot.cut))
             while len(row) > k:
                 row.pop()
     fights, theirs_fights = other.fights, self.fights

@@ -9,10 +9,12 @@ basic cards are shared by every fighter, so a card's baseline is every seat
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kumite.core.game import Game, Outcome, State
+from kumite.games.rivales.choice import Play, parse
 from kumite.games.rivales.game import GAME
 from kumite.games.rivales.spec import SPEC
 from kumite.sim.adapters import Adapter, GameSummary
@@ -20,6 +22,7 @@ from kumite.sim.adapters import Adapter, GameSummary
 
 class RivalesAdapter(Adapter):
     turn = "clash"
+    limit_rules = frozenset({"rv.ruling.final-round"})
 
     def card_names(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
         return {c.id: c.name for c in GAME.catalog(options).cards.values()}
@@ -33,11 +36,19 @@ class RivalesAdapter(Adapter):
             for c in catalog.cards.values()
         }
 
+    def card_owners(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
+        """A fighter's unique cards and ultra are its own; the basic cards are everyone's."""
+        catalog = GAME.catalog(options)
+        basic = {c.id for c in catalog.basics}
+        return {c.id: f.id for f in catalog.fighters.values() for c in f.cards if c.id not in basic}
+
     def admissible(self, options: Mapping[str, Any], entities: Sequence[str]) -> bool:
-        """In 2vs2 (seats 1-2 against 3-4) teammates play different fighters."""
-        if options.get("mode", "1v1") == "2v2":
-            return entities[0] != entities[1] and entities[2] != entities[3]
-        return True
+        """rv.2v2.different-fighters: teammates (the game's declared teams) play different
+        fighters."""
+        return all(
+            len({entities[s] for s in team}) == len(team)
+            for team in _teams(options.get("mode", "1v1"))
+        )
 
     def summarize(self, state: State, outcome: Outcome) -> GameSummary:
         fighters = state.fighters  # type: ignore[attr-defined]
@@ -45,12 +56,17 @@ class RivalesAdapter(Adapter):
         plays: list[tuple[int, str, int, str]] = []
         for step in state.history:
             for seat, choice in step.items():
-                verb, _, card = choice.partition(":")
-                if verb == "play":
+                typed = parse(choice)
+                if isinstance(typed, Play):
                     clashes[seat] += 1
-                    plays.append((seat, card, clashes[seat], "played"))
+                    plays.append((seat, typed.card, clashes[seat], "played"))
         entities = [f.id if f is not None else None for f in fighters]
         return GameSummary.of(outcome, max(clashes), entities, plays)
+
+
+@functools.cache
+def _teams(mode: str) -> tuple[tuple[int, ...], ...]:
+    return GAME.new_state(0, {"mode": mode}).teams
 
 
 ADAPTER = RivalesAdapter(SPEC)

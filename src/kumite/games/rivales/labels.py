@@ -1,6 +1,7 @@
-"""Plain-English labels of Rivales choice strings, shared by the terminal and the web table.
+"""Plain-English labels of Rivales choices, and what each targets on the table: shared by the
+terminal and the web table.
 
-A label is built only from the choice string, the public card catalog and the deciding seat's
+A label is built only from the typed choice, the public card catalog and the deciding seat's
 own view (its decision kind is in the view's ``pending`` list), so it tells that seat nothing
 it does not already know.
 """
@@ -11,14 +12,30 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kumite.cards.provenance import mark
+from kumite.core.choice import Labels, Target
 from kumite.core.game import Game
-from kumite.core.spec import Labeler
 from kumite.games.rivales.cards import Card, Catalog, Fighter
+from kumite.games.rivales.choice import (
+    CODEC,
+    Boost,
+    CallZone,
+    Count,
+    Guard,
+    Marker,
+    Pass,
+    Persona,
+    Pick,
+    PickFighter,
+    Play,
+    RivalesChoice,
+    ZoneOrder,
+    parse,
+)
 from kumite.games.rivales.game import GAME
 
 PERSONAS = {
-    "persona:hansel": "HANSEL (candy cane): +1 Guard",
-    "persona:gretel": "GRETEL (cookie): +1 Damage",
+    "hansel": "HANSEL (candy cane): +1 Guard",
+    "gretel": "GRETEL (cookie): +1 Damage",
 }
 _PASS = {
     "flip-own-down": "Flip nothing",
@@ -68,40 +85,57 @@ def choice_label(
 ) -> str:
     """One line naming what ``choice`` does, e.g. ``Play Golpe (Speed 4, Damage 2, link)``."""
     kind = my_kind(view) if kind is None else kind
-    verb, _, rest = choice.partition(":")
     cards = catalog.cards
-    if verb == "fighter" and rest in catalog.fighters:
-        f = catalog.fighters[rest]
-        return (
-            f"Fight as {named(f)} (life {f.life}{mark(f, 'life')}, maximum combo "
-            f"{f.max_combo}{mark(f, 'combo')}; {f.passive_name}{mark(f, 'passive_name')})"
-        )
-    if verb == "marker" and rest in cards:
-        return (
-            f"Cover your life bar with {_card(cards[rest], catalog, view)} "
-            "(your hand keeps the other 4)"
-        )
-    if verb == "play" and rest in cards:
-        return f"Play {_card(cards[rest], catalog, view)} face down ({stats(cards[rest])})"
-    if verb == "zone" and rest in ("1", "2"):
-        return f"Play in Zone {rest} (your partner takes Zone {3 - int(rest)})"
-    if verb == "order" and rest in ("1", "2"):
-        return _order(int(rest) - 1, view)
-    if choice in PERSONAS:
-        return PERSONAS[choice]
-    if verb == "boost":
-        return boost_label(rest, catalog)
-    if verb == "guard" and rest.isdigit():
-        return _guard(int(rest), view)
-    if verb == "count" and rest.isdigit():
-        return _count(int(rest), catalog, view)
-    if choice == "pass":
-        return _PASS.get(kind, "Pass")
-    if verb == "pick":
-        owner, _, card_id = rest.partition(":")
-        if card_id in cards and owner.isdigit():
-            return _pick(kind, int(owner), cards[card_id], view)
+    match parse(choice):
+        case PickFighter(fighter=fighter_id) if fighter_id in catalog.fighters:
+            f = catalog.fighters[fighter_id]
+            return (
+                f"Fight as {named(f)} (life {f.life}{mark(f, 'life')}, maximum combo "
+                f"{f.max_combo}{mark(f, 'combo')}; {f.passive_name}{mark(f, 'passive_name')})"
+            )
+        case Marker(card=card_id) if card_id in cards:
+            return (
+                f"Cover your life bar with {_card(cards[card_id], catalog, view)} "
+                "(your hand keeps the other 4)"
+            )
+        case Play(card=card_id) if card_id in cards:
+            card = cards[card_id]
+            return f"Play {_card(card, catalog, view)} face down ({stats(card)})"
+        case CallZone(zone=zone):
+            return f"Play in Zone {zone} (your partner takes Zone {3 - zone})"
+        case ZoneOrder(first=first):
+            return _order(first - 1, view)
+        case Persona(persona=persona):
+            return PERSONAS[persona]
+        case Boost(level=level):
+            return boost_label(level, catalog)
+        case Guard(energy=n):
+            return _guard(n, view)
+        case Count(n=n):
+            return _count(n, catalog, view)
+        case Pass():
+            return _PASS.get(kind, "Pass")
+        case Pick(seat=owner, card=card_id) if card_id in cards:
+            return _pick(kind, owner, cards[card_id], view)
     return choice
+
+
+def target(choice: RivalesChoice, kind: str) -> Target | None:
+    """The board element ``choice`` names, for the seat deciding a ``kind`` decision: a
+    fighter, a card of its hand, one of the two zones, or a card in a zone's line (of the
+    seat that played it); ``None`` for a choice made by a button only."""
+    match choice:
+        case PickFighter(fighter=fighter_id):
+            return {"role": fighter_id}
+        case Marker(card=card_id) | Play(card=card_id):
+            return {"zone": "hand", "card": card_id}
+        case CallZone(zone=zone) | ZoneOrder(first=zone):
+            return {"zone": "arena", "index": zone - 1}
+        case Pick(seat=owner, card=card_id):
+            if kind == "dodge":  # a card of the hand, left face up for the next clash
+                return {"zone": "hand", "card": card_id}
+            return {"zone": "line", "seat": owner, "card": card_id}
+    return None
 
 
 def _card(card: Card, catalog: Catalog, view: Mapping[str, Any]) -> str:
@@ -195,7 +229,32 @@ def _guard(n: int, view: Mapping[str, Any]) -> str:
     )
 
 
-def labeler(game: Game[Any], options: Mapping[str, Any]) -> Labeler:
+class RivalesLabels(Labels):
+    """The spec's ``labels`` face of one table's catalog."""
+
+    codec = CODEC
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+
+    def __call__(self, view: Mapping[str, Any], legal: Sequence[str]) -> list[str]:
+        return choice_labels(legal, self.catalog, view)
+
+    def targets(self, view: Mapping[str, Any], legal: Sequence[str]) -> list[Target | None]:
+        kind = my_kind(view)
+        return [target(parse(c), kind) for c in legal]
+
+    def unplayable(self, view: Mapping[str, Any], legal: Sequence[str]) -> list[str]:
+        """While the seat plays a card: each card of its hand it may not play now (a basic
+        card, when Pinzas de Mantis binds it)."""
+        seat = view.get("seat")
+        if my_kind(view) != "play" or not isinstance(seat, int):
+            return []
+        hand = view["players"][seat].get("hand") or []
+        tries = (Play(card).format() for card in dict.fromkeys(hand))
+        return [c for c in tries if c not in legal]
+
+
+def labeler(game: Game[Any], options: Mapping[str, Any]) -> Labels:
     """The spec's ``labels``: the choices of a table with these options, labelled."""
-    catalog = GAME.catalog(options)
-    return lambda view, legal: choice_labels(legal, catalog, view)
+    return RivalesLabels(GAME.catalog(options))

@@ -6,9 +6,12 @@ A line is a list of tokens, oldest first: ``"golpe"`` face up, ``"v:golpe"`` fac
 (energy), ``"x:golpe"`` exhausted; in 2vs2 a token may name its owner, ``"p2:golpe"``.
 
 >>> s = position(["zorro", "curie"], hands=[["golpe", "bloqueo"], ["patada", "salto"]])
->>> events = clash(s, {0: "golpe", 1: "patada"})
->>> s.life(1)
-7
+>>> before = s.life(1)
+>>> events = clash(s, {0: "golpe", 1: "patada"})  # Golpe is faster: Zorro attacks
+>>> before - s.life(1) == s.catalog.cards["basic.golpe"].damage
+True
+
+(tests/test_suite.py runs this example, and every other one in a docstring.)
 """
 
 from __future__ import annotations
@@ -22,6 +25,18 @@ from kumite.core.rng import Rng
 from kumite.games.rivales import clash as cl
 from kumite.games.rivales import rounds as rd
 from kumite.games.rivales.cards import Card, Fighter
+from kumite.games.rivales.choice import (
+    BOOST_LEVELS,
+    PASS,
+    PERSONA_NAMES,
+    Boost,
+    CallZone,
+    Guard,
+    Persona,
+    Pick,
+    ZoneOrder,
+    parse,
+)
 from kumite.games.rivales.decisions import BOOST, END, ORDER, PERSONA, RESOLVE
 from kumite.games.rivales.engine import Engine, clash_copy, refill_for_clash
 from kumite.games.rivales.game import GAME
@@ -30,8 +45,10 @@ from kumite.games.rivales.state import PLAY, Fight, RivalesState
 from kumite.games.rivales.table import DOWN, SPENT, UP, Slot
 
 SIDE: Final = {"": UP, "v": DOWN, "x": SPENT}
-BOOST_CHOICE: Final = {level: f"boost:{level}" for level in ("none", "damage", "speed", "both")}
+BOOST_CHOICE: Final[dict[str, str]] = {level: Boost(level).format() for level in BOOST_LEVELS}
 """The boost choice of each level."""
+PERSONA_CHOICE: Final[dict[str, str]] = {name: Persona(name).format() for name in PERSONA_NAMES}
+NO_GUARD: Final = Guard(0).format()
 
 
 def find(fighter: Fighter, name: str) -> Card:
@@ -99,7 +116,7 @@ def position(
             for token in tokens:
                 if isinstance(token, Slot):
                     owner, card = token.owner, token.card
-                    row.append(Slot(card, owner, token.side))
+                    row.append(Slot(card, owner, token.side, token.cut))
                 else:
                     owner, side, name = _token(token, eng.teams[t][0])
                     card = find(_fighter(eng, owner), name)
@@ -235,17 +252,17 @@ def clash(
             s = d.seat
             fighter = state.fighter(s)
             if d.kind == "play":
-                choices[s] = f"play:{find(fighter, plays[s]).id}"
+                choices[s] = find(fighter, plays[s]).play
             elif d.kind == "zones":
-                choices[s] = f"zone:{(zones or {}).get(s, 1)}"
+                choices[s] = CallZone((zones or {}).get(s, 1)).format()
             elif d.kind == "zone-order":
-                choices[s] = f"order:{first_zone}"
+                choices[s] = ZoneOrder(first_zone).format()
             elif d.kind == "persona":
-                choices[s] = f"persona:{(personas or {}).get(s, 'hansel')}"
+                choices[s] = _persona(personas, s)
             elif d.kind == "boost":
-                choices[s] = f"boost:{(boosts or {}).get(s, 'none')}"
+                choices[s] = BOOST_CHOICE[(boosts or {}).get(s, "none")]
             elif d.kind == "guard":
-                choices[s] = f"guard:{(guards or {}).get(s, 0)}"
+                choices[s] = Guard((guards or {}).get(s, 0)).format()
             elif d.kind == "marker":
                 return events
             else:
@@ -254,16 +271,22 @@ def clash(
     return events
 
 
+def _persona(personas: Mapping[int, str] | None, seat: int) -> str:
+    """``seat``'s persona choice (default HANSEL)."""
+    return PERSONA_CHOICE[(personas or {}).get(seat, "hansel")]
+
+
 def _pick(state: Engine, legal: Sequence[str], wanted: list[str] | None) -> str:
     if wanted:
         name = wanted.pop(0)
         if name in legal:
             return name
         for choice in legal:
-            if choice.startswith("pick:") and choice.rpartition(":")[2].endswith("." + name):
+            typed = parse(choice)
+            if isinstance(typed, Pick) and typed.card.endswith("." + name):
                 return choice
         raise ValueError(f"{name!r} is not among {list(legal)}")
-    return "pass" if "pass" in legal else legal[0]
+    return PASS if PASS in legal else legal[0]
 
 
 def with_hands(base: RivalesState, hands: Mapping[int, Sequence[Card]]) -> RivalesState:
@@ -321,10 +344,7 @@ def quick_clash(
     if phase == PERSONA:
         on_persona(
             state,
-            {
-                d.seat: f"persona:{(personas or {}).get(d.seat, 'hansel')}"
-                for d in state.persona_decisions
-            },
+            {d.seat: _persona(personas, d.seat) for d in state.persona_decisions},
             None,
         )
         phase = state.phase
@@ -332,7 +352,7 @@ def quick_clash(
         asked = enter_order(state, None)
         assert asked is not None  # 2vs2 always asks
         (d,) = asked
-        on_order(state, {d.seat: f"order:{first_zone}"}, None)
+        on_order(state, {d.seat: ZoneOrder(first_zone).format()}, None)
         phase = state.phase
     assert phase == BOOST, phase
     # Boosts only when a level is asked for: a boost of none spends nothing and adds nothing
@@ -354,7 +374,7 @@ def quick_clash(
         for fight in state.fights:
             fight.release()
         (d,) = asked
-        answer = "guard:0" if d.kind == "guard" else _pick(state, d.legal, None)
+        answer = NO_GUARD if d.kind == "guard" else _pick(state, d.legal, None)
         cl.on_choice(state, {d.seat: answer}, None)
     state.phase = END
     rd.end_clash(state, None)

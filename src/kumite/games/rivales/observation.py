@@ -14,9 +14,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from kumite.core.game import Game
-from kumite.core.observation import Encoding, Field, Writer, relative
-from kumite.games.rivales.actions import BOOST_NAMES, MAX_GUARD, PERSONA_NAMES
+from kumite.core.observation import Encoding, Field, HistoryEncoding, Tensor, Writer, relative
+from kumite.games.rivales.actions import MAX_GUARD
 from kumite.games.rivales.cards import Catalog
+from kumite.games.rivales.choice import BOOST_LEVELS, PERSONA_NAMES
 from kumite.games.rivales.decisions import PHASES
 from kumite.games.rivales.game import Rivales
 from kumite.games.rivales.options import Options
@@ -47,6 +48,7 @@ CAP = 30.0
 
 class RivalesEncoding(Encoding):
     def __init__(self, catalog: Catalog, options: Options) -> None:
+        self.history = RivalesHistory(catalog, options)
         self.catalog = catalog
         self.fighters = {f: k for k, f in enumerate(catalog.fighters)}
         two = options.mode == "2v2"
@@ -105,7 +107,7 @@ class RivalesEncoding(Encoding):
                 Field("chain_starter", (z, 2, p), 1, "the seat whose card starts the chain"),
                 Field("fight_seats", (z, 2, p), 1, "[zone, team side]: the seat fighting there"),
                 Field("persona", (z, 2, len(PERSONA_NAMES)), 1, "Hansel & Gretel's persona chosen"),
-                Field("boost", (z, 2, len(BOOST_NAMES)), 1, "the boost each side bought"),
+                Field("boost", (z, 2, len(BOOST_LEVELS)), 1, "the boost each side bought"),
                 Field("stats_known", (z,), 1, "the clash's Speed, Damage and Guard are known"),
                 Field(
                     "stats",
@@ -213,6 +215,58 @@ class RivalesEncoding(Encoding):
             out.set("to_decide", 1, rel[d["seat"]])
             if d["seat"] == seat:
                 out.set("decision", 1, KINDS.index(d["kind"]))
+
+
+class RivalesHistory(HistoryEncoding):
+    """What a seat has seen over the match: the cards each seat showed in the lines in
+    each round (they leave the table when the round ends), and who won each round."""
+
+    def __init__(self, catalog: Catalog, options: Options) -> None:
+        self.catalog = catalog
+        two = options.mode == "2v2"
+        p = self.seats = 4 if two else 2
+        self.rounds = 2 * catalog.rules.rounds_to_win - 1 + options.final_round_limit
+        super().__init__(
+            [
+                Field(
+                    "seen_played",
+                    (self.rounds, p, SLOTS),
+                    1,
+                    "[round, seat, slot]: the seat's card seen face up in a line that round",
+                ),
+                Field(
+                    "round_winner",
+                    (self.rounds, 2),
+                    1,
+                    "the k-th round won: by the observer's team, by the other",
+                ),
+            ]
+        )
+
+    def fold(self, memory: Tensor, view: Mapping[str, Any]) -> None:
+        seat = view["seat"]
+        rel = {s: k for k, s in enumerate(relative(seat, self.seats))}
+        fighters = self.catalog.fighters
+        decks = {
+            p["seat"]: fighters[p["fighter"]].by_id
+            for p in view["players"]
+            if p["fighter"] is not None
+        }
+        r = min(max(view["round"] - 1, 0), self.rounds - 1)
+        for zone in view["zones"]:
+            for line in zone["lines"]:
+                for slot in line:
+                    if slot["card"] is None or slot["side"] == "hidden":
+                        continue
+                    index = decks[slot["owner"]][slot["card"]].index
+                    memory[self.at("seen_played", r, rel[slot["owner"]], index)] = 1.0
+        team = view["team"]
+        won = self.field(memory, "round_winner")
+        decided = int(won.sum())
+        for k, t in enumerate((team, 1 - team)):
+            while view["rounds_won"][t] > int(won[:, k].sum()) and decided < self.rounds:
+                memory[self.at("round_winner", decided, k)] = 1.0
+                decided += 1
 
 
 def encoding(game: Game[Any], options: Mapping[str, Any]) -> RivalesEncoding:

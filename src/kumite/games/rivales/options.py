@@ -33,6 +33,14 @@ class Options(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=T
             "moved down as an exhausted card (``rv.ruling.max-combo-end``)."
         ),
     ] = "energy"
+    max_combo_cut: Annotated[
+        Literal["holds", "while-down"],
+        doc(
+            "The card after a maximum combo starts a new combo: no chain reaches back across "
+            "the cut card even once an effect turns it face up again (default), or only while "
+            "it is face down (``rv.ruling.max-combo-cut``)."
+        ),
+    ] = "holds"
     pinzas: Annotated[
         Literal["zone", "facing"],
         doc(
@@ -63,6 +71,14 @@ class Options(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=T
             "in turn, Team A on odd clashes (``rv.ruling.zone-order``)."
         ),
     ] = "winner"
+    final_round_zones: Annotated[
+        Literal["in-order", "together"],
+        doc(
+            "2vs2 final round: the zones resolve one at a time, so the first Damage caused by "
+            "one team alone in the order of the zones wins (default), or Damage by both teams "
+            "in the two zones of one clash decides nothing (``rv.ruling.final-round``)."
+        ),
+    ] = "in-order"
     final_round_limit: Annotated[
         int, doc("Final (sudden-death) rounds played before the fight is declared a draw.")
     ] = 3

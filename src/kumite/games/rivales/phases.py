@@ -12,6 +12,7 @@ from kumite.core.game import Decision
 from kumite.games.rivales import clash as cl
 from kumite.games.rivales import events as ev
 from kumite.games.rivales import rounds as rd
+from kumite.games.rivales.choice import PERSONA_NAMES, CallZone, PickFighter, ZoneOrder
 from kumite.games.rivales.decisions import (
     BOOST,
     END,
@@ -33,8 +34,9 @@ from kumite.games.rivales.table import HIDDEN, UP, Slot
 if TYPE_CHECKING:
     from kumite.games.rivales.engine import Engine
 
-ZONE_CHOICES: Final = ("zone:1", "zone:2")
-ORDER_CHOICES: Final = ("order:1", "order:2")
+# Zone z's choice is at index z (zones are 1 and 2 in choices, 0 and 1 here).
+ZONE_CHOICES: Final = (CallZone(1).format(), CallZone(2).format())
+ORDER_CHOICES: Final = (ZoneOrder(1).format(), ZoneOrder(2).format())
 ORDER_PROMPT: Final = (
     "Choose the zone resolved first: its boosts, then its clash; the other zone follows"
 )
@@ -51,13 +53,17 @@ def enter_fighter(state: Engine, out: list[Event] | None) -> tuple[Decision, ...
         return tuple(decision(s, "fighter", ids, "Choose your fighter") for s in missing)
     seat = missing[0]  # 2vs2: in seat order, teammates must differ
     mates = {state.fighters[m] for m in state.teams[state.team_of[seat]]} - {None}
-    legal = tuple(f"fighter:{f.id}" for f in state.catalog.fighters.values() if f not in mates)
+    legal = tuple(
+        choice
+        for f, choice in zip(state.catalog.fighters.values(), ids, strict=True)
+        if f not in mates
+    )
     return (decision(seat, "fighter", legal, "Choose your fighter (not your partner's)"),)
 
 
 def on_fighter(state: Engine, choices: dict[int, str], out: list[Event] | None) -> None:
     for seat in sorted(choices):
-        fighter = state.catalog.fighters[choices[seat].partition(":")[2]]
+        fighter = state.catalog.fighters[PickFighter.parse(choices[seat]).fighter]
         state._set_fighter(seat, fighter)
         if out is not None:
             out.append(
@@ -84,7 +90,7 @@ def enter_marker(state: Engine, out: list[Event] | None) -> tuple[Decision, ...]
 
 def on_marker(state: Engine, choices: dict[int, str], out: list[Event] | None) -> None:
     for s in state.seats:
-        card = state.fighter(s).by_id[choices[s].partition(":")[2]]
+        card = state.fighter(s).by_mark[choices[s]]
         state.hand[s].remove(card)
         state.marker[s] = card
         if out is not None:
@@ -143,7 +149,7 @@ def enter_zones(state: Engine, out: list[Event] | None) -> tuple[Decision, ...] 
 
 def on_zones(state: Engine, choices: dict[int, str], out: list[Event] | None) -> None:
     for caller, choice in choices.items():
-        zone = int(choice[-1]) - 1
+        zone = ZONE_CHOICES.index(choice)
         team = state.team_of[caller]
         partner = next(s for s in state.teams[team] if s != caller)
         state.zone_of[caller] = zone
@@ -264,7 +270,7 @@ def on_persona(state: Engine, choices: dict[int, str], out: list[Event] | None) 
         for t in range(2):
             s = fight.seat(t)
             if s in choices:
-                persona = choices[s].partition(":")[2]
+                persona = PERSONA_NAMES[rd.PERSONAS.index(choices[s])]
                 fight.persona[t] = persona
                 if out is not None:
                     out.append(
@@ -290,7 +296,7 @@ def enter_order(state: Engine, out: list[Event] | None) -> tuple[Decision, ...] 
 
 def on_order(state: Engine, choices: dict[int, str], out: list[Event] | None) -> None:
     ((seat, choice),) = choices.items()
-    first = int(choice[-1]) - 1
+    first = ORDER_CHOICES.index(choice)
     if state.fights[0].zone != first:
         state.fights.reverse()  # boosts, resolution and the end of the clash go in order
     if out is not None:

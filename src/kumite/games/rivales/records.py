@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 import msgspec
 
 from kumite.cards import Provenance
+from kumite.games.rivales.choice import Marker, Pick, Play
 
 if TYPE_CHECKING:
     from kumite.games.rivales.cards import ComboStep
@@ -127,6 +128,9 @@ class Card:
     """The choice string that plays this card."""
     mark: str = dataclasses.field(init=False)
     """The choice string that makes this card the life marker."""
+    picks: tuple[str, ...] = dataclasses.field(init=False)
+    """The choice string that picks this card for an effect, by the seat holding it (a table
+    has 4 seats at most: 2vs2)."""
     is_basic: bool = dataclasses.field(init=False)
 
     def __post_init__(self) -> None:
@@ -135,8 +139,9 @@ class Card:
             self, "immediate", tuple(e for e in self.effects if e.when == "immediate")
         )
         object.__setattr__(self, "end", tuple(e for e in self.effects if e.when == "end"))
-        object.__setattr__(self, "play", f"play:{self.id}")
-        object.__setattr__(self, "mark", f"marker:{self.id}")
+        object.__setattr__(self, "play", Play(self.id).format())
+        object.__setattr__(self, "mark", Marker(self.id).format())
+        object.__setattr__(self, "picks", tuple(Pick(s, self.id).format() for s in range(4)))
         object.__setattr__(self, "is_basic", self.type == BASIC)
 
     def __repr__(self) -> str:
@@ -182,6 +187,8 @@ class Fighter:
     by_id: dict[str, Card] = dataclasses.field(init=False)
     by_play: dict[str, Card] = dataclasses.field(init=False)
     """Card by its ``play:<id>`` choice."""
+    by_mark: dict[str, Card] = dataclasses.field(init=False)
+    """Card by its ``marker:<id>`` choice."""
     ultra: Card = dataclasses.field(init=False)
     static: tuple[Effect, ...] = dataclasses.field(init=False)
     end_passives: tuple[Effect, ...] = dataclasses.field(init=False)
@@ -191,6 +198,7 @@ class Fighter:
     def __post_init__(self) -> None:
         object.__setattr__(self, "by_id", {c.id: c for c in self.cards})
         object.__setattr__(self, "by_play", {c.play: c for c in self.cards})
+        object.__setattr__(self, "by_mark", {c.mark: c for c in self.cards})
         object.__setattr__(self, "ultra", self.cards[-1])
         own = tuple(e for e in self.passives if e.when == "passive")
         object.__setattr__(self, "static", tuple(e for e in own if e.beneficiary == "self"))

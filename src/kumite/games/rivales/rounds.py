@@ -18,6 +18,7 @@ from kumite.core.memo import Memo
 from kumite.core.rng import shuffle
 from kumite.games.rivales import events as ev
 from kumite.games.rivales.cards import Card, Effect
+from kumite.games.rivales.choice import BOOST_LEVELS, PERSONA_NAMES, Boost, Persona
 from kumite.games.rivales.clash import order
 from kumite.games.rivales.decisions import OVER, SETUP, START
 from kumite.games.rivales.effects import (
@@ -39,9 +40,9 @@ if TYPE_CHECKING:
     from kumite.games.rivales.engine import Engine
     from kumite.games.rivales.fight import Fight
 
-PERSONAS: Final = ("persona:hansel", "persona:gretel")
+PERSONAS: Final = tuple(Persona(name).format() for name in PERSONA_NAMES)
 PERSONA_PROMPT: Final = "Choose out loud: HANSEL (+1 Guard) or GRETEL (+1 Damage)"
-BOOSTS: Final = ("boost:none", "boost:damage", "boost:speed", "boost:both")
+BOOSTS: Final = tuple(Boost(level).format() for level in BOOST_LEVELS)
 BOOST_PROMPT: Final = "Boost your card before the reveal? damage = 1 energy, speed = 2, both = 3"
 
 
@@ -255,7 +256,7 @@ def boost_tables(state: Engine) -> BoostTables:
     key = tuple(cost for cost, _, _ in levels.values())
     found = _BOOST_TABLES.get(key)
     if found is None:
-        by_choice = {f"boost:{k}": v for k, v in levels.items()}
+        by_choice = {c: levels[k] for k, c in zip(BOOST_LEVELS, BOOSTS, strict=True)}
         found = _BOOST_TABLES[key] = (MappingProxyType(levels), key, MappingProxyType(by_choice))
     return found
 
@@ -266,7 +267,9 @@ def boost_legal(state: Engine, n: int) -> tuple[str, ...]:
     legal = _BOOST_LEGAL.get(key)
     if legal is None:
         legal = _BOOST_LEGAL[key] = tuple(
-            choice for choice in BOOSTS if state.boost_costs[choice[6:]][0] <= n
+            choice
+            for level, choice in zip(BOOST_LEVELS, BOOSTS, strict=True)
+            if state.boost_costs[level][0] <= n
         )
     return legal
 
@@ -377,6 +380,10 @@ def end_clash(state: Engine, out: list[Event] | None) -> None:
                 cut = SPENT if state.opts.max_combo_card == "exhausted" else DOWN
                 for t in range(2):
                     slot = lines[t][-1]
+                    if maximum[t] and state.opts.max_combo_cut == "holds":
+                        # the next card starts a new combo, even if an effect turns this one
+                        # face up again (rv.ruling.max-combo-cut)
+                        slot.cut = True
                     if maximum[t] and slot.side == UP:
                         slot.side = cut
                         if out is not None:

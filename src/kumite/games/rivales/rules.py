@@ -282,15 +282,23 @@ RULES: dict[str, str] = {
         "The last card of a maximum combo is turned face down at the end of the clash, after "
         "dealing its Damage; face down, it is 1 energy (option max_combo_card)."
     ),
+    "rv.ruling.max-combo-cut": (
+        "The card after a maximum combo starts a new combo: no chain reaches back to the cut "
+        "card, even once an effect turns it face up again (Curie's Radiactividad, Eslabón "
+        "Perdido); option max_combo_cut=while-down: only while it is face down."
+    ),
     "rv.ruling.double-ko": (
         "If both fighters are K.O. in the same clash (an exchange), the round is a tie: won by "
         "both."
     ),
     "rv.ruling.final-round": (
         "In the final round the first fighter (team) to cause 1 or more Damage wins the fight; "
-        "Damage caused by both sides in the same clash (an exchange, or both zones) decides "
-        "nothing. A final round ending without a winner is followed by another one, up to the "
-        "option final_round_limit, after which the fight is a draw."
+        "Damage caused by both sides at once (an exchange) decides nothing. In 2vs2 the zones "
+        "resolve one at a time, so the first Damage in the order of the zones wins and the "
+        "other zone is not resolved (option final_round_zones=in-order; together: Damage by "
+        "both teams in the two zones of one clash decides nothing). A final round ending "
+        "without a winner is followed by another one, up to the option final_round_limit, "
+        "after which the fight is a draw."
     ),
     "rv.ruling.guard-when-damage": (
         "The defender is asked to boost Guard only when the attack would deal Damage and they "

@@ -13,12 +13,14 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Self
 
+from kumite.core.choice import ChoiceSyntaxError
 from kumite.core.events import Event
 from kumite.core.game import Decision, State
 from kumite.core.rng import Rng
 from kumite.games.rivales import rounds as rd
 from kumite.games.rivales.actions import action_to_choice, choice_to_action
 from kumite.games.rivales.cards import Catalog
+from kumite.games.rivales.choice import Boost, Guard, Marker, Play, parse
 from kumite.games.rivales.decisions import FIGHTER, OVER, PLAY
 from kumite.games.rivales.engine import Engine, copy_for_clash, copy_rest
 from kumite.games.rivales.fight import Fight
@@ -228,15 +230,18 @@ class RivalesState(Engine, State):
     def explain_illegal(self, seat: int, choice: str) -> str:
         """Why ``choice`` is not legal for ``seat`` now, in one line, from what the seat
         may know (its own cards, the public table)."""
-        verb, _, rest = choice.partition(":")
+        try:
+            typed = parse(choice)
+        except ChoiceSyntaxError as exc:
+            return exc.reason
         mine = [d for d in self.pending() if d.seat == seat]
         kinds = {d.kind for d in mine}
         fighter = self.fighters[seat] if 0 <= seat < self.n else None
-        if verb in ("play", "marker") and verb in kinds:
-            if fighter is None or rest not in fighter.by_id:
+        if isinstance(typed, Play | Marker) and typed.verb in kinds:
+            if fighter is None or typed.card not in fighter.by_id:
                 return "no such card for your fighter"
-            card = fighter.by_id[rest]
-            if verb == "marker":
+            card = fighter.by_id[typed.card]
+            if isinstance(typed, Marker):
                 drawn = len(mine[0].legal)
                 return (
                     f"{card.name} is not among the {drawn} cards you drew "
@@ -246,17 +251,15 @@ class RivalesState(Engine, State):
                 return f"{card.name} is not in your hand"
             if card.is_basic and seat in self.restricted:
                 return "you may not play basic cards this clash (Pinzas de Mantis)"
-        if verb == "boost" and "boost" in kinds:
-            if rest not in self.boost_costs:
-                return f"no boost level {rest!r} (none, damage, speed or both)"
-            cost = self.boost_costs[rest][0]
+        if isinstance(typed, Boost) and "boost" in kinds:
+            cost = self.boost_costs[typed.level][0]
             have = sum(
                 energy(self.lines[f.zone][f.seats.index(seat)])
                 for f in self.fights
                 if seat in f.seats
             )
-            return f"a {BOOST_WORDS[rest]} boost costs {cost} energy; you have {have}"
-        if verb == "guard" and "guard" in kinds:
+            return f"a {BOOST_WORDS[typed.level]} boost costs {cost} energy; you have {have}"
+        if isinstance(typed, Guard) and "guard" in kinds:
             most = len(mine[0].legal) - 1
             return f"you have {most} energy to exhaust for Guard (guard:0 to guard:{most})"
         if kinds:

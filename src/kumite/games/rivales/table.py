@@ -28,17 +28,20 @@ SIDES: Final = ("up", "down", "exhausted", "hidden")
 
 
 class Slot:
-    """One card in a line."""
+    """One card in a line. ``cut``: it closed a maximum combo, so the card after it started
+    a new combo; no chain reaches back to it, even face up again (rv.combo.maximum,
+    rv.ruling.max-combo-cut)."""
 
-    __slots__ = ("card", "owner", "side")
+    __slots__ = ("card", "cut", "owner", "side")
 
-    def __init__(self, card: Card, owner: int, side: int) -> None:
+    def __init__(self, card: Card, owner: int, side: int, cut: bool = False) -> None:
         self.card = card
         self.owner = owner
         self.side = side
+        self.cut = cut
 
     def copy(self) -> Slot:
-        return Slot(self.card, self.owner, self.side)
+        return Slot(self.card, self.owner, self.side, self.cut)
 
     @property
     def face_down(self) -> bool:
@@ -122,14 +125,15 @@ def newest(line: Sequence[Slot], side: int, n: int, upto: int | None = None) -> 
 
 def chain(line: Sequence[Slot], index: int) -> tuple[int, int]:
     """``(start, links)`` of the combo the card at ``index`` closes: the run of adjacent
-    face-up link cards ending there (rv.combo.link). ``links`` is 0 when not in combo."""
+    face-up link cards ending there, after the last cut (rv.combo.link, rv.combo.maximum).
+    ``links`` is 0 when not in combo."""
     slot = line[index]
     if slot.side != UP or not slot.card.link:
         return index, 0
     start = index
     while start > 0:
         prev = line[start - 1]
-        if prev.side != UP or not prev.card.link:
+        if prev.side != UP or not prev.card.link or prev.cut:
             break
         start -= 1
     return start, index - start
@@ -163,7 +167,7 @@ def combo_of(
     start = index  # :func:`chain`, inline
     while start > 0:
         prev = line[start - 1]
-        if prev.side != UP or not prev.card.link:
+        if prev.side != UP or not prev.card.link or prev.cut:
             break
         start -= 1
     links = index - start

@@ -26,6 +26,7 @@ from kumite.cards.provenance import LEGEND, mark
 from kumite.core.errors import OptionsError
 from kumite.core.game import Decision, Game
 from kumite.games.rivales.cards import Card, Catalog, Fighter
+from kumite.games.rivales.choice import Marker, PickFighter, Play
 from kumite.games.rivales.game import GAME
 from kumite.games.rivales.labels import choice_labels, named
 from kumite.games.rivales.rules import RULES
@@ -316,7 +317,7 @@ class HumanRivales:
         c = self.console
         kind = decision.kind
         if kind == "fighter":
-            fighters = [self.catalog.fighters[x.partition(":")[2]] for x in decision.legal]
+            fighters = [self.catalog.fighters[PickFighter.parse(x).fighter] for x in decision.legal]
             for f in fighters:
                 c.print(
                     Panel(
@@ -326,7 +327,7 @@ class HumanRivales:
                 )
             c.print(legend())
             chosen = pick(c, f"{self.label}: choose your fighter", fighters, named)
-            return f"fighter:{chosen.id}"
+            return PickFighter(chosen.id).format()
         c.print(
             Panel(
                 render(view, self.catalog),
@@ -341,7 +342,7 @@ class HumanRivales:
             return card_label(card, fighter=mine)
 
         if kind == "marker":
-            drawn = [self.catalog.cards[x.partition(":")[2]] for x in decision.legal]
+            drawn = [self.catalog.cards[Marker.parse(x).card] for x in decision.legal]
             marker = pick(
                 c,
                 f"{self.label}: choose the card that becomes your life marker "
@@ -349,9 +350,9 @@ class HumanRivales:
                 drawn,
                 label,
             )
-            return f"marker:{marker.id}"
+            return marker.mark
         if kind == "play":
-            cards = [self.catalog.cards[x[5:]] for x in decision.legal]
+            cards = [self.catalog.cards[Play.parse(x).card] for x in decision.legal]
             return pick(c, f"{self.label}: play a card face down", cards, label).play
         # zones, zone order, persona, boost, guard and effect choices: the web table's labels
         labels = dict(

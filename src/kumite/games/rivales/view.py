@@ -69,6 +69,7 @@ def build_view(state: Engine, seat: int | None) -> dict[str, Any]:
                         else slot.card.id,
                         "owner": slot.owner,
                         "side": SIDES[slot.side],
+                        "cut": slot.cut,
                     }
                     for slot in line
                 ]

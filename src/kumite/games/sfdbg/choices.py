@@ -15,6 +15,19 @@ from kumite.core.events import Event
 from kumite.games.sfdbg import events as ev
 from kumite.games.sfdbg.attack import start_attack
 from kumite.games.sfdbg.cards import Card, Effect
+from kumite.games.sfdbg.choice import (
+    DESTROY_NONE,
+    DISCARD_NONE,
+    GAIN_NONE,
+    NO,
+    UNDER_NONE,
+    YES,
+    Bottom,
+    Destroy,
+    Foe,
+    Moved,
+    Under,
+)
 from kumite.games.sfdbg.effects import primitive, rule_of, source_name
 from kumite.games.sfdbg.engine import EMPTY, KINDS, Ctx, Engine, Kind, Request, ask, push_effects
 
@@ -39,21 +52,20 @@ def zone_cards(st: Engine, seat: int, zone: str) -> list[int]:
     return [c for c in st.lineup if c != EMPTY]
 
 
-def candidates(st: Engine, seat: int, e: Effect, verb: str) -> list[str]:
-    """``<verb>:<zone>:<card>`` for each distinct matching card in ``e.zones``."""
+def candidates(st: Engine, seat: int, e: Effect, kind: type[Moved]) -> list[str]:
+    """``<verb>:<zone>:<card>`` (a choice of ``kind``) for each distinct matching card in
+    ``e.zones``."""
     cards = st.cards
+    moved = st.tables.moved
     out: list[str] = []
     for zone in e.zones:
         seen: set[int] = set()
+        strings = moved[kind, zone]
         for c in zone_cards(st, seat, zone):
             if c not in seen and _matches(cards[c], e):
                 seen.add(c)
-                out.append(f"{verb}:{zone}:{cards[c].id}")
+                out.append(strings[c])
     return out
-
-
-def _card_of(st: Engine, card_id: str) -> int:
-    return st.catalog.by_id[card_id].index
 
 
 def _remove_from(st: Engine, seat: int, zone: str, card: int) -> None:
@@ -67,6 +79,8 @@ def _remove_from(st: Engine, seat: int, zone: str, card: int) -> None:
         st.lineup[st.lineup.index(card)] = EMPTY
 
 
+FOES: Final = tuple(Foe(s).format() for s in range(8))
+"""Each seat's ``foe:<seat>`` choice."""
 _WHERE: Final = {
     "hand": "from his hand",
     "discard": "from his discard pile",
@@ -97,17 +111,18 @@ def _discard_legal(st: Engine, req: Request) -> tuple[str, ...]:
         if c not in seen and _matches(cards[c], e):
             seen.append(c)
     seen.sort()
-    return tuple(f"discard:{cards[c].id}" for c in seen) or ("discard:none",)
+    strings = st.tables.discard
+    return tuple([strings[c] for c in seen]) or (DISCARD_NONE,)
 
 
 def _discard_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     ctx, e, left = req.data
     rule = rule_of(st, ctx)
-    if choice == "discard:none":
+    if choice == DISCARD_NONE:
         if e.else_weakness:
             st.gain_weakness(ctx.me, out, rule)
         return
-    card = _card_of(st, choice[8:])
+    _, card = st.tables.read[choice]
     st.from_hand(ctx.me, card)
     st.discard[ctx.me].append(card)
     st.moved(ctx.me, card, "discards", "from his hand", rule, out)
@@ -137,24 +152,23 @@ def _ask_destroy(st: Engine, ctx: Ctx, e: Effect, left: int) -> None:
     private = "hand" in e.zones
     if private and st.hand[ctx.me]:
         ask(st, ctx.me, "destroy", (ctx, e, left), private=True)
-    elif candidates(st, ctx.me, e, "destroy"):
+    elif candidates(st, ctx.me, e, Destroy):
         ask(st, ctx.me, "destroy", (ctx, e, left), private=private)
 
 
 def _destroy_legal(st: Engine, req: Request) -> tuple[str, ...]:
     ctx, e, _ = req.data
-    options = candidates(st, ctx.me, e, "destroy")
+    options = candidates(st, ctx.me, e, Destroy)
     if e.may or not options:
-        options.append("destroy:none")
+        options.append(DESTROY_NONE)
     return tuple(options)
 
 
 def _destroy_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     ctx, e, left = req.data
-    if choice == "destroy:none":
+    if choice == DESTROY_NONE:
         return
-    _, zone, card_id = choice.split(":")
-    card = _card_of(st, card_id)
+    zone, card = st.tables.read[choice]
     _remove_from(st, ctx.me, zone, card)
     st.destroy(ctx.me, card, _WHERE[zone], rule_of(st, ctx), out)
     if left > 1:
@@ -179,12 +193,12 @@ def destroy_trigger(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
 
 def _trigger_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     (ctx,) = req.data
-    if choice == "yes" and st.take_from_play(ctx.me, ctx.trigger):
+    if choice == YES and st.take_from_play(ctx.me, ctx.trigger):
         st.destroy(ctx.me, ctx.trigger, "from play", rule_of(st, ctx), out)
 
 
 KINDS["destroy-trigger"] = Kind(
-    lambda st, req: ("yes", "no"),
+    lambda st, req: (YES, NO),
     _trigger_answer,
     lambda st, req: (
         f"{st.name(req.data[0].card)}: destroy the {st.name(req.data[0].trigger)} you played?"
@@ -206,15 +220,14 @@ def _bottom_legal(st: Engine, ctx: Ctx, e: Effect) -> tuple[str, ...]:
     """``sfdbg.ruling.never-into-main-deck``: only cards that started in the main deck may
     go into it, whatever the pack's effect says -- "None of the following cards should ever
     be placed into the main deck: Stage, Punch, Vulnerability, Kick, Ultra, Weakness"."""
-    by_id = st.catalog.by_id
-    options = candidates(st, ctx.me, e, "bottom")
-    return tuple(c for c in options if by_id[c.rpartition(":")[2]].pile == "main")
+    cards, read = st.cards, st.tables.read
+    options = candidates(st, ctx.me, e, Bottom)
+    return tuple(c for c in options if cards[read[c][1]].pile == "main")
 
 
 def _bottom_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     ctx, _ = req.data
-    _, zone, card_id = choice.split(":")
-    card = _card_of(st, card_id)
+    zone, card = st.tables.read[choice]
     _remove_from(st, ctx.me, zone, card)
     st.main.insert(0, card)
     if len(st.main) == 1:
@@ -241,7 +254,7 @@ KINDS["bottom"] = Kind(
 @primitive(blocking=True)
 def give_under(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
     """Put a matching card from ``zones`` under the attacker's Super Hero (Bloody High Claw)."""
-    if ctx.other is not None and candidates(st, ctx.me, e, "under"):
+    if ctx.other is not None and candidates(st, ctx.me, e, Under):
         ask(st, ctx.me, "under", (ctx, e, ctx.other))
 
 
@@ -252,7 +265,7 @@ def under_hero(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
     if e.source == "main_top":
         if not _reveal_main_top(st, ctx, out):
             return
-    elif not candidates(st, ctx.me, _lineup(e), "under"):
+    elif not candidates(st, ctx.me, _lineup(e), Under):
         return
     ask(st, ctx.me, "under", (ctx, e, ctx.me))
 
@@ -264,22 +277,21 @@ def _lineup(e: Effect) -> Effect:
 def _under_legal(st: Engine, req: Request) -> tuple[str, ...]:
     ctx, e, _ = req.data
     if e.op == "give_under":
-        return tuple(candidates(st, ctx.me, e, "under"))
+        return tuple(candidates(st, ctx.me, e, Under))
     if e.source == "main_top":
-        options = [f"under:main_top:{st.id(st.main[-1])}"] if st.main else []
+        options = [st.tables.moved[Under, "main_top"][st.main[-1]]] if st.main else []
     else:
-        options = candidates(st, ctx.me, _lineup(e), "under")
+        options = candidates(st, ctx.me, _lineup(e), Under)
     if e.may or not options:
-        options.append("under:none")
+        options.append(UNDER_NONE)
     return tuple(options)
 
 
 def _under_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     ctx, _, owner = req.data
-    if choice == "under:none":
+    if choice == UNDER_NONE:
         return
-    _, zone, card_id = choice.split(":")
-    card = _card_of(st, card_id)
+    zone, card = st.tables.read[choice]
     if zone == "main_top":
         st.main.pop()
         st.main_top_known = False
@@ -326,11 +338,12 @@ def gain(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
         if not _reveal_main_top(st, ctx, out):
             return
         top = st.main[-1]
-        if _matches(st.cards[top], e):
+        if _matches(st.cards[top], e) and st.may_defeat(ctx.me, top):
             st.main.pop()
             st.main_top_known = False
             st.discard[ctx.me].append(top)
             st.moved(ctx.me, top, "gains", "from the top of the main deck", rule_of(st, ctx), out)
+            st.gained(ctx.me, top, out)
         elif not st.quiet:
             out.append(
                 ev.Noted(
@@ -340,7 +353,7 @@ def gain(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
                 )
             )
         return
-    if _gain_legal(st, Request(ctx.me, "gain", (ctx, e))) != ("gain:none",):
+    if _gain_legal(st, Request(ctx.me, "gain", (ctx, e))) != (GAIN_NONE,):
         ask(st, ctx.me, "gain", (ctx, e))
     elif not st.quiet:
         out.append(
@@ -353,34 +366,40 @@ def _gain_legal(st: Engine, req: Request) -> tuple[str, ...]:
     options: list[str] = []
     if e.source == "kick":
         if st.kicks > 0:
-            options.append(f"gain:{st.id(st.catalog.kick)}")
+            options.append(st.tables.gain[st.catalog.kick])
     else:
         seen: set[int] = set()
+        # a Stage gained is a Stage defeated: not a second one this turn (st.may_defeat)
         for c in st.lineup:
-            if c != EMPTY and c not in seen and _matches(st.cards[c], e):
+            if (
+                c != EMPTY
+                and c not in seen
+                and _matches(st.cards[c], e)
+                and st.may_defeat(ctx.me, c)
+            ):
                 seen.add(c)
-                options.append(f"gain:{st.id(c)}")
+                options.append(st.tables.gain[c])
         # sfdbg.under.buy: "You may buy or gain any cards that are underneath your Super Hero
         # as if they were in the Line-Up."
         options += [
-            f"gain:under:{st.id(c)}"
+            st.tables.gain_under[c]
             for c in sorted(set(st.under[ctx.me]))
-            if _matches(st.cards[c], e)
+            if _matches(st.cards[c], e) and st.may_defeat(ctx.me, c)
         ]
     if e.may or not options:
-        options.append("gain:none")
+        options.append(GAIN_NONE)
     return tuple(options)
 
 
 def _gain_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     ctx, e = req.data
-    if choice == "gain:none":
+    if choice == GAIN_NONE:
         return
-    card = _card_of(st, choice.rsplit(":", 1)[1])
+    zone, card = st.tables.read[choice]
     if e.source == "kick":
         st.kicks -= 1
         where = "from the Kick stack"
-    elif choice.startswith("gain:under:"):
+    elif zone == "under":
         st.under[ctx.me].remove(card)
         where = "from under his Super Hero"
     else:
@@ -388,6 +407,7 @@ def _gain_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> Non
         where = "from the Line-Up"
     st.discard[ctx.me].append(card)
     st.moved(ctx.me, card, "gains", where, rule_of(st, ctx), out)
+    st.gained(ctx.me, card, out)
 
 
 KINDS["gain"] = Kind(
@@ -406,7 +426,7 @@ def foe(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
 
 def _foe_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     ctx, e = req.data
-    target = int(choice[4:])
+    target = FOES.index(choice)
     if e.op == "attack":
         start_attack(st, ctx, e, (target,), out)
     else:
@@ -414,7 +434,7 @@ def _foe_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None
 
 
 KINDS["foe"] = Kind(
-    lambda st, req: tuple(f"foe:{s}" for s in st.clockwise(req.data[0].me)),
+    lambda st, req: tuple([FOES[s] for s in st.clockwise(req.data[0].me)]),
     _foe_answer,
     lambda st, req: f"{source_name(st, req.data[0])}: choose a foe",
 )
@@ -432,14 +452,14 @@ def return_to_hand(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
 
 def _return_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     (ctx,) = req.data
-    if choice == "yes" and ctx.card in st.played[ctx.me]:
+    if choice == YES and ctx.card in st.played[ctx.me]:
         st.played[ctx.me].remove(ctx.card)
         st.to_hand_in_sight(ctx.me, ctx.card)
         st.moved(ctx.me, ctx.card, "returns", "to his hand", "sfdbg.clarify.mystic-yogi", out)
 
 
 KINDS["return-to-hand"] = Kind(
-    lambda st, req: ("yes", "no"),
+    lambda st, req: (YES, NO),
     _return_answer,
     lambda st, req: f"Return {st.name(req.data[0].card)} to your hand?",
 )

@@ -178,13 +178,13 @@ def discard_named(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
     """Discard every card of the type or cost the attacker named (Psycho Punisher)."""
     if ctx.named is None:
         return
-    kind, _, value = ctx.named.partition(":")
+    named = ctx.named
     cards = st.cards
     hand = st.hand[ctx.me]
-    if kind == "type":
-        hit = [c for c in hand if cards[c].type == value]
+    if named.kind == "type":
+        hit = [c for c in hand if cards[c].type == named.value]
     else:
-        hit = [c for c in hand if cards[c].cost == int(value)]
+        hit = [c for c in hand if cards[c].cost == int(named.value)]
     rule = rule_of(st, ctx)
     for card in hit:
         st.from_hand(ctx.me, card)
@@ -291,3 +291,4 @@ def receive_gift(st: Engine, ctx: Ctx, e: Effect, out: list[Event]) -> None:
         st.discard[ctx.me].append(ctx.gift)
         where = "" if ctx.other is None else f"given by Player {ctx.other + 1}"
         st.moved(ctx.me, ctx.gift, "gains", where, rule_of(st, ctx), out)
+        st.gained(ctx.me, ctx.gift, out)

@@ -25,6 +25,7 @@ from kumite.core.game import Outcome
 from kumite.core.rng import Rng, shuffle
 from kumite.games.sfdbg import events as ev
 from kumite.games.sfdbg.cards import Card, Catalog, Hero
+from kumite.games.sfdbg.choice import Name
 from kumite.games.sfdbg.options import Options
 
 if TYPE_CHECKING:
@@ -53,8 +54,8 @@ class Ctx:
     """The attacker, for effects on a foe hit by an Attack or on a defender."""
     hero: Final[int]
     """The Super Hero whose Counter-Attack this is."""
-    named: Final[str | None]
-    """``type:<Type>`` or ``cost:<n>`` named by the attacker (Psycho Punisher...)."""
+    named: Final[Name | None]
+    """The type or cost named by the attacker (Psycho Punisher...)."""
     gift: Final[int]
     """The card an attacker gives this foe (Ultimate Atomic Buster)."""
     trigger: Final[int]
@@ -66,7 +67,7 @@ class Ctx:
         card: int,
         other: int | None = None,
         hero: int = -1,
-        named: str | None = None,
+        named: Name | None = None,
         gift: int = -1,
         trigger: int = -1,
     ) -> None:
@@ -185,7 +186,9 @@ class Engine:
     turn: int
     power: int
     plays: list[int]
-    stage_won: int
+    stage_won: list[int]
+    """Per seat, the Stage it defeated this turn (EMPTY: none): one a turn, whatever the route
+    (``sfdbg.boss.one-per-turn``, ``sfdbg.ruling.stage-by-any-route``)."""
     cammy: bool
     yogi: bool
     loc_used: list[int]
@@ -241,7 +244,7 @@ class Engine:
         )
         # the turn
         self.active, self.turn, self.power = other.active, other.turn, other.power
-        self.plays, self.stage_won = list(other.plays), other.stage_won
+        self.plays, self.stage_won = list(other.plays), list(other.stage_won)
         self.cammy, self.yogi, self.loc_used = other.cammy, other.yogi, list(other.loc_used)
         self.discount, self.no_buy = other.discount, other.no_buy
         self.ca_used, self.cannot_avoid = list(other.ca_used), list(other.cannot_avoid)
@@ -310,6 +313,23 @@ class Engine:
                     where=where,
                 )
             )
+
+    def may_defeat(self, seat: int, card: int) -> bool:
+        """Whether ``seat`` may buy or gain ``card`` this turn: not a second Stage, since a
+        Stage bought or gained is a Stage defeated (``sfdbg.faq.defeat``,
+        ``sfdbg.boss.one-per-turn``)."""
+        return self.stage_won[seat] == EMPTY or self.cards[card].pile != "stage"
+
+    def gained(self, seat: int, card: int, out: list[Event]) -> None:
+        """``seat`` has bought or gained ``card``: a Stage, from anywhere (from under a Super
+        Hero, a gift), is the Stage he defeats this turn (``sfdbg.faq.defeat``,
+        ``sfdbg.ruling.stage-by-any-route``); Cammy, Delta Red counts it."""
+        if self.cards[card].pile == "stage":
+            self.stage_won[seat] = card
+            if not self.quiet:
+                name = self.name(card)
+                note = f"defeats the Stage {name} (a Stage bought or gained is defeated)."
+                out.append(ev.Noted(rule="sfdbg.faq.defeat", seat=seat, note=note))
 
     def gain_weakness(self, seat: int, out: list[Event], rule: str) -> bool:
         """``sfdbg.weakness.from-stack`` / ``sfdbg.weakness.runs-out``."""

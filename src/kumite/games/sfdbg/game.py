@@ -19,6 +19,9 @@ RULES_VERSION = "sfdbg-1"
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 #: Decisions in one turn are bounded by the cards that can move in it (well under 2000).
 MAX_DECISIONS_PER_TURN = 2000
+#: The most full rounds option ``round_limit`` may ask for (``sfdbg.ruling.round-limit``):
+#: the default is 60, far beyond a real game; a bigger number only lets a stalled game run on.
+MAX_ROUND_LIMIT = 1000
 
 
 class SFDBG(PackGame[Options, Catalog]):
@@ -45,8 +48,8 @@ class SFDBG(PackGame[Options, Catalog]):
         n = options.players
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
             raise OptionsError(f"the game is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")
-        if options.round_limit < 1:
-            raise OptionsError("round_limit must be at least 1")
+        if not 1 <= options.round_limit <= MAX_ROUND_LIMIT:
+            raise OptionsError(f"round_limit must be at least 1 and at most {MAX_ROUND_LIMIT}")
         if options.first_player is not None and not 0 <= options.first_player < n:
             raise OptionsError(f"first_player must be a seat from 0 to {n - 1}")
         catalog = self.catalog(options)

@@ -14,14 +14,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kumite.core.game import Game, Outcome, State
+from kumite.games.sfdbg.choice import KICK, Buy, End, Play, parse
 from kumite.games.sfdbg.game import GAME
 from kumite.games.sfdbg.spec import SPEC
 from kumite.sim.adapters import Adapter, GameSummary
 
-KICK = "kick"
-
 
 class SFDBGAdapter(Adapter):
+    limit_rules = frozenset({"sfdbg.ruling.round-limit"})
+
     def card_names(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
         return {c.id: c.name for c in GAME.catalog(options).cards}
 
@@ -40,16 +41,14 @@ class SFDBGAdapter(Adapter):
         plays: list[tuple[int, str, int, str]] = []
         for step in state.history:
             for seat, choice in step.items():
-                verb, _, rest = choice.partition(":")
-                if verb == "end":
-                    turns[seat] += 1
-                elif verb == "play":
-                    plays.append((seat, rest, turns[seat], "played"))
-                elif verb == "buy":
-                    where, _, card = rest.partition(":")
-                    if where == "kick":
+                match parse(choice):
+                    case End():
+                        turns[seat] += 1
+                    case Play(card=card):
+                        plays.append((seat, card, turns[seat], "played"))
+                    case Buy(zone="kick"):
                         plays.append((seat, KICK, turns[seat], "bought"))
-                    elif card:
+                    case Buy(card=str(card)):
                         plays.append((seat, card, turns[seat], "bought"))
         entities = [heroes[h].id for h in hero_of]
         return GameSummary.of(outcome, max(turns) - 1, entities, plays)

@@ -13,10 +13,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from kumite.core.game import Game
-from kumite.core.observation import Encoding, Field, Writer, relative
+from kumite.core.observation import Encoding, Field, HistoryEncoding, Tensor, Writer, relative
+from kumite.games.sfdbg.actions import vocabulary
 from kumite.games.sfdbg.cards import Catalog
-from kumite.games.sfdbg.game import SFDBG
+from kumite.games.sfdbg.game import MAX_DECISIONS_PER_TURN, SFDBG
 from kumite.games.sfdbg.options import Options
 
 KINDS = (
@@ -34,6 +38,8 @@ KINDS = (
     "hp-ultra",
     "return-to-hand",
 )
+PILES = ("known_in_hand", "discard", "in_play", "locations", "under")
+"""Each seat's piles in the view, each a field of the same name (copies per card)."""
 CAP = 99.0
 """Cap of the counters no rule bounds (Power, Victory Points)."""
 
@@ -49,6 +55,10 @@ class SFDBGEncoding(Encoding):
         stages = float(max(1, len(catalog.stages)))
         turns = float(options.round_limit * n + 1)
         self.secret = options.variant == "secret-heroes"
+        self.max_decisions = n * options.round_limit * MAX_DECISIONS_PER_TURN
+        self.history = SFDBGHistory(catalog, options)
+        self._actions = len(vocabulary(catalog).choices)
+        self._foe = vocabulary(catalog).ids["foe:0"]
 
         def pile(name: str, doc: str, *shape: int) -> Field:
             return Field(name, (*shape, v), total, doc + ": copies per card")
@@ -108,6 +118,16 @@ class SFDBGEncoding(Encoding):
             ]
         )
 
+    def action_order(self, seat: int) -> NDArray[np.intp]:
+        """``foe:k`` relative to the acting seat, as the tensor's rows: the environments'
+        id of ``foe:k`` names the ``k``-th seat after ``seat`` (``foe:1`` the next one),
+        the game's names seat ``(seat + k) % players``."""
+        order = np.arange(self._actions, dtype=np.intp)
+        n = self.seats
+        for k in range(n):
+            order[self._foe + k] = self._foe + (seat + k) % n
+        return order
+
     def fill(self, view: Mapping[str, Any], out: Writer) -> None:
         seat = view["seat"]
         n = self.seats
@@ -118,11 +138,9 @@ class SFDBGEncoding(Encoding):
         out.set("turn", view["turn"])
         out.set("active", 1, rel[view["active"]])
         out.set("power", view["power"])
-        for card in view["line_up"]:
-            if card is None:
-                out.add("line_up_empty", 1)
-            else:
-                out.add("line_up", 1, cards[card])
+        line_up = view["line_up"]
+        out.set("line_up_empty", sum(card is None for card in line_up))
+        out.count("line_up", [cards[card] for card in line_up if card is not None])
         out.set("main_deck", view["main_deck"])
         if view["main_deck_top"] is not None:
             out.set("main_deck_top", 1, cards[view["main_deck_top"]])
@@ -141,13 +159,10 @@ class SFDBGEncoding(Encoding):
             out.set("boss_current", 1, heroes[bosses["current"]])
         for hero in bosses["hero_discard"]:
             out.set("hero_discard", 1, heroes[hero])
-        for card in view["destroyed"]:
-            out.add("destroyed", 1, cards[card])
-        for card in view["set_aside"]:
-            out.add("set_aside", 1, cards[card])
+        out.count("destroyed", [cards[card] for card in view["destroyed"]])
+        out.count("set_aside", [cards[card] for card in view["set_aside"]])
         turn = view["this_turn"]
-        for card in turn["played"]:
-            out.add("played_this_turn", 1, cards[card])
+        out.count("played_this_turn", [cards[card] for card in turn["played"]])
         if turn["stage_defeated"] is not None:
             out.set("stage_defeated", 1, cards[turn["stage_defeated"]])
         out.set("under_discount", turn["under_discount"])
@@ -159,15 +174,8 @@ class SFDBGEncoding(Encoding):
             out.set("hero_face_up", float(p["hero_face_up"]), k)
             out.set("hand_size", p["hand_size"], k)
             out.set("deck_size", p["deck_size"], k)
-            for name, field in (
-                ("known_in_hand", "known_in_hand"),
-                ("discard", "discard"),
-                ("in_play", "in_play"),
-                ("locations", "locations"),
-                ("under", "under"),
-            ):
-                for card in p[name]:
-                    out.add(field, 1, k, cards[card])
+            for name in PILES:
+                out.count(name, [cards[card] for card in p[name]], k)
             out.set("counter_attack_used", float(p["counter_attack_used"]), k)
             out.set("cannot_avoid", float(p["cannot_avoid"]), k)
             out.set("ultra_stack", p.get("ultra_stack", 0), k)
@@ -176,12 +184,58 @@ class SFDBGEncoding(Encoding):
             out.set("tally_vp", tally["vp"], k)
             out.set("tally_stages", tally["stages"], k)
             out.set("tally_weaknesses", tally["weaknesses"], k)
-        for card in view["players"][seat].get("hand", ()):
-            out.add("hand", 1, cards[card])
+        out.count("hand", [cards[card] for card in view["players"][seat].get("hand", ())])
         for d in view["pending"]:
             out.set("to_decide", 1, rel[d["seat"]])
             if d["seat"] == seat:
                 out.set("decision", 1, KINDS.index(d["kind"]))
+
+
+class SFDBGHistory(HistoryEncoding):
+    """What a seat has seen over the game: the cards each seat played, turn after turn
+    (every card a seat owns is played sooner or later, so this follows each deck's
+    growth), and the turn under way."""
+
+    def __init__(self, catalog: Catalog, options: Options) -> None:
+        self.cards = {c.id: c.index for c in catalog.cards}
+        n = self.seats = options.players
+        v = len(catalog.cards)
+        total = float(catalog.rules.total_cards)
+        turns = float(options.round_limit * n + 1)
+        super().__init__(
+            [
+                Field(
+                    "played",
+                    (n, v),
+                    CAP,
+                    "cards each seat played in its past turns: plays per card",
+                    clip=True,
+                ),
+                Field("turn_played", (v,), total, "cards played in the turn last seen"),
+                Field("turn_seat", (n,), 1, "whose turn was last seen"),
+                Field("turn_seen", (1,), turns, "the number of the turn last seen"),
+            ]
+        )
+
+    def fold(self, memory: Tensor, view: Mapping[str, Any]) -> None:
+        seat = view["seat"]
+        n = self.seats
+        played, under_way = self.at("played"), self.at("turn_played")
+        v = len(self.cards)
+        turn = view["turn"]
+        if int(memory[self.at("turn_seen")]) != turn:
+            owner = self.field(memory, "turn_seat").argmax()
+            if memory[self.at("turn_seat", int(owner))]:
+                start = played + int(owner) * v
+                block = memory[start : start + v]
+                np.minimum(block + memory[under_way : under_way + v], CAP, out=block)
+            memory[self.at("turn_seen")] = turn
+        memory[under_way : under_way + v] = 0.0
+        cards = self.cards
+        for card in view["this_turn"]["played"]:
+            memory[under_way + cards[card]] += 1.0
+        memory[self.at("turn_seat") : self.at("turn_seat") + n] = 0.0
+        memory[self.at("turn_seat", (view["active"] - seat) % n)] = 1.0
 
 
 def encoding(game: Game[Any], options: Mapping[str, Any]) -> SFDBGEncoding:

@@ -345,6 +345,12 @@ RULES: dict[str, str] = {
         "A player who can't buy any more cards this turn (Vega's Counter-Attack) can't challenge "
         "a Stage Boss either: defeating a Stage counts as buying it (FAQ)."
     ),
+    "sfdbg.ruling.stage-by-any-route": (
+        "A Stage bought or gained by any route (from under a Super Hero, given by Ultimate "
+        "Atomic Buster) is a Stage defeated (FAQ): Cammy, Delta Red counts it, and it is that "
+        "player's one Stage of the turn; after it he may neither challenge the Stage Boss nor "
+        "buy or gain another Stage that turn, nor be given one."
+    ),
     "sfdbg.ruling.reactions": (
         "Shinku Hadoken and Galactic Tornado are revealed from the hand (they stay there) when a "
         "player's Attack affects you, each at most once per Attack, before you choose a "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Self, cast
 
+from kumite.core.choice import ChoiceSyntaxError
 from kumite.core.errors import MalformedChoiceError
 from kumite.core.events import Event
 from kumite.core.game import Outcome, State
@@ -17,6 +18,7 @@ from kumite.games.sfdbg import effects as _effects  # noqa: F401
 from kumite.games.sfdbg import events as ev
 from kumite.games.sfdbg.actions import Vocabulary, vocabulary
 from kumite.games.sfdbg.cards import Catalog
+from kumite.games.sfdbg.choice import parse
 from kumite.games.sfdbg.engine import EMPTY, draw_cards, run_frames
 from kumite.games.sfdbg.machine import Machine, answer
 from kumite.games.sfdbg.options import Options
@@ -89,7 +91,7 @@ class SFDBGState(Machine, State):
         self.turn = 0
         self.power = 0
         self.plays, self.loc_used, self.topdeck = [], [], []
-        self.stage_won = EMPTY
+        self.stage_won = [EMPTY] * n
         self.cammy = self.yogi = self.no_buy = self.hp_ultra = False
         self.discount = 0
         self.ca_used = [False] * n
@@ -214,6 +216,10 @@ class SFDBGState(Machine, State):
     def choice_to_action(self, seat: int, choice: str) -> int:
         found = self.vocabulary.ids.get(choice)
         if found is None:
+            try:
+                parse(choice)
+            except ChoiceSyntaxError as exc:
+                raise MalformedChoiceError(seat, choice, exc.reason) from None
             raise MalformedChoiceError(seat, choice, "unknown choice")
         return found
 

@@ -18,6 +18,7 @@ from kumite.cards.provenance import LEGEND, mark
 from kumite.core.errors import OptionsError
 from kumite.core.game import Decision, Game
 from kumite.games.sfdbg.cards import Card, Catalog, Hero
+from kumite.games.sfdbg.choice import BUY_KICK, Buy, Defend, Play, Reveal, parse
 from kumite.games.sfdbg.game import GAME
 from kumite.games.sfdbg.labels import choice_label, stage_name
 from kumite.tui.console import pick
@@ -212,14 +213,12 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
 def label(choice: str, catalog: Catalog, view: Mapping[str, Any]) -> Text:
     """A menu entry for a choice string: the shared plain-English label, with the card's
     details for plays, buys and Defenses."""
-    verb, _, rest = choice.partition(":")
+    typed = parse(choice)
     plain = Text(choice_label(choice, catalog, view))
-    if verb in ("play", "defend", "reveal") and rest in catalog.by_id:
-        return plain.append_text(card_details(catalog.by_id[rest], cost=False))
-    card_id = rest.partition(":")[2]
-    if verb == "buy" and card_id in catalog.by_id:
-        return plain.append_text(card_details(catalog.by_id[card_id], cost=False))
-    if choice == "buy:kick":
+    card = typed.card if isinstance(typed, Play | Defend | Reveal | Buy) else None
+    if card is not None and card in catalog.by_id:
+        return plain.append_text(card_details(catalog.by_id[card], cost=False))
+    if choice == BUY_KICK:
         return plain.append(f" — {text_of(catalog.by_id['kick'])}")
     return plain
 

@@ -9,6 +9,24 @@ from kumite.core.events import Event
 from kumite.core.game import Outcome
 from kumite.games.sfdbg import events as ev
 from kumite.games.sfdbg.cards import Card, Catalog
+from kumite.games.sfdbg.choice import (
+    BUY_KICK,
+    BUY_ULTRA,
+    CHALLENGE,
+    END,
+    MOVED,
+    NO,
+    PLAY_POWER,
+    YES,
+    Buy,
+    Defend,
+    Discard,
+    Gain,
+    Moved,
+    Play,
+    Reveal,
+    Take,
+)
 from kumite.games.sfdbg.engine import (
     EMPTY,
     KINDS,
@@ -41,12 +59,18 @@ class Tables:
     kick_cost: int
     main_deck: tuple[int, ...]
     """The main deck before shuffling: each card of the "main" pile, ``copies`` times."""
-    """The card's whole text is ``+N Power`` (Punch, Kick, Tiger Shot...)."""
+    discard: tuple[str, ...]
+    defend: tuple[str, ...]
+    reveal: tuple[str, ...]
+    gain: tuple[str, ...]
+    gain_under: tuple[str, ...]
+    moved: dict[tuple[type[Moved], str], tuple[str, ...]]
+    """``(Destroy, "hand")`` -> ``destroy:hand:<card>`` per card index (and so for each kind
+    of :data:`~.choice.Moved` and each of its zones)."""
+    read: dict[str, tuple[str, int]]
+    """Each of the choices above -> (the zone it takes its card from, the card's index):
+    ``hand`` for a discard, a Defense or a reveal; ``under``, else ``lineup``, for a gain."""
 
-
-#: Play every card in your hand whose whole text is "+N Power", one after the other: a
-#: shorthand for the same plays one by one (``sfdbg.turn.play-order``).
-PLAY_POWER: Final = "play-power"
 
 _TABLES: Final[dict[int, Tables]] = {}
 
@@ -55,21 +79,34 @@ def tables(catalog: Catalog) -> Tables:
     found = _TABLES.get(id(catalog))
     if found is None or found.catalog is not catalog:
         ids = [c.id for c in catalog.cards]
-        play = tuple(f"play:{i}" for i in ids)
-        buy_lineup = tuple(f"buy:lineup:{i}" for i in ids)
-        buy_under = tuple(f"buy:under:{i}" for i in ids)
-        take = tuple(f"take:{i}" for i in ids)
+        play = tuple(Play(i).format() for i in ids)
+        buy_lineup = tuple(Buy("lineup", i).format() for i in ids)
+        buy_under = tuple(Buy("under", i).format() for i in ids)
+        take = tuple(Take(i).format() for i in ids)
         parse: dict[str, tuple[str, int]] = {}
         for k in range(len(ids)):
             parse[play[k]] = ("play", k)
             parse[buy_lineup[k]] = ("buy-lineup", k)
             parse[buy_under[k]] = ("buy-under", k)
             parse[take[k]] = ("take", k)
-        parse["buy:kick"] = ("buy-kick", catalog.kick)
-        parse["buy:ultra"] = ("buy-ultra", EMPTY)
-        parse["challenge"] = ("challenge", EMPTY)
-        parse["end"] = ("end", EMPTY)
+        parse[BUY_KICK] = ("buy-kick", catalog.kick)
+        parse[BUY_ULTRA] = ("buy-ultra", EMPTY)
+        parse[CHALLENGE] = ("challenge", EMPTY)
+        parse[END] = ("end", EMPTY)
         parse[PLAY_POWER] = ("play-power", EMPTY)
+        discard = tuple(Discard(i).format() for i in ids)
+        defend = tuple(Defend(i).format() for i in ids)
+        reveal = tuple(Reveal(i).format() for i in ids)
+        gain = tuple(Gain(i).format() for i in ids)
+        gain_under = tuple(Gain(i, under=True).format() for i in ids)
+        moved = {
+            (kind, zone): tuple(kind(zone, i).format() for i in ids)
+            for kind in MOVED
+            for zone in kind.zones
+        }
+        zones = [("hand", discard), ("hand", defend), ("hand", reveal), ("lineup", gain)]
+        zones += [("under", gain_under), *((zone, s) for (_, zone), s in moved.items())]
+        read = {s: (zone, k) for zone, strings in zones for k, s in enumerate(strings)}
         found = Tables(
             catalog,
             play,
@@ -81,6 +118,13 @@ def tables(catalog: Catalog) -> Tables:
             tuple(c.simple_power >= 0 for c in catalog.cards),
             catalog.cards[catalog.kick].cost,
             tuple(c.index for c in catalog.pile("main") for _ in range(c.copies)),
+            discard,
+            defend,
+            reveal,
+            gain,
+            gain_under,
+            moved,
+            read,
         )
         _TABLES[id(catalog)] = found
     return found
@@ -121,35 +165,35 @@ def turn_legal(st: Engine, req: Request) -> tuple[str, ...]:
             for c in affordable:
                 out.append(buy[c])
         if st.kicks and t.kick_cost <= power:
-            out.append("buy:kick")
+            out.append(BUY_KICK)
         under = st.under[seat]
         if under:
             discount = st.discount
             buy = t.buy_under
             if len(under) == 1:  # usually just the Ultra
-                if cost[under[0]] - discount <= power:
+                if cost[under[0]] - discount <= power and st.may_defeat(seat, under[0]):
                     out.append(buy[under[0]])
             else:
                 for c in sorted(set(under)):
-                    if cost[c] - discount <= power:
+                    if cost[c] - discount <= power and st.may_defeat(seat, c):
                         out.append(buy[c])
         ultras = st.ultras[seat]
         if ultras and cost[ultras[-1]] - st.discount <= power:
-            out.append("buy:ultra")
+            out.append(BUY_ULTRA)
         # can_challenge(st), inlined (no_buy is checked above: sfdbg.ruling.cannot-buy-stage).
         stages = st.stages
         if (
             st.stage_up
             and stages
-            and st.stage_won == EMPTY
+            and st.stage_won[seat] == EMPTY
             and power >= cost[stages[-1]]
             and (st.bosses or st.hero_discard)
         ):
-            out.append("challenge")
-    won = st.stage_won
+            out.append(CHALLENGE)
+    won = st.stage_won[seat]
     if won != EMPTY and st.cammy and won in st.discard[seat]:
         out.append(t.take[won])
-    out.append("end")
+    out.append(END)
     return tuple(out)
 
 
@@ -160,7 +204,7 @@ def can_challenge(st: Engine) -> bool:
         not st.no_buy
         and st.stage_up
         and bool(st.stages)
-        and st.stage_won == EMPTY
+        and st.stage_won[st.active] == EMPTY
         and st.power >= st.cards[st.stages[-1]].cost
         and bool(st.bosses or st.hero_discard)
     )
@@ -225,10 +269,12 @@ def _bought(
     out: list[Event],
     rule: str = "sfdbg.turn.buy",
 ) -> None:
-    """``sfdbg.turn.buy-any-number`` / ``sfdbg.turn.to-discard``."""
+    """``sfdbg.turn.buy-any-number`` / ``sfdbg.turn.to-discard``; a Stage bought is defeated
+    (``sfdbg.faq.defeat``)."""
     st.power -= price
     st.discard[seat].append(card)
     st.moved(seat, card, "buys", f"{where} for {price} Power", rule, out)
+    st.gained(seat, card, out)
 
 
 # -- playing a card ----------------------------------------------------------------------------
@@ -351,7 +397,7 @@ def stage_won(st: Engine, frame: Frame, out: list[Event]) -> None:
     stage = st.stages.pop()
     st.discard[seat].append(stage)
     st.stage_up = False
-    st.stage_won = stage
+    st.stage_won[seat] = stage
     boss = st.boss
     st.defeated.append(boss)
     st.boss = EMPTY
@@ -446,14 +492,14 @@ def _reveal_added(st: Engine, added: list[int], out: list[Event]) -> None:
 
 def _hp_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> None:
     (ultra,) = req.data
-    if choice == "yes" and ultra in st.played[req.seat]:
+    if choice == YES and ultra in st.played[req.seat]:
         st.played[req.seat].remove(ultra)
         st.shuffle_into_deck(req.seat, ultra)
         st.moved(req.seat, ultra, "shuffles", "into his deck", "sfdbg.variant.high-powered", out)
 
 
 KINDS["hp-ultra"] = Kind(
-    lambda st, req: ("yes", "no"),
+    lambda st, req: (YES, NO),
     _hp_answer,
     lambda st, req: (
         f"High-Powered Heroes: shuffle {st.name(req.data[0])} into your deck (not discard it)?"
@@ -472,7 +518,7 @@ def start_turn(st: Engine, seat: int, out: list[Event]) -> None:
     st.turn += 1
     st.power = 0
     st.plays = []
-    st.stage_won = EMPTY
+    st.stage_won = [EMPTY] * st.n
     st.cammy = False
     st.yogi = False
     st.loc_used = []

@@ -12,8 +12,10 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from kumite.core.choice import ChoiceSyntaxError
 from kumite.core.decision import pending_view
 from kumite.core.rng import Rng
+from kumite.games.sfdbg.choice import Buy, Challenge, Defend, Play, Reveal, parse
 from kumite.games.sfdbg.engine import EMPTY, Engine, Request
 from kumite.games.sfdbg.scoring import deck_vp, stage_count
 from kumite.games.sfdbg.turn import can_challenge, owned
@@ -100,7 +102,7 @@ def view(st: SFDBGState, seat: int | None) -> dict[str, Any]:
         "set_aside": _ids(st, st.aside),
         "this_turn": {
             "played": _ids(st, st.plays),
-            "stage_defeated": None if st.stage_won == EMPTY else st.cards[st.stage_won].id,
+            "stage_defeated": _stage_defeated(st),
             "under_discount": st.discount,
             "cannot_buy": st.no_buy,
         },
@@ -108,6 +110,13 @@ def view(st: SFDBGState, seat: int | None) -> dict[str, Any]:
         "pending": pending_view(st.pending(), seat),
         "outcome": None if st.result is None else st.result.to_json(),
     }
+
+
+def _stage_defeated(st: Engine) -> str | None:
+    """The Stage the player whose turn it is has defeated this turn (a foe may have been given
+    one too: it is in his discard pile, in sight)."""
+    won = st.stage_won[st.active]
+    return None if won == EMPTY else st.cards[won].id
 
 
 def determinize(st: S, seat: int, rng: random.Random) -> S:
@@ -168,17 +177,20 @@ def explain(st: SFDBGState, seat: int, choice: str) -> str:
         return _explain_defense(st, req, choice)
     if req.kind != "turn":
         return f"a {req.kind!r} decision is pending: {st.pending()[0].prompt}"
-    verb, _, rest = choice.partition(":")
+    try:
+        typed = parse(choice)
+    except ChoiceSyntaxError as exc:
+        return exc.reason
     by_id = st.catalog.by_id
-    if verb == "play":
-        if rest not in by_id:
-            return f"no card {rest!r}"
-        return f"{by_id[rest].name} is not in your hand"
-    if verb == "buy":
+    if isinstance(typed, Play):
+        if typed.card not in by_id:
+            return f"no card {typed.card!r}"
+        return f"{by_id[typed.card].name} is not in your hand"
+    if isinstance(typed, Buy):
         if st.no_buy:
             return "you can't buy any more cards this turn"
-        where, _, card_id = rest.partition(":")
-        card = by_id.get(card_id)
+        where = typed.zone
+        card = None if typed.card is None else by_id.get(typed.card)
         if where == "lineup" and card is not None:
             if card.index not in st.lineup:
                 return f"{card.name} is not in the Line-Up"
@@ -186,17 +198,20 @@ def explain(st: SFDBGState, seat: int, choice: str) -> str:
         if where == "under" and card is not None:
             if card.index not in st.under[seat]:
                 return f"{card.name} is not under your Super Hero"
+            if not st.may_defeat(seat, card.index):
+                # sfdbg.faq.defeat: buying a Stage is defeating it
+                return "a player may only defeat one Stage per turn"
             return f"{card.name} costs {max(0, card.cost - st.discount)}; you have {st.power} Power"
         if where == "kick":
             return "no Kick left" if not st.kicks else f"a Kick costs 3; you have {st.power} Power"
         return "not among the legal choices"
-    if verb == "challenge":
+    if isinstance(typed, Challenge):
         if st.no_buy:
             # sfdbg.faq.defeat: "You 'defeat' a Boss/Super Villain/Stage when you buy ... one."
             return (
                 "you can't buy any more cards this turn, and defeating a Stage counts as buying it"
             )
-        if st.stage_won != EMPTY:
+        if st.stage_won[seat] != EMPTY:
             return "a player may only defeat one Stage per turn"
         if not st.stage_up or not st.stages:
             return "no Stage is face up"
@@ -209,16 +224,19 @@ def _explain_defense(st: SFDBGState, req: Request, choice: str) -> str:
     """Why a Defense or a reaction is refused: from the seat's own hand and the table only."""
     a, forced = req.data
     seat = req.seat
-    verb, _, card_id = choice.partition(":")
-    if verb not in ("defend", "reveal"):
+    try:
+        typed = parse(choice)
+    except ChoiceSyntaxError as exc:
+        return exc.reason
+    if not isinstance(typed, (Defend, Reveal)):
         return (
             "against an Attack, choose defend:<card> (a Defense in your hand), "
             "reveal:<card> (Shinku Hadoken, Galactic Tornado) or no-defense"
         )
-    card = st.catalog.by_id.get(card_id)
+    card = st.catalog.by_id.get(typed.card)
     if card is None:
-        return f"no card {card_id!r}"
-    if verb == "defend":
+        return f"no card {typed.card!r}"
+    if isinstance(typed, Defend):
         if forced:  # sfdbg.clarify.hugo
             return "you cannot avoid this Attack (Hugo): no Defense may be played against it"
         if card.defense is None:

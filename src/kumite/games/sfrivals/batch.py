@@ -33,6 +33,7 @@ from numpy.typing import NDArray
 
 from kumite.core.game import Game
 from kumite.games.sfrivals.cards import HAND, Catalog, Character
+from kumite.games.sfrivals.choice import PickCharacter
 from kumite.games.sfrivals.game import SFRivals
 from kumite.games.sfrivals.options import Options
 from kumite.games.sfrivals.resolve import NO_CARRY
@@ -269,12 +270,12 @@ class Fights:
         options leave them, set-ups, then one card per seat per round)."""
         chars = [engine.characters[c] for c in self.characters[i]]
         out: list[dict[int, str]] = []
-        picks = {s: f"character:{chars[s].id}" for s in (0, 1) if engine.fixed[s] < 0}
+        picks = {s: PickCharacter(chars[s].id).format() for s in (0, 1) if engine.fixed[s] < 0}
         if picks:
             out.append(picks)
         out.append({s: chars[s].setup_choices[int(self.setup[i, s])] for s in (0, 1)})
         for r in range(int(self.rounds[i])):
-            out.append({s: "play:" + chars[s].cards[int(self.played[i, s, r])].id for s in (0, 1)})
+            out.append({s: chars[s].cards[int(self.played[i, s, r])].choice for s in (0, 1)})
         return out
 
 
@@ -296,9 +297,8 @@ class BatchEngine:
         # per character: the (cover, shown) slots of each set-up choice
         self._setup_cards = []
         for char in self.characters:
-            pairs = [choice.split(":")[1:] for choice in char.setup_choices]
             self._setup_cards.append(
-                np.array([[char.by_id[c].index, char.by_id[s].index] for c, s in pairs])
+                np.array([[c.index, s.index] for c, s in char.setups.values()])
             )
         self._solvers: dict[tuple[int, int], FightSolver] = {}
         # legal cards and stuck hands depend on the character only: one table each, shared

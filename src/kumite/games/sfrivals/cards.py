@@ -20,6 +20,7 @@ from kumite.cards import (
 )
 from kumite.cards.pack import PackLoader, read_rules
 from kumite.core.errors import PackError
+from kumite.games.sfrivals.choice import PickCharacter, Play, SetUp
 
 Op = Literal[
     "reduce_damage",
@@ -141,7 +142,7 @@ class Card:
         object.__setattr__(self, "has_power", bool(self.effects))
         object.__setattr__(self, "is_ultra", self.kind == "ultra")
         object.__setattr__(self, "is_super", self.kind == "super")
-        object.__setattr__(self, "choice", f"play:{self.id}")
+        object.__setattr__(self, "choice", Play(self.id).format())
 
     def __repr__(self) -> str:
         return f"<Card {self.id} i{self.initiative} d{self.damage}>"
@@ -177,18 +178,24 @@ class Character:
     restricted_copies: int = dataclasses.field(init=False)
     """Copies of Ultra and Super Combo cards (the only cards that may be unplayable)."""
     by_id: Mapping[str, Card] = dataclasses.field(init=False)
+    by_choice: Mapping[str, Card] = dataclasses.field(init=False)
+    """Card by its ``play:<card>`` choice (:attr:`Card.choice`)."""
+    setups: Mapping[str, tuple[Card, Card]] = dataclasses.field(init=False)
+    """``(cover, shown)`` by set-up choice, in the order of :attr:`setup_choices`."""
 
     def __post_init__(self) -> None:
-        choices = tuple(
-            f"setup:{c.id}:{s.id}"
+        setups = {
+            SetUp(c.id, s.id).format(): (c, s)
             for c in self.cards
             for s in self.cards
             if c is not s or c.copies >= 2
-        )
-        object.__setattr__(self, "setup_choices", choices)
+        }
+        object.__setattr__(self, "setups", setups)
+        object.__setattr__(self, "setup_choices", tuple(setups))
         restricted = sum(c.copies for c in self.cards if c.is_ultra or c.is_super)
         object.__setattr__(self, "restricted_copies", restricted)
         object.__setattr__(self, "by_id", {c.id: c for c in self.cards})
+        object.__setattr__(self, "by_choice", {c.choice: c for c in self.cards})
 
     def card(self, card_id: str) -> Card:
         return self.by_id[card_id]
@@ -208,6 +215,12 @@ class Catalog:
     cards: Mapping[str, Card]
     rules: RuleValues
     rule_provenance: Mapping[str, Provenance]
+    character_choices: tuple[str, ...] = dataclasses.field(init=False)
+    """``character:<id>`` of every character, in pack order."""
+
+    def __post_init__(self) -> None:
+        choices = tuple(PickCharacter(c).format() for c in self.characters)
+        object.__setattr__(self, "character_choices", choices)
 
     def unseen(self, player: Mapping[str, Any]) -> list[Card]:
         """From one player's public view entry, the cards its opponent has not seen: its hand

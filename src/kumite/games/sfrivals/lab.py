@@ -13,7 +13,7 @@ from kumite.games.sfrivals.options import Options
 from kumite.games.sfrivals.rollout import random_rollout
 from kumite.games.sfrivals.spec import SPEC
 from kumite.games.sfrivals.state import SFRState
-from kumite.sim.adapters import Adapter, CardPlay, GameSummary
+from kumite.sim.adapters import Adapter, BatchGames, CardPlay, GameSummary
 
 
 class SFRivalsAdapter(Adapter):
@@ -24,6 +24,9 @@ class SFRivalsAdapter(Adapter):
 
     def card_names(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
         return {c.id: c.name for c in GAME.catalog(options).cards.values()}
+
+    def card_owners(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
+        return {c.id: c.character for c in GAME.catalog(options).cards.values()}
 
     def card_labels(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
         catalog = GAME.catalog(options)
@@ -93,6 +96,70 @@ class SFRivalsAdapter(Adapter):
                 )
             )
         return out
+
+    def batch_games(
+        self, game: Game[Any], prepared: Any, seeds: Any, entities: Any, ids: Sequence[str]
+    ) -> BatchGames:
+        import numpy as np
+
+        from kumite.games.sfrivals.batch import REASONS, engine_for
+        from kumite.games.sfrivals.cards import HAND
+
+        opts, _ = prepared
+        engine = engine_for(game, opts)
+        chars = engine.characters
+        slots = max(len(c.cards) for c in chars)
+        n = len(seeds)
+        characters = np.empty((n, 2), dtype=np.int64)
+        played = np.empty((n, 2, HAND), dtype=np.int8)
+        winner = np.empty(n, dtype=np.int8)
+        rounds = np.empty(n, dtype=np.int64)
+        reason = np.empty(n, dtype=np.int8)
+        if entities is None:
+            groups = [(np.arange(n), opts.characters)]
+        else:
+            to_engine = np.array([engine.index[i] for i in ids], dtype=np.int64)
+            ent = to_engine[entities]
+            code = (ent[:, 0] * len(chars) + ent[:, 1]).astype(np.int16)  # radix-sorted
+            order = np.argsort(code, kind="stable")
+            cuts = np.flatnonzero(np.diff(code[order])) + 1
+            groups = []
+            for part in np.split(order, cuts):
+                if len(part):
+                    a, b = divmod(int(code[part[0]]), len(chars))
+                    groups.append((part, (chars[a].id, chars[b].id)))
+        # One call per pairing: the engine plays many fights of one pairing best, and a
+        # chunk of the balanced design holds thousands of each.
+        for part, pair in groups:
+            fights = engine.random_fights(seeds[part], pair)
+            characters[part] = fights.characters
+            played[part] = fights.played
+            winner[part] = fights.winner
+            rounds[part] = fights.rounds
+            reason[part] = fights.reason
+        card_ids = [
+            c.cards[j].id if j < len(c.cards) else f"{c.id}.{j}"
+            for c in chars
+            for j in range(slots)
+        ]
+        return BatchGames(
+            [c.id for c in chars], characters, winner, reason, REASONS, rounds, played, card_ids,
+            slots,
+        )  # fmt: skip
+
+    def batch_warm(self, game: Game[Any], prepared: Any) -> None:
+        import numpy as np
+
+        from kumite.games.sfrivals.batch import engine_for
+
+        opts, _ = prepared
+        engine = engine_for(game, opts)
+        count = len(engine.characters)
+        pairings = np.arange(count * count, dtype=np.int64)
+        engine.rule_tables(pairings)
+        engine.first_keys(np.array([[0, 0]], dtype=np.int64), np.array([[0, 0]], dtype=np.int64))
+        engine._start_consts(pairings)
+        engine.random_fights(np.arange(2, dtype=np.int64))  # compiles (or loads) the kernels
 
 
 ADAPTER = SFRivalsAdapter(SPEC)

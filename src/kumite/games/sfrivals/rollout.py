@@ -97,11 +97,7 @@ def _setups(char: Character) -> tuple[tuple[Card, Card], ...]:
     """``(cover, shown)`` per set-up choice, in the order of ``char.setup_choices``."""
     found = _SETUPS.get(char)
     if found is None:
-        pairs = []
-        for choice in char.setup_choices:
-            _, cover, shown = choice.split(":")
-            pairs.append((char.by_id[cover], char.by_id[shown]))
-        found = _SETUPS[char] = tuple(pairs)
+        found = _SETUPS[char] = tuple(char.setups.values())
     return found
 
 

@@ -19,6 +19,7 @@ SPEC = GameSpec(
         label="Character",
         names=Ref("kumite.games.sfrivals.spec:character_names"),
     ),
+    labels=Ref("kumite.games.sfrivals.labels:labeler"),
     bots=(
         Bot(
             "greedy",
@@ -59,7 +60,7 @@ SPEC = GameSpec(
         ),
     ),
     tui=Ref("kumite.games.sfrivals.tui:FRONT_END"),
-    solver=Ref("kumite.games.sfrivals.solver.cli:run"),
+    solver=Ref("kumite.games.sfrivals.solver.command:app"),
     lab=Ref("kumite.games.sfrivals.lab:ADAPTER"),
     web="kumite.games.sfrivals.web",
     table=Ref("kumite.games.sfrivals.web:ADAPTER"),
@@ -68,6 +69,7 @@ SPEC = GameSpec(
         env_name="SFRivals",
         batch=Ref("kumite.games.sfrivals.batch:make"),
         vector=Ref("kumite.games.sfrivals.vector:make"),
+        exploit=Ref("kumite.games.sfrivals.exploit:hook"),
     ),
 )
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Self
 
+from kumite.core.choice import ChoiceSyntaxError
 from kumite.core.decision import pending_view
 from kumite.core.errors import MalformedChoiceError
 from kumite.core.events import Event
 from kumite.core.game import Decision, Outcome, State
 from kumite.games.sfrivals import events as ev
 from kumite.games.sfrivals.cards import Card, Catalog, Character
+from kumite.games.sfrivals.choice import PickCharacter, Play, SetUp, parse
 from kumite.games.sfrivals.legal import (
     fight_end,
     held,
@@ -109,7 +111,7 @@ class SFRState(State):
         if self.phase == OVER:
             return ()
         if self.phase == CHARACTER:
-            legal = tuple(f"character:{c}" for c in self.catalog.characters)
+            legal = self.catalog.character_choices
             return tuple(
                 Decision(s, "character", legal, "Choose your character")
                 for s in (0, 1)
@@ -166,26 +168,30 @@ class SFRState(State):
         return held(self._character(seat), self.hands[seat])
 
     def explain_illegal(self, seat: int, choice: str) -> str:
-        verb, _, rest = choice.partition(":")
-        if self.phase == PLAY and verb == "play":
-            card = self.catalog.cards.get(rest)
+        try:
+            typed = parse(choice)
+        except ChoiceSyntaxError as exc:
+            return exc.reason
+        if self.phase == PLAY and isinstance(typed, Play):
+            card = self.catalog.cards.get(typed.card)
             char = self.chars[seat]
             if card is None or char is None or card.character != char.id:
                 return "no such card for your character"
             if not self.hands[seat][card.index]:
                 return f"{card.name} is not in your hand"
-            if card.is_ultra and self.lives[seat] > self.catalog.rules.ultra_life_at_most:
+            rules = self.catalog.rules
+            if card.is_ultra and self.lives[seat] > rules.ultra_life_at_most:
                 return (
                     f"an Ultra Combo can only be played when your life is "
-                    f"{self.catalog.rules.ultra_life_at_most} or under"
+                    f"{rules.ultra_life_at_most} or under (you have {self.lives[seat]})"
                 )
-            if card.is_super and self.round < self.catalog.rules.super_round_at_least:
+            if card.is_super and self.round < rules.super_round_at_least:
                 return (
                     f"a Super Combo can only be played from round "
-                    f"{self.catalog.rules.super_round_at_least}"
+                    f"{rules.super_round_at_least} (this is round {self.round})"
                 )
-        if self.phase != {"character": CHARACTER, "setup": SETUP, "play": PLAY}.get(verb, ""):
-            return f"a {self.phase} decision is pending, not {verb!r}"
+        if self.phase != typed.verb:  # each phase is named after the verb of its choices
+            return f"a {self.phase} decision is pending, not {typed.verb!r}"
         return "not among the legal choices"
 
     # -- transitions --------------------------------------------------------------------
@@ -202,7 +208,7 @@ class SFRState(State):
 
     def _apply_characters(self, choices: dict[int, str], out: list[Event]) -> None:
         for s in sorted(choices):
-            char = self.catalog.characters[choices[s].partition(":")[2]]
+            char = self.catalog.characters[PickCharacter.parse(choices[s]).character]
             self.chars[s] = char
             if not self.quiet:
                 out.append(
@@ -214,10 +220,9 @@ class SFRState(State):
 
     def _apply_setup(self, choices: dict[int, str], out: list[Event]) -> None:
         for s in (0, 1):
-            _, cover_id, shown_id = choices[s].split(":")
             char = self.chars[s]
             assert char is not None
-            cover, shown = char.card(cover_id), char.card(shown_id)
+            cover, shown = char.setups[choices[s]]
             hand = [c.copies for c in char.cards]
             hand[cover.index] -= 1
             hand[shown.index] -= 1
@@ -242,7 +247,7 @@ class SFRState(State):
         self.round = 1
 
     def _take(self, seat: int, choice: str) -> Card:
-        card = self._character(seat).by_id[choice[5:]]
+        card = self._character(seat).by_choice[choice]
         hand = list(self.hands[seat])
         hand[card.index] -= 1
         self.hands[seat] = tuple(hand)
@@ -351,33 +356,34 @@ class SFRState(State):
     # -- actions ------------------------------------------------------------------------
 
     def choice_to_action(self, seat: int, choice: str) -> int:
-        verb, _, rest = choice.partition(":")
         try:
-            if verb == "character":
-                return A_CHARACTER + list(self.catalog.characters).index(rest)
+            typed = parse(choice)
+            if isinstance(typed, PickCharacter):
+                return A_CHARACTER + list(self.catalog.characters).index(typed.character)
             char = self.chars[seat]
             if char is None:
-                raise KeyError(rest)
-            if verb == "play":
-                return A_PLAY + char.card(rest).index
-            if verb == "setup":
-                cover_id, _, shown_id = rest.partition(":")
-                return A_SETUP + char.card(cover_id).index * CARD_SLOTS + char.card(shown_id).index
+                raise KeyError(choice)
+            if isinstance(typed, Play):
+                return A_PLAY + char.card(typed.card).index
+            assert isinstance(typed, SetUp)
+            cover, shown = char.card(typed.cover), char.card(typed.shown)
+            return A_SETUP + cover.index * CARD_SLOTS + shown.index
+        except ChoiceSyntaxError as exc:
+            raise MalformedChoiceError(seat, choice, exc.reason) from None
         except (KeyError, ValueError):
-            pass
-        raise MalformedChoiceError(seat, choice, "unknown choice")
+            raise MalformedChoiceError(seat, choice, "unknown choice") from None
 
     def action_to_choice(self, seat: int, action: int) -> str:
         if A_CHARACTER <= action < A_PLAY:
-            return "character:" + list(self.catalog.characters)[action - A_CHARACTER]
+            return self.catalog.character_choices[action - A_CHARACTER]
         char = self.chars[seat]
         if char is None:
             raise KeyError(action)
         if A_PLAY <= action < A_SETUP:
-            return "play:" + char.cards[action - A_PLAY].id
+            return char.cards[action - A_PLAY].choice
         if A_SETUP <= action < NUM_ACTIONS:
             cover, shown = divmod(action - A_SETUP, CARD_SLOTS)
-            return f"setup:{char.cards[cover].id}:{char.cards[shown].id}"
+            return SetUp(char.cards[cover].id, char.cards[shown].id).format()
         raise KeyError(action)
 
     # -- views --------------------------------------------------------------------------

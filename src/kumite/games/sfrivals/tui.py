@@ -17,6 +17,7 @@ from kumite.cards.provenance import LEGEND, mark
 from kumite.core.errors import OptionsError
 from kumite.core.game import Decision, Game
 from kumite.games.sfrivals.cards import Card, Catalog
+from kumite.games.sfrivals.choice import PickCharacter, Play, SetUp
 from kumite.games.sfrivals.game import GAME
 from kumite.tui.console import pick
 from kumite.tui.registry import TerminalFrontEnd
@@ -186,9 +187,11 @@ class HumanSFRivals:
         c = self.console
         if decision.kind == "character":
             # names only: the matchup's two move lists follow at the set-up
-            chars = [self.catalog.characters[x.partition(":")[2]] for x in decision.legal]
+            chars = [
+                self.catalog.characters[PickCharacter.parse(x).character] for x in decision.legal
+            ]
             chosen = pick(c, f"{self.label}: choose your character", chars, lambda ch: ch.name)
-            return f"character:{chosen.id}"
+            return PickCharacter(chosen.id).format()
         if decision.kind == "setup":
             mine, theirs = (
                 view["players"][s]["character"] for s in (decision.seat, 1 - decision.seat)
@@ -204,7 +207,7 @@ class HumanSFRivals:
         is greyed with the reason, and a pick of it is refused."""
         me = view["players"][decision.seat]
         held = Counter(me.get("hand", []))
-        legal = {x[5:] for x in decision.legal}
+        legal = {Play.parse(x).card for x in decision.legal}
         cards = [self.catalog.cards[i] for i in held]
         rules = self.catalog.rules
 
@@ -232,8 +235,8 @@ class HumanSFRivals:
         return played.choice
 
     def _setup(self, decision: Decision) -> str:
-        pairs = [x.split(":")[1:] for x in decision.legal]
-        covers = list(dict.fromkeys(p[0] for p in pairs))
+        pairs = [SetUp.parse(x) for x in decision.legal]
+        covers = list(dict.fromkeys(p.cover for p in pairs))
         c = self.console
         c.print(
             "Keep 8 of your 10 cards: one of the other two covers your life gauge "
@@ -245,14 +248,14 @@ class HumanSFRivals:
             covers,
             lambda x: card_label(self.catalog.cards[x], self.catalog.cards[x].copies),
         )
-        shows = [p[1] for p in pairs if p[0] == cover]
+        shows = [p.shown for p in pairs if p.cover == cover]
         shown = pick(
             c,
             "Card to show your opponent (also unused)",
             shows,
             lambda x: card_label(self.catalog.cards[x]),
         )
-        return f"setup:{cover}:{shown}"
+        return SetUp(cover, shown).format()
 
 
 class SFRivalsFrontEnd(TerminalFrontEnd):

@@ -30,6 +30,17 @@ from typing import Any, Final
 from kumite.core.game import Decision, Game
 from kumite.core.rng import Rng
 from kumite.games.rivales.cards import Card, Catalog, Fighter
+from kumite.games.rivales.choice import (
+    BOOST_LEVELS,
+    PASS,
+    Boost,
+    CallZone,
+    Guard,
+    Persona,
+    Pick,
+    ZoneOrder,
+    parse,
+)
 from kumite.games.rivales.engine import Engine
 from kumite.games.rivales.game import GAME
 from kumite.games.rivales.lookahead import position, quick_clash, swing
@@ -40,6 +51,9 @@ KO: Final = 50.0
 ENERGY: Final = 0.35
 """Worth of one energy card, in points of Damage."""
 MAX_CANDIDATES: Final = 8
+HANSEL: Final = Persona("hansel").format()
+BOOST_LEVEL: Final = {Boost(level).format(): level for level in BOOST_LEVELS}
+"""Each boost choice's level."""
 
 
 def card_value(card: Card) -> float:
@@ -54,6 +68,7 @@ class GreedyRivales:
 
     def __init__(self, catalog: Catalog, options: Mapping[str, Any], seat: int, seed: int) -> None:
         self.catalog = catalog
+        self.by_choice: dict[str, Card] = catalog.by_choice
         self.options = {k: v for k, v in options.items() if k not in ("fighters", "mode")}
         self.seat = seat
         self.rng = random.Random(seed)
@@ -92,7 +107,8 @@ class GreedyRivales:
         return self._effect(view, decision)
 
     def card(self, choice: str) -> Card:
-        return self.catalog.cards[choice.rpartition(":")[2]]
+        """The card a ``marker:``, ``play:`` or ``pick:`` choice names."""
+        return self.by_choice[choice]
 
     # -- one clash ahead --------------------------------------------------------------------
     def _me(self, view: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -164,7 +180,8 @@ class GreedyRivales:
                 if line and line[-1]["owner"] in current:
                     line = line[:-1]  # this clash's card: played again by the evaluation
                 lines[(z, t)] = [
-                    Slot(cards[slot["card"]], slot["owner"], SIDE_OF[slot["side"]]) for slot in line
+                    Slot(cards[slot["card"]], slot["owner"], SIDE_OF[slot["side"]], slot["cut"])
+                    for slot in line
                 ]
         me = players[seat]
         hands: list[list[str] | None] = [[] for _ in players]
@@ -261,7 +278,7 @@ class GreedyRivales:
         rival = self._rival(view)
         cands = self._candidates(view, rival)
         for option in decision.legal:
-            level = option.partition(":")[2]
+            level = BOOST_LEVEL[option]
             first = (view.get("zone_order") or [0])[0] + 1  # 2vs2: the order chosen
             total = sum(
                 self._score(
@@ -279,22 +296,22 @@ class GreedyRivales:
         if mine is None:  # pragma: no cover
             return decision.legal[0]
         scores = {
-            option: self._average(view, mine, personas={self.seat: option.partition(":")[2]})
+            option: self._average(view, mine, personas={self.seat: Persona.parse(option).persona})
             for option in decision.legal
         }
-        return max(decision.legal, key=lambda o: (scores[o], o == "persona:hansel"))
+        return max(decision.legal, key=lambda o: (scores[o], o == HANSEL))
 
     def _order(self, view: Mapping[str, Any], decision: Decision) -> str:
         mine, fight = self._my_card(view), self._fight(view)
         if mine is None or fight is None:  # pragma: no cover - cards are down by now
             return decision.legal[0]
         scores = {
-            option: self._average(view, mine, first_zone=int(option[-1]))
+            option: self._average(view, mine, first_zone=ZoneOrder.parse(option).first)
             for option in decision.legal
         }
         return max(
             decision.legal,
-            key=lambda o: (round(scores[o], 6), int(o[-1]) - 1 != fight["zone"]),
+            key=lambda o: (round(scores[o], 6), ZoneOrder.parse(o).first - 1 != fight["zone"]),
         )
 
     def _guard(self, view: Mapping[str, Any], decision: Decision) -> str:
@@ -310,15 +327,15 @@ class GreedyRivales:
         prevent = min(net, energy)
         last = view["clash"] >= view["clashes_per_round"]  # energy is worth nothing after
         if net >= self._me(view)["life"] or last or prevent >= 2 or energy - prevent >= 1:
-            return f"guard:{prevent}"
-        return "guard:0"
+            return Guard(prevent).format()
+        return Guard(0).format()
 
     def _effect(self, view: Mapping[str, Any], decision: Decision) -> str:
         legal = decision.legal
         kind = decision.kind
         if kind == "flip-energy-up":
             return legal[-1]
-        picks = [c for c in legal if c.startswith("pick:")]
+        picks = [c for c in legal if isinstance(parse(c), Pick)]
         if kind == "dodge":
             return max(picks, key=lambda c: (self.card(c).speed, card_value(self.card(c))))
         if kind == "exchange-with-basic":
@@ -328,11 +345,11 @@ class GreedyRivales:
                 mine is not None
                 and self.card(best).speed + self.card(best).damage <= mine.speed + mine.damage
             ):
-                return "pass"
+                return PASS
             return best
         if kind == "flip-own-down":
             return self._presion(view, picks)
-        return "pass" if "pass" in legal else legal[0]
+        return PASS if PASS in legal else legal[0]
 
     def _presion(self, view: Mapping[str, Any], picks: Sequence[str]) -> str:
         """Flip the oldest face-up card that is not linked to the card of this clash."""
@@ -344,12 +361,12 @@ class GreedyRivales:
         line = view["zones"][fight["zone"]]["lines"][team]
         linked = set()
         for slot in reversed(line[:-1]):
-            if slot["side"] != "up" or not self.catalog.cards[slot["card"]].link:
+            if slot["side"] != "up" or slot["cut"] or not self.catalog.cards[slot["card"]].link:
                 break
             linked.add((slot["owner"], slot["card"]))
         for choice in picks:
-            _, owner, card = choice.split(":")
-            if (int(owner), card) not in linked:
+            pick = Pick.parse(choice)
+            if (pick.seat, pick.card) not in linked:
                 return choice
         return picks[0]
 
@@ -363,7 +380,7 @@ class GreedyRivales:
             if line and line[-1]["side"] == "up" and self.catalog.cards[line[-1]["card"]].link:
                 score += 1.5 * any(c.link for c in hand)
             scores.append((score, self.rng.random(), z))
-        return f"zone:{max(scores)[2] + 1}"
+        return CallZone(max(scores)[2] + 1).format()
 
 
 SIDE_OF: Final = {"up": UP, "down": DOWN, "exhausted": SPENT}

@@ -27,16 +27,10 @@ class RivalesTable(TableAdapter):
 
     def lobby(self, spec: GameSpec, game: Game[Any]) -> dict[str, Any]:
         out = super().lobby(spec, game)
-        out["seat_counts"] = [2, 4]
+        # The seats of each mode's teams are the game's declaration (the lobby's "teams").
         out["modes"] = [
-            {"id": "1v1", "name": "1vs1 duel", "seats": 2, "teams": [[0], [1]]},
-            {
-                "id": "2v2",
-                "name": "2vs2 teams",
-                "seats": 4,
-                "teams": [[0, 1], [2, 3]],
-                "team_names": ["Team A", "Team B"],
-            },
+            {"id": "1v1", "name": "1vs1 duel", "seats": 2},
+            {"id": "2v2", "name": "2vs2 teams", "seats": 4},
         ]
         out["mode_option"] = "mode"
         field = out["seat_field"]

@@ -5,6 +5,7 @@
 // to click. Elements that make a choice carry `data-choice`; the decision panel lists every
 // legal choice with the label the server sent (built from this seat's view only).
 import { h, clear, mark, provenanceTitle } from "/static/js/api.js";
+import { decisionMap, targetKey } from "/static/js/choices.js";
 
 const TYPES = {
   basic: { icon: "◆", name: "basic (light-blue diamond)" },
@@ -116,31 +117,10 @@ function teamLabel(ctx, t) {
 
 // -- choices -------------------------------------------------------------------------------
 
-// Which element a choice belongs to ("hand|<card>", "slot|<owner>|<card>", "zone|<n>",
-// "fighter|<id>"), or null: a button of the decision panel only.
-function target(choice, kind) {
-  const [verb, a, b] = choice.split(":");
-  if (verb === "play" || verb === "marker") return `hand|${a}`;
-  if (verb === "pick") return kind === "dodge" ? `hand|${b}` : `slot|${a}|${b}`;
-  if (verb === "zone" || verb === "order") return `zone|${a}`;
-  if (verb === "fighter") return `fighter|${a}`;
-  return null;
-}
-
-function decisionMap(decision) {
-  const byTarget = new Map();
-  const labels = new Map();
-  if (!decision) return { byTarget, labels, kind: null };
-  decision.legal.forEach((choice, i) => {
-    labels.set(choice, (decision.labels && decision.labels[i]) || choice);
-    const key = target(choice, decision.kind);
-    if (key && !byTarget.has(key)) byTarget.set(key, choice);
-  });
-  return { byTarget, labels, kind: decision.kind };
-}
-
-function pickAttrs(ctx, map, key) {
-  const choice = map.byTarget.get(key);
+// The choice that targets an element of the table (the server names each choice's target:
+// a card of the hand, a card in a zone's line, a zone, a fighter), or none.
+function pickAttrs(ctx, map, target) {
+  const choice = map.byTarget.get(targetKey(target));
   if (!choice) return { choice: null };
   return { choice, label: map.labels.get(choice), onclick: () => ctx.choose(choice) };
 }
@@ -190,8 +170,9 @@ function stat(name, short, value, c, field) {
   return h(`span.rv-stat.${field}`, { title: `${name} ${value}` }, h("b", {}, short), ` ${value}`, provMark(c, field));
 }
 
-// One card as a tile; a button when clicking it makes a choice.
-function cardTile(ctx, id, { choice, label, onclick, small = false, note, extraClass = "" } = {}) {
+// One card as a tile; a button when clicking it makes a choice. `why`: why it may not be
+// chosen now (the server's reason).
+function cardTile(ctx, id, { choice, label, onclick, small = false, note, why, extraClass = "" } = {}) {
   const c = ctx.cards.cards[id];
   const tag = choice ? "button" : "div";
   if (!c) return h(`${tag}.rv-card`, {}, id);
@@ -200,7 +181,7 @@ function cardTile(ctx, id, { choice, label, onclick, small = false, note, extraC
   return h(`${tag}.${classes}`, {
     type: choice ? "button" : undefined,
     dataset: choice ? { card: id, choice } : { card: id },
-    title: (label ? `${label}\n\n` : "") + hoverText(c),
+    title: [label, why, hoverText(c)].filter(Boolean).join("\n\n"),
     "aria-label": label || c.name,
     onclick,
   },
@@ -214,6 +195,7 @@ function cardTile(ctx, id, { choice, label, onclick, small = false, note, extraC
       c.link ? h("span.rv-link", { title: "link: in combo next to another face-up link card" }, "∞", provMark(c, "link")) : null),
     small ? null : h("div.rv-text", {}, ...richText(c.text), provMark(c, "text")),
     label && choice ? h("span.sr", {}, label) : null,
+    why ? h("div.rv-why", {}, why) : null,
     note ? h("div.rv-note", {}, note) : null);
 }
 
@@ -311,7 +293,7 @@ function fighterPanel(ctx, p, map) {
 function slotTile(ctx, slot, { inChain, active, map, zone }) {
   const view = ctx.state.view;
   const owner = view.mode === "2v2" ? h("span.rv-owner", { title: view.players[slot.owner].who }, `P${slot.owner + 1}`) : null;
-  const attrs = slot.card ? pickAttrs(ctx, map, `slot|${slot.owner}|${slot.card}`) : { choice: null };
+  const attrs = slot.card ? pickAttrs(ctx, map, { zone: "line", seat: slot.owner, card: slot.card }) : { choice: null };
   const cls = [`side-${slot.side}`, inChain ? "in-chain" : "", active ? "active" : ""].filter(Boolean).join(".");
   if (slot.side === "up") {
     return h(`div.rv-slot.${cls}`, { dataset: { zone } }, owner,
@@ -391,7 +373,7 @@ function zoneBox(ctx, zone, map) {
   const two = view.mode === "2v2";
   const box = h(`section.rv-zone${fight && ctx.seat !== null && fight.seats.includes(ctx.seat) ? ".my-zone" : ""}`,
     { id: `rv-zone-${zone.zone}`, dataset: { zone: zone.zone } });
-  const pick = pickAttrs(ctx, map, `zone|${zone.zone + 1}`);
+  const pick = pickAttrs(ctx, map, { zone: "arena", index: zone.zone });
   if (two || pick.choice) {
     const names = fight ? fight.seats.map((s) => view.players[s].who).join(" vs ") : "zones not chosen yet";
     const rank = view.zone_order ? view.zone_order.indexOf(zone.zone) : -1;
@@ -503,7 +485,7 @@ function turnLine(ctx) {
 function fighterChoice(ctx, map) {
   const grid = h("div.rv-fighters-pick", { id: "rv-fighter-pick" });
   for (const [id, f] of Object.entries(ctx.cards.fighters)) {
-    const pick = pickAttrs(ctx, map, `fighter|${id}`);
+    const pick = pickAttrs(ctx, map, { role: id });
     const own = f.cards.filter((c) => !ctx.cards.basics.includes(c));
     grid.append(h("div.rv-fighter-choice", { dataset: { fighter: id } },
       pick.choice ? h("button.primary", { type: "button", dataset: { choice: pick.choice }, onclick: pick.onclick, title: pick.label, "aria-label": pick.label }, `Fight as ${f.name}`)
@@ -528,11 +510,11 @@ function decisionPanel(ctx, map) {
   // A choice made by clicking a zone is offered there only (once, not twice).
   if (decision.kind === "zone-order") return panel;
   const placed = new Set(map.byTarget.values());
-  const many = decision.kind === "fighter" || decision.legal.every((c) => placed.has(c));
-  const buttons = h("div.rv-choices", { id: "rv-choices" }, decision.legal.map((choice) => h("button", {
+  const many = decision.kind === "fighter" || map.choices.every((c) => placed.has(c.id));
+  const buttons = h("div.rv-choices", { id: "rv-choices" }, map.choices.map(({ id: choice, label }) => h("button", {
     type: "button", dataset: { choice }, title: choice, onclick: () => ctx.choose(choice),
-  }, map.labels.get(choice))));
-  panel.append(many ? h("details.rv-all", {}, h("summary", {}, `All ${decision.legal.length} choices`), buttons) : buttons);
+  }, label)));
+  panel.append(many ? h("details.rv-all", {}, h("summary", {}, `All ${map.choices.length} choices`), buttons) : buttons);
   return panel;
 }
 
@@ -546,8 +528,9 @@ function handArea(ctx, me, map) {
   if (!me.hand.length) row.append(h("span.dim", {}, "empty"));
   const f = me.fighter && ctx.cards.fighters[me.fighter];
   for (const id of me.hand) {
-    const attrs = pickAttrs(ctx, map, `hand|${id}`);
-    row.append(cardTile(ctx, id, { ...attrs, note: f ? copiesNote(f, id) : undefined }));
+    const attrs = pickAttrs(ctx, map, { zone: "hand", card: id });
+    const why = map.why.get(targetKey({ zone: "hand", card: id }));
+    row.append(cardTile(ctx, id, { ...attrs, why, note: f ? copiesNote(f, id) : undefined }));
   }
   box.append(row);
   return box;

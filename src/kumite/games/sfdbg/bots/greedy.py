@@ -17,7 +17,15 @@ from typing import Any
 
 from kumite.agents.base import LAZY
 from kumite.core.game import Decision, Game
-from kumite.games.sfdbg.bots.policy import CardValues, Policy, card_of, lateness, next_play
+from kumite.games.sfdbg.bots.policy import (
+    CardValues,
+    Policy,
+    card_of,
+    kind_of,
+    lateness,
+    next_play,
+)
+from kumite.games.sfdbg.choice import BUY_ULTRA, CHALLENGE, END, Buy, Play, Take
 from kumite.games.sfdbg.game import GAME
 
 #: Don't dilute the deck with cards worth less than this.
@@ -35,7 +43,9 @@ class GreedySFDBG:
         self.values = values
         self.policy = Policy(values)
         self.rng = random.Random(seed)
-        self.locations = frozenset(f"play:{c.id}" for c in values.catalog.cards if c.is_location)
+        self.locations = frozenset(
+            Play(c.id).format() for c in values.catalog.cards if c.is_location
+        )
 
     def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
         if decision.kind != "turn":
@@ -45,26 +55,26 @@ class GreedySFDBG:
     def turn(self, view: Mapping[str, Any], legal: tuple[str, ...]) -> str:
         location = None
         for c in legal:
-            if c[:5] == "take:":
+            if kind_of(c) is Take:
                 return c
             if location is None and c in self.locations:
                 location = c
         if location is not None:
             return location
-        if "challenge" in legal:
-            return "challenge"
+        if CHALLENGE in legal:
+            return CHALLENGE
         play = next_play(view, legal, self.values)
         if play is not None:
             return play
         buy = self.best_buy(view, legal)
-        return buy if buy is not None else "end"
+        return buy if buy is not None else END
 
     def best_buy(self, view: Mapping[str, Any], legal: tuple[str, ...]) -> str | None:
         """The buy worth most now, if it is worth :data:`BUY_THRESHOLD`. A buy's worth is
         linear in how late the game is (0 to 1), so when one buy is clearly best both at the
         start and at the end it is best all along, and the view (how late it is) is read only
         when the answer hangs on it."""
-        buys = [c for c in legal if c.startswith("buy:")]
+        buys = [c for c in legal if kind_of(c) is Buy]
         if not buys:
             return None
         start = [self.worth(c, 0.0) for c in buys]
@@ -81,11 +91,11 @@ class GreedySFDBG:
         return best if self.worth(best, late) >= BUY_THRESHOLD else None
 
     def worth(self, choice: str, late: float) -> float:
-        if choice == "buy:ultra":
+        if choice == BUY_ULTRA:
             return self.values.buy("metsu-hadoken", late)
         card_id = card_of(choice)
         value = self.values.buy(card_id, late)
-        if choice.startswith("buy:under:") and self.values.card(card_id).type == "Ultra":
+        if Buy.parse(choice).zone == "under" and self.values.card(card_id).type == "Ultra":
             value += 0.5  # only we can buy it, but it is our Counter-Attack's key
         return value
 

@@ -12,6 +12,34 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kumite.games.sfdbg.cards import Card, Catalog, Effect
+from kumite.games.sfdbg.choice import (
+    DESTROY_NONE,
+    DISCARD_NONE,
+    GAIN_NONE,
+    GIVE_NONE,
+    KICK,
+    NO_DEFENSE,
+    UNDER_NONE,
+    YES,
+    Bottom,
+    Buy,
+    DBGChoice,
+    Defend,
+    Destroy,
+    Discard,
+    Foe,
+    Gain,
+    Give,
+    Name,
+    Play,
+    Reveal,
+    Take,
+    Under,
+    parse,
+)
+
+CARD_CHOICES = (Play, Take, Defend, Reveal, Discard, Destroy, Bottom, Under, Give, Buy, Gain)
+"""The kinds of choice that name a card."""
 
 #: Rough end-of-game worth of the variable-VP cards.
 VARIABLE_VP = {"squared": 3.0, "per_different_attack": 3.0, "per_different_defense": 3.0}
@@ -116,8 +144,18 @@ def highest(options: Sequence[str], value: Any) -> str:
 
 
 def card_of(choice: str) -> str:
-    """The card id at the end of a choice (``destroy:hand:punch`` -> ``punch``)."""
-    return choice.rsplit(":", 1)[1]
+    """The card a choice names (``destroy:hand:punch`` -> ``punch``; ``buy:kick``: the Kick,
+    the card on top of the Kick stack)."""
+    typed = parse(choice)
+    if isinstance(typed, Buy) and typed.card is None and typed.zone == "kick":
+        return KICK
+    assert isinstance(typed, CARD_CHOICES) and typed.card is not None, choice
+    return typed.card
+
+
+def kind_of(choice: str) -> type[DBGChoice]:
+    """The kind of a choice (:class:`~kumite.games.sfdbg.choice.Play`...)."""
+    return type(parse(choice))
 
 
 class Policy:
@@ -136,12 +174,12 @@ class Policy:
 
     # -- being attacked ------------------------------------------------------------------------
     def _defend(self, view: Mapping[str, Any], legal: list[str]) -> str:
-        reveals = [c for c in legal if c.startswith("reveal:")]
+        reveals = [c for c in legal if kind_of(c) is Reveal]
         if reveals:
             return reveals[0]  # free: the card stays in hand
-        defenses = [c for c in legal if c.startswith("defend:")]
+        defenses = [c for c in legal if kind_of(c) is Defend]
         if not defenses:
-            return "no-defense"
+            return NO_DEFENSE
         me = view["players"][my_seat(view)]
         ultras = [c for c in defenses if self.values.card(card_of(c)).type == "Ultra"]
         if ultras and not me["counter_attack_used"]:
@@ -150,22 +188,20 @@ class Policy:
         return lowest(plain, lambda c: self.values.keep(card_of(c)))
 
     def _discard(self, view: Mapping[str, Any], legal: list[str]) -> str:
-        return lowest(
-            legal, lambda c: -9.0 if c.endswith(":none") else self.values.keep(card_of(c))
-        )
+        return lowest(legal, lambda c: -9.0 if c == DISCARD_NONE else self.values.keep(card_of(c)))
 
     def _destroy(self, view: Mapping[str, Any], legal: list[str]) -> str:
-        cards = [c for c in legal if c != "destroy:none"]
-        optional = "destroy:none" in legal
+        cards = [c for c in legal if c != DESTROY_NONE]
+        optional = DESTROY_NONE in legal
         if optional:
-            own = [c for c in cards if c.split(":")[1] != "lineup"]
+            own = [c for c in cards if Destroy.parse(c).zone != "lineup"]
             junk = [c for c in own if card_of(c) in ("weakness", "vulnerability")]
             if junk:
                 return junk[0]
             punches = [c for c in own if card_of(c) == "punch"]
             if punches and lateness(view) > 0.2:
                 return punches[0]
-            return "destroy:none"
+            return DESTROY_NONE
         return lowest(cards, lambda c: self.values.keep(card_of(c)))
 
     def _bottom(self, view: Mapping[str, Any], legal: list[str]) -> str:
@@ -173,41 +209,41 @@ class Policy:
 
     # -- your own card's choices -------------------------------------------------------------------
     def _under(self, view: Mapping[str, Any], legal: list[str]) -> str:
-        cards = [c for c in legal if c != "under:none"]
-        if "under:none" not in legal:  # forced: give away the least useful
+        cards = [c for c in legal if c != UNDER_NONE]
+        if UNDER_NONE not in legal:  # forced: give away the least useful
             return lowest(cards, lambda c: self.values.keep(card_of(c)))
         late = lateness(view)
         best = highest(cards, lambda c: self.values.buy(card_of(c), late))
-        return best if self.values.buy(card_of(best), late) >= 1.5 else "under:none"
+        return best if self.values.buy(card_of(best), late) >= 1.5 else UNDER_NONE
 
     def _gain(self, view: Mapping[str, Any], legal: list[str]) -> str:
-        cards = [c for c in legal if c != "gain:none"]
+        cards = [c for c in legal if c != GAIN_NONE]
         late = lateness(view)
         best = highest(cards, lambda c: self.values.buy(card_of(c), late))
-        return best if self.values.buy(card_of(best), late) > 0 else "gain:none"
+        return best if self.values.buy(card_of(best), late) > 0 else GAIN_NONE
 
     def _foe(self, view: Mapping[str, Any], legal: list[str]) -> str:
-        seats = [int(c[4:]) for c in legal]
-        return f"foe:{leader(view, self.values, seats)}"
+        seats = [Foe.parse(c).seat for c in legal]
+        return Foe(leader(view, self.values, seats)).format()
 
     def _give(self, view: Mapping[str, Any], legal: list[str]) -> str:
-        junk = [c for c in legal if card_of(c) in ("weakness", "vulnerability")]
-        return junk[0] if junk else "give:none"
+        junk = [c for c in legal if c != GIVE_NONE and card_of(c) in ("weakness", "vulnerability")]
+        return junk[0] if junk else GIVE_NONE
 
     def _name(self, view: Mapping[str, Any], legal: list[str]) -> str:
-        for wanted in ("name:type:Starter", "name:cost:0"):
+        for wanted in (Name("type", "Starter").format(), Name("cost", "0").format()):
             if wanted in legal:
                 return wanted
         return legal[0]
 
     def _return_to_hand(self, view: Mapping[str, Any], legal: list[str]) -> str:
-        return "yes"
+        return YES
 
     def _destroy_trigger(self, view: Mapping[str, Any], legal: list[str]) -> str:
-        return "yes"
+        return YES
 
     def _hp_ultra(self, view: Mapping[str, Any], legal: list[str]) -> str:
-        return "yes"
+        return YES
 
 
 # -- the turn: what to play next ---------------------------------------------------------------
@@ -264,22 +300,23 @@ def next_play(
     """
     if not _ULTRA_IDS:
         _ULTRA_IDS.update(c.id for c in values.catalog.pile("ultra"))
-    plays = [c for c in legal if c.startswith("play:")]
+    keys = _play_keys(values, tuple(order))
+    plays = [c for c in legal if c in keys]
     if not plays:
         return None
-    keys = _play_keys(values, tuple(order))
     plays.sort(key=keys.__getitem__)
     kinds = values.groups
-    defenses = [c for c in plays if kinds[c[5:]] == "defense"]
+    card = {c: Play.parse(c).card for c in plays}
+    defenses = [c for c in plays if kinds[card[c]] == "defense"]
     hold = None
     # Every distinct card in hand is a legal play (``turn_legal``), so the plays say whether
     # an Attack is left; the view (maybe built lazily) is read only when a Defense might be
     # held, for the foes' cards and the copies in hand.
-    if hold_defense and defenses and any(kinds[c[5:]] == "attack" for c in plays):
+    if hold_defense and defenses and any(kinds[card[c]] == "attack" for c in plays):
         hand = view["players"][my_seat(view)].get("hand", [])
         if threatened(view):
-            hold = min(defenses, key=lambda c: values.econ[c[5:]])
-            if sum(1 for c in hand if c == hold[5:]) > 1:
+            hold = min(defenses, key=lambda c: values.econ[card[c]])
+            if sum(1 for c in hand if c == card[hold]) > 1:
                 hold = None  # a second copy can still be held
     for play in plays:
         if play != hold:
@@ -298,7 +335,11 @@ def _play_keys(values: CardValues, order: tuple[str, ...]) -> dict[str, tuple[in
     if found is None:
         rank = {g: k for k, g in enumerate(order)}
         found = _PLAY_KEYS[key] = {
-            f"play:{c.id}": (rank.get(values.groups[c.id], len(order)), -values.econ[c.id], c.id)
+            Play(c.id).format(): (
+                rank.get(values.groups[c.id], len(order)),
+                -values.econ[c.id],
+                c.id,
+            )
             for c in values.catalog.cards
         }
     return found

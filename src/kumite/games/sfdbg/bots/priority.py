@@ -35,7 +35,16 @@ import msgspec
 
 from kumite.core.errors import KumiteError
 from kumite.core.game import Decision, Game
-from kumite.games.sfdbg.bots.policy import GROUPS, CardValues, Policy, card_of, lateness, next_play
+from kumite.games.sfdbg.bots.policy import (
+    GROUPS,
+    CardValues,
+    Policy,
+    card_of,
+    kind_of,
+    lateness,
+    next_play,
+)
+from kumite.games.sfdbg.choice import BUY_ULTRA, CHALLENGE, END, Buy, Take
 from kumite.games.sfdbg.game import GAME
 
 
@@ -144,11 +153,11 @@ class PriorityBot:
         if decision.kind != "turn":
             return self.policy.answer(view, decision.kind, decision.legal)
         legal = decision.legal
-        takes = [c for c in legal if c.startswith("take:")]
+        takes = [c for c in legal if kind_of(c) is Take]
         if takes:
             return takes[0]
-        if self.strategy.challenge and "challenge" in legal:
-            return "challenge"
+        if self.strategy.challenge and CHALLENGE in legal:
+            return CHALLENGE
         play = next_play(
             view, legal, self.values, self.strategy.play_order, self.strategy.hold_defense
         )
@@ -156,29 +165,31 @@ class PriorityBot:
             return play
         buy = self.buy(view, legal)
         if buy is None:
-            return "end"
-        self.bought[card_of(buy) if buy != "buy:ultra" else "ultra"] += 1
+            return END
+        self.bought[card_of(buy) if buy != BUY_ULTRA else "ultra"] += 1
         return buy
 
     def buy(self, view: Mapping[str, Any], legal: tuple[str, ...]) -> str | None:
-        buys = [c for c in legal if c.startswith("buy:")]
+        buys = [c for c in legal if kind_of(c) is Buy]
         late = lateness(view)
         for rule in self.strategy.buy:
             if not rule.min_late <= late <= rule.max_late:
                 continue
             matching = [c for c in buys if self.matches(rule, c)]
             if matching:
-                return max(
-                    matching, key=lambda c: (self.cost(c), self.values.econ.get(card_of(c), 0.0), c)
-                )
+                return max(matching, key=lambda c: (self.cost(c), self.econ(c), c))
         return None
 
+    def econ(self, choice: str) -> float:
+        """What the card bought does for a turn (the Ultra stack's top: unknown, 0)."""
+        return 0.0 if choice == BUY_ULTRA else self.values.econ.get(card_of(choice), 0.0)
+
     def cost(self, choice: str) -> int:
-        return 6 if choice == "buy:ultra" else self.values.card(card_of(choice)).cost
+        return 6 if choice == BUY_ULTRA else self.values.card(card_of(choice)).cost
 
     def matches(self, rule: BuyRule, choice: str) -> bool:
-        own_ultra = choice == "buy:ultra" or (
-            choice.startswith("buy:under:") and self.values.card(card_of(choice)).type == "Ultra"
+        own_ultra = choice == BUY_ULTRA or (
+            Buy.parse(choice).zone == "under" and self.values.card(card_of(choice)).type == "Ultra"
         )
         card_id = "ultra" if own_ultra else card_of(choice)
         if rule.card != "any" and rule.card != card_id:
@@ -187,7 +198,7 @@ class PriorityBot:
             return False
         if own_ultra and rule.card == "ultra":
             return True
-        card = self.values.card(card_of(choice)) if choice != "buy:ultra" else None
+        card = self.values.card(card_of(choice)) if choice != BUY_ULTRA else None
         if card is None:
             return False
         if rule.type is not None and card.type != rule.type:

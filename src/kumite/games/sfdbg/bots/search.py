@@ -33,10 +33,11 @@ from typing import Any
 from kumite.agents.search import MOVE_SECONDS, Level, SearchHooks
 from kumite.core.game import Decision, Game, State
 from kumite.games.sfdbg.bots.greedy import BUY_THRESHOLD, GreedySFDBG
-from kumite.games.sfdbg.bots.policy import GROUPS, CardValues, Policy, card_of, group
+from kumite.games.sfdbg.bots.policy import GROUPS, CardValues, Policy, card_of, group, kind_of
+from kumite.games.sfdbg.choice import BUY_ULTRA, CHALLENGE, END, PLAY_POWER, Buy, Play, Take
 from kumite.games.sfdbg.game import GAME
 from kumite.games.sfdbg.scoring import deck_vp
-from kumite.games.sfdbg.turn import PLAY_POWER, owned
+from kumite.games.sfdbg.turn import owned
 
 #: How many buys (by greedy's worth) a turn's search considers, besides ending the turn.
 BUY_CANDIDATES = 3
@@ -92,9 +93,9 @@ class SFDBGHooks(SearchHooks):
         rank = {g: k for k, g in enumerate(GROUPS)}
         # Turn choice -> (verb, card id); play order as greedy's (groups, then economy).
         self.play_rank: dict[str, tuple[int, float, str]] = {
-            f"play:{c.id}": (rank[group(c)], -values.econ[c.id], c.id) for c in cards
+            Play(c.id).format(): (rank[group(c)], -values.econ[c.id], c.id) for c in cards
         }
-        self.locations = frozenset(f"play:{c.id}" for c in cards if c.is_location)
+        self.locations = frozenset(Play(c.id).format() for c in cards if c.is_location)
         self.econ = [values.econ[c.id] for c in cards]
 
     # -- action abstraction ------------------------------------------------------------------
@@ -103,26 +104,26 @@ class SFDBGHooks(SearchHooks):
         if decision.kind != "turn":
             return (self.policy.answer(view, decision.kind, legal),)
         first = self.greedy.turn(view, legal)
-        if not (first == "end" or first.startswith("buy:")):
+        if not (first == END or kind_of(first) is Buy):
             return (first,)
         late = _lateness_of_view(view)
         buys = sorted(
-            (c for c in legal if c.startswith("buy:")),
+            (c for c in legal if kind_of(c) is Buy),
             key=lambda c: (-self._worth(c, late), c),
         )[: self.buy_candidates]
         if not buys:
-            return ("end",)
-        return (first, *(c for c in (*buys, "end") if c != first))
+            return (END,)
+        return (first, *(c for c in (*buys, END) if c != first))
 
     def _worth(self, choice: str, late: float) -> float:
-        card_id = "metsu-hadoken" if choice == "buy:ultra" else card_of(choice)
+        card_id = "metsu-hadoken" if choice == BUY_ULTRA else card_of(choice)
         return self.values.buy(card_id, late)
 
     def forced(self, state: State, decision: Decision) -> str | None:
         """In the tree, only the turn's buys are searched: anything else is the fast
         policy's choice in the determinisation."""
         choice = self._policy(state, decision)
-        if decision.kind == "turn" and (choice == "end" or choice.startswith("buy:")):
+        if decision.kind == "turn" and (choice == END or kind_of(choice) is Buy):
             return None
         return choice
 
@@ -147,17 +148,18 @@ class SFDBGHooks(SearchHooks):
         plays: list[str] = []
         buys: list[str] = []
         for c in legal:
-            if c.startswith("take:"):
+            kind = kind_of(c)
+            if kind is Take:
                 return c
-            if c.startswith("play:"):
+            if kind is Play:
                 plays.append(c)
-            elif c.startswith("buy:"):
+            elif kind is Buy:
                 buys.append(c)
         for c in plays:
             if c in self.locations:
                 return c
-        if "challenge" in legal:
-            return "challenge"
+        if CHALLENGE in legal:
+            return CHALLENGE
         if plays:
             best = min(plays, key=self.play_rank.__getitem__)
             if self.play_rank[best][0] == POWER_GROUP and PLAY_POWER in legal:
@@ -168,7 +170,7 @@ class SFDBGHooks(SearchHooks):
             best = max(buys, key=lambda c: (self._worth(c, late), c))
             if self._worth(best, late) >= BUY_THRESHOLD:
                 return best
-        return "end"
+        return END
 
     def evaluate(self, st: Any) -> tuple[float, ...]:
         """Each seat's value of an unfinished game from its score — VP now, plus its deck's

@@ -1,8 +1,10 @@
 // The Street Fighter Deck-Building Game at the web table: your hand and Power, the Line-Up,
 // the stacks and the face-up Stage, every player's public state, and every pending decision
 // as something to click. Card tiles carry `data-choice` when clicking them makes a choice;
-// the decision panel lists every legal choice with the label the server sent.
+// the decision panel lists every legal choice with the label the server sent. What each
+// choice targets (a card of a zone, a stack, the Stage, a foe) is the server's word too.
 import { h, clear, mark, provenanceTitle } from "/static/js/api.js";
+import { decisionMap, targetKey } from "/static/js/choices.js";
 
 const TYPE_CLASS = {
   Starter: "starter", Hero: "hero", Villain: "villain", "Super Power": "power",
@@ -41,35 +43,14 @@ function ensureStyles() {
   document.head.append(h("link", { id: "sfdbg-css", rel: "stylesheet", href: "/static/games/sfdbg/sfdbg.css" }));
 }
 
-// Which tile a choice belongs to: "<zone>|<card>", a stack name, or null (a button only).
-function target(choice) {
-  const parts = choice.split(":");
-  const [verb] = parts;
-  if (parts.length === 1) return choice === "challenge" ? "stage" : null;
-  if (verb === "play" || verb === "defend" || verb === "reveal" || verb === "discard") {
-    return parts[1] === "none" ? null : `hand|${parts[1]}`;
-  }
-  if (verb === "take") return `discard|${parts[1]}`;
-  if (verb === "buy") return parts[1] === "kick" || parts[1] === "ultra" ? parts[1] : `${parts[1]}|${parts[2]}`;
-  if (verb === "gain") {
-    if (parts.length === 3) return `${parts[1]}|${parts[2]}`;
-    return parts[1] === "kick" ? "kick" : parts[1] === "none" ? null : `lineup|${parts[1]}`;
-  }
-  if (verb === "foe") return `player|${parts[1]}`;
-  if (parts.length === 3) return `${parts[1]}|${parts[2]}`;  // destroy, bottom, under, give
-  return null;
+// The choice that targets an element of the table ({zone, card}, a stack, the Stage, a foe).
+function chosenBy(map, target) {
+  return map.byTarget.get(targetKey(target));
 }
 
-function decisionMap(decision) {
-  const byTarget = new Map();
-  const labels = new Map();
-  if (!decision) return { byTarget, labels };
-  decision.legal.forEach((choice, i) => {
-    labels.set(choice, (decision.labels && decision.labels[i]) || choice);
-    const key = target(choice);
-    if (key && !byTarget.has(key)) byTarget.set(key, choice);
-  });
-  return { byTarget, labels };
+// Whether some choice targets a card of `zone` (its pile is then shown open).
+function targets(map, zone) {
+  return map.choices.some((c) => c.target && c.target.zone === zone);
 }
 
 function hoverText(c) {
@@ -127,7 +108,7 @@ function pile(ctx, zone, ids, map, { small = false, group = true, empty = "—" 
   for (const id of ids) counts.set(id, (counts.get(id) || 0) + 1);
   const order = group ? [...counts.keys()] : ids;
   for (const id of order) {
-    const choice = map.byTarget.get(`${zone}|${id}`);
+    const choice = chosenBy(map, { zone, card: id });
     const count = group ? counts.get(id) : 1;
     row.append(tile(ctx, id, { choice, label: choice && map.labels.get(choice), small, count }));
   }
@@ -179,7 +160,7 @@ function playerPanel(ctx, p, map, isMe) {
   const view = ctx.state.view;
   const active = view.phase === "turn" && view.active === p.seat;
   const panel = h(`section.player.dbg-player${active ? ".active" : ""}${struck(ctx, p.seat) ? ".took-hit" : ""}`, { id: isMe ? "me" : `player-${p.seat}`, dataset: { seat: p.seat } });
-  const foe = map.byTarget.get(`player|${p.seat}`);
+  const foe = chosenBy(map, { seat: p.seat });
   panel.append(h("h2", {}, active ? h("span.dbg-turnmark", { title: "whose turn it is" }, "▶") : null,
     who(ctx, p.seat), ...counts(p),
     foe ? h("button.primary", { type: "button", dataset: { choice: foe }, onclick: () => ctx.choose(foe) },
@@ -200,7 +181,7 @@ function playerPanel(ctx, p, map, isMe) {
 function opponentRow(ctx, p, map) {
   const view = ctx.state.view;
   const active = view.phase === "turn" && view.active === p.seat;
-  const foe = map.byTarget.get(`player|${p.seat}`);
+  const foe = chosenBy(map, { seat: p.seat });
   const row = h(`section.dbg-opp${active ? ".active" : ""}${struck(ctx, p.seat) ? ".took-hit" : ""}`, { id: `player-${p.seat}`, dataset: { seat: p.seat } });
   row.append(h("div.dbg-opp-line", {},
     active ? h("span.dbg-turnmark", { title: "whose turn it is" }, "▶") : null,
@@ -217,8 +198,7 @@ function opponentRow(ctx, p, map) {
   if (p.under.length) more.push(zoneBox("Under the Super Hero", pile(ctx, "other-under", p.under, map, { small: true })));
   if (p.known_in_hand.length) more.push(zoneBox("Known in hand", pile(ctx, "known", p.known_in_hand, map, { small: true })));
   if (p.discard.length) more.push(discardBox(ctx, p, map, false));
-  const wanted = [...map.byTarget.keys()].some((k) => k.startsWith("other-") || k.startsWith("known|"));
-  if (more.length) row.append(h("details.dbg-more", { open: wanted || undefined }, h("summary", {}, "Details"), ...more));
+  if (more.length) row.append(h("details.dbg-more", {}, h("summary", {}, "Details"), ...more));
   return row;
 }
 
@@ -227,7 +207,7 @@ function zoneBox(title, content) {
 }
 
 function discardBox(ctx, p, map, isMe) {
-  const wanted = isMe && [...map.byTarget.keys()].some((k) => k.startsWith("discard|"));
+  const wanted = isMe && targets(map, "discard");
   const top = p.discard[p.discard.length - 1];
   const name = (ctx.cards.cards[top] || { name: top }).name;
   return h("details.dbg-discard", { open: wanted || undefined },
@@ -242,7 +222,7 @@ function stacks(ctx, map) {
   const { cards } = ctx;
   const box = h("section.panel.dbg-table", { id: "dbg-stacks" });
   const row = h("div.dbg-stacks");
-  const kick = map.byTarget.get("kick");
+  const kick = chosenBy(map, { zone: "kick" });
   const k = cards.cards.kick;
   // Kick's type is an estimate: shown with its mark, like every card's.
   const kickType = k ? h("span.dbg-type", { title: provenanceTitle(k, "type") }, k.type, h("span.mark", {}, mark(k, "type"))) : null;
@@ -255,7 +235,7 @@ function stacks(ctx, map) {
   row.append(h("div.dbg-stack", { id: "dbg-weakness" },
     h("span.dbg-pile.weak", { title: "Weakness stack: -1 VP each at the end" }, `Weakness ${view.weaknesses} left`)));
   const top = view.main_deck_top;
-  const topChoice = top ? map.byTarget.get(`main_top|${top}`) : null;
+  const topChoice = top ? chosenBy(map, { zone: "main_top", card: top }) : null;
   row.append(h("div.dbg-stack", { id: "dbg-main" },
     h("span.dbg-pile", {}, `Main deck ${view.main_deck}`),
     top ? tile(ctx, top, { small: true, note: "on top", choice: topChoice, label: topChoice && map.labels.get(topChoice) }) : null));
@@ -265,7 +245,7 @@ function stacks(ctx, map) {
     h("span.dbg-pile", { title: "The Stage Bosses, face down" }, `Super Hero stack ${bosses.remaining}`),
     bosses.defeated.length ? h("span.dim", {}, " Defeated: ",
       bosses.defeated.map((id) => (cards.heroes[id] || { name: id }).name).join(", ")) : null));
-  const ultra = map.byTarget.get("ultra");
+  const ultra = chosenBy(map, { zone: "ultra" });
   if (ultra) {
     row.append(h("div.dbg-stack", { id: "dbg-ultra" },
       h("button.dbg-pile.pick", { type: "button", dataset: { choice: ultra }, onclick: () => ctx.choose(ultra) },
@@ -278,7 +258,7 @@ function stacks(ctx, map) {
   box.append(row);
   // The Stage: the face-up one can be challenged for its cost.
   const stage = view.stages;
-  const challenge = map.byTarget.get("stage");
+  const challenge = chosenBy(map, { zone: "stage" });
   const tableau = h("div.dbg-tableau");
   if (stage.top) {
     const s = cards.cards[stage.top];
@@ -296,7 +276,7 @@ function stacks(ctx, map) {
   const lineup = h("div.dbg-row.dbg-lineup", { id: "dbg-lineup", dataset: { zone: "lineup" } });
   for (const id of view.line_up) {
     if (!id) { lineup.append(h("div.dbg-card.empty", {}, "empty")); continue; }
-    const choice = map.byTarget.get(`lineup|${id}`);
+    const choice = chosenBy(map, { zone: "lineup", card: id });
     lineup.append(tile(ctx, id, { choice, label: choice && map.labels.get(choice) }));
   }
   tableau.append(h("div.dbg-lineup-box", {}, h("h3", {}, "Line-Up"), lineup));
@@ -332,28 +312,37 @@ function fights(ctx) {
       e.text, ctx.ruleLink ? ctx.ruleLink(e.rule) : h("span.rule", {}, e.rule)))));
 }
 
+// The turn's moves that are no card of the table, as buttons of their own, in this order.
+const QUICK = ["play-power", "challenge", "buy-kick", "end"];
+
+function quickName(c) {
+  if (c.verb === "buy") return c.target && c.target.zone === "kick" ? "buy-kick" : null;
+  return c.verb;
+}
+
 // The pending decision: the prompt, quick buttons, and every legal choice with its label.
 function decisionPanel(ctx, map) {
   const decision = ctx.state.decision;
   const panel = h("section.panel.decision.dbg-decision", { id: "dbg-decision", dataset: { kind: decision.kind } },
     h("h2", {}, decision.prompt));
   const all = h("div.dbg-choices", { id: "dbg-choices" },
-    decision.legal.map((choice) => h("button", {
+    map.choices.map(({ id: choice, label }) => h("button", {
       type: "button", dataset: { choice }, title: choice, onclick: () => ctx.choose(choice),
-    }, map.labels.get(choice))));
+    }, label)));
   if (decision.kind === "turn") {
     const quick = h("div.row.dbg-quick");
-    for (const choice of ["play-power", "challenge", "buy:kick", "end"]) {
-      if (decision.legal.includes(choice)) {
-        quick.append(h(`button${choice === "end" ? ".primary" : ""}`, {
-          type: "button", dataset: { choice }, id: `dbg-${choice.replace(":", "-")}`, onclick: () => ctx.choose(choice),
-        }, map.labels.get(choice)));
+    for (const name of QUICK) {
+      const c = map.choices.find((x) => quickName(x) === name);
+      if (c) {
+        quick.append(h(`button${name === "end" ? ".primary" : ""}`, {
+          type: "button", dataset: { choice: c.id }, id: `dbg-${name}`, onclick: () => ctx.choose(c.id),
+        }, c.label));
       }
     }
     panel.append(h("p.hint", {}, "Click a card in your hand to play it, a Line-Up card to buy it, the Stage to challenge it."),
-      quick, h("details.dbg-all", {}, h("summary", {}, `All ${decision.legal.length} choices`), all));
+      quick, h("details.dbg-all", {}, h("summary", {}, `All ${map.choices.length} choices`), all));
   } else {
-    if (decision.legal.some((c) => c.startsWith("defend:"))) {
+    if (map.choices.some((c) => c.verb === "defend")) {
       panel.append(h("p.hint", {}, "Click a Defense in your hand to avoid the Attack (one Defense per Attack)."));
     }
     panel.append(all);

@@ -18,6 +18,7 @@ from typing import Any
 
 from kumite.core.game import Decision, Game
 from kumite.games.sfrivals.cards import Card, Catalog
+from kumite.games.sfrivals.choice import Play, SetUp
 from kumite.games.sfrivals.estimate import power_value
 from kumite.games.sfrivals.game import GAME
 from kumite.games.sfrivals.resolve import Carry, resolve_round
@@ -53,8 +54,8 @@ class GreedySFRivals:
 
     def _setup(self, decision: Decision) -> str:
         def key(choice: str) -> tuple[float, float, float]:
-            _, cover, shown = choice.split(":")
-            c, s = self.catalog.cards[cover], self.catalog.cards[shown]
+            setup = SetUp.parse(choice)
+            c, s = self.catalog.cards[setup.cover], self.catalog.cards[setup.shown]
             return (card_value(c) + card_value(s), card_value(c), self.rng.random())
 
         return min(decision.legal, key=key)
@@ -71,7 +72,7 @@ class GreedySFRivals:
         best: tuple[float, float, float] | None = None
         choice = decision.legal[0]
         for option in decision.legal:
-            card = self.catalog.cards[option[5:]]
+            card = self.catalog.cards[Play.parse(option).card]
             total = 0.0
             for theirs in candidates:
                 total += self._score(card, theirs, carry, lives)

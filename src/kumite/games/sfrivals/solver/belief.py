@@ -34,6 +34,7 @@ from scipy.optimize import linprog
 
 from kumite.core.game import Decision, Game
 from kumite.games.sfrivals.cards import Character
+from kumite.games.sfrivals.choice import SetUp
 from kumite.games.sfrivals.legal import playable_cards
 from kumite.games.sfrivals.resolve import Carry
 from kumite.games.sfrivals.solver import background
@@ -186,7 +187,7 @@ class BeliefAgent:
         unseen = setup_hand(opp_char, None, opp_char.card(shown))
         mix = sol.setup[opp]
         model = {
-            c.index: mix.get(f"setup:{c.id}:{shown}", 0.0)
+            c.index: mix.get(SetUp(c.id, shown).format(), 0.0)
             for c in opp_char.cards
             if unseen[c.index] >= 1
         }

@@ -37,6 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from kumite.games.sfrivals.cards import Character
+from kumite.games.sfrivals.choice import SetUp
 from kumite.games.sfrivals.legal import is_stuck, playable_cards
 from kumite.games.sfrivals.options import Options
 from kumite.games.sfrivals.resolve import NO_CARRY, Carry
@@ -51,6 +52,9 @@ NODE_MEMO = 1 << 14
 """How many solved nodes a :class:`BoundSolver` keeps for look-ups (~1.3 kB each)."""
 _NODE_BYTES = 1400
 
+SECRET = "secret:"
+"""The prefix of a secret set-up's name (a set-up choice of the game otherwise)."""
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class SecretSetup:
@@ -63,15 +67,16 @@ class SecretSetup:
     def name(self) -> str:
         """``setup:<cover>:<shown>`` for one type, else ``secret:<shown>:<t1>+<t2>...``."""
         if len(self.cover_from) == 1:
-            return f"setup:{self.cover_from[0]}:{self.shown}"
-        return f"secret:{self.shown}:{'+'.join(self.cover_from)}"
+            return SetUp(self.cover_from[0], self.shown).format()
+        return f"{SECRET}{self.shown}:{'+'.join(self.cover_from)}"
 
     @staticmethod
     def parse(name: str) -> SecretSetup:
-        kind, a, b = name.split(":")
-        if kind == "setup":
-            return SecretSetup(b, (a,))
-        return SecretSetup(a, tuple(b.split("+")))
+        if not name.startswith(SECRET):  # a set-up choice of the game
+            setup = SetUp.parse(name)
+            return SecretSetup(setup.shown, (setup.cover,))
+        shown, _, covers = name.removeprefix(SECRET).partition(":")
+        return SecretSetup(shown, tuple(covers.split("+")))
 
 
 def restricted_classes(char: Character) -> list[int]:

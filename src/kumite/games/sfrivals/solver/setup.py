@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from kumite.games.sfrivals.cards import Catalog, Character
+from kumite.games.sfrivals.choice import SetUp
 from kumite.games.sfrivals.game import GAME
 from kumite.games.sfrivals.options import Options
 from kumite.games.sfrivals.solver.bounds import BoundSolver, SecretSetup, SideBound, side_bound
@@ -84,8 +85,8 @@ Progress = Callable[[str], None]
 
 def setup_cards(char: Character, choice: str) -> tuple[str, str]:
     """``setup:<cover>:<shown>`` -> (cover id, shown id)."""
-    _, cover, shown = choice.split(":")
-    return cover, shown
+    typed = SetUp.parse(choice)
+    return typed.cover, typed.shown
 
 
 @dataclasses.dataclass
@@ -455,7 +456,7 @@ def _marginal(plan: dict[str, float]) -> dict[str, float]:
     for name, p in plan.items():
         st = SecretSetup.parse(name)
         for cover in st.cover_from:
-            key = f"setup:{cover}:{st.shown}"
+            key = SetUp(cover, st.shown).format()
             out[key] = out.get(key, 0.0) + p / len(st.cover_from)
     return out
 

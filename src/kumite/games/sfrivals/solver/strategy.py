@@ -132,7 +132,7 @@ def _tight_play_advice(
     char = side.chars[0]
     out = []
     for choice in legal:
-        i = char.card(choice.partition(":")[2]).index
+        i = char.by_choice[choice].index
         out.append(Advice(choice, float(probs.get(i, 0.0)), float(values.get(i, float("nan")))))
     return out
 

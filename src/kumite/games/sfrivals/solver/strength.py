@@ -119,7 +119,9 @@ def strength_table(
 def _policy_of(agent: Agent, name: str, view: Mapping[str, Any]) -> tuple[Policy, bool]:
     """The agent's policy, and whether it depends on the position only (not on the order
     in which cards were played) — then the search merges positions."""
-    if name in ("bounded", "equilibrium") and hasattr(agent, "solution"):
+    from kumite.games.sfrivals.solver.equilibrium import BoundedAgent
+
+    if isinstance(agent, BoundedAgent):  # bounded, or equilibrium where it plays bounded
         from kumite.games.sfrivals.solver.strategy import advice
 
         def eq_policy(state: SFRState, decision: Decision) -> dict[str, float]:

@@ -17,11 +17,6 @@ class SFRivalsTable(TableAdapter):
             "characters": {c.id: {"name": c.name} for c in catalog.characters.values()},
             "cards": {card.id: card.to_json() for card in catalog.cards.values()},
             "life": catalog.rules.life,
-            # when an Ultra or a Super Combo may be played: a greyed card says why not
-            "rules": {
-                "ultra_life_at_most": catalog.rules.ultra_life_at_most,
-                "super_round_at_least": catalog.rules.super_round_at_least,
-            },
         }
 
 

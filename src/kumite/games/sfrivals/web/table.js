@@ -1,5 +1,6 @@
 // Street Fighter Rivals at the web table: life gauges, the clash, your hand, set-up.
 import { h, clear, mark, provenanceTitle, MARKS } from "/static/js/api.js";
+import { decisionMap, targetKey } from "/static/js/choices.js";
 
 export function chatRules() {
   return "Table talk between the two players. Your hand and your cover card stay hidden.";
@@ -8,13 +9,13 @@ export function chatRules() {
 function card(cards, id, { small = false, onclick, disabled = false, selected = false, extra, why, choice } = {}) {
   const c = cards.cards[id];
   if (!c) return h("div.card.small", {}, id);
-  const tag = onclick ? "button" : "div";
+  const tag = onclick || disabled ? "button" : "div";  // a card that cannot be chosen now: greyed
   const classes = ["card", small ? "small" : "", selected ? "selected" : "", c.kind ? `k-${c.kind}` : ""]
     .filter(Boolean).join(".");
   const kind = c.kind === "ultra" ? h("div.kind.ultra", {}, "ULTRA COMBO")
     : c.kind === "super" ? h("div.kind.super", {}, "SUPER COMBO") : null;
   return h(`${tag}.${classes}`, {
-    type: onclick ? "button" : undefined, onclick, disabled, dataset: choice ? { card: id, choice } : { card: id },
+    type: tag === "button" ? "button" : undefined, onclick, disabled, dataset: choice ? { card: id, choice } : { card: id },
     title: [c.name, c.aka, c.power, why, provenanceTitle(c, "damage")].filter(Boolean).join("\n"),
     "aria-label": why ? `${c.name} — ${why}` : undefined,
   },
@@ -152,8 +153,8 @@ function characterChoice(ctx) {
   const { state, cards, choose } = ctx;
   const box = h("div.panel.decision", { id: "decision" }, h("h2", {}, "Choose your character"));
   const grid = h("div.character-grid");
-  for (const choice of state.decision.legal) {
-    const id = choice.split(":")[1];
+  for (const { id: choice, target } of decisionMap(state.decision).choices) {
+    const id = target.role;
     const moves = deckOf(cards, id).map((c) => `${c.initiative} ${named(c, c.copies)}`).join("\n");
     grid.append(h("button", { type: "button", title: moves, dataset: { choice }, onclick: () => choose(choice) },
       cards.characters[id].name));
@@ -164,8 +165,9 @@ function characterChoice(ctx) {
 
 function setupChoice(ctx) {
   const { state, cards, choose, selection } = ctx;
-  const legal = state.decision.legal;
-  const ids = [...new Set(legal.map((c) => c.split(":")[1]))];
+  const map = decisionMap(state.decision);
+  // each set-up choice targets its two cards, the cover first
+  const ids = [...new Set(map.choices.map((c) => c.target.cards[0]))];
   const box = h("div.panel.decision", { id: "decision" }, h("h2", {}, "Keep 8 of your 10 cards"),
     h("p", {}, "Click the card that covers your life gauge (hidden from your opponent), then the card you show them. You fight with the other eight."));
   const status = h("p.waiting", {},
@@ -184,43 +186,35 @@ function setupChoice(ctx) {
       },
     }));
   }
-  const choice = selection.cover && selection.shown ? `setup:${selection.cover}:${selection.shown}` : null;
+  const choice = selection.cover && selection.shown
+    ? map.byTarget.get(targetKey({ zone: "hand", cards: [selection.cover, selection.shown] })) : null;
   box.append(status, row, h("div.row", {},
-    h("button.primary", { type: "button", id: "confirm-setup", disabled: !choice || !legal.includes(choice),
+    h("button.primary", { type: "button", id: "confirm-setup", disabled: !choice,
       onclick: () => { choose(choice); selection.cover = selection.shown = null; } }, "Confirm set-up"),
     h("button", { type: "button", onclick: () => { selection.cover = selection.shown = null; ctx.rerender(); } }, "Reset")));
   return box;
-}
-
-// Why a card of the hand cannot be played now (the rule it waits for), else null.
-function whyNot(ctx, me, c) {
-  const rules = ctx.cards.rules || {};
-  const view = ctx.state.view;
-  if (c.kind === "ultra" && rules.ultra_life_at_most !== undefined && me.life > rules.ultra_life_at_most) {
-    return `Ultra Combo: only at life ${rules.ultra_life_at_most} or less (you have ${me.life})`;
-  }
-  if (c.kind === "super" && rules.super_round_at_least !== undefined && view.round < rules.super_round_at_least) {
-    return `Super Combo: only from round ${rules.super_round_at_least} (this is round ${view.round})`;
-  }
-  return "Not playable now";
 }
 
 function handArea(ctx, me) {
   const { state, cards, choose } = ctx;
   const decision = state.decision;
   const playing = decision && decision.kind.startsWith("play");
-  const legal = new Set(playing ? decision.legal.map((c) => c.slice(5)) : []);
+  const map = decisionMap(playing ? decision : null);
   const box = h(`div.panel${playing ? ".decision" : ""}`, { id: "hand" },
     h("h2", {}, playing ? (decision.kind === "play-first"
       ? "Play a card — it is shown to your opponent before they choose" : "Play a card face down")
       : "Your hand"));
   const row = h("div.cards");
   for (const [id, copies] of counted(me.hand || [])) {
+    // a card to play, else why it may not be played now (the rules' own words, sent by the server)
+    const key = targetKey({ zone: "hand", card: id });
+    const choice = map.byTarget.get(key);
+    const unplayable = playing && !choice;
     row.append(card(cards, id, {
-      onclick: playing ? () => choose(`play:${id}`) : undefined,
-      choice: playing ? `play:${id}` : undefined,
-      disabled: playing && !legal.has(id),
-      why: playing && !legal.has(id) ? whyNot(ctx, me, cards.cards[id]) : undefined,
+      onclick: choice ? () => choose(choice) : undefined,
+      choice,
+      disabled: unplayable,
+      why: unplayable ? map.why.get(key) || "Not playable now" : undefined,
       extra: copies > 1 ? h("div.dim.copies", {}, `×${copies}`) : null,
     }));
   }

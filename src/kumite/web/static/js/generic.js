@@ -2,6 +2,7 @@
 // seat's view is drawn as nested data, and the pending decision as one button per legal
 // choice, labelled as the server labels it (the game's labels, else the choice itself).
 // A game with a face of its own (its spec's web folder) is drawn by that instead.
+import { decisionMap } from "./choices.js";
 
 function valueNode(h, value) {
   if (value === null || value === undefined) return h("span.dim", {}, "—");
@@ -24,13 +25,12 @@ export function renderView(container, ctx) {
   container.append(h("section.generic-view", { id: "view" }, valueNode(h, state.view)));
   const decision = state.decision;
   if (decision) {
-    const labels = decision.labels || decision.legal;
     // docked: on screen wherever the view is scrolled
     container.append(h("section.decision.panel.dock", { id: "decision" },
       h("p", {}, h("strong", {}, decision.prompt || decision.kind)),
-      ...decision.legal.map((choice, i) => h("button.choice", {
-        type: "button", "data-choice": choice, onclick: () => choose(choice),
-      }, labels[i]))));
+      ...decisionMap(decision).choices.map((c) => h("button.choice", {
+        type: "button", "data-choice": c.id, onclick: () => choose(c.id),
+      }, c.label))));
   } else if (state.submitted) {
     container.append(h("p.waiting", { id: "waiting" }, "Choice sent — waiting for the others."));
   }

@@ -48,30 +48,59 @@ function seatRow(game, index) {
 }
 
 // Games with modes (Rivales: 1vs1, 2vs2) take their seat count from the mode; the others
-// add and remove seats between min_players and max_players.
+// add and remove seats through the counts the game takes (game.seat_counts).
 function currentMode(game) {
   if (!game.modes) return null;
   const select = document.getElementById("mode");
   return game.modes.find((m) => select && m.id === select.value) || game.modes[0];
 }
 
+// The seats of a game with teams (as the game declares them for this many seats: game.teams)
+// are grouped by team; what was chosen in a seat's row is kept when the count changes.
 function renderSeats(game, count) {
+  const kept = new Map(seatRowsList().map((row) => [row.dataset.seat,
+    [...row.querySelectorAll("select")].map((s) => [s.name, s.value])]));
   clear(seatRows);
-  const mode = currentMode(game);
-  if (mode && mode.team_names) {
-    mode.teams.forEach((team, t) => {
+  const teams = (game.teams || {})[count];
+  const rows = [];
+  if (teams) {
+    teams.forEach((team, t) => {
       const box = h("fieldset.team", { dataset: { team: t } },
-        h("legend", {}, `${mode.team_names[t]} — seats ${team.map((i) => i + 1).join(" & ")}`));
-      for (const i of team) box.append(seatRow(game, i));
+        h("legend", {}, `Team ${String.fromCharCode(65 + t)} — seats ${team.map((i) => i + 1).join(" & ")}`));
+      for (const i of team) box.append(rows[i] = seatRow(game, i));
       seatRows.append(box);
     });
   } else {
-    for (let i = 0; i < count; i++) seatRows.append(seatRow(game, i));
+    for (let i = 0; i < count; i++) seatRows.append(rows[i] = seatRow(game, i));
   }
+  for (const row of rows) {
+    for (const [name, value] of kept.get(row.dataset.seat) || []) {
+      const select = row.querySelector(`[name="${name}"]`);
+      if (select) { select.value = value; select.dispatchEvent(new Event("change")); }
+    }
+  }
+  seatCountChanged();
 }
 
 function seatRowsList() {
-  return [...seatRows.querySelectorAll(".seat-row")];
+  // in seat order, whatever the team boxes they sit in
+  return [...seatRows.querySelectorAll(".seat-row")].sort((a, b) => a.dataset.seat - b.dataset.seat);
+}
+
+// A form field for each option the game declares, by its type: a number, a box to tick, a
+// text or a list of choices.
+function optionInput(option) {
+  const name = `option-${option.name}`;
+  const dataset = { option: option.name };
+  if (option.type === "int") {
+    return h("input", { type: "number", name, value: option.default ?? "", dataset: { ...dataset, int: "1" } });
+  }
+  if (option.type === "bool") {
+    return h("input", { type: "checkbox", name, checked: Boolean(option.default), dataset: { ...dataset, bool: "1" } });
+  }
+  if (option.type === "str") return h("input", { type: "text", name, value: option.default ?? "", dataset });
+  return h("select", { name, dataset },
+    option.choices.map((c) => h("option", { value: c, selected: c === option.default }, c)));
 }
 
 function renderForm() {
@@ -84,16 +113,12 @@ function renderForm() {
     select.addEventListener("change", () => renderSeats(game, currentMode(game).seats));
     modeBox.append(h("label", {}, "Mode ", select));
   }
-  renderSeats(game, game.modes ? game.modes[0].seats : game.min_players);
+  clear(seatRows);
+  renderSeats(game, game.modes ? game.modes[0].seats : game.seat_counts[0]);
   clear(optionsBox);
   for (const option of game.options) {
-    const input = option.type === "int"
-      ? h("input", { type: "number", name: `option-${option.name}`, value: option.default,
-        dataset: { option: option.name, int: "1" } })
-      : h("select", { name: `option-${option.name}`, dataset: { option: option.name } },
-        option.choices.map((c) => h("option", { value: c, selected: c === option.default }, c)));
     optionsBox.append(h("label", { title: option.doc }, option.name.replaceAll("_", " "), " ",
-      input, h("span.hint", {}, " ", option.doc)));
+      optionInput(option), h("span.hint", {}, " ", option.doc)));
   }
   for (const extra of game.extras || []) {
     optionsBox.append(h("label", { title: extra.doc }, extra.label, " ",
@@ -103,28 +128,29 @@ function renderForm() {
   // With modes the seat count follows the mode: no seat buttons.
   document.getElementById("add-seat").hidden = Boolean(game.modes);
   document.getElementById("remove-seat").hidden = Boolean(game.modes);
-  document.getElementById("add-seat").disabled = Boolean(game.modes) || game.max_players === game.min_players;
-  document.getElementById("remove-seat").disabled = true;
+  seatCountChanged();
+}
+
+// The next seat count the game takes after (or before) n.
+function nextCount(game, n, step) {
+  const counts = step > 0 ? game.seat_counts : [...game.seat_counts].reverse();
+  return counts.find((c) => (c - n) * step > 0);
 }
 
 function seatCountChanged() {
   const game = currentGame();
   const n = seatRowsList().length;
-  document.getElementById("add-seat").disabled = n >= game.max_players;
-  document.getElementById("remove-seat").disabled = n <= game.min_players;
+  document.getElementById("add-seat").disabled = Boolean(game.modes) || nextCount(game, n, 1) === undefined;
+  document.getElementById("remove-seat").disabled = Boolean(game.modes) || nextCount(game, n, -1) === undefined;
 }
 
-document.getElementById("add-seat").addEventListener("click", () => {
-  const game = currentGame();
-  const n = seatRowsList().length;
-  if (n < game.max_players) seatRows.append(seatRow(game, n));
-  seatCountChanged();
-});
-document.getElementById("remove-seat").addEventListener("click", () => {
-  const rows = seatRowsList();
-  if (rows.length > currentGame().min_players) rows[rows.length - 1].remove();
-  seatCountChanged();
-});
+for (const [id, step] of [["add-seat", 1], ["remove-seat", -1]]) {
+  document.getElementById(id).addEventListener("click", () => {
+    const game = currentGame();
+    const n = nextCount(game, seatRowsList().length, step);
+    if (n !== undefined) renderSeats(game, n);
+  });
+}
 gameSelect.addEventListener("change", () => { renderForm(); renderTopRated(); });
 
 // The best rated players and bots of the chosen game (OpenSkill's mu - 3 sigma), the rest on
@@ -163,7 +189,8 @@ document.getElementById("new-table").addEventListener("submit", async (event) =>
   }
   const options = {};
   for (const input of document.querySelectorAll("#options [data-option], #mode-box [data-option]")) {
-    if (!input.dataset.int) options[input.dataset.option] = input.value;
+    if (input.dataset.bool) options[input.dataset.option] = input.checked;
+    else if (!input.dataset.int) options[input.dataset.option] = input.value;
     else if (input.value !== "") options[input.dataset.option] = Number(input.value);
   }
   if (game.seat_field && picks.some((p) => p !== null)) options[game.seat_field.option] = picks;
@@ -276,9 +303,13 @@ async function refresh() {
       if (seat.kind === "open" && !seat.claimed && t.status !== "finished") {
         item.append(" ", h("button", {
           type: "button",
-          onclick: async () => {
-            const joined = await api(`/api/tables/${t.id}/join`, { method: "POST", body: { seat: index } });
-            window.location.href = joined.play || joined.url;
+          onclick: async (event) => {
+            try {
+              const joined = await api(`/api/tables/${t.id}/join`, { method: "POST", body: { seat: index } });
+              window.location.href = joined.play || joined.url;
+            } catch (error) {  // taken meanwhile, or you hold a seat there already
+              event.target.replaceWith(h("span.error", { role: "alert" }, error.message));
+            }
           },
         }, `Join seat ${index + 1}`));
       }

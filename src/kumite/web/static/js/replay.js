@@ -17,17 +17,6 @@ function seatName(i) {
   return s ? (s.name || `Player ${i + 1}`) : `Player ${i + 1}`;
 }
 
-// "play:punch" -> "play Punch": the verb, then each part named as the game's cards name it.
-export function labelChoice(choice) {
-  const names = (cards && (cards.cards || {})) || {};
-  const others = (cards && (cards.heroes || cards.fighters || cards.characters)) || {};
-  return String(choice).split(":").map((part, i) => {
-    const known = names[part] || others[part];
-    if (known && known.name) return known.name;
-    return i === 0 ? part.replaceAll("-", " ") : part;
-  }).join(" ");
-}
-
 // The first step of each round, clash or turn: where the view's round, clash or turn number
 // changes (the views carry them; no game is named here).
 function milestones() {
@@ -52,8 +41,9 @@ function show() {
   const at = [...jump.options].filter((o) => o.value !== "" && Number(o.value) <= index).pop();
   jump.value = at ? at.value : "";
   const log = clear(document.getElementById("log"));
+  // each choice as the server labelled it for the seat that made it
   for (const [s, c] of Object.entries(frame.choices)) {
-    log.append(h("li.dim", { title: c }, `${seatName(Number(s))}: ${labelChoice(c)}`));
+    log.append(h("li.dim", { title: c }, `${seatName(Number(s))}: ${(frame.labels || {})[s] || c}`));
   }
   for (const e of frame.events) log.append(h("li", {}, e.text, ruleLink(h, game, rules, e.rule)));
   const state = { view: frame.view, decision: null, submitted: false, seats, waiting: [], outcome: null };

@@ -8,7 +8,7 @@ const tableId = decodeURIComponent(window.location.pathname.split("/").pop());
 const params = new URLSearchParams(window.location.hash.slice(1));
 const seat = params.has("seat") ? Number(params.get("seat")) : null;
 // A seat's token from its link, else (a seat its player holds) this browser's player key.
-const token = params.get("token");
+let token = params.get("token");
 const me = player();
 const byKey = seat !== null && !token && me !== null;
 
@@ -175,14 +175,18 @@ function connect() {
   socket.addEventListener("open", () => {
     retry = 0;
     offline.hidden = true;
+    // With a token, the key too: an invite link's first hello takes its seat for this
+    // player (the server answers with the seat's fresh token, the link's being spent).
     socket.send(JSON.stringify(seat === null ? { type: "hello" }
-      : byKey ? { type: "hello", seat, key: me.key } : { type: "hello", seat, token }));
+      : byKey ? { type: "hello", seat, key: me.key }
+        : me ? { type: "hello", seat, token, key: me.key } : { type: "hello", seat, token }));
   });
   socket.addEventListener("message", (message) => {
     const data = JSON.parse(message.data);
     // For the page's own modules (clock.js): every message, after this page has handled it.
     setTimeout(() => document.dispatchEvent(new CustomEvent("kumite:message", { detail: data })));
     if (data.type === "welcome") {
+      if (data.token) keepSeat(data.token);
       clear(logList);
       lastStepShown = -1;
       history = [];
@@ -203,8 +207,8 @@ function connect() {
       line.hidden = false;
     } else if (data.type === "error") {
       showError(data.message);
-      if (["bad-token", "not-found", "seat-left", "closed"].includes(data.code)) retry = -1;
-      if (data.code === "bad-token") offerToWatch();
+      if (["bad-token", "not-found", "seat-left", "seat-taken", "one-seat", "closed"].includes(data.code)) retry = -1;
+      if (data.code === "bad-token" || data.code === "one-seat") offerToWatch();
     } else if (data.type === "chat") {
       addChat(data);
     } else if (data.type === "rematch") {
@@ -221,6 +225,14 @@ function connect() {
     retry += 1;
     setTimeout(connect, Math.min(8000, 400 * 2 ** retry));
   });
+}
+
+// This page took its seat through an invite: the link's token is spent. The fresh token
+// the server sent this page alone opens the seat from now on (the address keeps it, for a
+// reload; a player's key opens it too).
+function keepSeat(fresh) {
+  token = fresh;
+  window.history.replaceState(null, "", `${window.location.pathname}#seat=${seat}&token=${fresh}`);
 }
 
 // This link's seat is not ours (a wrong or old token, or another browser's seat): watching

@@ -1,0 +1,1 @@
+"""SF Rivals' solver: its fight values, bounds, certificates and strength tables."""
