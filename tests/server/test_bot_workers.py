@@ -169,3 +169,53 @@ def test_worker_processes_start_with_the_server_not_with_their_first_move():
         assert [set(w._processes) for w in workers] == running  # type: ignore[union-attr]
     finally:
         pool.shutdown()
+
+
+def test_a_worker_thinking_past_a_move_s_due_time_is_cut_and_made_again():
+    """A process can be stopped where a thread cannot: a move still thinking in its worker
+    at its due time ends that worker (issue 28: a bot thinking never delays another table's
+    bot beyond its own budget); the next move starts a new one and is answered."""
+    game = get_game("sfrivals")
+    options = {"characters": ["ryu", "ken"]}
+    state = game.new_state(3, options)
+    decision = state.pending()[1]
+    agent = make_agent("greedy", game, state.options_json, 1, 5)
+    made = recipe("sfrivals", options, 1)
+    pool = BotPool(threads=1, budget=0.5, processes=1)
+    pool.start()
+    pool._queued[0][0].result(timeout=120)  # started: the games loaded
+
+    async def scenario() -> None:
+        worker = pool._workers[0]
+        assert worker is not None
+        pids = set(worker._processes)  # type: ignore[union-attr]
+        stuck = worker.submit(time.sleep, 60)  # a move that would not end in time
+        time.sleep(0.5)
+        assert stuck.running()
+        pool._cut(made)
+        assert pool._workers[0] is None
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert not any(_alive(pid) for pid in pids)
+        asked = time.monotonic()
+        assert await pool.think(agent, state, decision, made) in decision.legal
+        assert time.monotonic() - asked < 30  # a new worker, not the stuck one
+        assert pool._workers[0] is not worker
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        pool.shutdown()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return False
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            return "zombie" not in status.read()
+    except OSError:
+        return False

@@ -93,6 +93,29 @@ def level(spec: GameSpec | None, name: str) -> str:
     return bot.level if bot is not None else LEVELS.get(name, "Casual")
 
 
+class NotOfferedError(KumiteError, ValueError):
+    """The web table does not offer this bot under these options (its data is not at hand:
+    a table never waits for a solve)."""
+
+
+def not_offered(name: str, game_id: str, options: Mapping[str, Any]) -> str | None:
+    """Why the web table does not offer bot ``name`` in ``game_id`` under ``options``, from
+    its spec's ``Bot.info`` (its ``not_offered``); None: it does."""
+    spec = specs().get(game_id)
+    bot = None if spec is None else next((b for b in spec.bots if b.name == name), None)
+    if bot is None or bot.info is None:
+        return None
+    reason = bot.info.load()(options).get("not_offered")
+    return None if reason is None else str(reason)
+
+
+def offered_at_table(name: str, game_id: str, options: Mapping[str, Any]) -> None:
+    """Raise :class:`NotOfferedError` (one line) if the web table does not offer ``name``."""
+    reason = not_offered(name, game_id, options)
+    if reason is not None:
+        raise NotOfferedError(f"bot {name!r} is not offered here: {reason}")
+
+
 def describe(spec: GameSpec, name: str) -> str:
     return HUMAN if name == "human" else _table(spec).get(name, ("", None))[0]
 

@@ -508,6 +508,13 @@ def serve(
     bot_budget: Annotated[
         float, typer.Option(help="Seconds a bot may think about one move.")
     ] = ServerSettings.bot_budget,
+    bot_memory: Annotated[
+        float,
+        typer.Option(
+            help="Megabytes the bots of a process keep for data shared between tables "
+            "(solver bots' solutions and solved positions; least recently used let go of)."
+        ),
+    ] = ServerSettings.bot_memory,
     idle_close: Annotated[
         float,
         typer.Option(
@@ -552,6 +559,7 @@ def serve(
         bot_threads=bot_threads,
         bot_processes=bot_processes,
         bot_budget=bot_budget,
+        bot_memory=bot_memory,
         idle_close=idle_close * 3600,
         evict_after=evict_after,
         full_collection_every=full_collection_every,

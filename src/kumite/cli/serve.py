@@ -32,6 +32,8 @@ def settings(**values: Any) -> ServerSettings:
             ) from None
     if made.bot_threads < 1 or made.bot_budget <= 0:
         raise fail("--bot-threads must be at least 1 and --bot-budget above 0")
+    if made.bot_memory < 1:
+        raise fail("--bot-memory must be at least 1 megabyte")
     if made.bot_processes < 0:
         raise fail("--bot-processes must be 0 (threads) or more")
     if made.full_collection_every < 0:

@@ -78,6 +78,7 @@ def think(
     while len(_bots) > CACHED:
         _bots.popitem(last=False)
     cap(bot.agent, budget)
+    at_table(bot.agent)
     if deadline is not None and isinstance(bot.agent, ISMCTSAgent):
         bot.agent.deadline = deadline
     decision = next(d for d in bot.state.pending() if d.seat == recipe.seat)
@@ -89,6 +90,14 @@ def cap(agent: Any, seconds: float) -> None:
     level = agent.level if isinstance(agent, Budgeted) else None
     if level is not None and (level.seconds is None or level.seconds > seconds):
         agent.level = dataclasses.replace(level, seconds=seconds)
+
+
+def at_table(agent: Any) -> None:
+    """Tell a bot that prepares big data (SF Rivals' solver bots: ``prepare_in_background``)
+    that it plays at the web table: no move may wait for a solve; it plays its declared
+    fallback while the solve runs in the background."""
+    if hasattr(agent, "prepare_in_background"):
+        agent.prepare_in_background = True
 
 
 def warm() -> None:

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import FileResponse
 
-from kumite.agents.registry import agent_names, describe, level
+from kumite.agents.registry import agent_names, describe, level, not_offered
 from kumite.core.registry import get_game, specs
 from kumite.server.context import STATIC, Server
 from kumite.web.table import adapter
@@ -53,9 +53,10 @@ def router(server: Server) -> APIRouter:
                     "name": info.name,
                     "min_players": info.min_players,
                     "max_players": info.max_players,
-                    "agents": [
+                    "agents": [  # the bots whose data is at hand (no table waits on a solve)
                         {"name": n, "about": describe(gspec, n), "level": level(gspec, n)}
                         for n in agent_names(game_id)
+                        if not_offered(n, game_id, {}) is None
                     ],
                     # every option a form can hold: int, bool, str, choice (an "other" one,
                     # such as a pack, is set by its own flag or face)

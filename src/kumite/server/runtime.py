@@ -740,7 +740,10 @@ class Hub:
         """Which tables this process serves (all of them, but with several processes on one
         PostgreSQL database: :mod:`kumite.server.ownership`)."""
         self.bots = BotPool(
-            self.settings.bot_threads, self.settings.bot_budget, self.settings.bot_processes
+            self.settings.bot_threads,
+            self.settings.bot_budget,
+            self.settings.bot_processes,
+            memory=self.settings.bot_memory,
         )
         self.tables: dict[str, TableRuntime] = {}
         self.evict_after = self.settings.evict_after

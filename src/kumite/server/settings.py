@@ -44,8 +44,13 @@ class ServerSettings:
     """Bots think in this many worker processes instead (0: in the threads), each table's
     always in the same one: a thinking bot then holds no lock the server needs."""
     bot_budget: float = 5.0
-    """Seconds a bot may think about one move. A search bot's own time limit is cut to it; a
-    bot still thinking after it (and a grace of a quarter of it) plays a random legal move."""
+    """Seconds a bot may think about one move, counted from when the move is asked for. A
+    search bot's own time limit is cut to it; a bot not answered after it (and a grace of a
+    quarter of it) plays a random legal move."""
+    bot_memory: float = 1024.0
+    """Megabytes the bots of one process may keep for data they share between tables (SF
+    Rivals' solver bots: loaded solutions, books and solved positions); the least recently
+    used are let go of above it."""
 
     absent_after: float = 120.0
     """Seconds a seat must be silent (no socket, no choice) before the other players may

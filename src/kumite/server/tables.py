@@ -16,7 +16,7 @@ import anyio
 import msgspec
 from fastapi import APIRouter, HTTPException, Query, Request
 
-from kumite.agents.registry import make_agent
+from kumite.agents.registry import make_agent, offered_at_table
 from kumite.core.errors import KumiteError
 from kumite.core.registry import get_spec
 from kumite.server import naming
@@ -167,6 +167,7 @@ def router(server: Server) -> APIRouter:
             if s.kind == "bot":
                 agent = s.agent or "random"
                 make_agent(agent, game, options, index, 0)  # validates the name
+                offered_at_table(agent, game.info.id, options)  # its data at hand: no solve
                 seats.append(Seat("bot", s.name or f"{agent} bot", agent, claimed=True))
             else:
                 kind = "human" if s.kind == "you" else s.kind

@@ -34,7 +34,7 @@ SPEC = GameSpec(
             rated=False,
             level="Solver",
             extra="solver",
-            info=Ref("kumite.games.sfrivals.solver.equilibrium:info"),
+            info=Ref("kumite.games.sfrivals.solver.offer:bounded_info"),
         ),
         Bot(
             "belief",
@@ -44,6 +44,7 @@ SPEC = GameSpec(
             rated=False,
             level="Solver",
             extra="solver",
+            info=Ref("kumite.games.sfrivals.solver.offer:belief_info"),
         ),
         Bot(
             "belief-safe",
@@ -53,6 +54,7 @@ SPEC = GameSpec(
             rated=False,
             level="Solver",
             extra="solver",
+            info=Ref("kumite.games.sfrivals.solver.offer:belief_safe_info"),
         ),
         Bot(
             "equilibrium",
@@ -62,7 +64,7 @@ SPEC = GameSpec(
             rated=False,
             level="Solver",
             extra="solver",
-            info=Ref("kumite.games.sfrivals.solver.equilibrium:info"),
+            info=Ref("kumite.games.sfrivals.solver.offer:equilibrium_info"),
         ),
     ),
     tui=Ref("kumite.games.sfrivals.tui:FRONT_END"),

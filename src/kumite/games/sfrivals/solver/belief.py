@@ -37,8 +37,16 @@ from kumite.games.sfrivals.cards import Character
 from kumite.games.sfrivals.choice import SetUp
 from kumite.games.sfrivals.legal import playable_cards
 from kumite.games.sfrivals.resolve import Carry
+from kumite.games.sfrivals.solver import background
+from kumite.games.sfrivals.solver import warm as warm  # registers the kernels' loader
+from kumite.games.sfrivals.solver.background import NotPrepared
 from kumite.games.sfrivals.solver.fight import FightSolver, Position, setup_hand
-from kumite.games.sfrivals.solver.setup import MatchupSolution, shared_solution
+from kumite.games.sfrivals.solver.offer import BELIEF_VERSION
+from kumite.games.sfrivals.solver.setup import (
+    MatchupSolution,
+    known_shared_solution,
+    shared_solution,
+)
 from kumite.games.sfrivals.solver.tight import (
     Round,
     opening_keys,
@@ -64,6 +72,11 @@ def _fight(sol: MatchupSolution) -> FightSolver:
 
 class BeliefAgent:
     name = "belief"
+    version = BELIEF_VERSION
+    prepare_in_background = False
+    """At the web table (the bot pool sets it): never solve on a move (:mod:`.background`):
+    until what a move needs is solved — in the background — ``bounded`` plays it (from its
+    book), or ``greedy`` where ``bounded`` cannot either."""
 
     def __init__(
         self,
@@ -80,20 +93,40 @@ class BeliefAgent:
         """None: best response to the opponent model; else the most the agent's guarantee
         may drop below the safe one to follow the model (:func:`safe_mix`)."""
         self.rng = random.Random(seed)
-        self._solution: MatchupSolution | None = None
+        self._chars: tuple[str, str] | None = None
+        self._bounded: Any = None
         self._likelihood: dict[tuple[int, int], float] = {}
         """(round, cover type) -> the opponent model's probability of its card that round."""
 
     def solution(self, view: Mapping[str, Any]) -> MatchupSolution:
-        chars = tuple(str(p["character"]) for p in view["players"])
-        if self._solution is None or self._solution.characters != chars:
-            self._solution = shared_solution((chars[0], chars[1]), self.options)
+        """The matchup's shared solution (asked anew at each move: the process may have let
+        go of an unused one, :mod:`.resident`)."""
+        chars = (str(view["players"][0]["character"]), str(view["players"][1]["character"]))
+        if self._chars != chars:
+            self._chars = chars
             self._likelihood.clear()
-        return self._solution
+        if self.prepare_in_background:
+            found = known_shared_solution(chars, self.options)
+            if found is None:  # never solved at a table (not offered there: registry)
+                raise NotPrepared(f"{chars[0]} vs {chars[1]} is not solved")
+            return found
+        return shared_solution(chars, self.options)
 
     def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
         if decision.kind == "character":
             return self.rng.choice(decision.legal)
+        if not self.prepare_in_background:
+            return self._choose(view, decision)
+        background.prepare_kernels()  # loaded in the background before a round needs them
+        try:
+            with background.table_move():
+                return self._choose(view, decision)
+        except NotPrepared:
+            background.PREPARER.submit(self._job_key(view), lambda: self._prepare(view))
+            background.fell_back(self.name)
+            return self.fallback(view, decision)
+
+    def _choose(self, view: Mapping[str, Any], decision: Decision) -> str:
         sol = self.solution(view)
         if decision.kind == "setup":
             mix = sol.setup[self.seat]
@@ -101,12 +134,35 @@ class BeliefAgent:
             if not legal:
                 return self.rng.choice(decision.legal)
             return self.rng.choices(legal, weights=[mix[c] for c in legal])[0]
-        self.open(view, sol)
-        scores, games = self._evaluate(view, sol)
+        with background.holding(sol.lock):
+            self.open(view, sol)
+            scores, games = self._evaluate(view, sol)
         if self.safety is not None and games.rows:
             safe = safe_mix(games, [scores[c] for c in games.rows], self.safety)
             return self.rng.choices(games.rows, weights=[float(p) for p in safe])[0]
         return max(decision.legal, key=lambda c: scores.get(c, -np.inf))
+
+    def _job_key(self, view: Mapping[str, Any]) -> tuple[Any, ...]:
+        """This bot's preparation (its latest position replaces one still queued)."""
+        return ("belief", id(self))
+
+    def _prepare(self, view: Mapping[str, Any]) -> None:
+        """In the background: solve what this view's decision needs (nothing is played)."""
+        sol = self.solution(view)
+        with sol.lock:
+            self.open(view, sol)
+            self._evaluate(view, sol)
+
+    def fallback(self, view: Mapping[str, Any], decision: Decision) -> str:
+        """The declared fallback at the web table: ``bounded``'s move where its book or the
+        positions already solved have it, else ``greedy``'s."""
+        if self._bounded is None:
+            from kumite.games.sfrivals.solver.equilibrium import BoundedAgent
+
+            self._bounded = BoundedAgent(self.options, self.seat, self.rng.getrandbits(64))
+            self._bounded.prepare_in_background = True
+        choice: str = self._bounded.choose(view, decision)
+        return choice
 
     def open(self, view: Mapping[str, Any], sol: MatchupSolution) -> None:
         """Solve, in one induction, the first-round states of every plan the opponent model

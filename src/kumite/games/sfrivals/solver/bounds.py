@@ -26,8 +26,8 @@ Seat 1's bound is seat 0's of the mirrored matchup (the rules favour neither sea
 
 from __future__ import annotations
 
+import collections
 import dataclasses
-import functools
 import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -41,14 +41,16 @@ from kumite.games.sfrivals.choice import SetUp
 from kumite.games.sfrivals.legal import is_stuck, playable_cards
 from kumite.games.sfrivals.options import Options
 from kumite.games.sfrivals.resolve import NO_CARRY, Carry
+from kumite.games.sfrivals.solver import background, kernels
 from kumite.games.sfrivals.solver import bounds_kernels as bk
-from kumite.games.sfrivals.solver import kernels
 from kumite.games.sfrivals.solver.fight import I64, FightSolver, _decode, _minus, _pack, setup_hand
+from kumite.games.sfrivals.solver.resident import array_bytes
 from kumite.solve.matrix import FloatArray
 
 Progress = Callable[[str], None]
 NODE_MEMO = 1 << 14
 """How many solved nodes a :class:`BoundSolver` keeps for look-ups (~1.3 kB each)."""
+_NODE_BYTES = 1400
 
 SECRET = "secret:"
 """The prefix of a secret set-up's name (a set-up choice of the game otherwise)."""
@@ -146,8 +148,10 @@ class BoundSolver:
         self.states_solved = 0
         self.fallbacks = 0
         # Agents and hints ask the same few positions again and again; a solved state's node
-        # never changes (its children are solved with it), so it is worked out once.
-        self._nodes = functools.lru_cache(maxsize=NODE_MEMO)(self._node)
+        # never changes (its children are solved with it), so it is worked out once. (A
+        # dict, not an lru_cache of the bound method: that would make the solver a cycle,
+        # freed only by the cycle collector, its arrays with it.)
+        self._nodes: collections.OrderedDict[int, BoundNode] = collections.OrderedDict()
 
     @property
     def num_classes(self) -> int:
@@ -235,6 +239,7 @@ class BoundSolver:
         arr = np.asarray(keys, dtype=np.int64)
         r = int(arr[0] >> kernels._R) & 15
         if not self._known_mask(r, arr).all():
+            background.may_solve(r)
             with numba.parallel_chunksize(1):
                 self._solve(r, _unique(arr))
         keys_r, vals_r = self.levels[r]
@@ -357,11 +362,34 @@ class BoundSolver:
     def node(self, key: int) -> BoundNode:
         """The solution at state ``key`` (solving it if needed), for agents and hints;
         each state's is computed once (the last :data:`NODE_MEMO` are kept)."""
-        return self._nodes(key)
+        found = self._nodes.get(key)
+        if found is None:
+            found = self._nodes[key] = self._node(key)
+            if len(self._nodes) > NODE_MEMO:
+                self._nodes.popitem(last=False)
+        else:
+            self._nodes.move_to_end(key)
+        return found
+
+    def resident_bytes(self, with_fight: bool = True) -> int:
+        """Solved states, their hash indices, tables and kept nodes, about
+        (:mod:`.resident`)."""
+        levels = sum(k.nbytes + v.nbytes for k, v in self.levels.values())
+        slots = sum(s.nbytes for s in self._slots.values())
+        nodes = _NODE_BYTES * len(self._nodes)
+        tables = array_bytes(*self.bt)
+        return levels + slots + nodes + tables + (self.fight.resident_bytes() if with_fight else 0)
+
+    def release(self) -> None:
+        """Drop the solved states and kept nodes (a memo: solved again when asked)."""
+        self.levels.clear()
+        self._slots.clear()
+        self._nodes.clear()
 
     def _node(self, key: int) -> BoundNode:
         r = (key >> kernels._R) & 15
         self.values([key])
+        background.may_compute()
         empty = (np.zeros(0, dtype=np.int64), np.zeros((0, self.num_classes)))
         nxt = self.levels.get(r + 1, empty)
         nxt_slots = self.slots(r + 1) if r + 1 in self.levels else bk.index(nxt[0])

@@ -41,9 +41,9 @@ from kumite.games.sfrivals.solver.kernels import (
     jit_flat,
     jit_inline,
 )
+from kumite.games.sfrivals.solver.kernels import jit as _jit
+from kumite.games.sfrivals.solver.kernels import jit_parallel as _jit_parallel
 from kumite.solve.matrix_jit import _first_maximin_row, _game_strategy, _workspace
-from kumite.solve.matrix_jit import jit as _jit
-from kumite.solve.matrix_jit import jit_parallel as _jit_parallel
 
 Array = Any
 

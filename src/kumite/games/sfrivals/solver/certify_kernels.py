@@ -18,13 +18,13 @@ from kumite.games.sfrivals.solver.kernels import (
     _find,
     _node_matrix,
 )
+from kumite.games.sfrivals.solver.kernels import jit as _jit
 from kumite.solve.matrix_jit import (
     _first_maximin_row,
     _first_minimax_col,
     _game_strategy,
     _workspace,
 )
-from kumite.solve.matrix_jit import jit as _jit
 
 Array = Any
 

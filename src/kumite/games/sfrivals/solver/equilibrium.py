@@ -21,17 +21,25 @@ from __future__ import annotations
 import dataclasses
 import functools
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kumite.core.errors import KumiteError
 from kumite.core.game import Decision, Game
-from kumite.games.sfrivals.solver.setup import MatchupSolution, shared_solution
+from kumite.games.sfrivals.solver import background
+from kumite.games.sfrivals.solver import warm as warm  # registers the kernels' loader
+from kumite.games.sfrivals.solver.book import side_book
+from kumite.games.sfrivals.solver.offer import BOUNDED_VERSION as BOUNDED_VERSION
+from kumite.games.sfrivals.solver.offer import EQUILIBRIUM_AT_MOST as EQUILIBRIUM_AT_MOST
+from kumite.games.sfrivals.solver.offer import EXACT_VERSION as EXACT_VERSION
+from kumite.games.sfrivals.solver.offer import _small_variant
+from kumite.games.sfrivals.solver.setup import (
+    MatchupSolution,
+    known_shared_solution,
+    shared_solution,
+)
 from kumite.games.sfrivals.solver.strategy import advice
-
-EQUILIBRIUM_AT_MOST = 0.05
-"""The certified exploitability (NashConv / 2, win +1 / loss -1) below which a strategy may
-be called an equilibrium."""
+from kumite.games.sfrivals.solver.tight import play_distribution
 
 
 class NoCertifiedEquilibriumError(KumiteError, ValueError):
@@ -52,31 +60,87 @@ def _public(options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 class BoundedAgent:
-    """Plays the matchup's bound strategy (method tight), sampled from its advice."""
+    """Plays the matchup's bound strategy (method tight), sampled from its advice: its
+    set-up mix, then its behaviour strategy from the view (:mod:`.tight`), read from the
+    side's shipped book where there is one (:mod:`.book`), else solved on demand."""
 
     name = "bounded"
+    version = BOUNDED_VERSION
+    prepare_in_background = False
+    """At the web table (the bot pool sets it): never solve on a move (:mod:`.background`);
+    until what a move needs is solved, ``greedy`` plays it."""
 
     def __init__(self, options: Mapping[str, Any], seat: int, seed: int) -> None:
         self.options = _public(options)
         self.seat = seat
+        self.seed = seed
         self.rng = random.Random(seed)
-        self._solution: MatchupSolution | None = None
+        self._fallback: Any = None
 
     def solution(self, view: Mapping[str, Any]) -> MatchupSolution:
         chars = _matchup(self.options, view)
         assert chars is not None, "the characters are chosen before the solver is asked"
-        if self._solution is None or self._solution.characters != chars:
-            self._solution = shared_solution(chars, self.options)
-        return self._solution
+        if self.prepare_in_background:
+            found = known_shared_solution(chars, self.options)
+            if found is None:  # never solved at a table (not offered there: registry)
+                raise background.NotPrepared(f"{chars[0]} vs {chars[1]} is not solved")
+            return found
+        return shared_solution(chars, self.options)
 
     def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
         if decision.kind == "character":
             return self.rng.choice(decision.legal)
-        options = advice(view, self.solution(view))
-        weights = [max(a.probability, 0.0) for a in options]
+        if not self.prepare_in_background:
+            return self._draw(decision.legal, self.distribution(view, decision))
+        background.prepare_kernels()  # loaded in the background before a round needs them
+        try:
+            with background.table_move():
+                probs = self.distribution(view, decision)
+        except background.NotPrepared:
+            background.PREPARER.submit(self._job_key(view), lambda: self._prepare(view, decision))
+            background.fell_back(self.name)
+            return self.fallback(view, decision)
+        return self._draw(decision.legal, probs)
+
+    def distribution(self, view: Mapping[str, Any], decision: Decision) -> list[float]:
+        """The strategy's probability of each of ``decision.legal``."""
+        sol = self.solution(view)
+        if decision.kind == "setup":  # the mix alone (its values, an LP, are for hints)
+            mix = sol.setup[self.seat]
+            return [float(mix.get(c, 0.0)) for c in decision.legal]
+        if sol.method != "tight" or sol.plans is None:
+            with background.holding(sol.lock):
+                return [max(a.probability, 0.0) for a in advice(view, sol)]
+        book = side_book(sol, self.seat)
+        side: Any = book if book is not None else sol.side(self.seat)
+        with background.holding(side.lock if book is not None else sol.lock):
+            probs = play_distribution(view, side, sol.plans[self.seat])
+        char = sol.solver.chars[self.seat]
+        return [float(probs.get(char.card(c.partition(":")[2]).index, 0.0)) for c in decision.legal]
+
+    def _draw(self, legal: Sequence[str], weights: list[float]) -> str:
+        weights = [max(w, 0.0) for w in weights]
         if sum(weights) <= 0:
-            return self.rng.choice(decision.legal)
-        return self.rng.choices([a.choice for a in options], weights=weights)[0]
+            return self.rng.choice(legal)
+        return self.rng.choices(legal, weights=weights)[0]
+
+    def _job_key(self, view: Mapping[str, Any]) -> tuple[Any, ...]:
+        """This bot's preparation (its latest position replaces one still queued)."""
+        return ("bounded", id(self))
+
+    def _prepare(self, view: Mapping[str, Any], decision: Decision) -> None:
+        """In the background: solve what this decision needs (its result is not played)."""
+        self.distribution(view, decision)
+
+    def fallback(self, view: Mapping[str, Any], decision: Decision) -> str:
+        """``greedy``'s move (the declared fallback at the web table)."""
+        if self._fallback is None:
+            from kumite.games.sfrivals.bots.greedy import make as make_greedy
+            from kumite.games.sfrivals.game import GAME
+
+            self._fallback = make_greedy(GAME, self.options, self.seat, self.seed)
+        choice: str = self._fallback.choose(view, decision)
+        return choice
 
 
 class ExactEquilibriumAgent:
@@ -89,12 +153,21 @@ class ExactEquilibriumAgent:
         self.options = _public(options)
         self.rng = random.Random(seed)
 
+    version = EXACT_VERSION
+    prepare_in_background = False
+
     def choose(self, view: Mapping[str, Any], decision: Decision) -> str:
         if decision.kind == "character":
             return self.rng.choice(decision.legal)
         from kumite.games.sfrivals.solver.hidden import infoset_key
 
-        policy = _exact_policy(self.characters, _frozen(self.options))
+        key = (self.characters, _frozen(self.options))
+        policy = _EXACT_POLICIES.get(key)
+        if policy is None:
+            if self.prepare_in_background:  # the whole game's LP: minutes, never on a move
+                background.PREPARER.submit(("exact", key), lambda: _exact_policy(*key))
+                return self.rng.choice(decision.legal)
+            policy = _exact_policy(*key)
         probs = policy[infoset_key(view)]
         return self.rng.choices(list(probs), weights=list(probs.values()))[0]
 
@@ -116,13 +189,22 @@ def _exact(characters: tuple[str, str], options: tuple[tuple[str, Any], ...]) ->
     return solve_exact(characters, dict(options))
 
 
-@functools.lru_cache(maxsize=4)
+_EXACT_POLICIES: dict[Any, dict[str, dict[str, float]]] = {}
+
+
 def _exact_policy(
     characters: tuple[str, str], options: tuple[tuple[str, Any], ...]
 ) -> dict[str, dict[str, float]]:
-    """The LP equilibrium as {information set key: {choice: probability}}."""
-    ex = _exact(characters, options)
-    return ex.tree.strategy_dict(ex.sigma)  # type: ignore[no-any-return]
+    """The LP equilibrium as {information set key: {choice: probability}} (kept: a small
+    variant's, a few per process)."""
+    key = (characters, options)
+    found = _EXACT_POLICIES.get(key)
+    if found is None:
+        ex = _exact(characters, options)
+        found = _EXACT_POLICIES[key] = ex.tree.strategy_dict(ex.sigma)
+        while len(_EXACT_POLICIES) > 4:
+            _EXACT_POLICIES.pop(next(iter(_EXACT_POLICIES)))
+    return found
 
 
 @dataclasses.dataclass(frozen=True)
@@ -138,28 +220,9 @@ class Certified:
 def certified(characters: tuple[str, str], options: Mapping[str, Any]) -> Certified:
     """The certified exploitability of the solver's strategy in a matchup, from a solution
     the cache or kumite already holds (nothing is solved here: None if none)."""
-    from kumite.games.sfrivals.game import GAME
-    from kumite.games.sfrivals.solver.setup import known_solution
+    from kumite.games.sfrivals.solver.offer import certified_exploitability
 
-    opts = GAME.parse_options({**_public(options), "characters": list(characters)})
-    sol = known_solution(characters, opts)
-    return Certified(None if sol is None else sol.exploitability, "bounds")
-
-
-def _small_variant(characters: tuple[str, str], options: Mapping[str, Any]) -> bool:
-    """The matchup's whole hidden-cover game is small enough to solve exactly (counted only
-    for characters of few kinds of card: the full ones are far beyond)."""
-    from kumite.games.sfrivals.game import GAME
-    from kumite.games.sfrivals.solver.hidden import histories
-
-    try:
-        opts = GAME.parse_options({**_public(options), "characters": list(characters)})
-        cat = GAME.catalog(opts)
-        if max(len(cat.characters[c].cards) for c in characters) > 4:
-            return False
-        return histories(characters, _public(options), stop_above=500_000) <= 500_000
-    except (ValueError, KeyError):  # pragma: no cover - unknown characters fail earlier
-        return False
+    return Certified(certified_exploitability(characters, options), "bounds")
 
 
 def make_bounded(game: Game[Any], options: Mapping[str, Any], seat: int, seed: int) -> BoundedAgent:
@@ -188,17 +251,7 @@ def make(game: Game[Any], options: Mapping[str, Any], seat: int, seed: int) -> A
 
 
 def info(options: Mapping[str, Any]) -> dict[str, Any]:
-    """For listings and the lobby: the certified figure of ``bounded``/``equilibrium`` in
-    the matchup ``options`` fix (None when the characters are not fixed or not solved)."""
-    chars = _matchup(options, None)
-    if chars is None:
-        return {"certified_exploitability": None, "matchup": None}
-    cert = certified(chars, options)
-    return {
-        "certified_exploitability": cert.exploitability,
-        "matchup": list(chars),
-        "equilibrium_available": (
-            cert.exploitability is not None and cert.exploitability <= EQUILIBRIUM_AT_MOST
-        )
-        or _small_variant(chars, options),
-    }
+    """:func:`.offer.bounded_info` (listings and the lobby)."""
+    from kumite.games.sfrivals.solver.offer import bounded_info
+
+    return bounded_info(options)

@@ -42,7 +42,8 @@ from kumite.games.sfrivals.cards import Card, Catalog, Character
 from kumite.games.sfrivals.legal import fight_end, is_stuck, playable_cards, powerless_reason
 from kumite.games.sfrivals.options import Options
 from kumite.games.sfrivals.resolve import NO_CARRY, Carry, resolve_round
-from kumite.games.sfrivals.solver import kernels
+from kumite.games.sfrivals.solver import background, kernels
+from kumite.games.sfrivals.solver.resident import array_bytes
 from kumite.solve.matrix import FloatArray, solve_matrix, solve_matrix_batch
 from kumite.solve.matrix_jit import game_solution
 
@@ -125,6 +126,19 @@ class CharacterTables:
         self.stuck = np.full((self.rounds + 2, codes, self.life_max + 1), kernels.UNKNOWN, np.int8)
         self._legal_cache: dict[tuple[int, int, int, int], tuple[BoolArray, bool]] = {}
         self._stuck_cache: dict[tuple[int, int, int], bool] = {}
+
+    def resident_bytes(self) -> int:
+        """What the tables and their memos hold, about (:mod:`.resident`)."""
+        return (
+            array_bytes(self.legal, self.stuck)
+            + 400 * len(self._legal_cache)
+            + 150 * len(self._stuck_cache)
+        )
+
+    def release(self) -> None:
+        """Drop the memos of the engine's answers (the tables keep the entries filled)."""
+        self._legal_cache.clear()
+        self._stuck_cache.clear()
 
     def legal_entry(
         self, code: int, life: int, round: int, adaptive: int
@@ -314,9 +328,14 @@ class FightSolver:
         """Seat 0's value of each position (win +1, draw 0, loss -1) under optimal play."""
         keys = np.array([self.key(p) for p in positions], dtype=np.int64)
         rounds = np.array([p.round for p in positions], dtype=np.int64)
-        # blocks of states handed out one by one: a thread the OS holds back delays no one
-        with numba.parallel_chunksize(1):
-            self._solve(keys, rounds)
+        missing = [
+            int(r) for r in np.unique(rounds) if not self._all_known(int(r), keys[rounds == r])
+        ]
+        if missing:
+            background.may_solve(min(missing))
+            # blocks of states handed out one by one: a thread the OS holds back delays no one
+            with numba.parallel_chunksize(1):
+                self._solve(keys, rounds)
         out = np.empty(len(positions))
         for r in np.unique(rounds):
             sel = rounds == r
@@ -352,6 +371,7 @@ class FightSolver:
             strategies = (_unit(len(cards0), int(m[:, k].argmax())), _unit(len(cards1), k))
         else:
             # the compiled solution (what :mod:`.certify` assumes), else the LP
+            background.may_compute()
             found = game_solution(m)
             if found is None:
                 sol = solve_matrix(m)
@@ -593,6 +613,24 @@ class FightSolver:
     def _distinct_tables(self) -> tuple[CharacterTables, ...]:
         a, b = self.seat_tables
         return (a,) if a is b else (a, b)
+
+    def _all_known(self, r: int, states: I64) -> bool:
+        known = self._known(r, states)
+        return len(states) == 0 or (known is not None and bool(known.all()))
+
+    def resident_bytes(self) -> int:
+        """Solved positions and rule tables, about (:mod:`.resident`; shared seat tables
+        count in full)."""
+        levels = sum(k.nbytes + v.nbytes for k, v in self.levels.values())
+        pairs = array_bytes(self._taken0, self._taken1, self._next_pair, self._reveal)
+        return levels + pairs + sum(t.resident_bytes() for t in self._distinct_tables())
+
+    def release(self) -> None:
+        """Drop the solved positions and the engine's answers kept for the rule tables
+        (memos: worked out again when asked; the tables' arrays stay usable)."""
+        self.levels.clear()
+        for tables in self._distinct_tables():
+            tables.release()
 
     def _known(self, r: int, states: I64) -> BoolArray | None:
         """Which ``states`` of round ``r`` an earlier call solved (None: none)."""

@@ -35,8 +35,6 @@ import numpy as np
 from numba import njit, prange
 
 from kumite.solve.matrix_jit import F, _game_value, _maximin_pure, _minimax_pure, _workspace
-from kumite.solve.matrix_jit import jit as _jit
-from kumite.solve.matrix_jit import jit_parallel as _jit_parallel
 
 # Numba's OpenMP threads wait for the next of the solver's many short parallel loops
 # asleep, not spinning: on a busy machine a spinning thread takes the core from the one
@@ -63,6 +61,27 @@ _GOLDEN = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit integer
 Array = Any
 
 
+# Every kernel called from Python lets go of the GIL while it runs (``nogil``): a solve in a
+# background thread (a bot preparing its tables at the web table, docs/protocol.md
+# "Limits") must not stop the server's event loop and other bots' threads for the seconds a
+# big round takes. The kernels touch no Python object, so nothing else changes.
+_NOGIL: dict[str, Any] = {"cache": True, "nogil": True}
+
+
+def jit(func: F) -> F:
+    """``numba.njit(cache=True, nogil=True)``, keeping the Python signature."""
+    return cast(F, njit(**_NOGIL)(func))
+
+
+def jit_parallel(func: F) -> F:
+    """:func:`jit` with ``parallel=True``: ``numba.prange`` loops run on Numba's threads."""
+    return cast(F, njit(parallel=True, **_NOGIL)(func))
+
+
+_jit = jit
+_jit_parallel = jit_parallel
+
+
 # The speed tricks of the kernels, both about calls. A compiled call passes every array it
 # takes as its descriptor, word by word (the rule tables: ~250 words), and Numba's runtime
 # counts references to each array on the way in and out (atomic operations): ~0.2-0.5 us a
@@ -84,7 +103,7 @@ def jit_flat(func: F) -> F:
     """:func:`~kumite.solve.matrix_jit.jit` without the runtime's reference counting, for a
     kernel that allocates nothing and only reads and writes arrays its caller holds
     (``_nrt=False``: Numba's own switch, long-standing though not in its documentation)."""
-    return cast(F, njit(cache=True, **_NO_REFCOUNT)(func))
+    return cast(F, njit(**_NOGIL, **_NO_REFCOUNT)(func))
 
 
 class Tables(NamedTuple):

@@ -30,16 +30,15 @@ its bounds are never looser.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import os
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import platformdirs
 
 from kumite.games.sfrivals.cards import Catalog, Character
 from kumite.games.sfrivals.choice import SetUp
@@ -47,9 +46,37 @@ from kumite.games.sfrivals.game import GAME
 from kumite.games.sfrivals.options import Options
 from kumite.games.sfrivals.solver.bounds import BoundSolver, SecretSetup, SideBound, side_bound
 from kumite.games.sfrivals.solver.fight import FightSolver, Position, setup_hand
+from kumite.games.sfrivals.solver.known import (
+    SHIPPED as SHIPPED,
+)
+from kumite.games.sfrivals.solver.known import (
+    SOLVER_VERSION as SOLVER_VERSION,
+)
+from kumite.games.sfrivals.solver.known import (
+    _with_characters,
+    shipped_summary,
+)
+from kumite.games.sfrivals.solver.known import (
+    all_known as all_known,
+)
+from kumite.games.sfrivals.solver.known import (
+    cache_dir as cache_dir,
+)
+from kumite.games.sfrivals.solver.known import (
+    cache_key as cache_key,
+)
+from kumite.games.sfrivals.solver.known import (
+    cache_path as cache_path,
+)
+from kumite.games.sfrivals.solver.known import (
+    data_digest as data_digest,
+)
+from kumite.games.sfrivals.solver.known import (
+    is_known as is_known,
+)
+from kumite.games.sfrivals.solver.resident import MEMORY
 from kumite.solve.matrix import solve_matrix
 
-SOLVER_VERSION = "sfr-bounds-2"
 METHODS = ("tight", "adaptive")
 """``tight``: :mod:`.bounds` (secret covers, classes of the opponent's cover); ``adaptive``:
 the committed-against-adaptive bounds below."""
@@ -99,6 +126,31 @@ class MatchupSolution:
     _setup_values: list[dict[str, float] | None] = dataclasses.field(
         default_factory=lambda: [None, None]
     )
+    digests: list[str | None] = dataclasses.field(
+        default_factory=lambda: [None, None], init=False, repr=False, compare=False
+    )
+    """Each seat's set-up mix digest, once worked out (:mod:`.book`)."""
+    lock: threading.RLock = dataclasses.field(
+        default_factory=threading.RLock, init=False, repr=False, compare=False
+    )
+    """Held by whoever solves or looks up its positions (a table's move, the background
+    preparation, :mod:`.resident` letting it go): its solvers are not thread-safe."""
+
+    def resident_bytes(self) -> int:
+        """What its solvers hold, about (:mod:`.resident`)."""
+        total = self.solver.resident_bytes()
+        for side in self._sides:
+            if side is not None:
+                total += side.resident_bytes(with_fight=side.fight is not self.solver)
+        return total
+
+    def release(self) -> None:
+        """Drop every solved position (memos: solved again when asked)."""
+        self.solver.release()
+        for side in self._sides:
+            if side is not None:
+                side.release()
+                side.fight.release()
 
     def setup_values(self, seat: int) -> dict[str, float]:
         """Each set-up choice of ``seat`` (a row of L, a column of U) and its value against
@@ -194,20 +246,32 @@ def solve_matchup(
     return sol
 
 
-_MEMO: dict[str, MatchupSolution] = {}
-
-
 def shared_solution(
     characters: tuple[str, str], options: Options | dict[str, Any] | None = None
 ) -> MatchupSolution:
     """:func:`solve_matchup` (method tight, cached), one object per process and matchup:
-    the agents of many games share it and the positions it has solved since."""
+    the agents of many games share it and the positions it has solved since, within the
+    process's solver memory (:mod:`.resident`: let go of when unused and over its cap)."""
     opts = _with_characters(options, characters)
-    key = cache_key(characters, opts)
-    found = _MEMO.get(key)
+    return MEMORY.get(
+        ("matchup", cache_key(characters, opts)), lambda: solve_matchup(characters, opts)
+    )
+
+
+def known_shared_solution(
+    characters: tuple[str, str], options: Options | dict[str, Any] | None = None
+) -> MatchupSolution | None:
+    """:func:`shared_solution` if the matchup is known (cached or shipped), else None:
+    nothing is solved."""
+    opts = _with_characters(options, characters)
+    key = ("matchup", cache_key(characters, opts))
+    found = MEMORY.peek(key)
     if found is None:
-        found = _MEMO[key] = solve_matchup(characters, opts)
-    return found
+        found = known_solution(characters, opts)
+        if found is None:
+            return None
+    made: MatchupSolution = found  # type: ignore[assignment]
+    return MEMORY.get(key, lambda: made)
 
 
 def known_solution(
@@ -237,13 +301,6 @@ def _cached(characters: tuple[str, str], opts: Options, method: str) -> MatchupS
         return _load(path, characters, opts)
     except (OSError, ValueError, KeyError, TypeError):
         return None  # a damaged cache entry is solved again
-
-
-def _with_characters(
-    options: Options | dict[str, Any] | None, characters: tuple[str, str]
-) -> Options:
-    """``options`` parsed with the matchup's ``characters``."""
-    return GAME.parse_options({**_as_dict(options), "characters": list(characters)})
 
 
 def swapped(sol: MatchupSolution, opts: Options | None = None) -> MatchupSolution:
@@ -282,48 +339,13 @@ def swapped(sol: MatchupSolution, opts: Options | None = None) -> MatchupSolutio
     )
 
 
-SHIPPED = "solved-base.json.gz"
-"""Solved matchups shipped with kumite (method tight, the base pack and default rules;
-``python -m kumite.games.sfrivals.solver.ship`` writes it from the cache):
-``kumite.games.sfrivals.solver/<this>``. Where it is absent, nothing ships."""
-
-
 def shipped_solution(
     characters: tuple[str, str], opts: Options, method: str = "tight"
 ) -> MatchupSolution | None:
     """The shipped solution of the matchup, if this pack, rules and method are the ones
     shipped, else None."""
-    import gzip
-    from importlib import resources
-
-    res = resources.files("kumite.games.sfrivals.solver") / SHIPPED
-    if not res.is_file():
-        return None
-    wanted = cache_key(characters, opts, method)
-    table = _shipped_table(gzip.decompress(res.read_bytes()).decode("utf-8"))
-    summary = table.get(wanted)
-    if summary is None:
-        return None
-    return from_summary(summary, characters, opts)
-
-
-_SHIPPED_TABLES: dict[int, dict[str, dict[str, Any]]] = {}
-
-
-def _shipped_table(text: str) -> dict[str, dict[str, Any]]:
-    key = hash(text)
-    found = _SHIPPED_TABLES.get(key)
-    if found is None:
-        found = _SHIPPED_TABLES[key] = dict(json.loads(text)["matchups"])
-    return found
-
-
-def _as_dict(options: Options | dict[str, Any] | None) -> dict[str, Any]:
-    if options is None:
-        return {}
-    if isinstance(options, Options):
-        return GAME.options_to_json(options)
-    return dict(options)
+    summary = shipped_summary(characters, opts, method)
+    return None if summary is None else from_summary(summary, characters, opts)
 
 
 def _solve(
@@ -442,35 +464,6 @@ def _marginal(plan: dict[str, float]) -> dict[str, float]:
 def _hand(char: Character, choice: str) -> tuple[int, ...]:
     cover, shown = setup_cards(char, choice)
     return setup_hand(char, char.card(cover), char.card(shown))
-
-
-# -- cache ------------------------------------------------------------------------------------
-def cache_dir() -> Path:
-    """``$KUMITE_CACHE_DIR`` or the platform's user cache directory for kumite."""
-    root = os.environ.get("KUMITE_CACHE_DIR") or platformdirs.user_cache_dir("kumite")
-    return Path(root) / "sfrivals-solutions"
-
-
-def cache_key(characters: tuple[str, str], opts: Options, method: str = "tight") -> str:
-    """Pack sha256 + rule options + characters + method + solver version."""
-    pack = GAME.pack_ref(opts)
-    rules = {k: v for k, v in GAME.options_to_json(opts).items() if k not in ("pack", "characters")}
-    blob = json.dumps(
-        {
-            "pack": pack.get("sha256"),
-            "rules": rules,
-            "chars": list(characters),
-            "method": method,
-            "v": SOLVER_VERSION,
-        },
-        sort_keys=True,
-    )
-    return hashlib.sha256(blob.encode()).hexdigest()[:32]
-
-
-def cache_path(characters: tuple[str, str], opts: Options, method: str = "tight") -> Path:
-    key = cache_key(characters, opts, method)
-    return cache_dir() / f"{characters[0]}-{characters[1]}-{key}"
 
 
 def _save(path: Path, sol: MatchupSolution) -> None:

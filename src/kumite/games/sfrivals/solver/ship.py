@@ -6,7 +6,9 @@ their summaries (bounds, set-up games and mixes; no fight tables: agents solve t
 they meet) to :data:`~kumite.games.sfrivals.solver.setup.SHIPPED`, under a megabyte. Same
 pack, rules and solver version, same file: the values are deterministic. ``--cached`` ships
 only the matchups the cache already holds (solving none): a partial table, where the rest
-takes hours.
+takes hours. The books of ``bounded``'s first rounds are written from these by
+``python -m kumite.games.sfrivals.solver.book`` (write them again after shipping new
+solutions: a book only serves the solution it was written from).
 """
 
 from __future__ import annotations

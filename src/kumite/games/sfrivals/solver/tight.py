@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol
 
 import numpy as np
+from numpy.typing import NDArray
 
 from kumite.games.sfrivals.cards import Card, Character
 from kumite.games.sfrivals.legal import powerless_reason
@@ -47,7 +48,7 @@ class Round:
 
 
 def rounds_of_view(
-    view: Mapping[str, Any], chars: tuple[Character, Character], side: BoundSolver
+    view: Mapping[str, Any], chars: tuple[Character, Character], side: Side
 ) -> list[Round]:
     """The rounds so far, replayed from the view's played cards with the engine's round
     resolution (lives, bonuses and reveal flags follow from the cards)."""
@@ -94,6 +95,45 @@ def rounds_of_view(
     return out
 
 
+class Node(Protocol):
+    """A state's solution as the strategy reads it: a :class:`~.bounds.BoundNode`, or a
+    book's (:class:`~.book.BookNode`)."""
+
+    @property
+    def row_cards(self) -> NDArray[np.int64]: ...
+    @property
+    def s_move(self) -> bool: ...
+    @property
+    def switched(self) -> bool: ...
+    @property
+    def strategy(self) -> NDArray[np.float64]: ...
+
+
+class Side(Protocol):
+    """Where a seat's strategy is read: a :class:`~.bounds.BoundSolver` (solving what it is
+    asked), or a shipped book (:class:`~.book.BookSide`)."""
+
+    chars: tuple[Character, Character]
+
+    @property
+    def fight(self) -> Any: ...
+    @property
+    def bt(self) -> Any: ...
+
+    def root(
+        self,
+        hand0: Sequence[int],
+        secret: Sequence[int],
+        unseen1: Sequence[int],
+        lives: tuple[int, int] | None = None,
+        round: int = 1,
+        carry: tuple[Carry, Carry] = ...,
+        reveal: tuple[bool, bool] = ...,
+    ) -> int: ...
+
+    def node(self, key: int) -> Node: ...
+
+
 @dataclasses.dataclass(frozen=True)
 class _Plan:
     """A plan consistent with the view so far, and its weight."""
@@ -104,7 +144,7 @@ class _Plan:
 
 
 def play_distribution(
-    view: Mapping[str, Any], side: BoundSolver, plan_mix: Mapping[str, float]
+    view: Mapping[str, Any], side: Side, plan_mix: Mapping[str, float]
 ) -> dict[int, float]:
     """The strategy's probability of each card type the seat may play now."""
     chars = side.chars
@@ -137,7 +177,7 @@ def play_distribution(
 
 
 def opening_keys(
-    side: BoundSolver,
+    side: Side,
     plan_mix: Mapping[str, float],
     shown: str,
     opp_shown: str,
@@ -182,7 +222,7 @@ def _secret_types(char: Character, name: str) -> tuple[str, frozenset[int]]:
     return st.shown, frozenset(char.card(c).index for c in st.cover_from)
 
 
-def _regular(side: BoundSolver, rd: Round, secret: frozenset[int]) -> bool:
+def _regular(side: Side, rd: Round, secret: frozenset[int]) -> bool:
     """:func:`.bounds_kernels._regular`: whatever the cover, the seat may play an allowed
     card at ``rd``, and which does not depend on it (else the bound takes it as committed)."""
     allowed = side.bt.allowed0
@@ -202,7 +242,7 @@ def _merge(plans: list[_Plan]) -> list[_Plan]:
 
 
 def _choices(
-    side: BoundSolver, rd: Round, secret: frozenset[int], cover: int
+    side: Side, rd: Round, secret: frozenset[int], cover: int
 ) -> dict[int, list[tuple[frozenset[int], float]]]:
     """For each card type the plan may play at ``rd``: (the plan's secret types after it,
     probability)."""
@@ -224,22 +264,33 @@ def _choices(
     return out
 
 
-def _row_probabilities(node: BoundNode, rd: Round) -> np.ndarray:
+def _row_probabilities(node: Node, rd: Round) -> np.ndarray:
     """Seat 0's probabilities over the node's rows — its strategy, or, if the opponent
     revealed first, its answer to the revealed card (the rule of the compiled code)."""
     opp_card = rd.played[1]
     if not rd.reveal[1] or opp_card is None:
         return node.strategy
-    js = np.flatnonzero(node.col_card == opp_card.index)
+    out = np.zeros(len(node.strategy))
+    out[answer_row(node, opp_card.index)] = 1.0
+    return out
+
+
+def answer_row(node: Node, card: int) -> int:
+    """The row seat 0 answers the opponent's card type ``card`` with, revealed first: the
+    best worst case over the classes that may play it, ties broken by the mean. A book's
+    node (:mod:`.book`) has it written down."""
+    answers = getattr(node, "answers", None)
+    if answers is not None:
+        return int(answers[card])
+    assert isinstance(node, BoundNode)
+    js = np.flatnonzero(node.col_card == card)
     best, best_mean, arg = -np.inf, -np.inf, 0
     for i in range(node.matrix.shape[0]):
         vals = node.matrix[i, js]
         worst, mean = float(vals.min()), float(vals.sum() / len(vals))
         if i == 0 or worst > best + _TIE or (worst >= best - _TIE and mean > best_mean + _TIE):
             best, best_mean, arg = worst, mean, i
-    out = np.zeros(node.matrix.shape[0])
-    out[arg] = 1.0
-    return out
+    return arg
 
 
 def card_values(view: Mapping[str, Any], side: BoundSolver) -> dict[int, float]:
