@@ -102,15 +102,22 @@ class Codec(Generic[C]):
     def _parse(self, text: str) -> C:
         if not isinstance(text, str):
             raise ChoiceSyntaxError(text, "a choice is a string")
-        verb, colon, rest = text.partition(":")
+        verb, args = split(text)
         kind = self.kinds.get(verb)
         if kind is None:
             raise ChoiceSyntaxError(
                 text, f"unknown verb {verb!r} (one of: {', '.join(self.kinds)})"
             )
-        found = kind.of(text, rest.split(":") if colon else [])
+        found = kind.of(text, args)
         assert isinstance(found, kind)
         return found
+
+
+def split(text: str) -> tuple[str, list[str]]:
+    """A choice string's verb and arguments, by the grammar every codec shares
+    (``verb:arg:arg``); whether they make a choice is the codec's business."""
+    verb, colon, rest = text.partition(":")
+    return verb, rest.split(":") if colon else []
 
 
 def arity(text: str, args: list[str], form: str, *sizes: int) -> None:

@@ -22,6 +22,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
+from kumite.core.choice import split
 from kumite.core.game import Game, Outcome, State
 from kumite.core.registry import specs
 from kumite.core.spec import GameSpec
@@ -175,10 +176,10 @@ class Adapter:
     def choice_card(self, choice: str) -> str | None:
         """The card a choice string uses (``play:<card>``, ``buy:lineup:<card>``), if any:
         restricted play bans a card by refusing the choices that name it."""
-        verb, _, rest = choice.partition(":")
-        if verb not in ("play", "buy") or not rest:
+        verb, args = split(choice)
+        if verb not in ("play", "buy") or not args:
             return None
-        return rest.rpartition(":")[2] or None
+        return args[-1] or None
 
     def position(self, state: State) -> Any:
         """A hashable key of the position, to find games that repeat one (a loop); ``None``

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from kumite.agents.base import Agent
+from kumite.agents.base import Agent, DeclaresView, Searcher
 from kumite.core.decision import Decision
 
 RESTRICTED = "!without="
@@ -33,8 +33,8 @@ class Restricted:
         self.banned = banned
         self.card_of = card_of
         self.name = restricted_name(agent.name, sorted(banned))
-        self.needs_view = getattr(agent, "needs_view", True)
-        if getattr(agent, "choose_with", None) is not None:
+        self.needs_view = agent.needs_view if isinstance(agent, DeclaresView) else True
+        if isinstance(agent, Searcher):
             self.choose_with = self._choose_with
 
     def _allowed(self, decision: Decision) -> Decision:

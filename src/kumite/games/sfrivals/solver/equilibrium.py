@@ -26,6 +26,7 @@ from typing import Any
 
 from kumite.core.errors import KumiteError
 from kumite.core.game import Decision, Game
+from kumite.games.sfrivals.choice import CODEC, Play
 from kumite.games.sfrivals.solver import background
 from kumite.games.sfrivals.solver import warm as warm  # registers the kernels' loader
 from kumite.games.sfrivals.solver.book import side_book
@@ -116,7 +117,8 @@ class BoundedAgent:
         with background.holding(side.lock if book is not None else sol.lock):
             probs = play_distribution(view, side, sol.plans[self.seat])
         char = sol.solver.chars[self.seat]
-        return [float(probs.get(char.card(c.partition(":")[2]).index, 0.0)) for c in decision.legal]
+        cards = [CODEC.parse_as(c, Play).card for c in decision.legal]
+        return [float(probs.get(char.card(card).index, 0.0)) for card in cards]
 
     def _draw(self, legal: Sequence[str], weights: list[float]) -> str:
         weights = [max(w, 0.0) for w in weights]
