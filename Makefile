@@ -10,7 +10,7 @@ FAST_PY := $(FAST_VENV)/bin/python
 FAST_STAMP := $(FAST_VENV)/.installed
 SOURCES := $(shell find src -name '*.py')
 
-.PHONY: serve play test test-quick lint typecheck pytest fast test-compiled bench clean
+.PHONY: serve play test test-quick lint lint-js typecheck pytest fast test-compiled bench clean
 # `make serve PORT=8080 HOST=0.0.0.0`
 PORT ?= 8000
 HOST ?= 127.0.0.1
@@ -49,8 +49,19 @@ test: lint typecheck pytest test-compiled
 test-quick: lint
 	$(PY) -m pytest -n auto -q -m "not slow and not browser"
 
-lint: $(STAMP)
+lint: $(STAMP) lint-js
 	$(VENV)/bin/ruff check src tests benchmarks setup.py
+
+# The web faces' JavaScript (ESLint's recommended rules, eslint.config.js), pinned by
+# package-lock.json; needs Node.js and npm (Debian's nodejs and npm: .ci/run installs them).
+JS := $(shell find src -name '*.js')
+node_modules/.installed: package.json package-lock.json
+	@echo "== installing the JavaScript linter (npm ci)"
+	npm ci --no-audit --no-fund
+	touch $@
+
+lint-js: node_modules/.installed
+	npx --no-install eslint --max-warnings 0 $(JS)
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
@@ -89,4 +100,4 @@ bench: $(FAST_STAMP)
 	for script in benchmarks/*.py; do echo "== $$script"; $(FAST_PY) $$script || exit 1; done
 
 clean:
-	rm -rf $(VENV) $(FAST_VENV) build .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(FAST_VENV) build node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -235,7 +235,7 @@ function comboText(f) {
   return `${steps.join(" · ")} — maximum combo: ${f.max_combo} link${f.max_combo === 1 ? "" : "s"}`;
 }
 
-function fighterPanel(ctx, p, map) {
+function fighterPanel(ctx, p) {
   const view = ctx.state.view;
   const rel = relation(ctx, p.seat);
   const panel = h(`section.rv-fighter${rel ? `.${rel}` : ""}${p.ko ? ".is-ko" : ""}`, {
@@ -548,10 +548,10 @@ function resultPanel(ctx) {
       h("td", {}, who(ctx, p.seat)), h("td", {}, `♥ ${p.life}/${p.life_max}`), h("td", {}, `${p.rounds_won} round${p.rounds_won === 1 ? "" : "s"}`))))));
 }
 
-function teamRow(ctx, t, map) {
+function teamRow(ctx, t) {
   const view = ctx.state.view;
   return h("div.rv-team", { dataset: { team: t } },
-    view.teams[t].map((s) => fighterPanel(ctx, view.players[s], map)));
+    view.teams[t].map((s) => fighterPanel(ctx, view.players[s])));
 }
 
 export function renderView(container, ctx) {
@@ -567,11 +567,11 @@ export function renderView(container, ctx) {
   const top = mine === null ? 1 : 1 - mine;
   const me = ctx.seat === null || ctx.seat === undefined ? null : view.players[ctx.seat];
   if (view.phase !== "fighter") {
-    container.append(teamRow(ctx, top, map));
+    container.append(teamRow(ctx, top));
     const arena = h("div.rv-arena", { id: "rv-arena" }, view.zones.map((z) => zoneBox(ctx, z, map)));
-    container.append(arena, teamRow(ctx, 1 - top, map));
+    container.append(arena, teamRow(ctx, 1 - top));
   } else {
-    container.append(h("div.rv-team", {}, view.players.map((p) => fighterPanel(ctx, p, map))));
+    container.append(h("div.rv-team", {}, view.players.map((p) => fighterPanel(ctx, p))));
   }
   // The latest clash goes beside the log when the page has room for it there.
   const clash = clashPanel(ctx);

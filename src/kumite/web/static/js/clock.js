@@ -12,7 +12,7 @@ const token = params.get("token") || "";
 
 let deadlines = {};  // seat -> when (performance.now(), ms) its time runs out
 let state = null;
-let notes = [];
+const notes = [];
 let timer = null;
 
 // A seat by the name the server made for it (kumite/server/naming.py).

@@ -11,7 +11,7 @@ const seatRows = document.getElementById("seat-rows");
 const optionsBox = document.getElementById("options");
 const errorBox = document.getElementById("create-error");
 let games = [];
-let botRatings = {};  // game -> agent -> rating (the display scale), for the bots' labels
+const botRatings = {};  // game -> agent -> rating (the display scale), for the bots' labels
 
 function currentGame() {
   return games.find((g) => g.id === gameSelect.value);
@@ -285,7 +285,7 @@ async function refreshMine() {
       .append(h("li.dim", {}, "Choose a name to keep your games here."));
     return;
   }
-  let mine = [];
+  let mine;
   try {
     mine = await api("/api/players/me/games");
   } catch (error) {
@@ -307,7 +307,7 @@ async function refreshMine() {
 async function refresh() {
   refreshMine();
   const waiting = document.getElementById("waiting").checked;
-  let tables = [];
+  let tables;
   try {
     // One more than a page: whether there is an older page.
     tables = await api(`/api/tables?offset=${page * PAGE}&limit=${PAGE + 1}${waiting ? "&waiting=true" : ""}`);
