@@ -3,7 +3,7 @@
 // view and the events this seat may see.
 import { api, clear, h, player } from "./api.js";
 import { ensurePlayer } from "./player.js";
-import { keepFocus, numberKeys, recordName, ruleLink, seatLabel, withNames, yourMove } from "./board.js";
+import { keepFocus, numberKeys, placeDecision, recordName, ruleLink, seatLabel, withNames, yourMove } from "./board.js";
 
 const tableId = decodeURIComponent(window.location.pathname.split("/").pop());
 const params = new URLSearchParams(window.location.hash.slice(1));
@@ -190,6 +190,7 @@ function render() {
     ctx.rerender = kept;
   }
   numberKeys(board, state.decision);
+  placeDecision(board, state.decision && !state.outcome ? `${state.step}:${state.decision.kind}` : null);
   yourMove(state, logList, choose);
 }
 
