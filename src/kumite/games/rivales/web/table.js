@@ -513,6 +513,9 @@ function fighterChoice(ctx, map) {
       h("div.rv-passive", {}, h("strong", {}, f.passive_name, ": "), ...richText(f.passive), provMark(f, "passive")),
       h("div.rv-combo", {}, "∞ ", comboText(f), provMark(f, "combo")),
       h("details", {}, h("summary", {}, `Unique and ultra cards (the deck: ${f.cards.length} cards, one of each)`),
+        // on a phone the passive and the combo fold in here, with the cards
+        h("div.rv-passive.rv-folded", {}, h("strong", {}, f.passive_name, ": "), ...richText(f.passive)),
+        h("div.rv-combo.rv-folded", {}, "∞ ", comboText(f)),
         h("div.rv-row", {}, own.map((c) => cardTile(ctx, c, { small: false, note: copiesNote(f, c) }))))));
   }
   return grid;

@@ -122,10 +122,16 @@ function renderSeats() {
   }
 }
 
+let resultShown = false;
 function renderResult() {
   const box = document.getElementById("result");
-  if (!state.outcome) { box.hidden = true; return; }
+  if (!state.outcome) { box.hidden = true; resultShown = false; return; }
   box.hidden = false;
+  if (!resultShown) {
+    // The result, once, brought into sight (on a phone it is below the board).
+    resultShown = true;
+    requestAnimationFrame(() => box.scrollIntoView({ block: "nearest" }));
+  }
   clear(box).append(h("h2", {}, "Result"));
   const o = state.outcome;
   box.append(h("p.outcome", { id: "outcome" }, `${state.result} — ${withNames(o.reason, state.seats, aliases())}`));
