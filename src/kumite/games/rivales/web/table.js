@@ -573,7 +573,7 @@ function resultPanel(ctx) {
 
 function teamRow(ctx, t, map) {
   const view = ctx.state.view;
-  return h("div.rv-team", { dataset: { team: t } },
+  return h(`div.rv-team${myTeam(ctx) === t ? ".mine" : ""}`, { dataset: { team: t } },
     view.teams[t].map((s) => fighterPanel(ctx, view.players[s], map)));
 }
 

@@ -195,9 +195,12 @@ export function placeDecision(board, key) {
   const rects = marked.map((el) => el.getBoundingClientRect());
   const first = Math.min(...rects.map((r) => r.top));
   const last = Math.max(...rects.map((r) => r.bottom));
-  let by = 0;
-  if (last > bottom) by = last - bottom + 6;
-  if (first - by < top) by = first - top - 6;  // the top first, when all cannot be in sight
+  // The least scrolled position that shows them all (the others' boards at the top stay in
+  // sight when they can); their top first when all cannot be in sight at once.
+  const now = scroller ? scroller.scrollTop : window.scrollY;
+  let to = Math.max(0, now + last - bottom + 6);
+  if (to > now + first - top - 6) to = Math.max(0, now + first - top - 6);
+  const by = to - now;
   if (Math.abs(by) < 1) return;
   if (scroller) scroller.scrollBy({ top: by, behavior: "instant" });
   else window.scrollBy({ top: by, behavior: "instant" });
