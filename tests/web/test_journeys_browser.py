@@ -83,7 +83,7 @@ AUDIT = """() => {
   }
   return { width: document.documentElement.scrollWidth, W, H, problems,
     text: document.body.innerText };
-}"""
+}"""  # noqa: E501 (JavaScript)
 
 # The centre of every card that can be chosen takes the click: brought into sight the way a
 # player would (a row swiped, the page scrolled), every scroll put back afterwards.
@@ -110,7 +110,7 @@ CARDS = """() => {
   }
   window.scrollTo(page[0], page[1]);
   return { count: cards.length, missed };
-}"""
+}"""  # noqa: E501 (JavaScript)
 
 # The choices a player can click now: on the board, in sight, not folded away.
 CLICKABLE = (
@@ -158,7 +158,9 @@ def choose(page, game: str, kind: str, rng: random.Random, phone: bool) -> str:
                 return selector
         buys = page.locator("#dbg-lineup button[data-choice^='buy:']")
         if buys.count():
-            costs = [int(buys.nth(i).locator(".dbg-cost").inner_text()) for i in range(buys.count())]
+            costs = [
+                int(buys.nth(i).locator(".dbg-cost").inner_text()) for i in range(buys.count())
+            ]
             press(page, buys.nth(costs.index(max(costs))), phone)
             return "buy"
         for selector in ("#dbg-kicks button[data-choice]", "#dbg-end"):
@@ -234,7 +236,7 @@ def test_every_card_in_sight_at_every_decision_to_the_end(browser, web, shots, j
             failures.append(f"{where}: a seat is called 'Player N' on the page")
         cards = page.evaluate(CARDS)
         failures += [f"{where}: {m} does not take a click at its centre" for m in cards["missed"]]
-        if kind not in seen or failures and len(seen) < 40:
+        if kind not in seen or (failures and len(seen) < 40):
             seen.add(kind)
             page.screenshot(path=shots / f"{decisions:03d}-{kind}.png")
         choose(page, game, kind, rng, phone)
@@ -246,7 +248,7 @@ def test_every_card_in_sight_at_every_decision_to_the_end(browser, web, shots, j
     result = page.locator("#outcome")
     assert result.is_visible()
     b = result.bounding_box()
-    assert b is not None and 0 <= b["y"] and b["y"] + b["height"] <= height + 1, (
+    assert b is not None and b["y"] >= 0 and b["y"] + b["height"] <= height + 1, (
         f"the result is out of sight: {b}"
     )
     assert page.evaluate("document.documentElement.scrollWidth") <= width
