@@ -290,6 +290,21 @@ function fighterPanel(ctx, p) {
 
 // -- the zones and the lines of cards ----------------------------------------------------------
 
+// Decisions about your own line of cards in your zone.
+const LINE_DECISIONS = new Set(["play", "persona", "boost", "guard", "dodge", "flip-own-down",
+  "exchange-with-basic", "flip-energy-up"]);
+
+// The zone this seat fights in (the only zone in 1vs1), or null before the zones are called.
+function myZone(ctx) {
+  const view = ctx.state.view;
+  if (ctx.seat === null || ctx.seat === undefined) return null;
+  const fight = view.fights.find((f) => f.seats.includes(ctx.seat));
+  if (fight) return fight.zone;
+  const p = view.players[ctx.seat];
+  if (p && p.zone !== null && p.zone !== undefined) return p.zone;
+  return view.zones.length === 1 ? view.zones[0].zone : null;
+}
+
 function slotTile(ctx, slot, { inChain, active, map, zone }) {
   const view = ctx.state.view;
   const owner = view.mode === "2v2" ? h("span.rv-owner", { title: who(ctx, slot.owner) }, (ctx.state.marks || [])[slot.owner] || `seat ${slot.owner + 1}`) : null;
@@ -323,7 +338,10 @@ function lineRow(ctx, zone, t, map) {
   const chain = zone.chain[t];
   const start = chain.links ? line.length - 1 - chain.links : -1;
   const view = ctx.state.view;
-  const row = h(`div.rv-line${myTeam(ctx) === t ? ".mine" : ""}`, { dataset: { team: t } });
+  // Your line in your zone is what a play, a boost or a guard is about: marked for the page to
+  // keep in sight with the decision.
+  const about = myTeam(ctx) === t && zone.zone === myZone(ctx) && LINE_DECISIONS.has(ctx.state.decision && ctx.state.decision.kind);
+  const row = h(`div.rv-line${myTeam(ctx) === t ? ".mine" : ""}`, { dataset: about ? { team: t, decisionArea: "your zone line" } : { team: t } });
   const info = h("div.rv-linehead", {}, h("strong", {}, teamLabel(ctx, t)),
     h("span.badge.energy", { title: "energy: cards flipped face down, not yet spent" }, `⚡ ${zone.energy[t]} energy`),
     zone.exhausted[t] ? h("span.badge", { title: "energy spent (moved down)" }, `${zone.exhausted[t]} exhausted`) : null,
@@ -483,7 +501,7 @@ function turnLine(ctx) {
 }
 
 function fighterChoice(ctx, map) {
-  const grid = h("div.rv-fighters-pick", { id: "rv-fighter-pick" });
+  const grid = h("div.rv-fighters-pick", { id: "rv-fighter-pick", dataset: { decisionArea: "fighters" } });
   for (const [id, f] of Object.entries(ctx.cards.fighters)) {
     const pick = pickAttrs(ctx, map, { role: id });
     const own = f.cards.filter((c) => !ctx.cards.basics.includes(c));
@@ -495,6 +513,9 @@ function fighterChoice(ctx, map) {
       h("div.rv-passive", {}, h("strong", {}, f.passive_name, ": "), ...richText(f.passive), provMark(f, "passive")),
       h("div.rv-combo", {}, "∞ ", comboText(f), provMark(f, "combo")),
       h("details", {}, h("summary", {}, `Unique and ultra cards (the deck: ${f.cards.length} cards, one of each)`),
+        // on a phone the passive and the combo fold in here, with the cards
+        h("div.rv-passive.rv-folded", {}, h("strong", {}, f.passive_name, ": "), ...richText(f.passive)),
+        h("div.rv-combo.rv-folded", {}, "∞ ", comboText(f)),
         h("div.rv-row", {}, own.map((c) => cardTile(ctx, c, { small: false, note: copiesNote(f, c) }))))));
   }
   return grid;
@@ -502,7 +523,7 @@ function fighterChoice(ctx, map) {
 
 function decisionPanel(ctx, map) {
   const decision = ctx.state.decision;
-  const panel = h("section.panel.decision.rv-decision", { id: "rv-decision", dataset: { kind: decision.kind } },
+  const panel = h("section.panel.decision.rv-decision", { id: "rv-decision", dataset: { kind: decision.kind, decisionControls: "" } },
     h("h2", {}, decision.prompt));
   if (HINTS[decision.kind]) panel.append(h("p.hint", {}, HINTS[decision.kind]));
   if (decision.kind === "fighter") panel.append(fighterChoice(ctx, map));
@@ -519,7 +540,9 @@ function decisionPanel(ctx, map) {
 }
 
 function handArea(ctx, me, map) {
-  const box = h("section.panel.rv-hand-box", { id: "rv-hand-box" },
+  const kind = ctx.state.decision && ctx.state.decision.kind;
+  const about = kind === "marker" || kind === "dodge" || (kind === "play" && myZone(ctx) === null);
+  const box = h("section.panel.rv-hand-box", { id: "rv-hand-box", dataset: about ? { decisionArea: "your hand" } : {} },
     h("h2", {}, `Your hand (${me.hand.length})`, me.no_basic ? h("span.chip.bad", {}, "no basic cards this clash") : null,
       // your own life beside your hand: on screen while the table scrolls above
       me.fighter ? h("span.rv-mylife", { title: "your life" }, `♥ ${me.life}/${me.life_max}`) : null,
@@ -550,7 +573,7 @@ function resultPanel(ctx) {
 
 function teamRow(ctx, t) {
   const view = ctx.state.view;
-  return h("div.rv-team", { dataset: { team: t } },
+  return h(`div.rv-team${myTeam(ctx) === t ? ".mine" : ""}`, { dataset: { team: t } },
     view.teams[t].map((s) => fighterPanel(ctx, view.players[s])));
 }
 
@@ -568,7 +591,9 @@ export function renderView(container, ctx) {
   const me = ctx.seat === null || ctx.seat === undefined ? null : view.players[ctx.seat];
   if (view.phase !== "fighter") {
     container.append(teamRow(ctx, top));
-    const arena = h("div.rv-arena", { id: "rv-arena" }, view.zones.map((z) => zoneBox(ctx, z, map)));
+    const calling = state.decision && (state.decision.kind === "zones" || state.decision.kind === "zone-order");
+    const arena = h("div.rv-arena", { id: "rv-arena", dataset: calling ? { decisionArea: "zones" } : {} },
+      view.zones.map((z) => zoneBox(ctx, z)));
     container.append(arena, teamRow(ctx, 1 - top));
   } else {
     container.append(h("div.rv-team", {}, view.players.map((p) => fighterPanel(ctx, p))));
@@ -580,7 +605,9 @@ export function renderView(container, ctx) {
     h("span.req", {}, "red: requirement"), " · ", Object.values(ctx.cards.legend || {}).join(" · ")));
   // The decision and the hand: always on screen (docked at the bottom).
   const dock = h("div.dock", { id: "dock" });
-  if (state.decision) dock.append(decisionPanel(ctx, map));
+  // Choosing a fighter is all there is to do then: first on the page, not in the dock.
+  if (state.decision && state.decision.kind === "fighter") container.insertBefore(decisionPanel(ctx, map), container.children[2]);
+  else if (state.decision) dock.append(decisionPanel(ctx, map));
   if (me && me.hand && (me.hand.length || view.phase !== "fighter")) dock.append(handArea(ctx, me, map));
   if (dock.children.length) container.append(dock);
 }

@@ -163,9 +163,18 @@ function playerPanel(ctx, p, map, isMe) {
     who(ctx, p.seat), ...counts(p),
     foe ? h("button.primary", { type: "button", dataset: { choice: foe }, onclick: () => ctx.choose(foe) },
       map.labels.get(foe)) : null));
-  panel.append(heroBox(ctx, p));
+  // Your turn is about your Super Hero and what you have in play: marked for the page to keep
+  // in sight with the decision (the in-play area shown even while empty).
+  const turn = isMe && ctx.state.decision && ctx.state.decision.kind === "turn";
+  const hero = heroBox(ctx, p);
+  if (turn) hero.dataset.decisionArea = "your Super Hero";
+  panel.append(hero);
   const zones = h("div.dbg-zones");
-  if (p.in_play.length) zones.append(zoneBox("In play this turn", pile(ctx, isMe ? "play" : "other-play", p.in_play, map, { small: true })));
+  if (p.in_play.length || turn) {
+    const inPlay = zoneBox("In play this turn", pile(ctx, isMe ? "play" : "other-play", p.in_play, map, { small: true, empty: "nothing yet" }));
+    if (turn) inPlay.dataset.decisionArea = "in play";
+    zones.append(inPlay);
+  }
   if (p.locations.length) zones.append(zoneBox("Locations (Ongoing)", pile(ctx, isMe ? "play" : "other-loc", p.locations, map, { small: true })));
   if (p.under.length) zones.append(zoneBox("Under the Super Hero", pile(ctx, isMe ? "under" : "other-under", p.under, map, { small: true })));
   if (!isMe && p.known_in_hand.length) zones.append(zoneBox("Known in hand", pile(ctx, "known", p.known_in_hand, map, { small: true })));
@@ -277,7 +286,8 @@ function stacks(ctx, map) {
     const choice = chosenBy(map, { zone: "lineup", card: id });
     lineup.append(tile(ctx, id, { choice, label: choice && map.labels.get(choice) }));
   }
-  tableau.append(h("div.dbg-lineup-box", {}, h("h3", {}, "Line-Up"), lineup));
+  const buying = view.line_up.some((id) => id && chosenBy(map, { zone: "lineup", card: id }));
+  tableau.append(h("div.dbg-lineup-box", { dataset: buying ? { decisionArea: "line-up" } : {} }, h("h3", {}, "Line-Up"), lineup));
   box.append(tableau);
   return box;
 }
@@ -321,7 +331,7 @@ function quickName(c) {
 // The pending decision: the prompt, quick buttons, and every legal choice with its label.
 function decisionPanel(ctx, map) {
   const decision = ctx.state.decision;
-  const panel = h("section.panel.decision.dbg-decision", { id: "dbg-decision", dataset: { kind: decision.kind } },
+  const panel = h("section.panel.decision.dbg-decision", { id: "dbg-decision", dataset: { kind: decision.kind, decisionControls: "" } },
     h("h2", {}, decision.prompt));
   const all = h("div.dbg-choices", { id: "dbg-choices" },
     map.choices.map(({ id: choice, label }) => h("button", {
@@ -392,6 +402,14 @@ export function renderView(container, ctx) {
       pile(ctx, "hand", me.hand, map, { empty: "empty" })));
   }
   if (dock.children.length) container.append(dock);
+  // Another decision is about the cards it names: each pile holding one (outside the dock),
+  // else the decision's own list.
+  if (state.decision && state.decision.kind !== "turn") {
+    const piles = [...container.querySelectorAll(".dbg-row")].filter((row) => !dock.contains(row)
+      && row.querySelector(":scope > [data-choice]"));
+    for (const row of piles) row.dataset.decisionArea = row.dataset.zone || "cards";
+    if (!piles.length) dock.querySelector(".dbg-decision").dataset.decisionArea = "the choices";
+  }
 }
 
 export function render(container, ctx) {

@@ -108,7 +108,9 @@ function badges(p) {
 function playerArea(ctx, p, isMe) {
   const { cards, seatName, state } = ctx;
   const view = state.view;
-  const area = h(`div.player`, { id: isMe ? "me" : `player-${p.seat}` });
+  // Your played row is what a play decision is about: marked, and kept in sight with it.
+  const playing = isMe && state.decision && state.decision.kind.startsWith("play");
+  const area = h(`div.player`, { id: isMe ? "me" : `player-${p.seat}`, dataset: playing ? { decisionArea: "your played row" } : {} });
   // a player hit in this update shakes once (no motion under prefers-reduced-motion)
   const hit = (ctx.lastEvents || []).some((e) => e.type === "DamageDealt" && e.seat === p.seat);
   area.append(h(`h2${hit ? ".took-hit" : ""}`, {}, `${seatName(p.seat)} — ${p.character_name || "?"}`,
@@ -151,7 +153,8 @@ function lastClash(ctx) {
 
 function characterChoice(ctx) {
   const { state, cards, choose } = ctx;
-  const box = h("div.panel.decision", { id: "decision" }, h("h2", {}, "Choose your character"));
+  const box = h("div.panel.decision", { id: "decision", dataset: { decisionControls: "", decisionArea: "characters" } },
+    h("h2", {}, "Choose your character"));
   const grid = h("div.character-grid");
   for (const { id: choice, target } of decisionMap(state.decision).choices) {
     const id = target.role;
@@ -168,7 +171,8 @@ function setupChoice(ctx) {
   const map = decisionMap(state.decision);
   // each set-up choice targets its two cards, the cover first
   const ids = [...new Set(map.choices.map((c) => c.target.cards[0]))];
-  const box = h("div.panel.decision", { id: "decision" }, h("h2", {}, "Keep 8 of your 10 cards"),
+  const box = h("div.panel.decision", { id: "decision", dataset: { decisionControls: "", decisionArea: "cards to keep" } },
+    h("h2", {}, "Keep 8 of your 10 cards"),
     h("p", {}, "Click the card that covers your life gauge (hidden from your opponent), then the card you show them. You fight with the other eight."));
   const status = h("p.waiting", {},
     selection.cover ? `Cover: ${cards.cards[selection.cover].name}` : "Pick your cover card",
@@ -200,7 +204,7 @@ function handArea(ctx, me) {
   const decision = state.decision;
   const playing = decision && decision.kind.startsWith("play");
   const map = decisionMap(playing ? decision : null);
-  const box = h(`div.panel${playing ? ".decision" : ""}`, { id: "hand" },
+  const box = h(`div.panel${playing ? ".decision" : ""}`, { id: "hand", dataset: playing ? { decisionControls: "" } : {} },
     h("h2", {}, playing ? (decision.kind === "play-first"
       ? "Play a card — it is shown to your opponent before they choose" : "Play a card face down")
       : "Your hand"));
@@ -240,6 +244,10 @@ export function renderView(container, ctx) {
   const me = players.find((p) => p.seat === mySeat);
   container.append(h("div.dim", {}, view.phase === "play" ? `Round ${view.round} of ${view.rounds}`
     : view.phase === "over" ? "The fight is over" : view.phase === "setup" ? "Set-up" : "Choosing characters"));
+  // Choosing a character or the cards to keep is all there is to do then: first on the page.
+  const kind = state.decision && me ? state.decision.kind : null;
+  if (kind === "character") container.append(characterChoice(ctx));
+  else if (kind === "setup") container.append(setupChoice(ctx));
   for (const p of (me ? others : players.slice().reverse())) container.append(playerArea(ctx, p, false));
   // The latest clash goes beside the log when the page has room for it there.
   const clash = lastClash(ctx);
@@ -254,11 +262,9 @@ export function renderView(container, ctx) {
   if (key) container.append(key);
   if (me) {
     container.append(playerArea(ctx, me, true));
-    // The decision and the hand: always on screen (docked at the bottom).
+    // A card to play and the hand: always on screen (docked at the bottom).
     const dock = h("div.dock", { id: "dock" });
-    if (state.decision && state.decision.kind === "character") dock.append(characterChoice(ctx));
-    else if (state.decision && state.decision.kind === "setup") dock.append(setupChoice(ctx));
-    else if (me.hand && me.hand.length) dock.append(handArea(ctx, me));
+    if (kind !== "character" && kind !== "setup" && me.hand && me.hand.length) dock.append(handArea(ctx, me));
     if (!state.decision && state.submitted) dock.append(h("p.waiting", { id: "waiting" }, "Waiting for your opponent…"));
     if (dock.children.length) container.append(dock);
   }

@@ -166,3 +166,44 @@ export function yourMove(state, logList, choose) {
     }, 600 + Math.random() * 900);
   }
 }
+
+// -- the decision in sight ---------------------------------------------------------------------
+
+// The box that scrolls the board: the board itself where it scrolls on its own (a desktop's
+// columns), else the page.
+function scrollerOf(board) {
+  const style = getComputedStyle(board);
+  return /(auto|scroll)/.test(style.overflowY) && board.scrollHeight > board.clientHeight ? board : null;
+}
+
+let placed = null;
+// When a decision first shows, bring the part of the board it is about (the faces mark it
+// `data-decision-area`) and its controls (`data-decision-controls`) into sight above the
+// dock, without moving anything already in sight. Only once per decision: the player's own
+// scrolling afterwards is left alone.
+export function placeDecision(board, key) {
+  if (!key) { placed = null; return; }
+  if (key === placed) return;
+  placed = key;
+  const dock = board.querySelector(".dock");
+  const marked = [...board.querySelectorAll("[data-decision-area], [data-decision-controls]")]
+    .filter((el) => !(dock && dock.contains(el)) && el.getClientRects().length);
+  if (!marked.length) return;
+  const scroller = scrollerOf(board);
+  const view = scroller ? scroller.getBoundingClientRect() : { top: 0, bottom: window.innerHeight };
+  const docked = dock && /(fixed|sticky)/.test(getComputedStyle(dock).position);
+  const bottom = docked ? Math.min(view.bottom, dock.getBoundingClientRect().top) : view.bottom;
+  const top = Math.max(view.top, 0);
+  const rects = marked.map((el) => el.getBoundingClientRect());
+  const first = Math.min(...rects.map((r) => r.top));
+  const last = Math.max(...rects.map((r) => r.bottom));
+  // The least scrolled position that shows them all (the others' boards at the top stay in
+  // sight when they can); their top first when all cannot be in sight at once.
+  const now = scroller ? scroller.scrollTop : window.scrollY;
+  let to = Math.max(0, now + last - bottom + 6);
+  if (to > now + first - top - 6) to = Math.max(0, now + first - top - 6);
+  const by = to - now;
+  if (Math.abs(by) < 1) return;
+  if (scroller) scroller.scrollBy({ top: by, behavior: "instant" });
+  else window.scrollBy({ top: by, behavior: "instant" });
+}

@@ -3,7 +3,7 @@
 // view and the events this seat may see.
 import { api, clear, h, player } from "./api.js";
 import { ensurePlayer } from "./player.js";
-import { keepFocus, numberKeys, recordName, ruleLink, seatLabel, withNames, yourMove } from "./board.js";
+import { keepFocus, numberKeys, placeDecision, recordName, ruleLink, seatLabel, withNames, yourMove } from "./board.js";
 
 const tableId = decodeURIComponent(window.location.pathname.split("/").pop());
 const params = new URLSearchParams(window.location.hash.slice(1));
@@ -122,10 +122,16 @@ function renderSeats() {
   }
 }
 
+let resultShown = false;
 function renderResult() {
   const box = document.getElementById("result");
-  if (!state.outcome) { box.hidden = true; return; }
+  if (!state.outcome) { box.hidden = true; resultShown = false; return; }
   box.hidden = false;
+  if (!resultShown) {
+    // The result, once, brought into sight (on a phone it is below the board).
+    resultShown = true;
+    requestAnimationFrame(() => box.scrollIntoView({ block: "nearest" }));
+  }
   clear(box).append(h("h2", {}, "Result"));
   const o = state.outcome;
   box.append(h("p.outcome", { id: "outcome" }, `${state.result} — ${withNames(o.reason, state.seats, aliases())}`));
@@ -190,6 +196,7 @@ function render() {
     ctx.rerender = kept;
   }
   numberKeys(board, state.decision);
+  placeDecision(board, state.decision && !state.outcome ? `${state.step}:${state.decision.kind}` : null);
   yourMove(state, logList, choose);
 }
 
