@@ -593,7 +593,7 @@ export function renderView(container, ctx) {
     container.append(teamRow(ctx, top));
     const calling = state.decision && (state.decision.kind === "zones" || state.decision.kind === "zone-order");
     const arena = h("div.rv-arena", { id: "rv-arena", dataset: calling ? { decisionArea: "zones" } : {} },
-      view.zones.map((z) => zoneBox(ctx, z)));
+      view.zones.map((z) => zoneBox(ctx, z, map)));
     container.append(arena, teamRow(ctx, 1 - top));
   } else {
     container.append(h("div.rv-team", {}, view.players.map((p) => fighterPanel(ctx, p))));
