@@ -124,7 +124,7 @@ def greedy_fights(options: dict[str, Any], seeds: range) -> int:
     for seed in seeds:
         state = GAME.new_state(seed, options)
         state.quiet = True
-        seats = range(state.n)
+        seats = range(state.seat_count)
         agents = [
             make_agent("greedy", GAME, state.options_json, s, derive_seed(seed, "agent", s))
             for s in seats
@@ -167,7 +167,7 @@ def random_positions(options: dict[str, Any], seed: int) -> int:
                 kw: dict[str, Any] = {
                     "boosts": {s: rng.choice(["none", "damage"]) for s in state.seats},
                     "personas": {s: rng.choice(["hansel", "gretel"]) for s in state.seats},
-                    "first_zone": rng.choice([1, 2]) if state.two else 1,
+                    "first_zone": rng.choice([1, 2]) if state.two_vs_two else 1,
                 }
                 # a level no seat can pay for is not asked (the machine would refuse it)
                 for fight in state.fights:

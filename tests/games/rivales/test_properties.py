@@ -124,7 +124,7 @@ def run(state: RivalesState, data: st.DataObject, check_views_every: int) -> Non
             check_views_hide_hidden(state, rng)
     outcome = state.outcome
     assert outcome is not None
-    assert outcome.draw or len(outcome.winners) == state.n // 2
+    assert outcome.draw or len(outcome.winners) == state.seat_count // 2
     assert len(outcome.detail["rounds_won"]) == 2
     again = replay(state.to_record(), GAME)
     assert again.outcome == outcome

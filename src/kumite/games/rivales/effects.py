@@ -520,7 +520,7 @@ def _exchange_with_basic(
             (t, x, active.card, None if x.requires is NO_REQUIREMENT else check_of(x))
             for x in active.card.immediate
         )
-        at = fight.qpos + 1
+        at = fight.queue_pos + 1
         fight.queue = fight.queue[:at] + swapped + fight.queue[at:]
     if out is not None:
         _say(

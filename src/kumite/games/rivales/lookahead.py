@@ -105,7 +105,7 @@ def position(
     # its fields read and written as the engine's (compiled: struct fields, where the
     # state, a Python subclass, would be looked up by name)
     eng: Engine = state
-    n = eng.n
+    n = eng.seat_count
     table: dict[tuple[int, int], list[Slot]] = {}
     used: list[list[Card]] = [[] for _ in range(n)]
     if lines is not None:
@@ -156,7 +156,7 @@ def position(
     eng.last_winner = last_winner
     for s, bonus in (carry or {}).items():
         eng.carry[s] = list(bonus)
-    if eng.two:
+    if eng.two_vs_two:
         zone_of = list(zones) if zones is not None else [0, 1, 0, 1]
         eng.zone_of = zone_of
         eng.fights = [
@@ -384,7 +384,7 @@ def quick_clash(
                 state, {d.seat: BOOST_CHOICE[boosts.get(d.seat, "none")] for d in group}, None
             )
     state.phase = RESOLVE
-    state.fi = 0
+    state.fight_index = 0
     while True:
         asked = cl.resolve(state, None)
         if asked is None:

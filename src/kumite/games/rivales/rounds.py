@@ -69,7 +69,7 @@ def setup_round(state: Engine, out: list[Event] | None) -> None:
     state.no_basic_facing = set()
     state.restricted = set()
     state.lines = [[[], []] for _ in range(state.zones)]
-    state.zone_of = [-1] * state.n
+    state.zone_of = [-1] * state.seat_count
     state.fights = []
     state.clash = 0
     state.caused = set()
@@ -111,7 +111,7 @@ def _round_effects(state: Engine) -> RoundEffects:
     """Per seat: the passive bonuses acting on its card (its own, and its teammates' that
     benefit the team), its end-of-clash passives; and the persona decisions of the seats
     that choose one every clash."""
-    key = (state.two, *state.fighters)
+    key = (state.two_vs_two, *state.fighters)
     found = _ROUND_EFFECTS.get(key)
     if found is None:
         fighter = state.fighter
@@ -324,7 +324,7 @@ def apply_boosts(state: Engine, choices: dict[int, str], out: list[Event] | None
             if out is not None:
                 out.append(
                     ev.BoostChosen(
-                        rule="rv.energy.boost" if not state.two else "rv.2v2.boosting",
+                        rule="rv.energy.boost" if not state.two_vs_two else "rv.2v2.boosting",
                         seat=seat,
                         who=state.who[seat],
                         energy=cost,
@@ -435,7 +435,7 @@ def _passive_end_effects(state: Engine, fight: Fight, out: list[Event] | None) -
 def _round_ends(state: Engine) -> bool:
     """Whether this clash ends the round: in 2vs2 a K.O. or the final round's first Damage
     (rv.2v2.team-ko); in every game the last clash of the round (rv.end.seventh-clash)."""
-    if state.two and (True in state.ko or (state.final and len(state.caused) == 1)):
+    if state.two_vs_two and (True in state.ko or (state.final and len(state.caused) == 1)):
         return True
     return state.clash >= state.clashes_per_round
 
@@ -484,9 +484,9 @@ def _round_winners(state: Engine) -> tuple[tuple[int, ...], str, str]:
     ko_teams = {state.team_of[s] for s in state.seats if state.ko[s]}
     if len(ko_teams) == 1:
         loser = next(iter(ko_teams))
-        return (1 - loser,), "K.O.", "rv.2v2.team-ko" if state.two else "rv.end.ko"
+        return (1 - loser,), "K.O.", "rv.2v2.team-ko" if state.two_vs_two else "rv.end.ko"
     if ko_teams:
-        if not state.two:
+        if not state.two_vs_two:
             return (0, 1), "double K.O.", "rv.ruling.double-ko"
         surviving = [
             max((state.life(s) for s in state.teams[t] if not state.ko[s]), default=0)
@@ -499,7 +499,7 @@ def _round_winners(state: Engine) -> tuple[tuple[int, ...], str, str]:
     return _by_value(
         lives,
         "life after the last clash",
-        "rv.ruling.team-life" if state.two else "rv.end.seventh-clash",
+        "rv.ruling.team-life" if state.two_vs_two else "rv.end.seventh-clash",
     )
 
 
@@ -546,6 +546,6 @@ def finish(
                 team_names=state.team_names(),
                 reason=reason,
                 rounds_won=tuple(state.rounds_won),
-                teams=state.two,
+                teams=state.two_vs_two,
             )
         )
