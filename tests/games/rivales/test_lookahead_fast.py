@@ -25,8 +25,8 @@ from kumite.games.rivales.decisions import PLAY
 from kumite.games.rivales.engine import COPIED, SHARED, Engine, clash_copy
 from kumite.games.rivales.fight import Fight
 from kumite.games.rivales.game import GAME
+from kumite.games.rivales.lines import DOWN
 from kumite.games.rivales.state import RivalesState
-from kumite.games.rivales.table import DOWN
 
 #: a fight's fields (the compiled build makes Fight a native class: no ``__slots__`` then)
 FIGHT_FIELDS: tuple[str, ...] = getattr(Fight, "__slots__", None) or Fight.__mypyc_attrs__  # type: ignore[attr-defined]

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from kumite.core.events import Event
 from kumite.core.record import replay
 from kumite.games.rivales.game import GAME
+from kumite.games.rivales.lines import HIDDEN
 from kumite.games.rivales.state import RivalesState
-from kumite.games.rivales.table import HIDDEN
 from tests.games.rivales.helpers import clash, position
 
 FIGHTERS = ["zorro", "curie", "mulan", "darwin", "hansel-gretel", "sombrerero"]

@@ -38,8 +38,8 @@ from kumite.games.rivales.effects import (
     options,
     source_name,
 )
+from kumite.games.rivales.lines import DOWN, HIDDEN, UP, Slot, combo_of, energy, spend
 from kumite.games.rivales.rules import card_rule, fighter_rule
-from kumite.games.rivales.table import DOWN, HIDDEN, UP, Slot, combo_of, energy, spend
 
 if TYPE_CHECKING:
     from kumite.games.rivales.engine import Engine

@@ -38,8 +38,8 @@ from kumite.core.memo import Memo
 from kumite.games.rivales import events as ev
 from kumite.games.rivales.cards import NO_REQUIREMENT, Card, Effect, Requires
 from kumite.games.rivales.choice import PASS, Count
+from kumite.games.rivales.lines import DOWN, SPENT, UP, Line, Slot, chain, count, energy, newest
 from kumite.games.rivales.rules import card_rule, fighter_rule
-from kumite.games.rivales.table import DOWN, SPENT, UP, Line, Slot, chain, count, energy, newest
 
 if TYPE_CHECKING:
     from kumite.games.rivales.engine import Engine
@@ -366,7 +366,7 @@ def counted(c: Ctx, e: Effect, owner: int | None = None) -> int:
 
 
 # ------------------------------------------------------------------ immediate effects
-# Each op's behaviour is one small function, registered by decorator in a table by op (as
+# Each op's behaviour is one small function, registered by decorator under its op (as
 # SF DBG's ``@handler`` frames and ``@primitive`` effects): :func:`options` and :func:`execute`
 # look the op up instead of walking a chain of comparisons.
 

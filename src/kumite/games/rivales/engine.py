@@ -23,8 +23,8 @@ from kumite.games.rivales import events as ev
 from kumite.games.rivales import rounds as rd
 from kumite.games.rivales.cards import Card, Catalog, Effect, Fighter
 from kumite.games.rivales.fight import Fight
+from kumite.games.rivales.lines import HIDDEN, Line, Slot
 from kumite.games.rivales.options import Options
-from kumite.games.rivales.table import HIDDEN, Line, Slot
 
 if TYPE_CHECKING:
     from kumite.games.rivales.effects import Check, PassiveBonus
@@ -142,7 +142,7 @@ class Engine:
     per step and a property costs a Python call each time."""
     _outcome: Outcome | None
     _pending: tuple[Decision, ...] | None
-    # -- players and the table --------------------------------------------------------
+    # -- players and their cards ----------------------------------------------------
     fighters: list[Fighter | None]
     who: list[str]
     deck: list[list[Card]]

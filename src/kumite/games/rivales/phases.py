@@ -29,7 +29,7 @@ from kumite.games.rivales.decisions import (
     decision,
 )
 from kumite.games.rivales.fight import Fight
-from kumite.games.rivales.table import HIDDEN, UP, Slot
+from kumite.games.rivales.lines import HIDDEN, UP, Slot
 
 if TYPE_CHECKING:
     from kumite.games.rivales.engine import Engine

@@ -33,8 +33,8 @@ from kumite.games.rivales.effects import (
     flip_event,
     requirement_met,
 )
+from kumite.games.rivales.lines import DOWN, SPENT, UP, energy, spend
 from kumite.games.rivales.rules import fighter_rule
-from kumite.games.rivales.table import DOWN, SPENT, UP, energy, spend
 
 if TYPE_CHECKING:
     from kumite.games.rivales.engine import Engine

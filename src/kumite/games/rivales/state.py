@@ -24,10 +24,10 @@ from kumite.games.rivales.choice import Boost, Guard, Marker, Play, parse
 from kumite.games.rivales.decisions import FIGHTER, OVER, PLAY
 from kumite.games.rivales.engine import Engine, copy_for_clash, copy_rest
 from kumite.games.rivales.fight import Fight
+from kumite.games.rivales.lines import HIDDEN, energy
 from kumite.games.rivales.options import Options
 from kumite.games.rivales.phases import ENTER as _ENTER
 from kumite.games.rivales.phases import HANDLERS as _HANDLERS
-from kumite.games.rivales.table import HIDDEN, energy
 from kumite.games.rivales.view import build_view
 
 # _ENTER, _HANDLERS: module globals, read faster than class attributes through an instance

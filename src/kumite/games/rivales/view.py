@@ -16,7 +16,7 @@ from typing import Any, Final
 from kumite.core.decision import pending_view
 from kumite.games.rivales.engine import Engine
 from kumite.games.rivales.fight import Fight
-from kumite.games.rivales.table import HIDDEN, SIDES, chain, count, energy
+from kumite.games.rivales.lines import HIDDEN, SIDES, chain, count, energy
 
 
 def build_view(state: Engine, seat: int | None) -> dict[str, Any]:
