@@ -13,7 +13,7 @@ from setuptools import setup
 
 #: Modules on the hot path of a simulated SF DBG game, and of Rivales' clash and its lookahead
 #: (``greedy``'s fast path): Rivales' engine core (``engine.Engine``; its state, the game
-#: contract, stays a plain Python class: docs/speed.md), its card records, decisions, table,
+#: contract, stays a plain Python class: docs/speed.md), its card records, decisions, lines,
 #: clash, rounds, phases, effects and views. SF Rivals is not compiled. Left out on purpose: the
 #: contract (``core.game``: every game and test game subclasses its classes, which must stay
 #: plain Python classes), msgspec structs (options, schemas), events (never built in quiet
@@ -38,7 +38,7 @@ COMPILED = [
     "src/kumite/games/sfdbg/view.py",
     "src/kumite/games/rivales/records.py",
     "src/kumite/games/rivales/decisions.py",
-    "src/kumite/games/rivales/table.py",
+    "src/kumite/games/rivales/lines.py",
     "src/kumite/games/rivales/fight.py",
     "src/kumite/games/rivales/engine.py",
     "src/kumite/games/rivales/effects.py",

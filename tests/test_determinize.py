@@ -146,7 +146,7 @@ def _sfrivals_known(state: Any, seat: int) -> Facts:
 def _sfdbg_places(state: Any) -> Facts:
     out: Facts = Counter()
     cards = state.cards
-    for s in range(state.n):
+    for s in range(state.seat_count):
         for c in state.hand[s]:
             out[(s, cards[c].id, "hand")] += 1
             out[(s, cards[c].id, "hand+deck")] += 1

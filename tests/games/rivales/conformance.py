@@ -11,8 +11,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from kumite.games.rivales.lines import HIDDEN
 from kumite.games.rivales.state import RivalesState
-from kumite.games.rivales.table import HIDDEN
 from tests.conformance import Chooser, GameHooks, Table
 
 FIGHTERS_2V2 = ["zorro", "curie", "mulan", "sombrerero"]

@@ -9,9 +9,9 @@ from typing import Any
 from kumite.core.events import Event
 from kumite.games.rivales.cards import Card, load_catalog
 from kumite.games.rivales.game import GAME
+from kumite.games.rivales.lines import SIDES
 from kumite.games.rivales.lookahead import clash, find, position
 from kumite.games.rivales.state import RivalesState
-from kumite.games.rivales.table import SIDES
 
 CATALOG = load_catalog()
 

@@ -8,7 +8,7 @@ import pytest
 
 from kumite.core.errors import OptionsError
 from kumite.games.rivales.decisions import MARKER, PLAY
-from kumite.games.rivales.table import DOWN, UP
+from kumite.games.rivales.lines import DOWN, UP
 from tests.games.rivales.helpers import GAME, card, clash, of_kind, position, sides
 
 TEAM = ["zorro", "curie", "mulan", "darwin"]

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from kumite.games.rivales.table import DOWN, SPENT, UP
+from kumite.games.rivales.lines import DOWN, SPENT, UP
 from tests.games.rivales.helpers import CATALOG, card, clash, of_kind, position, sides
 
 F = TypeVar("F", bound=Callable[..., Any])

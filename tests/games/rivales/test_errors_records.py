@@ -65,7 +65,7 @@ def test_a_record_replays_exactly_and_names_rounds_won(mode):
     state = GAME.new_state(8, {"mode": mode})
     while not state.is_terminal:
         state.apply({d.seat: rng.choice(d.legal) for d in state.pending()})
-    record = GameRecord.from_json(state.to_record(players=["random"] * state.n).to_json())
+    record = GameRecord.from_json(state.to_record(players=["random"] * state.seat_count).to_json())
     assert record.pack["id"] == "rivales-base"
     assert record.outcome is not None and "rounds_won" in record.outcome
     again = replay(record, GAME)

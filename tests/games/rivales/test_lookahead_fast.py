@@ -25,8 +25,8 @@ from kumite.games.rivales.decisions import PLAY
 from kumite.games.rivales.engine import COPIED, SHARED, Engine, clash_copy
 from kumite.games.rivales.fight import Fight
 from kumite.games.rivales.game import GAME
+from kumite.games.rivales.lines import DOWN
 from kumite.games.rivales.state import RivalesState
-from kumite.games.rivales.table import DOWN
 
 #: a fight's fields (the compiled build makes Fight a native class: no ``__slots__`` then)
 FIGHT_FIELDS: tuple[str, ...] = getattr(Fight, "__slots__", None) or Fight.__mypyc_attrs__  # type: ignore[attr-defined]
@@ -124,7 +124,7 @@ def greedy_fights(options: dict[str, Any], seeds: range) -> int:
     for seed in seeds:
         state = GAME.new_state(seed, options)
         state.quiet = True
-        seats = range(state.n)
+        seats = range(state.seat_count)
         agents = [
             make_agent("greedy", GAME, state.options_json, s, derive_seed(seed, "agent", s))
             for s in seats
@@ -167,7 +167,7 @@ def random_positions(options: dict[str, Any], seed: int) -> int:
                 kw: dict[str, Any] = {
                     "boosts": {s: rng.choice(["none", "damage"]) for s in state.seats},
                     "personas": {s: rng.choice(["hansel", "gretel"]) for s in state.seats},
-                    "first_zone": rng.choice([1, 2]) if state.two else 1,
+                    "first_zone": rng.choice([1, 2]) if state.two_vs_two else 1,
                 }
                 # a level no seat can pay for is not asked (the machine would refuse it)
                 for fight in state.fights:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from kumite.games.rivales.cards import ALLOWED_WHEN, Count
 from kumite.games.rivales.game import GAME
-from kumite.games.rivales.table import DOWN, SPENT, UP, Slot, count
+from kumite.games.rivales.lines import DOWN, SPENT, UP, Slot, count
 from tests.games.rivales.helpers import clash, of_kind, position, sides
 
 

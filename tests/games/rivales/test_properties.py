@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from kumite.core.events import Event
 from kumite.core.record import replay
 from kumite.games.rivales.game import GAME
+from kumite.games.rivales.lines import HIDDEN
 from kumite.games.rivales.state import RivalesState
-from kumite.games.rivales.table import HIDDEN
 from tests.games.rivales.helpers import clash, position
 
 FIGHTERS = ["zorro", "curie", "mulan", "darwin", "hansel-gretel", "sombrerero"]
@@ -124,7 +124,7 @@ def run(state: RivalesState, data: st.DataObject, check_views_every: int) -> Non
             check_views_hide_hidden(state, rng)
     outcome = state.outcome
     assert outcome is not None
-    assert outcome.draw or len(outcome.winners) == state.n // 2
+    assert outcome.draw or len(outcome.winners) == state.seat_count // 2
     assert len(outcome.detail["rounds_won"]) == 2
     again = replay(state.to_record(), GAME)
     assert again.outcome == outcome

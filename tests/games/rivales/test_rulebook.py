@@ -11,7 +11,7 @@ import pytest
 
 from kumite.core.errors import IllegalChoiceError, MissingChoiceError
 from kumite.games.rivales.decisions import BOOST, MARKER, PLAY
-from kumite.games.rivales.table import DOWN, HIDDEN, SPENT, UP
+from kumite.games.rivales.lines import DOWN, HIDDEN, SPENT, UP
 from tests.games.rivales.helpers import (
     GAME,
     card,

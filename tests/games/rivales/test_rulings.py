@@ -9,7 +9,7 @@ import pytest
 
 from kumite.core.errors import OptionsError
 from kumite.games.rivales.decisions import BOOST, MARKER, PERSONA, PLAY
-from kumite.games.rivales.table import DOWN, SPENT
+from kumite.games.rivales.lines import DOWN, SPENT
 from tests.games.rivales.helpers import (
     CATALOG,
     GAME,

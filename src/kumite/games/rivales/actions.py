@@ -68,7 +68,7 @@ def choice_to_action(state: RivalesState, seat: int, choice: str) -> int:
                 return A_BOOST + BOOST_LEVELS.index(level)
             case Guard(energy=n) if n <= MAX_GUARD:
                 return A_GUARD + n
-            case Pick(seat=who, card=card) if who < state.n:
+            case Pick(seat=who, card=card) if who < state.seat_count:
                 return A_PICK + who * 10 + state.fighter(who).by_id[card].index
             case Pass():
                 return A_PASS
@@ -84,7 +84,7 @@ def choice_to_action(state: RivalesState, seat: int, choice: str) -> int:
 
 
 def _cards(state: RivalesState, seat: int, action: int) -> tuple[Card, ...]:
-    fighter = state.fighters[seat] if 0 <= seat < state.n else None
+    fighter = state.fighters[seat] if 0 <= seat < state.seat_count else None
     if fighter is None:
         raise MalformedChoiceError(
             seat, action, f"action id {action}: seat {seat} has no fighter yet"
@@ -120,7 +120,7 @@ def action_to_choice(state: RivalesState, seat: int, action: int) -> str:
         return Guard(action - A_GUARD).format()
     if A_PICK <= action < A_PASS:
         who, index = divmod(action - A_PICK, 10)
-        if who >= state.n:
+        if who >= state.seat_count:
             raise MalformedChoiceError(seat, action, f"action id {action}: no seat {who} here")
         return Pick(who, _cards(state, who, action)[index].id).format()
     if action == A_PASS:

@@ -249,10 +249,10 @@ def _compile(pack: PackData) -> Catalog:
     defaults = pack.defaults
     rules, rule_prov = read_rules(pack, RuleValues)
     fighter_specs: list[tuple[FighterSpec, dict[str, Provenance]]] = []
-    for table in pack.data.get("fighters", []):
-        fid = str(table.get("id"))
+    for entry in pack.data.get("fighters", []):
+        fid = str(entry.get("id"))
         values, prov = split_values(
-            table, pack=name, card=fid, valued=FIGHTER_VALUED, defaults=defaults
+            entry, pack=name, card=fid, valued=FIGHTER_VALUED, defaults=defaults
         )
         spec = convert(values, FighterSpec, pack=name, card=fid)
         _check_fighter(spec, name)
@@ -263,10 +263,10 @@ def _compile(pack: PackData) -> Catalog:
     by_fighter: dict[str, list[CardSpec]] = {f: [] for f in known}
     basic_specs: list[tuple[CardSpec, dict[str, Provenance]]] = []
     card_prov: dict[str, dict[str, Provenance]] = {}
-    for table in pack.data.get("cards", []):
-        cid = str(table.get("id"))
+    for entry in pack.data.get("cards", []):
+        cid = str(entry.get("id"))
         values, prov = split_values(
-            table, pack=name, card=cid, valued=CARD_VALUED, defaults=defaults
+            entry, pack=name, card=cid, valued=CARD_VALUED, defaults=defaults
         )
         cspec = convert(values, CardSpec, pack=name, card=cid)
         _check_card(cspec, name, known)

@@ -38,8 +38,8 @@ from kumite.games.rivales.effects import (
     options,
     source_name,
 )
+from kumite.games.rivales.lines import DOWN, HIDDEN, UP, Slot, combo_of, energy, spend
 from kumite.games.rivales.rules import card_rule, fighter_rule
-from kumite.games.rivales.table import DOWN, HIDDEN, UP, Slot, combo_of, energy, spend
 
 if TYPE_CHECKING:
     from kumite.games.rivales.engine import Engine
@@ -206,7 +206,7 @@ def reveal(state: Engine, fight: Fight, out: list[Event] | None) -> None:
         fight.queue = _queued(1, card_b)
     else:
         fight.queue = ()
-    fight.qpos = 0
+    fight.queue_pos = 0
 
 
 _EFFECT_DECISIONS: Final[Memo[tuple[int, str, str, tuple[str, ...]], tuple[Decision, ...]]] = Memo(
@@ -219,7 +219,7 @@ def _effect_decision(
     state: Engine, fight: Fight, opts: tuple[str, ...] | None = None
 ) -> tuple[Decision, ...]:
     """The decision of the queued effect (``opts``: its options, if known already)."""
-    t, e, card, _ = fight.queue[fight.qpos]
+    t, e, card, _ = fight.queue[fight.queue_pos]
     if opts is None:
         opts = options(ctx(state, fight, t), e)
     assert opts
@@ -244,8 +244,8 @@ def _effect_decision(
 def run_immediate(
     state: Engine, fight: Fight, out: list[Event] | None
 ) -> tuple[Decision, ...] | None:
-    while fight.qpos < len(fight.queue):
-        t, e, card, check = fight.queue[fight.qpos]
+    while fight.queue_pos < len(fight.queue):
+        t, e, card, check = fight.queue[fight.queue_pos]
         if check is not None and not check.holds(state, fight, t, None):
             if out is not None:
                 seat = fight.seat(t)
@@ -272,7 +272,7 @@ def run_immediate(
                 out.append(
                     effect_event(state, c.seat, card_rule(card.id), card.name, "nothing to act on")
                 )
-        fight.qpos += 1
+        fight.queue_pos += 1
     return None
 
 
@@ -409,11 +409,11 @@ def _exchange(state: Engine, fight: Fight, out: list[Event] | None) -> None:
 
 def on_choice(state: Engine, choices: dict[int, str], out: list[Event] | None) -> None:
     """A player's answer inside the resolution: an effect's choice or a Guard boost."""
-    fight = state.fights[state.fi]
+    fight = state.fights[state.fight_index]
     if state.waiting == "effect":
-        t, e, card, _ = fight.queue[fight.qpos]
+        t, e, card, _ = fight.queue[fight.queue_pos]
         execute(ctx(state, fight, t), e, card, choices[fight.seat(t)], out)
-        fight.qpos += 1
+        fight.queue_pos += 1
     else:
         assert fight.attacker is not None and fight.stats is not None
         d = 1 - fight.attacker
@@ -424,7 +424,7 @@ def on_choice(state: Engine, choices: dict[int, str], out: list[Event] | None) -
             seat = fight.seat(d)
             out.append(
                 ev.GuardBoosted(
-                    rule="rv.energy.guard" if not state.two else "rv.2v2.boosting",
+                    rule="rv.energy.guard" if not state.two_vs_two else "rv.2v2.boosting",
                     seat=seat,
                     who=state.who[seat],
                     energy=n,
@@ -457,7 +457,7 @@ def damage_step(state: Engine, fight: Fight, out: list[Event] | None) -> None:
         out.append(_attack_event(state, fight, 0))
     if state.opts.clash_winner == "attacker":
         state.last_winner = att
-    if not state.two:
+    if not state.two_vs_two:
         if True in state.ko or (state.final and len(state.caused) == 1):
             state.round_over = True  # :func:`_check_immediate_end`, inline
     elif state.final:
@@ -470,7 +470,7 @@ def _check_immediate_end(state: Engine) -> None:
     the end of the clash (rv.2v2.team-ko), but the zones resolve one at a time, so the first
     Damage caused by one team alone, in the order of the zones, ends the final round at once
     (rv.ruling.final-round; option final_round_zones=together: at the end of the clash)."""
-    if state.two:
+    if state.two_vs_two:
         if state.final and len(state.caused) == 1 and state.opts.final_round_zones == "in-order":
             state.round_over = True
         return
@@ -483,8 +483,8 @@ def resolve(state: Engine, out: list[Event] | None) -> tuple[Decision, ...] | No
     if state.waiting:
         return current_decisions(state)
     fights = state.fights
-    while state.fi < len(fights) and not state.round_over:
-        fight = fights[state.fi]
+    while state.fight_index < len(fights) and not state.round_over:
+        fight = fights[state.fight_index]
         if fight.stage == 0:
             if state.caused and state.opts.final_round_zones == "in-order":
                 # who caused Damage is told zone by zone: an exchange in the first zone
@@ -493,7 +493,7 @@ def resolve(state: Engine, out: list[Event] | None) -> tuple[Decision, ...] | No
             reveal(state, fight, out)
             fight.stage = 1
         if fight.stage == 1:
-            if fight.qpos < len(fight.queue):  # immediate effects to run
+            if fight.queue_pos < len(fight.queue):  # immediate effects to run
                 waiting = run_immediate(state, fight, out)
                 if waiting:
                     return waiting
@@ -505,13 +505,13 @@ def resolve(state: Engine, out: list[Event] | None) -> tuple[Decision, ...] | No
         if fight.stage == 3:
             damage_step(state, fight, out)
             fight.stage = 4
-        state.fi += 1
+        state.fight_index += 1
     return None
 
 
 def current_decisions(state: Engine) -> tuple[Decision, ...]:
     """The decision a resolution is waiting for, recomputed from the state."""
-    fight = state.fights[state.fi]
+    fight = state.fights[state.fight_index]
     if state.waiting == "effect":
         return _effect_decision(state, fight)
     return _guard_decision(state, fight)

@@ -30,6 +30,7 @@ an effect with a choice lists its options, and the engine asks the player.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 from kumite.core.events import Event
@@ -37,8 +38,8 @@ from kumite.core.memo import Memo
 from kumite.games.rivales import events as ev
 from kumite.games.rivales.cards import NO_REQUIREMENT, Card, Effect, Requires
 from kumite.games.rivales.choice import PASS, Count
+from kumite.games.rivales.lines import DOWN, SPENT, UP, Line, Slot, chain, count, energy, newest
 from kumite.games.rivales.rules import card_rule, fighter_rule
-from kumite.games.rivales.table import DOWN, SPENT, UP, Line, Slot, chain, count, energy, newest
 
 if TYPE_CHECKING:
     from kumite.games.rivales.engine import Engine
@@ -46,8 +47,6 @@ if TYPE_CHECKING:
 
 STATS: Final = ("speed", "damage", "guard")
 STAT_INDEX: Final = {"speed": 0, "damage": 1, "guard": 2}
-CHOICE_OPS: Final = frozenset({"flip_own_down", "exchange_with_basic", "flip_energy_up", "dodge"})
-"""Immediate ops that may offer a choice (:func:`options` is None for every other op)."""
 
 
 class Ctx:
@@ -367,133 +366,228 @@ def counted(c: Ctx, e: Effect, owner: int | None = None) -> int:
 
 
 # ------------------------------------------------------------------ immediate effects
+# Each op's behaviour is one small function, registered by decorator under its op (as
+# SF DBG's ``@handler`` frames and ``@primitive`` effects): :func:`options` and :func:`execute`
+# look the op up instead of walking a chain of comparisons.
+
+Offer = Callable[[Ctx, Effect], "tuple[str, ...] | None"]
+"""What an immediate op may offer to choose (see :func:`options`)."""
+Immediate = Callable[[Ctx, Effect, Card, "str | None", "list[Event] | None", str], None]
+"""An immediate op: (context, effect, its card, the player's pick, events or None, rule)."""
+
+OFFERS: Final[dict[str, Offer]] = {}
+IMMEDIATE: Final[dict[str, Immediate]] = {}
+
+
+def offer(op: str) -> Callable[[Offer], Offer]:
+    """Register what immediate op ``op`` offers to choose."""
+
+    def register(fn: Offer) -> Offer:
+        OFFERS[op] = fn
+        return fn
+
+    return register
+
+
+def immediate(op: str) -> Callable[[Immediate], Immediate]:
+    """Register the behaviour of immediate op ``op``."""
+
+    def register(fn: Immediate) -> Immediate:
+        IMMEDIATE[op] = fn
+        return fn
+
+    return register
+
+
 def options(c: Ctx, e: Effect) -> tuple[str, ...] | None:
     """The choices an immediate effect offers (``None``: it needs none; ``()``: there is
     nothing it could act on)."""
-    op = e.op
-    if op == "flip_own_down":
-        who = _owner(c, e, None)
-        picks = tuple(
-            s.card.picks[s.owner]
-            for s in c.line[:-1]
-            if s.side == UP and (who is None or s.owner == who)
-        )
-        return (*picks, PASS) if picks else ()
-    if op == "exchange_with_basic":
-        who = _owner(c, e, None)
-        picks = tuple(
-            s.card.picks[s.owner]
-            for s in c.line[:-1]
-            if s.side == UP and s.card.is_basic and (who is None or s.owner == who)
-        )
-        return (*picks, PASS) if picks else ()
-    if op == "flip_energy_up" and e.choose:
-        most = min(e.amount, energy(c.line[:-1]))
-        return tuple(Count(n).format() for n in range(most + 1)) if most else ()
-    if op == "dodge":
-        state = c.state
-        if state.clash >= state.clashes_per_round or not state.hand[c.seat]:
-            return None  # no next clash this round, or nothing to leave: dodge only
-        return tuple(card.picks[c.seat] for card in state.hand[c.seat])
-    return None
+    fn = OFFERS.get(e.op)
+    return None if fn is None else fn(c, e)
 
 
 def execute(c: Ctx, e: Effect, card: Card, choice: str | None, out: list[Event] | None) -> None:
     """Apply immediate effect ``e`` of ``card`` (``choice``: the player's pick, if any)."""
-    op = e.op
+    fn = IMMEDIATE.get(e.op)
+    if fn is None:  # pragma: no cover - the pack schema forbids other immediate ops
+        raise ValueError(e.op)
+    # messages are built only for events (``out``): a quiet state skips them, and the rule
+    fn(c, e, card, choice, out, "" if out is None else card_rule(card.id))
+
+
+@offer("flip_own_down")
+def _offer_flip_own_down(c: Ctx, e: Effect) -> tuple[str, ...] | None:
+    who = _owner(c, e, None)
+    picks = tuple(
+        s.card.picks[s.owner]
+        for s in c.line[:-1]
+        if s.side == UP and (who is None or s.owner == who)
+    )
+    return (*picks, PASS) if picks else ()
+
+
+@offer("exchange_with_basic")
+def _offer_exchange_with_basic(c: Ctx, e: Effect) -> tuple[str, ...] | None:
+    who = _owner(c, e, None)
+    picks = tuple(
+        s.card.picks[s.owner]
+        for s in c.line[:-1]
+        if s.side == UP and s.card.is_basic and (who is None or s.owner == who)
+    )
+    return (*picks, PASS) if picks else ()
+
+
+@offer("flip_energy_up")
+def _offer_flip_energy_up(c: Ctx, e: Effect) -> tuple[str, ...] | None:
+    if not e.choose:
+        return None
+    most = min(e.amount, energy(c.line[:-1]))
+    return tuple(Count(n).format() for n in range(most + 1)) if most else ()
+
+
+@offer("dodge")
+def _offer_dodge(c: Ctx, e: Effect) -> tuple[str, ...] | None:
     state = c.state
+    if state.clash >= state.clashes_per_round or not state.hand[c.seat]:
+        return None  # no next clash this round, or nothing to leave: dodge only
+    return tuple(card.picks[c.seat] for card in state.hand[c.seat])
+
+
+CHOICE_OPS: Final = frozenset(OFFERS)
+"""Immediate ops that may offer a choice (:func:`options` is None for every other op)."""
+
+
+@immediate("bonus")
+def _bonus(
+    c: Ctx, e: Effect, card: Card, choice: str | None, out: list[Event] | None, rule: str
+) -> None:
+    assert e.stat is not None
+    value = counted(c, e)
+    c.fight.bonus[c.t][STAT_INDEX[e.stat]] += value
+    if out is not None:
+        _say(out, c, rule, card.name, f"+{value} {e.stat.capitalize()}")
+
+
+@immediate("win_speed_ties")
+def _win_speed_ties(
+    c: Ctx, e: Effect, card: Card, choice: str | None, out: list[Event] | None, rule: str
+) -> None:
+    c.fight.ties[c.t] = True
+    if out is not None:
+        _say(out, c, rule, card.name, "wins Speed ties whatever the card types")
+
+
+@immediate("dodge")
+def _dodge(
+    c: Ctx, e: Effect, card: Card, choice: str | None, out: list[Event] | None, rule: str
+) -> None:
+    state = c.state
+    c.fight.dodge[c.t] = True
+    if out is not None:
+        _say(out, c, rule, card.name, "dodges: no Damage this clash")
+    if choice is not None:  # the card of the hand this pick names (see _offer_dodge)
+        kept = next(held for held in state.hand[c.seat] if held.picks[c.seat] == choice)
+        state.leave_face_up(c.seat, kept, c.fight.zone, out, rule)
+
+
+@immediate("flip_own_down")
+def _flip_own_down(
+    c: Ctx, e: Effect, card: Card, choice: str | None, out: list[Event] | None, rule: str
+) -> None:
+    if choice is not None and choice != PASS:
+        slot = _picked(c, choice)
+        slot.side = DOWN
+        if out is not None:
+            out.append(flip_event(c.state, slot, False, f"{card.name}: it becomes energy", rule))
+
+
+@immediate("exchange_with_basic")
+def _exchange_with_basic(
+    c: Ctx, e: Effect, card: Card, choice: str | None, out: list[Event] | None, rule: str
+) -> None:
+    if choice is None or choice == PASS:
+        return
     fight = c.fight
     t = c.t
-    name = card.name
-    rule = "" if out is None else card_rule(card.id)  # only events name the rule
+    slot = _picked(c, choice)
+    active = c.line[-1]
+    slot.card, active.card = active.card, slot.card
+    slot.owner, active.owner = active.owner, slot.owner
+    if c.state.opts.exchanged_card == "effects" and active.card.immediate:
+        # its immediate effects act next, as if it had been revealed now
+        # (rv.ruling.exchanged-card); by default it brings only its values
+        swapped = tuple(
+            (t, x, active.card, None if x.requires is NO_REQUIREMENT else check_of(x))
+            for x in active.card.immediate
+        )
+        at = fight.queue_pos + 1
+        fight.queue = fight.queue[:at] + swapped + fight.queue[at:]
+    if out is not None:
+        _say(
+            out,
+            c,
+            rule,
+            card.name,
+            f"exchanged with {active.card.name}, now the card of this clash",
+        )
 
-    # messages are built only for events (``out``): a quiet state skips them
-    if op == "bonus":
-        assert e.stat is not None
-        value = counted(c, e)
-        fight.bonus[t][STAT_INDEX[e.stat]] += value
+
+@immediate("flip_energy_up")
+def _flip_energy_up(
+    c: Ctx, e: Effect, card: Card, choice: str | None, out: list[Event] | None, rule: str
+) -> None:
+    n = min(e.amount, energy(c.line[:-1]))
+    if e.choose:
+        n = Count.parse(choice).n if choice is not None else 0
+    flipped = newest(c.line, DOWN, n, len(c.line) - 1)
+    for slot in flipped:
+        slot.side = UP
+    if e.stat is not None and flipped:
+        c.fight.bonus[c.t][STAT_INDEX[e.stat]] += len(flipped)
+    if out is not None:
+        _say(
+            out,
+            c,
+            rule,
+            card.name,
+            f"flips {len(flipped)} energy card{'s' if len(flipped) != 1 else ''} face up"
+            + (f": +{len(flipped)} {e.stat.capitalize()}" if e.stat and flipped else ""),
+        )
+
+
+@immediate("flip_previous_up")
+def _flip_previous_up(
+    c: Ctx, e: Effect, card: Card, choice: str | None, out: list[Event] | None, rule: str
+) -> None:
+    if len(c.line) >= 2 and c.line[-2].face_down:
+        slot = c.line[-2]
+        slot.side = UP
         if out is not None:
-            _say(out, c, rule, name, f"+{value} {e.stat.capitalize()}")
-    elif op == "win_speed_ties":
-        fight.ties[t] = True
-        if out is not None:
-            _say(out, c, rule, name, "wins Speed ties whatever the card types")
-    elif op == "dodge":
-        fight.dodge[t] = True
-        if out is not None:
-            _say(out, c, rule, name, "dodges: no Damage this clash")
-        if choice is not None:  # the card of the hand this pick names (see options)
-            kept = next(card for card in state.hand[c.seat] if card.picks[c.seat] == choice)
-            state.leave_face_up(c.seat, kept, fight.zone, out, rule)
-    elif op == "flip_own_down":
-        if choice is not None and choice != PASS:
-            slot = _picked(c, choice)
-            slot.side = DOWN
-            if out is not None:
-                out.append(flip_event(state, slot, False, f"{name}: it becomes energy", rule))
-    elif op == "exchange_with_basic":
-        if choice is not None and choice != PASS:
-            slot = _picked(c, choice)
-            active = c.line[-1]
-            slot.card, active.card = active.card, slot.card
-            slot.owner, active.owner = active.owner, slot.owner
-            if state.opts.exchanged_card == "effects" and active.card.immediate:
-                # its immediate effects act next, as if it had been revealed now
-                # (rv.ruling.exchanged-card); by default it brings only its values
-                swapped = tuple(
-                    (t, x, active.card, None if x.requires is NO_REQUIREMENT else check_of(x))
-                    for x in active.card.immediate
-                )
-                at = fight.qpos + 1
-                fight.queue = fight.queue[:at] + swapped + fight.queue[at:]
-            if out is not None:
-                _say(
-                    out,
-                    c,
-                    rule,
-                    name,
-                    f"exchanged with {active.card.name}, now the card of this clash",
-                )
-    elif op == "flip_energy_up":
-        n = min(e.amount, energy(c.line[:-1]))
-        if e.choose:
-            n = Count.parse(choice).n if choice is not None else 0
-        flipped = newest(c.line, DOWN, n, len(c.line) - 1)
-        for slot in flipped:
-            slot.side = UP
-        if e.stat is not None and flipped:
-            fight.bonus[t][STAT_INDEX[e.stat]] += len(flipped)
-        if out is not None:
-            _say(
-                out,
-                c,
-                rule,
-                name,
-                f"flips {len(flipped)} energy card{'s' if len(flipped) != 1 else ''} face up"
-                + (f": +{len(flipped)} {e.stat.capitalize()}" if e.stat and flipped else ""),
-            )
-    elif op == "flip_previous_up":
-        if len(c.line) >= 2 and c.line[-2].face_down:
-            slot = c.line[-2]
-            slot.side = UP
-            if out is not None:
-                out.append(flip_event(state, slot, True, name, rule))
-        elif out is not None:
-            _say(out, c, rule, name, "the previous card is not face down: nothing to flip")
-    elif op == "refresh":
-        refreshed = refresh(c.line, e.amount)
-        if out is not None:
-            _say(
-                out,
-                c,
-                rule,
-                name,
-                f"{refreshed} exhausted card{'s' if refreshed != 1 else ''} become energy again",
-            )
-    elif op == "show_hand":
-        state.show_hand(c.seat, c.rival, out, rule)
-    else:  # pragma: no cover - the pack schema forbids other immediate ops
-        raise ValueError(op)
+            out.append(flip_event(c.state, slot, True, card.name, rule))
+    elif out is not None:
+        _say(out, c, rule, card.name, "the previous card is not face down: nothing to flip")
+
+
+@immediate("refresh")
+def _refresh(
+    c: Ctx, e: Effect, card: Card, choice: str | None, out: list[Event] | None, rule: str
+) -> None:
+    refreshed = refresh(c.line, e.amount)
+    if out is not None:
+        _say(
+            out,
+            c,
+            rule,
+            card.name,
+            f"{refreshed} exhausted card{'s' if refreshed != 1 else ''} become energy again",
+        )
+
+
+@immediate("show_hand")
+def _show_hand(
+    c: Ctx, e: Effect, card: Card, choice: str | None, out: list[Event] | None, rule: str
+) -> None:
+    c.state.show_hand(c.seat, c.rival, out, rule)
 
 
 def refresh(line: Line, amount: int) -> int:
@@ -536,41 +630,72 @@ def flip_event(state: Engine, slot: Slot, up: bool, reason: str, rule: str) -> E
 
 
 # ------------------------------------------------------------------- end of the clash
+AtEnd = Callable[[Ctx, Effect, "list[Event] | None", str, str], None]
+"""An end-of-clash op: (context, effect, events or None, rule, source name)."""
+
+AT_END: Final[dict[str, AtEnd]] = {}
+
+
+def at_end(op: str) -> Callable[[AtEnd], AtEnd]:
+    """Register the behaviour of end-of-clash op ``op``."""
+
+    def register(fn: AtEnd) -> AtEnd:
+        AT_END[op] = fn
+        return fn
+
+    return register
+
+
 def end_effect(c: Ctx, e: Effect, card: Card | None, out: list[Event] | None) -> None:
     """Apply an end-of-clash effect of a face-up card (``card``) or of a passive (None)."""
-    state = c.state
+    fn = AT_END.get(e.op)
+    if fn is None:  # pragma: no cover - the pack schema forbids other end ops
+        raise ValueError(e.op)
     # the rule and source name only appear in events: a quiet state does not build them
     rule = src = ""
     if out is not None:
+        state = c.state
         rule = rule_of(e, card, state.fighter(c.seat).id)
         src = source_name(state, e, card, c.seat)
+    fn(c, e, out, rule, src)
 
-    op = e.op
-    if op == "no_basic_next_clash":
-        state.forbid_basics(c.seat, c.fight.zone, out, rule)
-    elif op == "next_card_bonus":
-        assert e.stat is not None
-        state.carry[c.seat][STAT_INDEX[e.stat]] += e.amount
+
+@at_end("no_basic_next_clash")
+def _end_no_basic_next_clash(
+    c: Ctx, e: Effect, out: list[Event] | None, rule: str, src: str
+) -> None:
+    c.state.forbid_basics(c.seat, c.fight.zone, out, rule)
+
+
+@at_end("next_card_bonus")
+def _end_next_card_bonus(c: Ctx, e: Effect, out: list[Event] | None, rule: str, src: str) -> None:
+    assert e.stat is not None
+    c.state.carry[c.seat][STAT_INDEX[e.stat]] += e.amount
+    if out is not None:
+        _say(out, c, rule, src, f"your next card gets +{e.amount} {e.stat.capitalize()}")
+
+
+@at_end("refresh")
+def _end_refresh(c: Ctx, e: Effect, out: list[Event] | None, rule: str, src: str) -> None:
+    n = refresh(c.line, e.amount)
+    if out is not None:
+        _say(out, c, rule, src, f"{n} exhausted card{'s' if n != 1 else ''} become energy again")
+
+
+@at_end("flip_self_down")
+def _end_flip_self_down(c: Ctx, e: Effect, out: list[Event] | None, rule: str, src: str) -> None:
+    slot = c.line[-1]
+    if slot.side == UP:
+        slot.side = DOWN
         if out is not None:
-            _say(out, c, rule, src, f"your next card gets +{e.amount} {e.stat.capitalize()}")
-    elif op == "refresh":
-        n = refresh(c.line, e.amount)
+            out.append(flip_event(c.state, slot, False, f"{src}: it becomes energy", rule))
+
+
+@at_end("flip_energy_up")
+def _end_flip_energy_up(c: Ctx, e: Effect, out: list[Event] | None, rule: str, src: str) -> None:
+    # energy cards of earlier clashes: flipping this clash's card up would undo its
+    # flip by Damage or an exchange, or the cut of a maximum combo (rv.ruling.curie-energy)
+    for slot in newest(c.line, DOWN, e.amount, len(c.line) - 1):
+        slot.side = UP
         if out is not None:
-            _say(
-                out, c, rule, src, f"{n} exhausted card{'s' if n != 1 else ''} become energy again"
-            )
-    elif op == "flip_self_down":
-        slot = c.line[-1]
-        if slot.side == UP:
-            slot.side = DOWN
-            if out is not None:
-                out.append(flip_event(state, slot, False, f"{src}: it becomes energy", rule))
-    elif op == "flip_energy_up":
-        # energy cards of earlier clashes: flipping this clash's card up would undo its
-        # flip by Damage or an exchange, or the cut of a maximum combo (rv.ruling.curie-energy)
-        for slot in newest(c.line, DOWN, e.amount, len(c.line) - 1):
-            slot.side = UP
-            if out is not None:
-                out.append(flip_event(state, slot, True, src, rule))
-    else:  # pragma: no cover - the pack schema forbids other end ops
-        raise ValueError(op)
+            out.append(flip_event(c.state, slot, True, src, rule))

@@ -23,8 +23,8 @@ from kumite.games.rivales import events as ev
 from kumite.games.rivales import rounds as rd
 from kumite.games.rivales.cards import Card, Catalog, Effect, Fighter
 from kumite.games.rivales.fight import Fight
+from kumite.games.rivales.lines import HIDDEN, Line, Slot
 from kumite.games.rivales.options import Options
-from kumite.games.rivales.table import HIDDEN, Line, Slot
 
 if TYPE_CHECKING:
     from kumite.games.rivales.effects import Check, PassiveBonus
@@ -33,8 +33,8 @@ if TYPE_CHECKING:
 SHARED = (
     "opts",
     "catalog",
-    "two",
-    "n",
+    "two_vs_two",
+    "seat_count",
     "seats",
     "team_of",
     "teams",
@@ -46,7 +46,7 @@ SHARED = (
     "finals",
     "last_winner",
     "clash",
-    "fi",
+    "fight_index",
     "waiting",
     "round_over",
     "passives",
@@ -103,8 +103,10 @@ class Engine:
     # -- set up once ------------------------------------------------------------------
     opts: Options
     catalog: Catalog
-    two: bool
-    n: int
+    two_vs_two: bool
+    """The 2vs2 mode: four seats in two teams, two zones (else 1vs1: two seats, one zone)."""
+    seat_count: int
+    """How many seats play: 2, or 4 in 2vs2."""
     seats: tuple[int, ...]
     team_of: tuple[int, ...]
     teams: tuple[tuple[int, ...], ...]
@@ -128,7 +130,8 @@ class Engine:
     finals: int
     last_winner: int | None
     clash: int
-    fi: int
+    fight_index: int
+    """Which of :attr:`fights` the clash is resolving (zone by zone, in order)."""
     waiting: str
     """Inside ``resolve``: ``effect`` or ``guard`` while a player decides."""
     round_over: bool
@@ -139,7 +142,7 @@ class Engine:
     per step and a property costs a Python call each time."""
     _outcome: Outcome | None
     _pending: tuple[Decision, ...] | None
-    # -- players and the table --------------------------------------------------------
+    # -- players and their cards ----------------------------------------------------
     fighters: list[Fighter | None]
     who: list[str]
     deck: list[list[Card]]
@@ -227,13 +230,15 @@ class Engine:
     def forbid_basics(self, seat: int, zone: int, out: list[Event] | None, rule: str) -> None:
         """``seat``'s rival may not play basic cards next clash (Pinzas de Mantis)."""
         rival_team = 1 - self.team_of[seat]
-        if self.two and self.opts.pinzas == "facing":
+        if self.two_vs_two and self.opts.pinzas == "facing":
             self.no_basic_facing.add((rival_team, seat))
             target = "The rival facing " + self.who[seat]
         else:
             self.no_basic_zone.add((rival_team, zone))
             target = (
-                f"The rival in Zone {zone + 1}" if self.two else self.who[self.teams[rival_team][0]]
+                f"The rival in Zone {zone + 1}"
+                if self.two_vs_two
+                else self.who[self.teams[rival_team][0]]
             )
         if out is not None:
             out.append(ev.NoBasicNextClash(rule=rule, seat=seat, who=self.who[seat], target=target))
@@ -313,7 +318,7 @@ class Engine:
         return self.teams[team][turn]
 
     def team_names(self) -> tuple[str, ...]:
-        if not self.two:
+        if not self.two_vs_two:
             return (self.who[0], self.who[1])
         return tuple(" & ".join(self.who[s] for s in team) for team in self.teams)
 
@@ -367,7 +372,7 @@ def refill_for_clash(other: Engine, self: Engine) -> None:
     _share_for_clash(other, self)
     # index loops and item assignment: compiled, zip(strict=True), slice assignment and
     # ``del row[k:]`` each go through CPython's generic calls, and cost more than the copy
-    for s in range(self.n):
+    for s in range(self.seat_count):
         other.hand[s] = list(self.hand[s])  # replaced by quick_clash for most seats
         mine, theirs = other.carry[s], self.carry[s]
         mine[0] = theirs[0]
@@ -426,8 +431,8 @@ def _share_for_clash(other: Engine, self: Engine) -> None:
     :data:`FOR_CLASH`."""
     other.opts = self.opts
     other.catalog = self.catalog
-    other.two = self.two
-    other.n = self.n
+    other.two_vs_two = self.two_vs_two
+    other.seat_count = self.seat_count
     other.seats = self.seats
     other.team_of = self.team_of
     other.teams = self.teams
@@ -445,7 +450,7 @@ def _share_for_clash(other: Engine, self: Engine) -> None:
     other.finals = self.finals
     other.last_winner = self.last_winner
     other.clash = self.clash
-    other.fi = self.fi
+    other.fight_index = self.fight_index
     other.waiting = self.waiting
     other.round_over = self.round_over
     other.phase = self.phase

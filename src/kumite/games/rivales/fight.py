@@ -23,8 +23,8 @@ class Fight:
         "guard_boost",
         "maximum",
         "persona",
-        "qpos",
         "queue",
+        "queue_pos",
         "seats",
         "stage",
         "stats",
@@ -45,10 +45,12 @@ class Fight:
         """Groups of (teams, their boost decisions), in the order they decide (shared:
         never modified)."""
         self.boost_pos = 0
+        """Where in :attr:`boost_plan` the next group to decide is."""
         self.queue: tuple[tuple[int, Any, Card, Any], ...] = ()
         """Immediate effects to run: (team, effect, card, compiled requirement), in order
         (shared: never modified)."""
-        self.qpos = 0
+        self.queue_pos = 0
+        """Where in :attr:`queue` the next immediate effect to run is."""
         self.stage = 0
         self.stats: list[tuple[int, int, int]] | None = None
         self.maximum = [False, False]
@@ -77,7 +79,7 @@ class Fight:
         ties[0] = ties[1] = dodge[0] = dodge[1] = False
         persona[0] = persona[1] = None
         self.boost_plan = None
-        self.boost_pos = self.qpos = self.stage = self.guard_boost = 0
+        self.boost_pos = self.queue_pos = self.stage = self.guard_boost = 0
         self.queue = ()
         self.stats = None
         self.maximum = [False, False]
@@ -119,7 +121,7 @@ class Fight:
         self.boost_plan = other.boost_plan
         self.boost_pos = other.boost_pos
         self.queue = other.queue
-        self.qpos = other.qpos
+        self.queue_pos = other.queue_pos
         self.stage = other.stage
         self.stats = None if other.stats is None else list(other.stats)
         self.attacker = other.attacker

@@ -40,9 +40,9 @@ from kumite.games.rivales.choice import (
 from kumite.games.rivales.decisions import BOOST, END, ORDER, PERSONA, RESOLVE
 from kumite.games.rivales.engine import Engine, clash_copy, refill_for_clash
 from kumite.games.rivales.game import GAME
+from kumite.games.rivales.lines import DOWN, SPENT, UP, Slot
 from kumite.games.rivales.phases import enter_order, on_order, on_persona, on_play, prepare_play
 from kumite.games.rivales.state import PLAY, Fight, RivalesState
-from kumite.games.rivales.table import DOWN, SPENT, UP, Slot
 
 SIDE: Final = {"": UP, "v": DOWN, "x": SPENT}
 BOOST_CHOICE: Final[dict[str, str]] = {level: Boost(level).format() for level in BOOST_LEVELS}
@@ -105,8 +105,8 @@ def position(
     # its fields read and written as the engine's (compiled: struct fields, where the
     # state, a Python subclass, would be looked up by name)
     eng: Engine = state
-    n = eng.n
-    table: dict[tuple[int, int], list[Slot]] = {}
+    n = eng.seat_count
+    slots_at: dict[tuple[int, int], list[Slot]] = {}
     used: list[list[Card]] = [[] for _ in range(n)]
     if lines is not None:
         items = (
@@ -115,7 +115,7 @@ def position(
             else (((0, t), toks) for t, toks in enumerate(lines))
         )
         for (z, t), tokens in items:
-            row = table.setdefault((z, t), [])
+            row = slots_at.setdefault((z, t), [])
             for token in tokens:
                 if isinstance(token, Slot):
                     owner, card = token.owner, token.card
@@ -147,7 +147,7 @@ def position(
         eng.ultra[s] = None if in_play else ultra
         eng.taken[s] = 0 if taken is None else taken[s]
         eng.ko[s] = eng.taken[s] >= fighter.life
-    eng.lines = [[table.get((z, t), []) for t in (0, 1)] for z in range(eng.zones)]
+    eng.lines = [[slots_at.get((z, t), []) for t in (0, 1)] for z in range(eng.zones)]
     eng.round = round
     eng.clash = clash
     eng.final = final
@@ -156,7 +156,7 @@ def position(
     eng.last_winner = last_winner
     for s, bonus in (carry or {}).items():
         eng.carry[s] = list(bonus)
-    if eng.two:
+    if eng.two_vs_two:
         zone_of = list(zones) if zones is not None else [0, 1, 0, 1]
         eng.zone_of = zone_of
         eng.fights = [
@@ -384,7 +384,7 @@ def quick_clash(
                 state, {d.seat: BOOST_CHOICE[boosts.get(d.seat, "none")] for d in group}, None
             )
     state.phase = RESOLVE
-    state.fi = 0
+    state.fight_index = 0
     while True:
         asked = cl.resolve(state, None)
         if asked is None:
@@ -420,7 +420,7 @@ def swing(base: Engine, after: Engine, seat: int, rival: int) -> tuple[bool, int
 
 
 def _energy(state: Engine, seat: int) -> int:
-    """Energy cards of ``seat``'s own in every line. A plain loop, not :func:`.table.count`
+    """Energy cards of ``seat``'s own in every line. A plain loop, not :func:`.lines.count`
     per line: that slices each line and looks its sides up by name, which cost 8% of a
     greedy fight here (twice per clash looked ahead)."""
     n = 0

@@ -29,7 +29,7 @@ from kumite.games.rivales.decisions import (
     decision,
 )
 from kumite.games.rivales.fight import Fight
-from kumite.games.rivales.table import HIDDEN, UP, Slot
+from kumite.games.rivales.lines import HIDDEN, UP, Slot
 
 if TYPE_CHECKING:
     from kumite.games.rivales.engine import Engine
@@ -49,7 +49,7 @@ def enter_fighter(state: Engine, out: list[Event] | None) -> tuple[Decision, ...
         state.phase = SETUP
         return None
     ids = state.catalog.fighter_choices
-    if not state.two:
+    if not state.two_vs_two:
         return tuple(decision(s, "fighter", ids, "Choose your fighter") for s in missing)
     seat = missing[0]  # 2vs2: in seat order, teammates must differ
     mates = {state.fighters[m] for m in state.teams[state.team_of[seat]]} - {None}
@@ -103,7 +103,7 @@ def on_marker(state: Engine, choices: dict[int, str], out: list[Event] | None) -
 
 def enter_start(state: Engine, out: list[Event] | None) -> tuple[Decision, ...] | None:
     rd.start_clash(state, out)
-    if state.two:
+    if state.two_vs_two:
         state.phase = ZONES
         state.zone_of = [-1] * 4  # until the teams have chosen
         state.fights = []
@@ -184,7 +184,7 @@ def enter_play(state: Engine, out: list[Event] | None) -> tuple[Decision, ...] |
     hands = state.hand
     # not cached: hands recur in too many orders for a cache to pay (half the look-ups
     # missed)
-    if state.n == 2 and not restricted and ready[0] is None and ready[1] is None:
+    if state.seat_count == 2 and not restricted and ready[0] is None and ready[1] is None:
         return (  # the common case, without a list to gather the decisions
             new_decision(0, "play", tuple([c.play for c in hands[0]]), PLAY_PROMPT),
             new_decision(1, "play", tuple([c.play for c in hands[1]]), PLAY_PROMPT),
@@ -246,7 +246,7 @@ def on_play(state: Engine, choices: dict[int, str], out: list[Event] | None) -> 
                     ev.CardPlayed(
                         rule="rv.dodge"
                         if up
-                        else ("rv.2v2.preparation" if state.two else "rv.clash.play"),
+                        else ("rv.2v2.preparation" if state.two_vs_two else "rv.clash.play"),
                         seat=s,
                         who=state.who[s],
                         zone=fight.zone,
@@ -287,7 +287,7 @@ def on_persona(state: Engine, choices: dict[int, str], out: list[Event] | None) 
 def _after_cards(state: Engine) -> str:
     """The phase once the cards are down (and HANSEL or GRETEL called): 2vs2 first
     chooses the order of the zones."""
-    return ORDER if state.two else BOOST
+    return ORDER if state.two_vs_two else BOOST
 
 
 def enter_order(state: Engine, out: list[Event] | None) -> tuple[Decision, ...] | None:
@@ -317,7 +317,7 @@ def enter_boost(state: Engine, out: list[Event] | None) -> tuple[Decision, ...] 
     if waiting:
         return waiting
     state.phase = RESOLVE
-    state.fi = 0
+    state.fight_index = 0
     return enter_resolve(state, out)  # at once, as ``_advance`` would (every clash)
 
 

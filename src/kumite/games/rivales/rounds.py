@@ -33,8 +33,8 @@ from kumite.games.rivales.effects import (
     flip_event,
     requirement_met,
 )
+from kumite.games.rivales.lines import DOWN, SPENT, UP, energy, spend
 from kumite.games.rivales.rules import fighter_rule
-from kumite.games.rivales.table import DOWN, SPENT, UP, energy, spend
 
 if TYPE_CHECKING:
     from kumite.games.rivales.engine import Engine
@@ -69,7 +69,7 @@ def setup_round(state: Engine, out: list[Event] | None) -> None:
     state.no_basic_facing = set()
     state.restricted = set()
     state.lines = [[[], []] for _ in range(state.zones)]
-    state.zone_of = [-1] * state.n
+    state.zone_of = [-1] * state.seat_count
     state.fights = []
     state.clash = 0
     state.caused = set()
@@ -111,7 +111,7 @@ def _round_effects(state: Engine) -> RoundEffects:
     """Per seat: the passive bonuses acting on its card (its own, and its teammates' that
     benefit the team), its end-of-clash passives; and the persona decisions of the seats
     that choose one every clash."""
-    key = (state.two, *state.fighters)
+    key = (state.two_vs_two, *state.fighters)
     found = _ROUND_EFFECTS.get(key)
     if found is None:
         fighter = state.fighter
@@ -324,7 +324,7 @@ def apply_boosts(state: Engine, choices: dict[int, str], out: list[Event] | None
             if out is not None:
                 out.append(
                     ev.BoostChosen(
-                        rule="rv.energy.boost" if not state.two else "rv.2v2.boosting",
+                        rule="rv.energy.boost" if not state.two_vs_two else "rv.2v2.boosting",
                         seat=seat,
                         who=state.who[seat],
                         energy=cost,
@@ -351,61 +351,93 @@ def end_clash(state: Engine, out: list[Event] | None) -> None:
     """End of clash (rv.2v2.end-of-clash, rv.ruling.end-order), then the next clash or
     the end of the round."""
     if not state.round_over:
-        if state.no_basic_zone:
-            state.no_basic_zone = set()
-        if state.no_basic_facing:
-            state.no_basic_facing = set()
-        end_passives = state.end_passives
+        _lift_basic_bans(state)
         for fight in state.fights:
-            lines = state.lines[fight.zone]
-            a, b = lines[0][-1], lines[1][-1]
-            end_a = a.side == UP and a.card.end  # truthy: face up with end-of-clash effects
-            end_b = b.side == UP and b.card.end
-            if end_a or end_b:
-                if end_a and end_b:
-                    speeds = (fight.stats[0][0], fight.stats[1][0]) if fight.stats else (0, 0)
-                    ends = order(state, fight, speeds)
-                else:
-                    ends = [0] if end_a else [1]
-                for t in ends:
-                    slot = lines[t][-1]
-                    if slot.side != UP:
-                        continue
-                    for e in slot.card.end:
-                        c = ctx(state, fight, t)
-                        if requirement_met(c, e) and slot.side == UP:
-                            end_effect(c, e, slot.card, out)
-            maximum = fight.maximum
-            if maximum[0] or maximum[1]:
-                cut = SPENT if state.opts.max_combo_card == "exhausted" else DOWN
-                for t in range(2):
-                    slot = lines[t][-1]
-                    if maximum[t] and state.opts.max_combo_cut == "holds":
-                        # the next card starts a new combo, even if an effect turns this one
-                        # face up again (rv.ruling.max-combo-cut)
-                        slot.cut = True
-                    if maximum[t] and slot.side == UP:
-                        slot.side = cut
-                        if out is not None:
-                            reason = "maximum combo: the chain is cut"
-                            out.append(flip_event(state, slot, False, reason, "rv.combo.maximum"))
-            seats = fight.seats
-            if end_passives[seats[0]] or end_passives[seats[1]]:  # most fighters have none
-                for t in range(2):
-                    for e, check in end_passives[fight.seat(t)]:
-                        if check is None or check.holds(state, fight, t, None):
-                            end_effect(ctx(state, fight, t), e, None, out)
+            _card_end_effects(state, fight, out)
+            _cut_maximum_combos(state, fight, out)
+            _passive_end_effects(state, fight, out)
     for fight in state.fights:
         fight.release()
-    if not state.round_over:
-        if state.two and (True in state.ko or (state.final and len(state.caused) == 1)):
-            state.round_over = True
-        if state.clash >= state.clashes_per_round:
-            state.round_over = True
+    if not state.round_over and _round_ends(state):
+        state.round_over = True
     if state.round_over:
         end_round(state, out)
     else:
         state.phase = START
+
+
+def _lift_basic_bans(state: Engine) -> None:
+    """The bans on basic cards set for this clash (``no_basic_next_clash``) end with it."""
+    if state.no_basic_zone:
+        state.no_basic_zone = set()
+    if state.no_basic_facing:
+        state.no_basic_facing = set()
+
+
+def _card_end_effects(state: Engine, fight: Fight, out: list[Event] | None) -> None:
+    """The end-of-clash effects of the face-up cards of this clash, in the order of immediate
+    effects when both have some (rv.ruling.end-order); a card an earlier effect flipped face
+    down does nothing more."""
+    lines = state.lines[fight.zone]
+    a, b = lines[0][-1], lines[1][-1]
+    end_a = a.side == UP and a.card.end  # truthy: face up with end-of-clash effects
+    end_b = b.side == UP and b.card.end
+    if not (end_a or end_b):
+        return
+    if end_a and end_b:
+        speeds = (fight.stats[0][0], fight.stats[1][0]) if fight.stats else (0, 0)
+        ends = order(state, fight, speeds)
+    else:
+        ends = [0] if end_a else [1]
+    for t in ends:
+        slot = lines[t][-1]
+        if slot.side != UP:
+            continue
+        for e in slot.card.end:
+            c = ctx(state, fight, t)
+            if requirement_met(c, e) and slot.side == UP:
+                end_effect(c, e, slot.card, out)
+
+
+def _cut_maximum_combos(state: Engine, fight: Fight, out: list[Event] | None) -> None:
+    """A card that made a maximum combo is flipped (face down, or exhausted: an option) and
+    cuts the chain (rv.combo.maximum)."""
+    maximum = fight.maximum
+    if not (maximum[0] or maximum[1]):
+        return
+    lines = state.lines[fight.zone]
+    cut = SPENT if state.opts.max_combo_card == "exhausted" else DOWN
+    for t in range(2):
+        slot = lines[t][-1]
+        if maximum[t] and state.opts.max_combo_cut == "holds":
+            # the next card starts a new combo, even if an effect turns this one
+            # face up again (rv.ruling.max-combo-cut)
+            slot.cut = True
+        if maximum[t] and slot.side == UP:
+            slot.side = cut
+            if out is not None:
+                reason = "maximum combo: the chain is cut"
+                out.append(flip_event(state, slot, False, reason, "rv.combo.maximum"))
+
+
+def _passive_end_effects(state: Engine, fight: Fight, out: list[Event] | None) -> None:
+    """The fighters' end-of-clash passives whose requirement holds, team 0's first."""
+    end_passives = state.end_passives
+    seats = fight.seats
+    if not (end_passives[seats[0]] or end_passives[seats[1]]):  # most fighters have none
+        return
+    for t in range(2):
+        for e, check in end_passives[fight.seat(t)]:
+            if check is None or check.holds(state, fight, t, None):
+                end_effect(ctx(state, fight, t), e, None, out)
+
+
+def _round_ends(state: Engine) -> bool:
+    """Whether this clash ends the round: in 2vs2 a K.O. or the final round's first Damage
+    (rv.2v2.team-ko); in every game the last clash of the round (rv.end.seventh-clash)."""
+    if state.two_vs_two and (True in state.ko or (state.final and len(state.caused) == 1)):
+        return True
+    return state.clash >= state.clashes_per_round
 
 
 def end_round(state: Engine, out: list[Event] | None) -> None:
@@ -452,9 +484,9 @@ def _round_winners(state: Engine) -> tuple[tuple[int, ...], str, str]:
     ko_teams = {state.team_of[s] for s in state.seats if state.ko[s]}
     if len(ko_teams) == 1:
         loser = next(iter(ko_teams))
-        return (1 - loser,), "K.O.", "rv.2v2.team-ko" if state.two else "rv.end.ko"
+        return (1 - loser,), "K.O.", "rv.2v2.team-ko" if state.two_vs_two else "rv.end.ko"
     if ko_teams:
-        if not state.two:
+        if not state.two_vs_two:
             return (0, 1), "double K.O.", "rv.ruling.double-ko"
         surviving = [
             max((state.life(s) for s in state.teams[t] if not state.ko[s]), default=0)
@@ -467,7 +499,7 @@ def _round_winners(state: Engine) -> tuple[tuple[int, ...], str, str]:
     return _by_value(
         lives,
         "life after the last clash",
-        "rv.ruling.team-life" if state.two else "rv.end.seventh-clash",
+        "rv.ruling.team-life" if state.two_vs_two else "rv.end.seventh-clash",
     )
 
 
@@ -514,6 +546,6 @@ def finish(
                 team_names=state.team_names(),
                 reason=reason,
                 rounds_won=tuple(state.rounds_won),
-                teams=state.two,
+                teams=state.two_vs_two,
             )
         )

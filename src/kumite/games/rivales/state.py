@@ -24,10 +24,10 @@ from kumite.games.rivales.choice import Boost, Guard, Marker, Play, parse
 from kumite.games.rivales.decisions import FIGHTER, OVER, PLAY
 from kumite.games.rivales.engine import Engine, copy_for_clash, copy_rest
 from kumite.games.rivales.fight import Fight
+from kumite.games.rivales.lines import HIDDEN, energy
 from kumite.games.rivales.options import Options
 from kumite.games.rivales.phases import ENTER as _ENTER
 from kumite.games.rivales.phases import HANDLERS as _HANDLERS
-from kumite.games.rivales.table import HIDDEN, energy
 from kumite.games.rivales.view import build_view
 
 # _ENTER, _HANDLERS: module globals, read faster than class attributes through an instance
@@ -54,13 +54,13 @@ class RivalesState(Engine, State):
         self.history = []
         self.opts = options
         self.catalog = catalog
-        self.two = options.mode == "2v2"
-        n = 4 if self.two else 2
-        self.n = n
+        self.two_vs_two = options.mode == "2v2"
+        n = 4 if self.two_vs_two else 2
+        self.seat_count = n
         self.seats = tuple(range(n))
-        self.team_of = tuple(s // 2 for s in range(n)) if self.two else (0, 1)
-        self.teams = ((0, 1), (2, 3)) if self.two else ((0,), (1,))
-        self.zones = 2 if self.two else 1
+        self.team_of = tuple(s // 2 for s in range(n)) if self.two_vs_two else (0, 1)
+        self.teams = ((0, 1), (2, 3)) if self.two_vs_two else ((0,), (1,))
+        self.zones = 2 if self.two_vs_two else 1
         self.clashes_per_round = catalog.rules.clashes_per_round
         self.rng = Rng(seed) if rng is None else rng
         self.fighters = [None] * n
@@ -89,7 +89,7 @@ class RivalesState(Engine, State):
         self.lines = [[[], []] for _ in range(self.zones)]
         self.zone_of = [-1] * n
         self.fights = []
-        self.fi = 0
+        self.fight_index = 0
         self.waiting = ""
         self.caused = set()
         self.round_over = False
@@ -236,7 +236,7 @@ class RivalesState(Engine, State):
             return exc.reason
         mine = [d for d in self.pending() if d.seat == seat]
         kinds = {d.kind for d in mine}
-        fighter = self.fighters[seat] if 0 <= seat < self.n else None
+        fighter = self.fighters[seat] if 0 <= seat < self.seat_count else None
         if isinstance(typed, Play | Marker) and typed.verb in kinds:
             if fighter is None or typed.card not in fighter.by_id:
                 return "no such card for your fighter"

@@ -16,7 +16,7 @@ from typing import Any, Final
 from kumite.core.decision import pending_view
 from kumite.games.rivales.engine import Engine
 from kumite.games.rivales.fight import Fight
-from kumite.games.rivales.table import HIDDEN, SIDES, chain, count, energy
+from kumite.games.rivales.lines import HIDDEN, SIDES, chain, count, energy
 
 
 def build_view(state: Engine, seat: int | None) -> dict[str, Any]:
@@ -114,7 +114,7 @@ def build_view(state: Engine, seat: int | None) -> dict[str, Any]:
         "zones": zones,
         "fights": fights,
         "zone_order": [f.zone for f in state.fights]
-        if state.two and state.phase in ("boost", "resolve")
+        if state.two_vs_two and state.phase in ("boost", "resolve")
         else None,
         "pending": pending_view(state._pending or (), seat),  # State.pending()
         "outcome": None if outcome is None else outcome.to_json(),
@@ -164,7 +164,7 @@ def encode(
     others, in order (a fight not under way: zeros). It reads what :func:`build_view`
     shows ``seat`` and nothing else: the same tensor as encoding the view (tested on random
     states of every mode)."""
-    p = state.n
+    p = state.seat_count
     z = state.zones
     team = state.team_of[seat]
     hot = [at["seat"] + seat, at["phase"] + names["phase:" + state.phase]]
@@ -279,7 +279,7 @@ def encode(
 def value_positions(state: Engine, seat: int, at: dict[str, int]) -> list[int]:
     """Where the values :func:`encode` writes for ``seat`` go: flat positions, in its order
     (the same for every state of a game's mode)."""
-    p, team = state.n, state.team_of[seat]
+    p, team = state.seat_count, state.team_of[seat]
 
     def rows(spec: tuple[tuple[str, int], ...], row: int) -> list[int]:
         return [at[name] + row * m + j for name, m in spec for j in range(m)]

@@ -183,8 +183,8 @@ def unavoidable(st: Engine) -> tuple[int, ...]:
     flags = st.cannot_avoid
     if True not in flags:
         return ()
-    seats = tuple(s for s in range(st.n) if flags[s])
-    st.cannot_avoid = [False] * st.n
+    seats = tuple(s for s in range(st.seat_count) if flags[s])
+    st.cannot_avoid = [False] * st.seat_count
     return seats
 
 

@@ -151,7 +151,8 @@ class Engine:
     cards: tuple[Card, ...]
     heroes: tuple[Hero, ...]
     opts: Options
-    n: int
+    seat_count: int
+    """How many seats play (the ``players`` option)."""
     rng: Rng
     quiet: bool
     # players
@@ -213,10 +214,10 @@ class Engine:
         mutable zone copied. Written out field by field: compiled, the engine's fields are
         not in a ``__dict__``. A test checks that none is left out."""
         self.quiet, self.catalog, self.cards = other.quiet, other.catalog, other.cards
-        self.heroes, self.opts, self.n, self.rng = (
+        self.heroes, self.opts, self.seat_count, self.rng = (
             other.heroes,
             other.opts,
-            other.n,
+            other.seat_count,
             other.rng.clone(),
         )
         self.tables, self.result, self.request = other.tables, other.result, other.request
@@ -267,7 +268,7 @@ class Engine:
 
     def clockwise(self, seat: int) -> tuple[int, ...]:
         """The other seats in clockwise order, starting from the player on ``seat``'s left."""
-        return _CLOCKWISE[self.n][seat]
+        return _CLOCKWISE[self.seat_count][seat]
 
     def name(self, card: int) -> str:
         return self.cards[card].name

@@ -66,7 +66,7 @@ class SFDBGState(Machine, State):
         self.cards = catalog.cards
         self.heroes = catalog.heroes
         self.tables = tables(catalog)
-        self.n = n = options.players
+        self.seat_count = n = options.players
         self.rng = Rng(seed) if rng is None else rng
         self.result = None
         self.stack = []
@@ -100,7 +100,7 @@ class SFDBGState(Machine, State):
 
     # -- set-up ---------------------------------------------------------------------------
     def _setup(self) -> None:
-        opts, cat, rng, n = self.opts, self.catalog, self.rng, self.n
+        opts, cat, rng, n = self.opts, self.catalog, self.rng, self.seat_count
         secret = opts.variant == "secret-heroes"
         # sfdbg.setup.heroes: chosen or dealt; the rest make the face-down stack.
         pool = list(range(len(self.heroes)))
@@ -176,7 +176,7 @@ class SFDBGState(Machine, State):
     # -- contract -------------------------------------------------------------------------
     @property
     def players(self) -> tuple[int, ...]:
-        return tuple(range(self.n))
+        return tuple(range(self.seat_count))
 
     @property
     def outcome(self) -> Outcome | None:

@@ -480,7 +480,7 @@ def end_turn(st: Engine, frame: Frame, out: list[Event]) -> None:
                         rule="sfdbg.end-turn.flip", stage=st.name(top), cost=st.cards[top].cost
                     )
                 )
-        start_turn(st, (seat + 1) % st.n, out)
+        start_turn(st, (seat + 1) % st.seat_count, out)
 
 
 def _reveal_added(st: Engine, added: list[int], out: list[Event]) -> None:
@@ -509,7 +509,7 @@ KINDS["hp-ultra"] = Kind(
 
 def start_turn(st: Engine, seat: int, out: list[Event]) -> None:
     """Pass the turn to ``seat`` (``sfdbg.setup.first-player``: clockwise)."""
-    if st.turn >= st.n * st.opts.round_limit:
+    if st.turn >= st.seat_count * st.opts.round_limit:
         finish(
             st, f"{st.opts.round_limit} full rounds were played", "sfdbg.ruling.round-limit", out
         )
@@ -518,14 +518,14 @@ def start_turn(st: Engine, seat: int, out: list[Event]) -> None:
     st.turn += 1
     st.power = 0
     st.plays = []
-    st.stage_won = [EMPTY] * st.n
+    st.stage_won = [EMPTY] * st.seat_count
     st.cammy = False
     st.yogi = False
     st.loc_used = []
     st.discount = 0
     st.no_buy = False
-    st.ca_used = [False] * st.n
-    st.cannot_avoid = [False] * st.n
+    st.ca_used = [False] * st.seat_count
+    st.cannot_avoid = [False] * st.seat_count
     st.topdeck = []
     st.hp_ultra = False
     if not st.quiet:
@@ -545,7 +545,7 @@ def finish(st: Engine, reason: str, rule: str, out: list[Event]) -> None:
     st.over = True
     st.stack.clear()
     st.request = None
-    n = st.n
+    n = st.seat_count
     decks = [owned(st, s) for s in range(n)]
     vp = tuple(deck_vp(st.catalog, d) for d in decks)
     stages = tuple(stage_count(st.catalog, d) for d in decks)

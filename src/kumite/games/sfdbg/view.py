@@ -36,7 +36,7 @@ def _ids(st: Engine, cards: list[int]) -> list[str]:
 def view(st: SFDBGState, seat: int | None) -> dict[str, Any]:
     secret = st.opts.variant == "secret-heroes"
     players = []
-    for s in range(st.n):
+    for s in range(st.seat_count):
         hero = st.heroes[st.hero[s]]
         known = st.hero_up[s] or st.over
         entry: dict[str, Any] = {
@@ -169,7 +169,7 @@ def encode(
     decision kind's position in its field), and the values of :data:`TABLE_VALUES` and
     :data:`SEAT_VALUES`. It reads what :func:`view` shows ``seat`` and nothing else: the
     same tensor as encoding the view (tested on random states of every mode)."""
-    n = st.n
+    n = st.seat_count
     v = len(st.cards)
     h = len(st.heroes)
     over = st.over
@@ -273,7 +273,7 @@ def determinize(st: S, seat: int, rng: random.Random) -> S:
     other = st.clone()
     if st.over:
         return other
-    for s in range(st.n):
+    for s in range(st.seat_count):
         if s == seat:
             rng.shuffle(other.deck[s])
             continue
@@ -293,7 +293,7 @@ def determinize(st: S, seat: int, rng: random.Random) -> S:
     else:
         rng.shuffle(main)
     if st.opts.variant == "secret-heroes":
-        hidden = [s for s in range(st.n) if not other.hero_up[s]]
+        hidden = [s for s in range(st.seat_count) if not other.hero_up[s]]
         heroes = other.bosses + [other.hero[s] for s in hidden]
         rng.shuffle(heroes)
         for s in hidden:
@@ -301,9 +301,9 @@ def determinize(st: S, seat: int, rng: random.Random) -> S:
         other.bosses = heroes
         box_ultras = [c for c in other.box if st.cards[c].pile == "ultra"]
         rest = [c for c in other.box if st.cards[c].pile != "ultra"]
-        ultras = [u for s in range(st.n) for u in other.ultras[s]] + box_ultras
+        ultras = [u for s in range(st.seat_count) for u in other.ultras[s]] + box_ultras
         rng.shuffle(ultras)
-        for s in range(st.n):
+        for s in range(st.seat_count):
             size = len(other.ultras[s])
             other.ultras[s], ultras = ultras[:size], ultras[size:]
         other.box = rest + ultras

@@ -43,9 +43,9 @@ from kumite.games.rivales.choice import (
 )
 from kumite.games.rivales.engine import Engine
 from kumite.games.rivales.game import GAME
+from kumite.games.rivales.lines import DOWN, SPENT, UP, Slot
 from kumite.games.rivales.lookahead import position, quick_clash, swing
 from kumite.games.rivales.state import RivalesState
-from kumite.games.rivales.table import DOWN, SPENT, UP, Slot
 
 KO: Final = 50.0
 ENERGY: Final = 0.35

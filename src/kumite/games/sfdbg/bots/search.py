@@ -130,7 +130,7 @@ class SFDBGHooks(SearchHooks):
     # -- rollouts --------------------------------------------------------------------------
     def rollout(self, state: State, rng: random.Random) -> tuple[float, ...]:
         st: Any = state
-        stop = st.turn + self.horizon * st.n
+        stop = st.turn + self.horizon * st.seat_count
         while True:
             pending = state.pending()
             if not pending:
@@ -177,19 +177,19 @@ class SFDBGHooks(SearchHooks):
         economy per card times the turns it has left: with two seats, ``tanh`` of its lead;
         with more, of its share of the scores above an equal share (``n × share - 1``, so
         that a leader's value does not hang on which rival happens to come second)."""
-        left = 0.0 if st.over else max(0.0, (1.0 - _lateness(st)) * GAME_TURNS / st.n)
+        left = 0.0 if st.over else max(0.0, (1.0 - _lateness(st)) * GAME_TURNS / st.seat_count)
         scores = []
-        for s in range(st.n):
+        for s in range(st.seat_count):
             deck = owned(st, s)
             econ = sum(self.econ[c] for c in deck) / max(1, len(deck))
             scores.append(deck_vp(st.catalog, deck) + self.econ_vp * econ * 5 * left)
-        if st.n == 2:
+        if st.seat_count == 2:
             lead = (scores[0] - scores[1]) / VP_SCALE
             return (math.tanh(lead), math.tanh(-lead))
         total = sum(scores)
         if total <= 0:
             return tuple(0.0 for _ in scores)
-        return tuple(math.tanh(SHARE_SCALE * (st.n * x / total - 1)) for x in scores)
+        return tuple(math.tanh(SHARE_SCALE * (st.seat_count * x / total - 1)) for x in scores)
 
 
 def _lateness(st: Any) -> float:

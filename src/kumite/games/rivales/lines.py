@@ -1,4 +1,6 @@
-"""The table: cards in play, lines, energy and combos — pure helpers.
+"""Lines of played cards: cards in play, energy and combos — pure helpers.
+
+(Not "table": in kumite a table is a game at the server and its web page.)
 
 Each team has one *line* of played cards per zone (1vs1: one zone, one line per player). A
 card in a line is a :class:`Slot`: the card, who played it, and its side:
