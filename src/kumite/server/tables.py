@@ -377,8 +377,10 @@ def router(server: Server) -> APIRouter:
                 private=runtime.private,
                 rated=runtime.rated,
                 clock=None
-                if runtime.clock is None
-                else ClockSpec(per=runtime.clock["per"], seconds=runtime.clock["seconds"]),
+                if runtime.clock.control is None
+                else ClockSpec(
+                    per=runtime.clock.control["per"], seconds=runtime.clock.control["seconds"]
+                ),
             )
             # Each seat held by a player is held by them again: they reach it by their own
             # key, from "My games" or the finished table, with no token handed to anyone.
