@@ -164,23 +164,12 @@ class TableMaker:
     def _make(self, spec: TableSpec, rematch_of: str | None, made: Made) -> dict[str, Any]:
         gspec = get_spec(spec.game)
         game = gspec.load()
-        if not game.info.min_players <= len(spec.seats) <= game.info.max_players:
-            raise HTTPException(
-                400,
-                f"{game.info.name} needs {game.info.min_players}-"
-                f"{game.info.max_players} seats, got {len(spec.seats)}",
-            )
-        if sum(s.kind == "you" for s in spec.seats) > 1:
-            raise HTTPException(400, "only one seat can be yours")
+        _check_seats(spec, game)
         seed = spec.seed if isinstance(spec.seed, int) else new_seed()
         options = adapter(gspec).table_options(gspec, spec.options, len(spec.seats))
         state = game.new_state(seed, options)  # validates the options
         options = state.options_json
-        holders = {i: p for i, p in made.holders.items() if 0 <= i < len(spec.seats)}
-        for index, s in enumerate(spec.seats):
-            if s.kind == "you" and made.player is not None:
-                holders[index] = made.player
-        holders = one_seat_each(holders)
+        holders = _holders(spec, made)
         seats, tokens = _seat(spec, game, options, holders)
         table_id = secrets.token_hex(6)
         self.server.store.create_table(
@@ -209,6 +198,28 @@ class TableMaker:
             "links": _links(table_id, spec, tokens, holders),
             "spectate": f"/table/{table_id}",
         }
+
+
+def _check_seats(spec: TableSpec, game: Game[Any]) -> None:
+    """A 400 unless the game can be played by this many seats, one of them at most yours."""
+    if not game.info.min_players <= len(spec.seats) <= game.info.max_players:
+        raise HTTPException(
+            400,
+            f"{game.info.name} needs {game.info.min_players}-"
+            f"{game.info.max_players} seats, got {len(spec.seats)}",
+        )
+    if sum(s.kind == "you" for s in spec.seats) > 1:
+        raise HTTPException(400, "only one seat can be yours")
+
+
+def _holders(spec: TableSpec, made: Made) -> dict[int, tuple[str, str]]:
+    """Seat -> the player holding it from the start: the requester's ``you`` seat and a
+    rematch's seats, each player at one seat."""
+    holders = {i: p for i, p in made.holders.items() if 0 <= i < len(spec.seats)}
+    for index, s in enumerate(spec.seats):
+        if s.kind == "you" and made.player is not None:
+            holders[index] = made.player
+    return one_seat_each(holders)
 
 
 def _seat(
