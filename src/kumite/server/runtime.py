@@ -1,4 +1,4 @@
-"""Live tables: the only full game states, their seats, clients and bots.
+"""Live tables: the only full game states, their clients, and the hub of all of them.
 
 A :class:`TableRuntime` owns one game's state. Every accepted choice is committed to the
 store *before* the state changes or anyone is told, so a restarted server rebuilds exactly
@@ -12,11 +12,8 @@ import asyncio
 import contextlib
 import dataclasses
 import datetime
-import hmac
-import json
 import logging
 import re
-import secrets
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -25,20 +22,24 @@ import anyio
 import msgspec
 
 from kumite.agents.base import Agent
-from kumite.agents.registry import agent_names, make_agent
 from kumite.core.errors import ChoiceError
 from kumite.core.events import Event
 from kumite.core.game import Game, State
 from kumite.core.registry import get_spec
-from kumite.core.rng import derive_seed
 from kumite.core.spec import GameSpec
 from kumite.server import naming, ratings
+from kumite.server.botdriver import BotDriver
 from kumite.server.bots import BotPool
 from kumite.server.botworkers import Recipe
+from kumite.server.chat import TableChat
+from kumite.server.clock import Clock
 from kumite.server.ownership import Solo
 from kumite.server.protocol import ProtocolError
+from kumite.server.saving import first_line as _first_line
+from kumite.server.saving import stored as _stored
+from kumite.server.seating import Seating
 from kumite.server.settings import ServerSettings
-from kumite.server.storage import Store, StoredTable, chat_entry, now, token_hash
+from kumite.server.storage import Seat, Store, StoredTable, now
 from kumite.web.table import TableAdapter, adapter, choice_labels, decision_json
 
 log = logging.getLogger("kumite.server")
@@ -79,7 +80,12 @@ class Client:
 
 
 class TableRuntime:
-    """One live table."""
+    """One live table: the game's state and its log of events, the clients and what each
+    may see, and the choices that move it, committed before they are applied.
+
+    The rest is in parts it orchestrates: :attr:`seating` (seats, tokens, holders),
+    :attr:`driver` (its bots), :attr:`clock` (the time control) and :attr:`chat_room`.
+    """
 
     def __init__(self, hub: Hub, stored: StoredTable) -> None:
         self.hub = hub
@@ -92,7 +98,9 @@ class TableRuntime:
         self.bot_seed = stored.bot_seed
         """The seed of the bots' own streams: never shown to anyone."""
         self.options = stored.options
-        self.seats = stored.seats
+        self.seating = Seating(
+            stored.id, hub.store, stored.seats, stored.token_hashes, stored.holders
+        )
         self.rematch_of = stored.rematch_of
         self.next_table: str | None = stored.next_table
         self.state: State = self.game.new_state(stored.seed, stored.options)
@@ -108,23 +116,8 @@ class TableRuntime:
         self.updated = stored.updated
         """When the last step was applied (or the table made)."""
         self.partial = self._restored_partials(stored.partial)
-        # Kept here, so that a client saying hello costs no database round trip.
-        self.token_hashes = stored.token_hashes
-        self.holders: dict[int, str] = stored.holders
-        """seat -> the id of the player holding it (docs/protocol.md, "Players")."""
         self.private = stored.private
         self.rated = stored.rated
-        self.clock = stored.clock
-        """The time control (docs/protocol.md, "Clocks and absent players"), or ``None``."""
-        self.banks: dict[int, float] = {
-            int(k): float(v) for k, v in ((self.clock or {}).get("banks") or {}).items()
-        }
-        """Per game clock: each seat's seconds left, as of the start of the current step."""
-        self._since: dict[int, float] = {}
-        """Seat -> when its current decision began (monotonic); restarted after a restart."""
-        self._clock_task: asyncio.Task[None] | None = None
-        self.stand_ins: dict[int, str] = {}
-        """Seats handed to a bot while their player is away: seat -> the bot's agent."""
         self.last_seen: dict[int, float] = {}
         """Seat -> when its player last had a socket open or chose (monotonic)."""
         self.loaded = time.monotonic()
@@ -132,38 +125,44 @@ class TableRuntime:
             stored.outcome if stored.status == "finished" and not self.state.is_terminal else None
         )
         """The outcome of a game ended by a resignation (outside the game's rules)."""
-        self.chat_log = stored.chat
+        self.chat_room = TableChat(self, stored.chat)
         self.clients: set[Client] = set()
         self.lock = asyncio.Lock()
         self.holds = 0
         """Open connections using this runtime (a finished table stays while any is open)."""
         self.last_used = time.monotonic()
-        self.recipes: dict[int, Recipe] = {
-            # From the bots' own secret: the game's seed is handed out once the game is
-            # over, and must not tell how the bots of a rematch think either.
-            seat: self.recipe(info.agent or "random", seat, derive_seed(self.bot_seed, "bot", seat))
-            for seat, info in enumerate(self.seats)
-            if info.kind == "bot"
-        }
-        """Seat -> how its bot is made (again, in a bot worker process: :mod:`.botworkers`)."""
-        self.bots: dict[int, Agent] = {seat: self.make(r) for seat, r in self.recipes.items()}
-        self._bot_task: asyncio.Task[None] | None = None
-        self._clock_agents: dict[int, tuple[Agent, Recipe]] = {}
+        self.driver = BotDriver(self)
+        self.clock = Clock(self, stored.clock)
         self.labels = choice_labels(self.spec, self.game, self.options)
         self._names: tuple[Any, list[naming.SeatName]] | None = None
         self.rating_changes: dict[int, dict[str, Any]] | None = None
         """Seat -> its rating before and after this table (the display scale), once rated."""
 
-    def recipe(self, agent: str, seat: int, seed: int) -> Recipe:
-        """How to make bot ``agent`` for ``seat`` with its own ``seed``."""
-        options = json.dumps(self.options, sort_keys=True)
-        return Recipe(self.id, self.game.info.id, self.seed, options, agent, seat, seed)
+    # The parts' state, under the names the routers and tests know it by.
+    @property
+    def seats(self) -> list[Seat]:
+        return self.seating.seats
 
-    def make(self, recipe: Recipe) -> Agent:
-        """The bot of ``recipe``, here (its twin in a bot worker is made the same way)."""
-        return make_agent(
-            recipe.agent, self.game, self.state.options_json, recipe.seat, recipe.agent_seed
-        )
+    @property
+    def token_hashes(self) -> dict[int, str]:
+        return self.seating.token_hashes
+
+    @property
+    def holders(self) -> dict[int, str]:
+        """seat -> the id of the player holding it (docs/protocol.md, "Players")."""
+        return self.seating.holders
+
+    @property
+    def bots(self) -> dict[int, Agent]:
+        return self.driver.agents
+
+    @property
+    def recipes(self) -> dict[int, Recipe]:
+        return self.driver.recipes
+
+    @property
+    def chat_log(self) -> dict[str, list[dict[str, Any]]]:
+        return self.chat_room.log
 
     @property
     def step(self) -> int:
@@ -193,6 +192,16 @@ class TableRuntime:
     def has_humans(self) -> bool:
         """Whether a seat is a person's (or open for one): else bots play it all alone."""
         return any(s.kind != "bot" for s in self.seats)
+
+    @property
+    def busy(self) -> bool:
+        """Whether something is under way here: a lock held, a bot or the clock running."""
+        return self.lock.locked() or self.driver.busy or self.clock.busy
+
+    def stop(self) -> None:
+        """Stop its bots and its clock (the table is over, or no longer served here)."""
+        self.driver.stop()
+        self.clock.stop()
 
     def _restored_partials(self, stored: dict[int, tuple[int, str]]) -> dict[int, str]:
         """The stored partial choices that belong to the current step and are legal there
@@ -257,11 +266,11 @@ class TableRuntime:
         """Each seat's name (:mod:`.naming`), made again only when a seat changes."""
         key = (
             tuple((s.kind, s.name, s.agent, s.claimed) for s in self.seats),
-            tuple(sorted(self.stand_ins.items())),
+            tuple(sorted(self.driver.stand_ins.items())),
         )
         if self._names is None or self._names[0] != key:
             made = naming.seat_names(
-                self.game.info.id, self.options, self.seats, self.state.teams, self.stand_ins
+                self.game.info.id, self.options, self.seats, self.state.teams, self.driver.stand_ins
             )
             self._names = (key, made)
         return self._names[1]
@@ -274,7 +283,7 @@ class TableRuntime:
                 **s.to_json(),
                 **n.to_json(),
                 "connected": i in connected,
-                "stand_in": self.stand_ins.get(i),
+                "stand_in": self.driver.stand_ins.get(i),
             }
             for i, (s, n) in enumerate(zip(self.seats, self.names(), strict=True))
         ]
@@ -319,14 +328,14 @@ class TableRuntime:
         async with self.lock:
             self._check(seat, step, choice)
             pending = self.state.pending()
-            self._charge(seat)
+            self.clock.charge(seat)
             self.last_seen[seat] = time.monotonic()
             if any(d.seat != seat and d.seat not in self.partial for d in pending):
                 await _stored(self.hub.store.add_partial(self.id, seat, step, choice))
                 self.partial[seat] = choice
             else:
                 await self._commit({**self.partial, seat: choice})
-                await self._clock_stored()
+                await self.clock.save()
         await self.broadcast()
         self.kick_bots()
 
@@ -365,138 +374,51 @@ class TableRuntime:
         self.state = state
         self.partial = {}
         self.updated = now()
-        self._since = {}
-        started = time.monotonic()
-        for seat in self._clocked():  # the clocks of the seats asked now start now
-            self._since[seat] = started
+        self.clock.restart()
         self._record(index, events)
         if self.finished:
             self.hub.rate(self)
 
-    # -- bots ---------------------------------------------------------------------------
+    # -- the parts, as the routers and sockets call them ----------------------------------
     def kick_bots(self) -> None:
-        if not self.bots or self.over:
-            return
-        if self._bot_task is None or self._bot_task.done():
-            self._bot_task = asyncio.create_task(self._run_bots())
-
-    async def _run_bots(self) -> None:
-        while not self.over:
-            todo = [
-                d
-                for d in self.state.pending()
-                if d.seat in self.bots and d.seat not in self.partial
-            ]
-            if not todo:
-                return
-            decision = todo[0]
-            step = self.step
-            state = self.state  # never mutated: a commit replaces it with a new state
-            agent = self.bots[decision.seat]
-            if self.hub.bot_delay:
-                await asyncio.sleep(self.hub.bot_delay)
-            # The bot sees its seat's view (search bots: determinisations of it) only.
-            recipe = self.recipes.get(decision.seat)
-            choice = await self.hub.bots.think(agent, state, decision, recipe)
-            try:
-                await self.choose(decision.seat, step, choice)
-            except ProtocolError:
-                if self.step == step:  # not a race with a newer step: a real fault
-                    log.exception("bot %s at table %s", decision.seat, self.id)
-                    return
-
-    # -- clocks -------------------------------------------------------------------------
-    def clock_bot(self) -> str:
-        """The bot that plays a move whose time ran out: the game's ``greedy`` bot where it
-        has one, else ``random`` (docs/rulings.md, ``kumite.ruling.clock``)."""
-        return "greedy" if "greedy" in agent_names(self.game.info.id) else "random"
-
-    def _clocked(self) -> list[int]:
-        """The seats whose clock runs now: people's seats waiting for their decision."""
-        if self.clock is None or self.over:
-            return []
-        return [
-            d.seat
-            for d in self.state.pending()
-            if d.seat not in self.partial and d.seat not in self.bots
-        ]
-
-    def remaining(self, seat: int, at: float | None = None) -> float:
-        """Seconds left on ``seat``'s clock (negative: run out)."""
-        assert self.clock is not None
-        at = time.monotonic() if at is None else at
-        since = self._since.setdefault(seat, at)
-        budget = (
-            float(self.clock["seconds"])
-            if self.clock["per"] == "move"
-            else self.banks.get(seat, float(self.clock["seconds"]))
-        )
-        return budget - (at - since)
-
-    def _charge(self, seat: int) -> None:
-        """``seat`` has chosen: a game clock keeps what is left of its bank."""
-        if self.clock is not None and self.clock["per"] == "game" and seat in self._since:
-            self.banks[seat] = max(0.0, self.remaining(seat))
-
-    async def _clock_stored(self) -> None:
-        if self.clock is not None and self.clock["per"] == "game":
-            self.clock = {**self.clock, "banks": {str(k): v for k, v in self.banks.items()}}
-            await _stored(self.hub.store.set_clock(self.id, self.clock))
-
-    def clock_view(self) -> dict[str, Any] | None:
-        """What every client is told of the clock: the time control, the bot, and the
-        seconds left of each seat whose clock runs now (for a countdown)."""
-        if self.clock is None:
-            return None
-        at = time.monotonic()
-        return {
-            "per": self.clock["per"],
-            "seconds": self.clock["seconds"],
-            "bot": self.clock_bot(),
-            "remaining": {
-                str(seat): round(max(0.0, self.remaining(seat, at)), 1) for seat in self._clocked()
-            },
-        }
+        self.driver.kick()
 
     def kick_clock(self) -> None:
-        if self.clock is None or self.over:
-            return
-        if self._clock_task is None or self._clock_task.done():
-            self._clock_task = asyncio.create_task(self._run_clock())
+        self.clock.kick()
 
-    async def _run_clock(self) -> None:
-        """Until the game is over: when a seat's time runs out, its move is the clock bot's."""
-        while not self.over:
-            seats = self._clocked()
-            if not seats:
-                await asyncio.sleep(0.5)
-                continue
-            left = min(self.remaining(seat) for seat in seats)
-            if left > 0:
-                await asyncio.sleep(min(left, 1.0))
-                continue
-            seat = next(seat for seat in seats if self.remaining(seat) <= 0)
-            step, state = self.step, self.state
-            decision = next(d for d in state.pending() if d.seat == seat)
-            made = self._clock_agents.get(seat)
-            if made is None:
-                recipe = self.recipe(
-                    self.clock_bot(), seat, derive_seed(self.bot_seed, "clock", seat)
-                )
-                made = self._clock_agents[seat] = (self.make(recipe), recipe)
-            choice = await self.hub.bots.think(made[0], state, decision, made[1])
-            if self.step != step or seat in self.partial:
-                continue  # the player chose meanwhile
-            message = {"type": "timeout", "seat": seat, "bot": self.clock_bot(), "step": step}
-            for client in list(self.clients):
-                with contextlib.suppress(Exception):
-                    await client.send(message)
-            try:
-                await self.choose(seat, step, choice)
-            except ProtocolError:
-                if self.step == step and seat not in self.partial:
-                    log.exception("clock bot for seat %s at table %s", seat, self.id)
-                    return
+    def clock_view(self) -> dict[str, Any] | None:
+        return self.clock.view()
+
+    def channel(self, seat: int) -> str | None:
+        return self.chat_room.channel(seat)
+
+    def chat_rules(self, seat: int | None) -> str | None:
+        return self.chat_room.rules(seat)
+
+    async def chat(self, seat: int, text: str) -> None:
+        await self.chat_room.send(seat, text)
+
+    def chat_history(self, seat: int | None) -> list[dict[str, Any]]:
+        return self.chat_room.history(seat)
+
+    def check_token(self, seat: int, token: str) -> bool:
+        return self.seating.check_token(seat, token)
+
+    def seat_held_by(self, player_id: str) -> int | None:
+        return self.seating.held_by(player_id)
+
+    async def seat_person(self, seat: int, player: tuple[str, str] | None, *, joined: bool) -> str:
+        """Seat a person at ``seat`` (the caller holds the table's lock and has checked that
+        they may take it; :meth:`Seating.seat_person`). ``joined``: an open seat taken
+        mid-game, whose chat starts now (its team's earlier talk was not for them)."""
+        chat_from = self.chat_room.length(seat) if joined else None
+        return await self.seating.seat_person(seat, player, chat_from)
+
+    async def release(self, seat: int) -> str:
+        return await self.seating.release(seat)
+
+    async def hold(self, seat: int, player: str | None) -> None:
+        await self.seating.hold(seat, player)
 
     # -- absent players -----------------------------------------------------------------
     def silent_for(self, seat: int) -> float:
@@ -506,112 +428,15 @@ class TableRuntime:
         return time.monotonic() - self.last_seen.get(seat, self.loaded)
 
     async def stand_in(self, seat: int) -> str:
-        """A bot plays ``seat`` until its player comes back (says hello again)."""
-        agent_name = self.clock_bot()
-        recipe = self.recipe(agent_name, seat, derive_seed(self.bot_seed, "stand-in", seat))
-        self.recipes[seat] = recipe
-        self.bots[seat] = self.make(recipe)
-        self.stand_ins[seat] = agent_name
+        """A bot (the clock's) plays ``seat`` until its player comes back (says hello again)."""
+        agent_name = self.clock.bot()
+        self.driver.stand_in(seat, agent_name)
         await self.broadcast()
         self.kick_bots()
         return agent_name
 
     def take_back(self, seat: int) -> None:
-        """The player of a seat a bot stood in for is back: the seat is theirs again."""
-        if self.stand_ins.pop(seat, None) is not None:
-            self.bots.pop(seat, None)
-            self.recipes.pop(seat, None)
-
-    # -- chat ---------------------------------------------------------------------------
-    def channel(self, seat: int) -> str | None:
-        """The chat channel of ``seat`` (a team's private channel, or the table's)."""
-        return self.web.chat_channel(self.options, seat)
-
-    def chat_rules(self, seat: int | None) -> str | None:
-        """The rules of ``seat``'s chat channel, if the game has any."""
-        return None if seat is None else self.web.chat_rules(self.options, seat)
-
-    async def chat(self, seat: int, text: str) -> None:
-        channel = self.channel(seat)
-        if channel is None:
-            raise ProtocolError("no-chat", "there is no chat at this table")
-        # Judged from the sender's own view: the reason tells them nothing new.
-        reason = self.web.chat_refusal(self.game, self.options, self.state.view(seat), text)
-        if reason is not None:
-            raise ProtocolError("chat-refused", f"not sent: {reason}")
-        created = now()
-        await _stored(self.hub.store.add_chat(self.id, channel, seat, text, created))
-        self.chat_log.setdefault(channel, []).append(chat_entry(seat, text, created))
-        message = {"type": "chat", "channel": channel, "seat": seat, "text": text}
-        for client in list(self.clients):
-            if client.seat is not None and self.channel(client.seat) == channel:
-                try:
-                    await client.send(message)
-                except Exception:
-                    self.clients.discard(client)
-
-    def chat_history(self, seat: int | None) -> list[dict[str, Any]]:
-        """What ``seat`` may read of its channel's talk: since its person took it."""
-        channel = None if seat is None else self.channel(seat)
-        if seat is None or channel is None:
-            return []
-        return list(self.chat_log.get(channel, ())[self.seats[seat].chat_from :])
-
-    # -- seats --------------------------------------------------------------------------
-    def check_token(self, seat: int, token: str) -> bool:
-        """Whether ``token`` is ``seat``'s."""
-        known = self.token_hashes.get(seat) if 0 <= seat < len(self.seats) else None
-        return known is not None and hmac.compare_digest(known, token_hash(token))
-
-    async def set_token(self, seat: int, token: str) -> None:
-        await _stored(self.hub.store.set_token(self.id, seat, token))
-        self.token_hashes[seat] = token_hash(token)
-
-    def seat_held_by(self, player_id: str) -> int | None:
-        """The seat ``player_id`` holds at this table, if any: a person holds one seat."""
-        return next((seat for seat, p in self.holders.items() if p == player_id), None)
-
-    async def seat_person(self, seat: int, player: tuple[str, str] | None, *, joined: bool) -> str:
-        """Seat a person at ``seat`` (the caller holds the table's lock and has checked that
-        they may take it): a fresh token, known to them alone and stored in one
-        transaction with the seat held by their ``player`` (if any), so that every earlier
-        copy of the seat's token stops working (the creator's of an invited seat). Returns
-        the token. ``joined``: an open seat taken mid-game, whose chat starts now (its team's
-        earlier talk was not for them)."""
-        token = secrets.token_urlsafe(18)
-        taken = dataclasses.replace(self.seats[seat], kind="human", claimed=True)
-        if player is not None:
-            taken.name = player[1]
-        if joined:
-            channel = self.channel(seat)
-            taken.chat_from = 0 if channel is None else len(self.chat_log.get(channel, ()))
-        seats = [taken if i == seat else s for i, s in enumerate(self.seats)]
-        holder = None if player is None else player[0]
-        await _stored(self.hub.store.seat_person(self.id, seat, token, holder, seats))
-        self.seats[seat] = taken
-        self.token_hashes[seat] = token_hash(token)
-        if holder is None:
-            self.holders.pop(seat, None)
-        else:
-            self.holders[seat] = holder
-        return token
-
-    async def release(self, seat: int) -> str:
-        """The seat's holder leaves: a fresh token (kept by nobody) and an open seat."""
-        token = secrets.token_urlsafe(18)
-        await self.set_token(seat, token)
-        self.seats[seat].claimed = False
-        self.seats[seat].kind = "open"
-        await _stored(self.hub.store.set_seats(self.id, self.seats))
-        return token
-
-    async def hold(self, seat: int, player: str | None) -> None:
-        """``player`` holds the seat now (``None``: nobody)."""
-        await _stored(self.hub.store.set_holder(self.id, seat, player))
-        if player is None:
-            self.holders.pop(seat, None)
-        else:
-            self.holders[seat] = player
+        self.driver.take_back(seat)
 
     def side(self, seat: int) -> set[int]:
         """The seats on ``seat``'s side: its team as the game declares it (``State.teams``;
@@ -641,10 +466,7 @@ class TableRuntime:
             self.resigned = outcome
             self.partial = {}
             self.updated = now()
-            if self._bot_task is not None:
-                self._bot_task.cancel()
-            if self._clock_task is not None:
-                self._clock_task.cancel()
+            self.stop()
             self.hub.rate(self)
         await self.broadcast()
         return outcome
@@ -669,8 +491,7 @@ class TableRuntime:
                 return False
             await _stored(self.hub.store.close_table(self.id, cutoff))
             self.closed = True
-            if self._bot_task is not None:
-                self._bot_task.cancel()
+            self.driver.stop()
         await self.broadcast()
         await self.disconnect(
             None, CLOSED_CODE, ProtocolError("closed", "this table was closed unfinished")
@@ -695,22 +516,6 @@ CLOSED_CODE = 4410
 RESTART_CODE = 1012
 """WebSocket close code ("service restart") for the sockets of a table this process no
 longer serves: reconnect, to whichever process owns it now."""
-
-
-async def _stored(write: Awaitable[None]) -> None:
-    """Await a storage write; a failure is the server's (logged), and the client is told
-    that nothing was done (so its choice, say, was not acknowledged)."""
-    try:
-        await write
-    except Exception as exc:
-        log.error("storage write failed: %s", _first_line(exc))
-        raise ProtocolError("unavailable", "the server could not save that; try again") from None
-
-
-def _first_line(exc: Exception) -> str:
-    """An error in one line (a database driver's message goes on with its SQL)."""
-    lines = str(exc).splitlines()
-    return f"{type(exc).__name__}: {lines[0] if lines else ''}"
 
 
 IDLE_EVICT = ServerSettings.evict_after
@@ -802,9 +607,7 @@ class Hub:
         runtime = self.tables.pop(table_id, None)
         if runtime is None:
             return
-        for task in (runtime._bot_task, runtime._clock_task):
-            if task is not None:
-                task.cancel()
+        runtime.stop()
         gone = ProtocolError("unavailable", "this table moved to another server; reconnect")
         for client in list(runtime.clients):
             runtime.clients.discard(client)
@@ -868,9 +671,7 @@ class Hub:
             for table_id, rt in self.tables.items()
             if rt.holds == 0
             and not rt.clients
-            and not rt.lock.locked()
-            and (rt._bot_task is None or rt._bot_task.done())
-            and (rt._clock_task is None or rt._clock_task.done())
+            and not rt.busy
             and now - rt.last_used >= self.evict_after
         ]
         for table_id in idle:
@@ -930,9 +731,7 @@ class Hub:
 
     def shutdown(self) -> None:
         for runtime in self.tables.values():
-            for task in (runtime._bot_task, runtime._clock_task):
-                if task is not None:
-                    task.cancel()
+            runtime.stop()
         self.bots.shutdown()
         self.ownership.close()
 
