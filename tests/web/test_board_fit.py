@@ -134,7 +134,9 @@ def test_the_decision_and_hand_fit_and_stay_on_screen(browser, web, shots, game,
     if size == DESKTOP:
         assert page.evaluate("document.scrollingElement.scrollHeight") <= size[1] + 1
         for selector in [".decision", hand, resolution, *opponents]:
-            assert inside(page, selector), f"{selector} is not inside the window: {box(page, selector)}"
+            assert inside(page, selector), (
+                f"{selector} is not inside the window: {box(page, selector)}"
+            )
     else:
         assert page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth") <= 1
         for y in (0, 700, 100000):  # the top, the middle of the board, the bottom of the page
