@@ -338,10 +338,12 @@ C = TypeVar("C")
 
 class PackLoader(Generic[C]):
     """One game's card data: its shipped ``packs/base.toml``, a user's overlay merged over
-    it, compiled by the game into its catalog. Cached: the same pack text gives the same
-    (immutable) catalog object while it is among the last 32 loaded; loaded again after
-    that, an equal catalog of new objects (cards compare by identity: whoever keeps one
-    must not mix it with another)."""
+    it, compiled by the game into its catalog. Cached: the base catalog for good, and an
+    overlay's catalog while it is among the last 32 overlays loaded: the same pack text
+    gives the same (immutable) catalog object; an overlay loaded again after that gives an
+    equal catalog of new objects (cards compare by identity: whoever keeps one must not mix
+    it with another). The base is never evicted, so a search over many overlays (a balance
+    run) does not make a second base catalog beside the one every default game holds."""
 
     def __init__(
         self,
@@ -357,21 +359,23 @@ class PackLoader(Generic[C]):
         """Keyed list -> the msgspec schema of an entry: an overlay's new entry missing a
         required field is taken for a misspelt id (see :func:`merge`)."""
         self.base = functools.cache(self._base)
+        self._base_catalog = functools.cache(lambda: self.compile(self.base()))
         self._cached = functools.lru_cache(maxsize=32)(self._load)
 
     def load(self, overlay_text: str | None = None, name: str = "overlay") -> C:
         """The base catalog, or the base merged with an overlay pack given as TOML text;
-        however called, the same pack gives the same catalog object (while cached)."""
+        however called, the same pack gives the same catalog object (an overlay's while
+        cached)."""
+        if overlay_text is None:
+            return self._base_catalog()
         return self._cached(overlay_text, name)
 
     def _base(self) -> PackData:
         text = (resources.files(self.package) / "packs" / "base.toml").read_text("utf-8")
         return parse_toml(text, f"{self.package.rpartition('.')[2]}/packs/base.toml")
 
-    def _load(self, overlay_text: str | None, name: str) -> C:
-        pack = self.base()
-        if overlay_text is not None:
-            pack = merge(pack, parse_toml(overlay_text, name), self.valued, self.schemas)
+    def _load(self, overlay_text: str, name: str) -> C:
+        pack = merge(self.base(), parse_toml(overlay_text, name), self.valued, self.schemas)
         return self.compile(pack)
 
     def read_overlay(self, path: str | Path) -> str:

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from kumite.agents import make_agent, run_game
 from kumite.core.game import Decision
 from kumite.games.rivales.bots.greedy import GreedyRivales
+from kumite.games.rivales.cards import load_catalog
 from kumite.games.rivales.game import GAME
 
 FIGHTERS = ["zorro", "curie", "mulan", "darwin", "hansel-gretel", "sombrerero"]
@@ -92,3 +93,16 @@ def test_fights_end_with_any_card_values_in_range(
         state = GAME.new_state(seed, options)
         run_game(state, players)
         assert state.is_terminal
+
+
+def test_the_base_catalog_is_kept_for_good_while_overlays_come_and_go():
+    """A balance search loads hundreds of overlays in one process: the base catalog (the one
+    every default game holds) stays the same object however many pass through the cache."""
+    base = load_catalog()
+    assert load_catalog(None, "another name") is base
+    first = load_catalog('[pack]\nid = "o0"\nbase = "rivales-base"\ngame = "rivales"\n', "o0")
+    for i in range(1, 40):
+        load_catalog(f'[pack]\nid = "o{i}"\nbase = "rivales-base"\ngame = "rivales"\n', f"o{i}")
+    assert load_catalog() is base
+    again = load_catalog('[pack]\nid = "o0"\nbase = "rivales-base"\ngame = "rivales"\n', "o0")
+    assert again is not first  # an overlay left the cache: a new catalog, as documented
