@@ -95,7 +95,9 @@ def test_sfdbg_full_game_against_the_ai_by_clicking(browser, web, shots):
     assert any(c.startswith("play") for c in clicks)
     assert "end" in clicks
     log = page.inner_text("#log")
-    assert "sfdbg.turn." in log and "Player 2 plays" in log
+    table_id = page.url.split("/table/")[1].split("#")[0]
+    bot = httpx.get(f"{web.base}/api/tables/{table_id}").json()["seats"][1]["name"]
+    assert "sfdbg.turn." in log and f"{bot} plays" in log  # the server's one name for the bot
     # The record and the replay of the same game.
     record = httpx.get(web.base + page.get_attribute("#download", "href")).json()
     assert record["game"] == "sfdbg"
