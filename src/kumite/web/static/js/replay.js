@@ -11,6 +11,7 @@ let cards = null;
 let seats = [];
 let marks = [];
 let rules = {};
+let ruleNames = {};  // rule reference -> its plain name (what a rule tag shows)
 let game = "";
 
 // Each seat by the name the server made for it (with its team, in a team game).
@@ -47,13 +48,13 @@ function show() {
     log.append(h("li.dim", { title: c }, `${seatName(Number(s))}: ${(frame.labels || {})[s] || c}`));
   }
   const aliases = renderer.seatAliases ? renderer.seatAliases(frame.view) : [];
-  for (const e of frame.events) log.append(h("li", {}, withNames(e.text, seats, aliases), ruleLink(h, game, rules, e.rule)));
+  for (const e of frame.events) log.append(h("li", {}, withNames(e.text, seats, aliases), ruleLink(h, game, ruleNames, e.rule)));
   const state = { view: frame.view, decision: null, submitted: false, seats, marks, waiting: [], outcome: null };
   const history = frames.slice(0, index + 1).flatMap((f) => f.events);
   renderer.renderView(document.getElementById("board"), {
     state, cards, rules, seat: null, choose: () => {}, seatName, lastEvents: frame.events, history,
     selection: {}, h, clear, rerender: show, latest: clear(document.getElementById("latest")),
-    ruleLink: (ref) => ruleLink(h, game, rules, ref),
+    ruleLink: (ref) => ruleLink(h, game, ruleNames, ref),
   });
 }
 
@@ -68,9 +69,10 @@ async function main() {
   seats = data.seats;
   marks = data.marks || [];
   game = data.game;
-  [cards, rules] = await Promise.all([
+  [cards, rules, ruleNames] = await Promise.all([
     api(`/api/tables/${tableId}/cards`),
     api(`/api/games/${data.game}/rules`),
+    api(`/api/games/${data.game}/rule-names`),
   ]);
   renderer = await import(data.renderer);
   document.getElementById("title").textContent = `Replay of table ${tableId}`;

@@ -23,6 +23,7 @@ const latest = document.getElementById("latest");
 let renderer = null;
 let cards = null;
 let rules = {};
+let ruleNames = {};  // rule reference -> its plain name (what a rule tag shows)
 let state = null;
 let lastEvents = [];
 let history = [];  // every event this seat was sent since the (re)connection, in order
@@ -67,7 +68,7 @@ function appendEvents(events) {
       lastStepShown = event.step;
     }
     logList.append(h("li", { dataset: { type: event.type } }, event.text,
-      ruleLink(h, info.game, rules, event.rule)));
+      ruleLink(h, info.game, ruleNames, event.rule)));
   }
   logList.scrollTop = logList.scrollHeight;
 }
@@ -181,7 +182,7 @@ function render() {
   renderSeats();
   renderResult();
   const ctx = { state, cards, rules, seat, choose, seatName, lastEvents, history, selection, h, clear,
-    latest: clear(latest), ruleLink: (ref) => ruleLink(h, info.game, rules, ref) };
+    latest: clear(latest), ruleLink: (ref) => ruleLink(h, info.game, ruleNames, ref) };
   keepFocus(board, () => renderer.render(board, ctx));
   // A renderer redraws itself (a set-up being assembled): keep the focus then too.
   const again = ctx.rerender;
@@ -317,9 +318,10 @@ async function main() {
     // key, which the hello binds the seat to (rated, and in their "My games").
     me = await ensurePlayer(`You are invited to seat ${seat + 1}: choose the name the others will see.`);
   }
-  [cards, rules, renderer] = await Promise.all([
+  [cards, rules, ruleNames, renderer] = await Promise.all([
     api(`/api/tables/${tableId}/cards`),
     api(`/api/games/${info.game}/rules`),
+    api(`/api/games/${info.game}/rule-names`),
     import(info.renderer),
   ]);
   connect();
