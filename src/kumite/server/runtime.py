@@ -76,6 +76,8 @@ class Client:
     """Closes the socket with a WebSocket close code."""
     address: str = ""
     """The client's address (rate limits)."""
+    name: str | None = None
+    """A spectator's player name (its hello's key), shown to the table as watching."""
 
 
 class TableRuntime:
@@ -133,6 +135,9 @@ class TableRuntime:
         )
         """The outcome of a game ended by a resignation (outside the game's rules)."""
         self.chat_log = stored.chat
+        self.spectator_talk: list[dict[str, Any]] = []
+        """The spectators' own channel: kept while the table is loaded, never stored (a
+        gallery's chatter, not the table's record), the newest :data:`SPECTATOR_TALK`."""
         self.clients: set[Client] = set()
         self.lock = asyncio.Lock()
         self.holds = 0
@@ -251,6 +256,7 @@ class TableRuntime:
             "closed": self.closed,
             "next_table": self.next_table,
             "clock": self.clock_view(),
+            "watching": self.watching(),
         }
 
     def names(self) -> list[naming.SeatName]:
@@ -529,7 +535,38 @@ class TableRuntime:
 
     def chat_rules(self, seat: int | None) -> str | None:
         """The rules of ``seat``'s chat channel, if the game has any."""
-        return None if seat is None else self.web.chat_rules(self.options, seat)
+        if seat is None:
+            seen = (
+                "you read the players' table talk too"
+                if self.public_channel()
+                else ("the players' talk is private to their teams")
+            )
+            return f"Spectators' talk: the players do not read it; {seen}."
+        return self.web.chat_rules(self.options, seat)
+
+    def public_channel(self) -> str | None:
+        """The channel every seat shares (table talk), which spectators read too; ``None``
+        where the seats talk apart (2vs2 teams): then spectators read none of it."""
+        channels = {self.channel(s) for s in range(len(self.seats))}
+        return next(iter(channels)) if len(channels) == 1 else None
+
+    def watching(self) -> dict[str, Any]:
+        """Who is watching: how many spectators, and the names of those who said hello
+        with a player key (the others are guests)."""
+        names = sorted({c.name for c in self.clients if c.seat is None and c.name})
+        return {"count": self.spectators(), "names": names}
+
+    async def spectator_chat(self, name: str | None, text: str) -> None:
+        """A spectator says ``text`` on the spectators' channel: spectators alone hear it."""
+        line = {"seat": None, "name": name or "A guest", "text": text, "time": now().isoformat()}
+        self.spectator_talk = [*self.spectator_talk, line][-SPECTATOR_TALK:]
+        message = {"type": "chat", "channel": SPECTATORS, **line}
+        for client in list(self.clients):
+            if client.seat is None:
+                try:
+                    await client.send(message)
+                except Exception:
+                    self.clients.discard(client)
 
     async def chat(self, seat: int, text: str) -> None:
         channel = self.channel(seat)
@@ -543,8 +580,11 @@ class TableRuntime:
         await _stored(self.hub.store.add_chat(self.id, channel, seat, text, created))
         self.chat_log.setdefault(channel, []).append(chat_entry(seat, text, created))
         message = {"type": "chat", "channel": channel, "seat": seat, "text": text}
+        public = channel == self.public_channel()
         for client in list(self.clients):
-            if client.seat is not None and self.channel(client.seat) == channel:
+            # Spectators hear the table talk (not a team's): BGA's gallery reads the table.
+            hears = public if client.seat is None else self.channel(client.seat) == channel
+            if hears:
                 try:
                     await client.send(message)
                 except Exception:
@@ -552,8 +592,12 @@ class TableRuntime:
 
     def chat_history(self, seat: int | None) -> list[dict[str, Any]]:
         """What ``seat`` may read of its channel's talk: since its person took it."""
-        channel = None if seat is None else self.channel(seat)
-        if seat is None or channel is None:
+        if seat is None:
+            public = self.public_channel()
+            talk = [*(self.chat_log.get(public, ()) if public else ()), *self.spectator_talk]
+            return sorted(talk, key=lambda line: str(line.get("time", "")))
+        channel = self.channel(seat)
+        if channel is None:
             return []
         return list(self.chat_log.get(channel, ())[self.seats[seat].chat_from :])
 
@@ -677,6 +721,11 @@ class TableRuntime:
         )
         return True
 
+
+SPECTATORS = "spectators"
+"""The spectators' chat channel (docs/protocol.md, "Chat")."""
+SPECTATOR_TALK = 200
+"""How many of the spectators' lines a table keeps (the newest)."""
 
 LEFT_CODE = 4403
 """WebSocket close code for the sockets of a seat whose player left it, or whose earlier

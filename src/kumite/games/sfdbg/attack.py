@@ -449,7 +449,9 @@ def _defend_prompt(st: Engine, req: Request) -> str:
     by = "The Stage Boss" if a.attacker is None else f"Player {a.attacker + 1}"
     does = f" ({what})" if what else ""
     if forced:
-        return f"{by} attacks you with {source}{does}; you cannot avoid it (you may reveal reactions)"
+        return (
+            f"{by} attacks you with {source}{does}; you cannot avoid it (you may reveal reactions)"
+        )
     return (
         f"{by} attacks you with {source}{does}. A Defense from your hand avoids it "
         "(and gives what its text says); or take it"

@@ -1,6 +1,7 @@
 // Step through a finished game: the spectator's view after each step, and what happened.
 // A slider, a jump to each round or turn, labelled choices, arrow keys.
 import { api, clear, h } from "./api.js";
+import { enableZoom } from "./zoom.js";
 import { recordName, ruleLink, seatLabel, withNames } from "./board.js";
 
 const tableId = decodeURIComponent(window.location.pathname.split("/").pop());
@@ -62,6 +63,9 @@ function go(to) {
   index = Math.max(0, Math.min(frames.length - 1, to));
   show();
 }
+
+// Any card on the page zooms (a tap on one that is no choice, a long press, the mouse resting).
+enableZoom(document.body, () => cards);
 
 async function main() {
   const data = await api(`/api/tables/${tableId}/replay`);

@@ -3,6 +3,7 @@
 // view and the events this seat may see.
 import { api, clear, h, player } from "./api.js";
 import { ensurePlayer } from "./player.js";
+import { enableZoom } from "./zoom.js";
 import { keepFocus, numberKeys, recordName, ruleLink, seatLabel, withNames, yourMove } from "./board.js";
 
 const tableId = decodeURIComponent(window.location.pathname.split("/").pop());
@@ -102,6 +103,13 @@ function renderSeats() {
       s.kind === "open" && !s.claimed ? h("span.dim", {}, " — open seat") : null));
   }
   box.append(list);
+  // Who is watching: how many, and the names of those known to this server.
+  const w = state.watching || { count: 0, names: [] };
+  if (w.count) {
+    const guests = w.count - w.names.length;
+    const who = [...w.names, ...(guests ? [guests === 1 ? "a guest" : `${guests} guests`] : [])];
+    box.append(h("p.watching", { id: "watching" }, `Watching (${w.count}): ${who.join(", ")}`));
+  }
   if (seat !== null && !state.outcome) {
     box.append(h("button", {
       type: "button", id: "leave",
@@ -202,7 +210,8 @@ function connect() {
     offline.hidden = true;
     // With a token, the key too: an invite link's first hello takes its seat for this
     // player (the server answers with the seat's fresh token, the link's being spent).
-    socket.send(JSON.stringify(seat === null ? { type: "hello" }
+    // A spectator with a player key says who is watching.
+    socket.send(JSON.stringify(seat === null ? (me ? { type: "hello", key: me.key } : { type: "hello" })
       : byKey ? { type: "hello", seat, key: me.key }
         : me ? { type: "hello", seat, token, key: me.key } : { type: "hello", seat, token }));
   });
@@ -283,14 +292,22 @@ function setupChat(chat) {
   const box = document.getElementById("chat");
   if (!chat || !chat.channel) { box.hidden = true; return; }
   box.hidden = false;
-  document.getElementById("chat-rules").textContent = chat.rules
+  const rules = chat.rules
     || (renderer && renderer.chatRules ? renderer.chatRules(chat.channel) : "Table talk.");
+  // The rules in one line, the rest on demand: room for the conversation.
+  const first = rules.split(/(?<=[.:;])\s/)[0];
+  document.getElementById("chat-rules-short").textContent = first.length > 70 ? `${first.slice(0, 67)}…` : first;
+  document.getElementById("chat-rules").textContent = rules;
+  document.getElementById("chat").dataset.channel = chat.channel;
   clear(document.getElementById("chat-log"));
   for (const line of chat.history) addChat(line);
 }
 
 function addChat(line) {
-  document.getElementById("chat-log").append(h("li", {}, h("strong", {}, seatName(line.seat) + ": "), line.text));
+  // A spectator's line (on the spectators' channel) is named by its speaker, marked watching.
+  const spectator = line.seat === null || line.seat === undefined;
+  const who = spectator ? `${line.name || "A guest"} (watching)` : seatName(line.seat);
+  document.getElementById("chat-log").append(h(`li${spectator ? ".spectator" : ""}`, {}, h("strong", {}, who + ": "), line.text));
 }
 
 document.getElementById("chat-form").addEventListener("submit", (event) => {
@@ -300,6 +317,9 @@ document.getElementById("chat-form").addEventListener("submit", (event) => {
   if (input.value.trim() && socket) socket.send(JSON.stringify({ type: "chat", text: input.value.trim() }));
   input.value = "";
 });
+
+// Any card on the page zooms (a tap on one that is no choice, a long press, the mouse resting).
+enableZoom(document.body, () => cards);
 
 async function main() {
   try {
