@@ -281,6 +281,11 @@ class TableRuntime:
                 **n.to_json(),
                 "connected": i in connected,
                 "stand_in": self.stand_ins.get(i),
+                # Seconds until the others may hand this seat to a bot (the server's
+                # absent_after of silence): a page offers it then, never at table start.
+                "absent_in": 0.0
+                if i in connected
+                else round(max(0.0, self.hub.settings.absent_after - self.silent_for(i)), 1),
             }
             for i, (s, n) in enumerate(zip(self.seats, self.names(), strict=True))
         ]

@@ -30,7 +30,9 @@ function milestones() {
     const at = ["round", "clash", "turn"].filter((k) => typeof view[k] === "number" && view[k] > 0);
     if (!at.length) return;
     const key = at.map((k) => `${k} ${view[k]}`).join(" · ");
-    if (key !== last) { last = key; out.push([i, key.replace(/^./, (c) => c.toUpperCase())]); }
+    // The last view is the game over: a counter it moved on (the round after the knock-out)
+    // names a round nobody played, so it is no milestone.
+    if (key !== last && i < frames.length - 1) { last = key; out.push([i, key.replace(/^./, (c) => c.toUpperCase())]); }
   });
   return out;
 }
