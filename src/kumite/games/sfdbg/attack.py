@@ -435,10 +435,11 @@ def _what_it_does(text: str, keyword: str) -> str:
         return ""
     what = text[found + len(keyword) + 1 :]
     cut = what.find("Defense:")
-    return (what if cut < 0 else what[:cut]).strip()
+    return (what if cut < 0 else what[:cut]).strip().rstrip(".")
 
 
 def _defend_prompt(st: Engine, req: Request) -> str:
+    """What the Attack does to the seat asked, and what avoiding it takes (and gives)."""
     a, forced = req.data
     if a.hero >= 0:
         source = f"{st.heroes[a.hero].name}'s Counter-Attack"
@@ -447,14 +448,13 @@ def _defend_prompt(st: Engine, req: Request) -> str:
         source = st.name(a.card)
         what = _what_it_does(st.cards[a.card].text, "Attack")
     by = "The Stage Boss" if a.attacker is None else f"Player {a.attacker + 1}"
-    does = f" ({what})" if what else ""
+    attacks = f"{by} attacks you with {source}" + (f" ({what})" if what else "")
     if forced:
-        return (
-            f"{by} attacks you with {source}{does}; you cannot avoid it (you may reveal reactions)"
-        )
+        return f"{attacks}; you cannot avoid it (you may reveal reactions)"
+    if not any(st.cards[c].defense is not None for c in st.hand[req.seat]):
+        return f"{attacks}; you have no Defense in hand to avoid it"
     return (
-        f"{by} attacks you with {source}{does}. A Defense from your hand avoids it "
-        "(and gives what its text says); or take it"
+        f"{attacks}. A Defense from your hand avoids it (and gives what its text says); or take it"
     )
 
 
