@@ -70,7 +70,9 @@ def test_no_rule_reference_on_the_lobby_a_table_or_a_replay(browser, web, shots)
         page, errors = open_page(browser, web.base + "/")
         page.wait_for_selector(f"#game option[value={gid}]", state="attached")
         page.select_option("#game", gid)
+        page.click("#rule-options summary")  # the options open, as a player reads them
         page.wait_for_timeout(200)
+        assert page.locator("#options").is_visible()
         assert not shown_references(page, refs), (gid, "lobby")
         for link in page.query_selector_all("#options a.rule"):  # the ruling behind an option
             assert link.text_content() == "?" and link.get_attribute("href").startswith(f"/rules/{gid}#")
@@ -139,6 +141,9 @@ def test_a_card_zooms_in_a_dialog_that_escape_and_a_tap_outside_close(browser, w
     assert re.search(r"\d+ cop(y|ies) here", page.inner_text("#card-zoom"))
     assert page.evaluate("document.activeElement.closest('#card-zoom') !== null")  # focus in it
     page.screenshot(path=shots / "zoom.png")
+    from tests.web.test_accessibility import serious
+
+    assert not serious(page)  # axe, with the dialog open
     page.keyboard.press("Escape")
     dialog.wait_for(state="hidden")
     card.click(button="right")
@@ -177,6 +182,9 @@ def test_spectators_are_shown_and_talk_apart_from_the_players(browser, web, shot
     assert "what a read" not in player.inner_text("#chat-log")
     assert "A guest (watching): what a read" in watcher.inner_text("#chat-log")
     watcher.screenshot(path=shots / "spectator-chat.png")
+    from tests.web.test_accessibility import serious
+
+    assert not serious(watcher) and not serious(player)
     player.screenshot(path=shots / "player-chat.png")
     # the invitee has not come yet: nobody is offered to hand their seat to a bot
     assert player.locator("button.stand-in").count() == 0

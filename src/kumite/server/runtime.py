@@ -546,7 +546,7 @@ class TableRuntime:
                 if self.public_channel()
                 else ("the players' talk is private to their teams")
             )
-            return f"Spectators' talk: the players do not read it; {seen}."
+            return f"Spectators' talk. The players do not read it; {seen}."
         return self.web.chat_rules(self.options, seat)
 
     def public_channel(self) -> str | None:

@@ -295,7 +295,7 @@ function setupChat(chat) {
   const rules = chat.rules
     || (renderer && renderer.chatRules ? renderer.chatRules(chat.channel) : "Table talk.");
   // The rules in one line, the rest on demand: room for the conversation.
-  const first = rules.split(/(?<=[.:;])\s/)[0];
+  const first = rules.split(/(?<=[.!?])\s/)[0];
   document.getElementById("chat-rules-short").textContent = first.length > 70 ? `${first.slice(0, 67)}…` : first;
   document.getElementById("chat-rules").textContent = rules;
   document.getElementById("chat").dataset.channel = chat.channel;
