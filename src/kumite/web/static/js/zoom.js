@@ -72,11 +72,10 @@ function cardAt(target) {
 // Wire the zoom on `root` (the board, the side panels); `cards`: () => the table's card data.
 export function enableZoom(root, cards) {
   cardsOf = cards;
-  // A tap on a card that is no choice: nothing else would happen, so it zooms.
+  // A tap on a card that does nothing else (no button: no choice, no set-up pick) zooms it.
   root.addEventListener("click", (event) => {
     const el = cardAt(event.target);
-    if (!el || el.dataset.choice || el.closest("[data-choice]")) return;
-    if (event.target.closest("a, button:not([data-card]), summary, input, select")) return;
+    if (!el || el.closest("button, a, summary, input, select, label, [data-choice]")) return;
     openZoom(el, "tap");
   });
   // A long press on a phone (or a right click): any card, a choice too.
