@@ -143,7 +143,9 @@ def test_rivales_2v2_full_fight_with_a_bot_partner_by_clicking(browser, web, sho
     page.click("#go")
     page.wait_for_selector("#rv-decision")
     # The team chat: its rules, a refused message, a sent one.
-    assert "Team talk (2vs2 rules)" in page.inner_text("#chat-rules")
+    # the rules in one line, the details on demand (issue 30)
+    assert "Team talk (2vs2 rules)" in page.inner_text("#chat-rules-short")
+    assert "Team talk (2vs2 rules)" in page.text_content("#chat-rules")
     assert "Your partner is a bot" in page.inner_text("#rv-turn")
     hand = page.locator("#rv-hand .rv-name").first.inner_text().rstrip("†*")
     page.fill("#chat-text", f"I have {hand}")
@@ -215,7 +217,9 @@ def test_a_rivales_spectator_sees_no_hand_and_no_choices(browser, web, shots):
     page.screenshot(path=shots / "spectator.png", full_page=True)
     assert page.query_selector("#rv-hand") is None
     assert page.query_selector("[data-choice]") is None
-    assert page.query_selector("#chat").is_hidden()
+    # spectators talk on their own channel; a team's private talk is not theirs to read
+    assert page.get_attribute("#chat", "data-channel") == "spectators"
+    assert "private to their teams" in page.text_content("#chat-rules")
     assert "is choosing a life marker" in page.inner_text("#rv-turn")
     assert_legend(page)
     assert not errors, errors
