@@ -20,12 +20,15 @@ def test_an_attack_prompt_says_what_the_attack_does_and_what_defending_takes():
     assert "A Defense from your hand avoids it" in decision.prompt
 
 
-def test_an_attack_prompt_without_a_defense_in_hand_says_so():
-    s = position(hands={0: ["tiger-destruction"], 1: ["punch", "seth"]})
-    act(s, "play:tiger-destruction")
-    (decision,) = s.pending()
-    assert decision.legal == ("no-defense",)
-    assert "no Defense in hand" in decision.prompt and "avoids it" not in decision.prompt
+def test_an_attack_prompt_tells_nothing_of_the_hand_it_is_asked_of():
+    """Every seat's view shows the pending prompt: it is the same with or without a Defense
+    in the hand of the seat asked (hidden information)."""
+    prompts = []
+    for hand in (["sakura", "seth"], ["punch", "seth"]):
+        s = position(hands={0: ["tiger-destruction"], 1: hand})
+        act(s, "play:tiger-destruction")
+        prompts.append(s.pending()[0].prompt)
+    assert prompts[0] == prompts[1]
 
 
 def test_a_counter_attack_prompt_quotes_the_super_heros_counter_attack():

@@ -451,8 +451,7 @@ def _defend_prompt(st: Engine, req: Request) -> str:
     attacks = f"{by} attacks you with {source}" + (f" ({what})" if what else "")
     if forced:
         return f"{attacks}; you cannot avoid it (you may reveal reactions)"
-    if not any(st.cards[c].defense is not None for c in st.hand[req.seat]):
-        return f"{attacks}; you have no Defense in hand to avoid it"
+    # Nothing about the hand: every seat's view shows the pending prompt (hidden information).
     return (
         f"{attacks}. A Defense from your hand avoids it (and gives what its text says); or take it"
     )

@@ -13,7 +13,7 @@ export function ruleLink(h, game, names, ref) {
     "aria-label": `Rule: ${name}`, target: "_blank", rel: "noopener" }, "§");
 }
 
-// A rule reference written into a text ("… (sfdbg.ruling.round-limit)"), as people read it:
+// A rule reference written into a text ("… (``game.ruling.name``)"), as people read it:
 // the references taken out (with their brackets), returned apart for a "?" link.
 const REF = /\(?`{0,2}\b([a-z0-9]+(?:\.[a-z0-9-]+){2,})\b`{0,2}\)?/g;
 export function withoutRefs(text) {
