@@ -135,11 +135,11 @@ function playerArea(ctx, p, isMe) {
 function clashCards(ctx) {
   const revealed = ctx.lastEvents.filter((e) => e.type === "CardRevealed");
   const history = ctx.history || [];
-  const newest = ctx.lastEvents.length ? ctx.lastEvents[0].step : Infinity;
+  // the history holds the last step's events themselves: look before the first of them
+  const start = ctx.lastEvents.length ? history.indexOf(ctx.lastEvents[0]) : -1;
   const earlier = [];
-  for (let i = history.length - 1; i >= 0; i--) {
+  for (let i = start - 1; i >= 0; i--) {
     const e = history[i];
-    if (e.step >= newest) continue;
     if (e.type === "InitiativeCompared" || e.type === "DamageDealt") break;  // the clash before
     if (e.type === "CardRevealed" && ![...revealed, ...earlier].some((r) => r.seat === e.seat)) earlier.unshift(e);
   }
