@@ -285,7 +285,7 @@ def acceptable(raw: str | bytes, seat: int | None, runtime: Any) -> bool:
     kind = message.get("type")
     if kind == "ping":
         return keys == {"type"}
-    if kind == "chat" and keys == {"type", "text"} and seat is not None:
+    if kind == "chat" and keys == {"type", "text"}:  # a spectator's too (their channel)
         text = message["text"]
         return (
             isinstance(text, str) and 0 < len(text.strip()) <= 500 and not _UNPRINTABLE.search(text)

@@ -257,7 +257,4 @@ def test_every_card_in_sight_at_every_decision_to_the_end(browser, web, shots, j
     assert not failures, "\n".join(failures[:40])
     assert not errors, errors
     context.close()
-    if rule_ids:
-        # lang30 (the players' language, issue 30) takes rule ids out of the page's text;
-        # until that lands this check is the journey's one expected failure.
-        pytest.xfail(f"rule ids shown as text (lang30's change): {sorted(rule_ids)[:5]}")
+    assert not rule_ids, f"rule ids shown as text: {sorted(rule_ids)[:5]}"

@@ -49,3 +49,34 @@ def test_the_rules_index_and_an_unknown_game(client):
     missing = client.get("/rules/nosuchgame")
     assert missing.status_code == 404
     assert "nosuchgame" in missing.json()["detail"]
+
+
+@pytest.mark.parametrize("game_id", list(specs()))
+def test_every_rule_has_a_plain_name_and_its_page_shows_names_not_references(client, game_id):
+    """Issue 30: a rule tag shows the clause's plain name (``/api/games/<id>/rule-names``),
+    never its reference; the rules page's items are headed by those names."""
+    rules = get_game(game_id).rules
+    names = client.get(f"/api/games/{game_id}/rule-names").json()
+    assert set(rules) <= set(names)
+    for ref, name in names.items():
+        assert name and name != ref and "." not in name.split(" ")[0], (ref, name)
+        assert not re.search(r"\b[a-z0-9]+(?:\.[a-z0-9-]+){2,}\b", name), (ref, name)
+    page = client.get(f"/rules/{game_id}").text
+    shown = re.findall(r'<a class="ref" href="#[^"]+">([^<]*)</a>', page)
+    assert bool(shown) == bool(rules) and not set(shown) & set(rules)
+    assert client.get("/api/games/nosuchgame/rule-names").status_code == 404
+
+
+def test_plain_names_of_references_and_rulings():
+    from kumite.server.rules_pages import rule_name
+
+    assert rule_name("sfr.round.higher-initiative") == "Higher initiative"
+    assert rule_name("sfr.card.ryu.hurricane-kick") == "Hurricane kick"
+    assert rule_name("sfr.life.gauge") == "Life gauge"
+    assert (
+        rule_name(
+            "sfdbg.ruling.round-limit",
+            "`sfdbg.ruling.round-limit` — a game that would never end (option `round_limit`)",
+        )
+        == "A game that would never end"
+    )

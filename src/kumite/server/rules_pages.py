@@ -104,6 +104,48 @@ def rulings_for(rules: Mapping[str, str]) -> list[Ruling]:
     return out
 
 
+# Groups whose word the name of a clause leaves out: "sfr.round.higher-initiative" is
+# "Higher initiative", but "sfr.life.gauge" is "Life gauge".
+_OPTION_NOTE = re.compile(r"\s*\(options? [^)]*\)")
+_SILENT_GROUPS = frozenset({*GROUPS, "clarify", "faq", "variant", "2v2", "powers", "layout"})
+
+
+def _words(part: str) -> str:
+    return part.replace("-", " ").replace("_", " ")
+
+
+def rule_name(ref: str, ruling_title: str | None = None) -> str:
+    """A clause's plain name, for people: the name a ruling's heading gives it (after its
+    dash), else its reference in words (``sfr.round.higher-initiative``: "Higher
+    initiative"; a card's power, ``sfr.card.ryu.hurricane-kick``: "Hurricane kick")."""
+    if ruling_title and " — " in ruling_title:
+        named = _OPTION_NOTE.sub("", ruling_title.split(" — ", 1)[1]).strip().replace("`", "")
+        if named:
+            return named[0].upper() + named[1:]
+    parts = ref.split(".")[1:]
+    if len(parts) > 1 and parts[0] == "card":
+        parts = parts[-1:]
+    elif len(parts) > 1 and parts[0] in _SILENT_GROUPS:
+        parts = parts[1:]
+    text = " ".join(_words(p) for p in parts) or ref
+    return text[0].upper() + text[1:]
+
+
+def rule_names(rules: Mapping[str, str]) -> dict[str, str]:
+    """Every reference of a rule index (and of kumite's rulings for that game) -> its
+    plain name (:func:`rule_name`)."""
+    titles = {r.ref: r.title for r in (*rulings_for(rules), *_table_rulings()) if r.ref}
+    return {ref: rule_name(ref, titles.get(ref)) for ref in (*rules, *titles)}
+
+
+def _table_rulings() -> tuple[Ruling, ...]:
+    """The rulings every game's table cites (resigning, the clock): the section of
+    ``docs/rulings.md`` whose references are ``kumite.*``."""
+    return tuple(
+        r for _name, items in _rulings() for r in items if r.ref and _prefix(r.ref) == "kumite"
+    )
+
+
 def _group(ref: str) -> str:
     parts = ref.split(".")
     return parts[1] if len(parts) > 2 else "general"
@@ -133,6 +175,7 @@ def _page(title: str, body: str) -> str:
 def render_rules(name: str, game_id: str, rules: Mapping[str, str]) -> str:
     """The How-to-play page of one game."""
     rulings = rulings_for(rules)
+    names = rule_names(rules)
     by_ref = {r.ref: r for r in rulings if r.ref}
     groups: dict[str, list[str]] = {}
     for ref in rules:
@@ -157,7 +200,7 @@ def render_rules(name: str, game_id: str, rules: Mapping[str, str]) -> str:
             )
             items.append(
                 f'<li id="{html.escape(ref)}" class="rule-item"><a class="ref" '
-                f'href="#{html.escape(ref)}">{html.escape(ref)}</a>'
+                f'href="#{html.escape(ref)}">{html.escape(names[ref])}</a>'
                 f"<p>{html.escape(rules[ref])}</p>{detail}</li>"
             )
         heading = html.escape(GROUPS.get(g, g.capitalize()))
@@ -170,8 +213,10 @@ def render_rules(name: str, game_id: str, rules: Mapping[str, str]) -> str:
         parts.append('<section class="panel" id="more-rulings"><h2>More rulings</h2>')
         for r in rest:
             anchor = f' id="{html.escape(r.ref)}"' if r.ref else ""
+            # A ruling's heading names its reference: its plain name is shown instead.
+            title = html.escape(names[r.ref]) if r.ref else _MD.renderInline(r.title)
             parts.append(
-                f'<article class="rule-item"{anchor}><h3>{_MD.renderInline(r.title)}</h3>'
+                f'<article class="rule-item"{anchor}><h3>{title}</h3>'
                 f'<div class="ruling">{_MD.render(r.body)}</div></article>'
             )
         parts.append("</section>")
@@ -197,5 +242,12 @@ def router(server: Server) -> APIRouter:
             raise HTTPException(404, f"no game {game_id[:40]!r}")
         spec = get_spec(game_id)
         return HTMLResponse(render_rules(spec.name, game_id, spec.load().rules))
+
+    @router.get("/api/games/{game_id}/rule-names")
+    async def rule_names_of(game_id: str) -> dict[str, str]:
+        """Each rule reference of the game -> its plain name: what a rule tag shows."""
+        if game_id not in specs():
+            raise HTTPException(404, f"no game {game_id[:40]!r}")
+        return rule_names(get_spec(game_id).load().rules)
 
     return router

@@ -31,6 +31,8 @@ from kumite.server import naming, ratings
 from kumite.server.botdriver import BotDriver
 from kumite.server.bots import BotPool
 from kumite.server.botworkers import Recipe
+from kumite.server.chat import SPECTATOR_TALK as SPECTATOR_TALK
+from kumite.server.chat import SPECTATORS as SPECTATORS
 from kumite.server.chat import TableChat
 from kumite.server.clock import Clock
 from kumite.server.ownership import Solo
@@ -77,6 +79,8 @@ class Client:
     """Closes the socket with a WebSocket close code."""
     address: str = ""
     """The client's address (rate limits)."""
+    name: str | None = None
+    """A spectator's player name (its hello's key), shown to the table as watching."""
 
 
 class TableRuntime:
@@ -260,6 +264,7 @@ class TableRuntime:
             "closed": self.closed,
             "next_table": self.next_table,
             "clock": self.clock_view(),
+            "watching": self.watching(),
         }
 
     def names(self) -> list[naming.SeatName]:
@@ -284,6 +289,11 @@ class TableRuntime:
                 **n.to_json(),
                 "connected": i in connected,
                 "stand_in": self.driver.stand_ins.get(i),
+                # Seconds until the others may hand this seat to a bot (the server's
+                # absent_after of silence): a page offers it then, never at table start.
+                "absent_in": 0.0
+                if i in connected
+                else round(max(0.0, self.hub.settings.absent_after - self.silent_for(i)), 1),
             }
             for i, (s, n) in enumerate(zip(self.seats, self.names(), strict=True))
         ]
@@ -397,6 +407,18 @@ class TableRuntime:
 
     async def chat(self, seat: int, text: str) -> None:
         await self.chat_room.send(seat, text)
+
+    async def spectator_chat(self, name: str | None, text: str) -> None:
+        await self.chat_room.send_as_spectator(name, text)
+
+    def public_channel(self) -> str | None:
+        return self.chat_room.public_channel()
+
+    def watching(self) -> dict[str, Any]:
+        """Who is watching: how many spectators, and the names of those who said hello
+        with a player key (the others are guests)."""
+        names = sorted({c.name for c in self.clients if c.seat is None and c.name})
+        return {"count": self.spectators(), "names": names}
 
     def chat_history(self, seat: int | None) -> list[dict[str, Any]]:
         return self.chat_room.history(seat)

@@ -14,7 +14,14 @@ from fastapi import APIRouter, HTTPException, WebSocket
 from kumite.server.context import Server, address
 from kumite.server.protocol import Chat, Choose, Hello, Ping, ProtocolError, parse
 from kumite.server.ratelimits import RateLimitedError, SilentSockets
-from kumite.server.runtime import LEFT_CODE, ONE_SEAT_CODE, Client, TableRuntime, one_seat_only
+from kumite.server.runtime import (
+    LEFT_CODE,
+    ONE_SEAT_CODE,
+    SPECTATORS,
+    Client,
+    TableRuntime,
+    one_seat_only,
+)
 from kumite.server.security import origin_allowed
 
 _ENCODER = msgspec.json.Encoder()
@@ -86,9 +93,10 @@ def router(server: Server) -> APIRouter:
 
     async def greet(
         websocket: WebSocket, runtime: TableRuntime, waiting: Waiting
-    ) -> tuple[int | None, str | None]:
-        """Read and check the hello: the seat it is for (``None``: a spectator), and the
-        seat's fresh token if this hello took an invited seat (:func:`take`)."""
+    ) -> tuple[int | None, str | None, str | None]:
+        """Read and check the hello: the seat it is for (``None``: a spectator), the
+        seat's fresh token if this hello took an invited seat (:func:`take`), and the
+        player key it sent (a spectator's names them)."""
         try:
             raw = await asyncio.wait_for(receive(websocket), HELLO_TIMEOUT)
         except TimeoutError:
@@ -121,8 +129,8 @@ def router(server: Server) -> APIRouter:
         if seat is not None and hello.token is not None:
             info = runtime.seats[seat]
             if info.kind == "human" and not info.claimed:  # an invited seat nobody took yet
-                return seat, await take(runtime, seat, hello.token, hello.key)
-        return seat, None
+                return seat, await take(runtime, seat, hello.token, hello.key), hello.key
+        return seat, None, hello.key
 
     async def take(runtime: TableRuntime, seat: int, token: str, key: str | None) -> str:
         """The first hello with an invited seat's token takes the seat (docs/protocol.md,
@@ -152,6 +160,16 @@ def router(server: Server) -> APIRouter:
         await runtime.disconnect(seat, LEFT_CODE, taken)
         return fresh
 
+    async def spectator_name(key: str | None) -> str | None:
+        """A spectator's name: that of the player whose key its hello sent, if known."""
+        if not key:
+            return None
+        try:
+            player = await server.player_of_key(key)
+        except HTTPException:
+            return None
+        return None if player is None else player[1]
+
     async def holds(runtime: TableRuntime, seat: int, key: str | None) -> bool:
         """Whether ``key`` is the key of the player holding ``seat``."""
         holder = runtime.holders.get(seat)
@@ -166,7 +184,7 @@ def router(server: Server) -> APIRouter:
     async def connect(websocket: WebSocket, runtime: TableRuntime, waiting: Waiting) -> None:
         """A connection's life: hello, welcome, then its messages until it closes."""
         try:
-            seat, fresh = await greet(websocket, runtime, waiting)
+            seat, fresh, key = await greet(websocket, runtime, waiting)
         except RefusedError as refused:
             await refuse(websocket, refused.error, refused.code)
             return
@@ -175,6 +193,8 @@ def router(server: Server) -> APIRouter:
             await websocket.close(code)
 
         client = Client(seat, sender(websocket), close=close, address=address(websocket))
+        if seat is None:
+            client.name = await spectator_name(key)
         if seat is not None:
             runtime.take_back(seat)  # a bot stood in while its player was away
         runtime.clients.add(client)
@@ -185,7 +205,7 @@ def router(server: Server) -> APIRouter:
             "seat": seat,
             "game": runtime.game.info.id,
             "chat": {
-                "channel": None if seat is None else runtime.channel(seat),
+                "channel": SPECTATORS if seat is None else runtime.channel(seat),
                 "rules": runtime.chat_rules(seat),
                 "history": history,
             },
@@ -224,13 +244,14 @@ def router(server: Server) -> APIRouter:
             await runtime.choose(client.seat, message.step, message.choice)
             await client.send({"type": "ack", "step": message.step, "choice": message.choice})
         elif isinstance(message, Chat):
-            if client.seat is None:
-                raise ProtocolError("spectator", "spectators cannot chat")
             try:
                 server.limits.hit("chat", client.address)
             except RateLimitedError as exc:
                 raise ProtocolError("rate-limited", str(exc)) from None
-            await runtime.chat(client.seat, message.text.strip())
+            if client.seat is None:
+                await runtime.spectator_chat(client.name, message.text.strip())
+            else:
+                await runtime.chat(client.seat, message.text.strip())
         elif isinstance(message, Ping):
             await client.send({"type": "pong", "step": runtime.step})
         else:

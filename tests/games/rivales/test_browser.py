@@ -9,7 +9,7 @@ import random
 
 import httpx
 
-from tests.web.test_browser import open_page, wait_for_step
+from tests.web.test_browser import open_page, rule_tags, wait_for_step
 
 TIMEOUT = 15000
 WHERE = {
@@ -76,7 +76,9 @@ def finish(page, web, shots, mode: str) -> None:
     assert "wins" in outcome or "win" in outcome or "Draw" in outcome
     assert "rounds won" in page.inner_text("#rv-result")
     log = page.inner_text("#log")
-    assert "rv.clash.reveal" in log and "rv.speed." in log
+    tags = rule_tags(page)  # a rule tag is a link: its reference is not shown
+    assert "rv.clash.reveal" not in log and "rv.clash.reveal" in tags
+    assert any(ref.startswith("rv.speed.") for ref in tags)
     record = httpx.get(web.base + page.get_attribute("#download", "href")).json()
     assert record["game"] == "rivales" and record["options"]["mode"] == mode
     page.click("#replay")
@@ -141,7 +143,9 @@ def test_rivales_2v2_full_fight_with_a_bot_partner_by_clicking(browser, web, sho
     page.click("#go")
     page.wait_for_selector("#rv-decision")
     # The team chat: its rules, a refused message, a sent one.
-    assert "Team talk (2vs2 rules)" in page.inner_text("#chat-rules")
+    # the rules in one line, the details on demand (issue 30)
+    assert "Team talk (2vs2 rules)" in page.inner_text("#chat-rules-short")
+    assert "Team talk (2vs2 rules)" in page.text_content("#chat-rules")
     assert "Your partner is a bot" in page.inner_text("#rv-turn")
     hand = page.locator("#rv-hand .rv-name").first.inner_text().rstrip("†*")
     page.fill("#chat-text", f"I have {hand}")
@@ -213,7 +217,9 @@ def test_a_rivales_spectator_sees_no_hand_and_no_choices(browser, web, shots):
     page.screenshot(path=shots / "spectator.png", full_page=True)
     assert page.query_selector("#rv-hand") is None
     assert page.query_selector("[data-choice]") is None
-    assert page.query_selector("#chat").is_hidden()
+    # spectators talk on their own channel; a team's private talk is not theirs to read
+    assert page.get_attribute("#chat", "data-channel") == "spectators"
+    assert "private to their teams" in page.text_content("#chat-rules")
     assert "is choosing a life marker" in page.inner_text("#rv-turn")
     assert_legend(page)
     assert not errors, errors

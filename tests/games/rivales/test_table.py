@@ -164,7 +164,9 @@ def test_team_chat_reaches_only_the_teammate(server):
     table, seats, _tokens = four_humans(server)
     watcher = Seat(server.base, table)
     welcome = watcher.until(lambda m: m["type"] == "welcome")
-    assert welcome["chat"] == {"channel": None, "rules": None, "history": []}
+    # spectators talk among themselves (issue 30), and read no team's private talk
+    assert welcome["chat"]["channel"] == "spectators" and welcome["chat"]["history"] == []
+    assert "private to their teams" in welcome["chat"]["rules"]
     seats[0].send({"type": "chat", "text": "take zone 2, their energy is there"})
     line = seats[1].until(lambda m: m["type"] == "chat")
     assert (line["seat"], line["channel"]) == (0, "team-a")

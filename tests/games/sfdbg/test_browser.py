@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import httpx
 
-from tests.web.test_browser import open_page, wait_for_step
+from tests.web.test_browser import open_page, rule_tags, wait_for_step
 
 TIMEOUT = 15000
 
@@ -97,7 +97,9 @@ def test_sfdbg_full_game_against_the_ai_by_clicking(browser, web, shots):
     log = page.inner_text("#log")
     table_id = page.url.split("/table/")[1].split("#")[0]
     bot = httpx.get(f"{web.base}/api/tables/{table_id}").json()["seats"][1]["name"]
-    assert "sfdbg.turn." in log and f"{bot} plays" in log  # the server's one name for the bot
+    assert f"{bot} plays" in log  # the server's one name for the bot
+    assert "sfdbg.turn." not in log  # a rule tag is a link
+    assert any(ref.startswith("sfdbg.turn.") for ref in rule_tags(page))
     # The record and the replay of the same game.
     record = httpx.get(web.base + page.get_attribute("#download", "href")).json()
     assert record["game"] == "sfdbg"
@@ -416,4 +418,24 @@ def test_an_attack_strikes_in_and_the_player_it_lands_on_shakes(browser, web, sh
         page.wait_for_timeout(250)
     assert {"strike", "took-hit"} <= set(seen), seen
     page.screenshot(path=shots / "attack.png")
+    assert not errors, errors
+
+
+def test_the_suggested_button_never_throws_the_turn_away(browser, web, shots):
+    """Issue 30: on a turn with cards left to play, the highlighted button is not "End your
+    turn" (with Power cards in hand: "Play every card … Power"); the keys look like keys."""
+    made = new_table(web, [{"kind": "you"}, {"kind": "bot", "agent": "greedy"}])
+    link = next(x for x in made["links"] if x["you"])
+    page, errors = open_page(browser, web.base + link["url"])
+    page.wait_for_selector("#dbg-decision[data-kind='turn']", timeout=TIMEOUT)
+    assert page.locator("#dbg-hand button[data-choice^='play:']").count()  # cards to play
+    assert not page.locator("#dbg-end.primary").count()
+    if page.locator("#dbg-play-power").count():
+        assert page.locator("#dbg-play-power.primary").count() == 1
+    # a key badge is drawn like a key cap (a border), not like a card's value
+    border = page.evaluate(
+        "getComputedStyle(document.querySelector('button[data-key]'), '::after').borderTopWidth"
+    )
+    assert border != "0px"
+    page.screenshot(path=shots / "turn-1.png")
     assert not errors, errors

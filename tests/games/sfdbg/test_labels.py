@@ -31,7 +31,7 @@ def test_every_choice_the_game_can_ask_for_has_a_label_naming_its_card():
         ("buy:lineup:hadoken", "Buy Hadoken from the Line-Up (cost 6)"),
         ("buy:kick", "Buy a Kick (cost 3)"),
         ("challenge", "Challenge the Stage Boss of Stage 1: USA (cost 7, 5 VP)"),
-        ("defend:sakura", "Avoid the Attack with Sakura"),
+        ("defend:sakura", "Avoid the Attack with Sakura, then draw a card"),
         ("no-defense", "Don't avoid the Attack"),
         ("destroy:hand:punch", "Destroy Punch (×4) from your hand"),  # 4 Punches in hand
         ("destroy:play:punch", "Destroy Punch in play"),
@@ -78,7 +78,7 @@ def test_move_lists_show_the_copies_where_a_card_is_taken_from():
     ) == [
         "Play Punch (×3)",
         "Play Sakura",
-        "Avoid the Attack with Sakura",
+        "Avoid the Attack with Sakura, then draw a card",
         "Discard Punch (×3)",
         "Buy Juri (×2) from the Line-Up (cost 2)",
         "Buy Seth from the Line-Up (cost 8)",

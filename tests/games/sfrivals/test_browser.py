@@ -48,3 +48,43 @@ def test_sfrivals_table_shows_copies_and_the_legend_of_its_marks(browser, web, s
     assert "only be played from round 5 (this is round 1)" in supers.first.inner_text()
     page.screenshot(path=shots / "copies-and-legend.png", full_page=True)
     assert not errors, errors
+
+
+def test_last_clash_shows_the_card_revealed_first_beside_the_one_it_explains(browser, web, shots):
+    """Issue 30: after Guard (or another "reveal first"), one card is revealed a step before
+    the other; the "Last clash" panel shows both cards, not only the last one revealed."""
+    from tests.web.test_language_browser import wait_over
+
+    for seed in range(1, 30):
+        made = httpx.post(
+            web.base + "/api/tables",
+            json={
+                "game": "sfrivals",
+                "seats": [{"kind": "bot", "agent": "random"}] * 2,
+                "options": {"characters": ["ryu", "ken"]},
+                "seed": seed,
+            },
+        ).json()
+        wait_over(web, made["id"])
+        frames = httpx.get(f"{web.base}/api/tables/{made['id']}/replay").json()["frames"]
+        split = next(
+            (
+                i
+                for i, f in enumerate(frames)
+                if any(e["type"] == "InitiativeCompared" for e in f["events"])
+                and sum(e["type"] == "CardRevealed" for e in f["events"]) == 1
+            ),
+            None,
+        )
+        if split is not None:
+            break
+    else:
+        raise AssertionError("no clash with a card revealed first in 29 games")
+    page, errors = open_page(browser, f"{web.base}/replay/{made['id']}")
+    page.wait_for_selector("#slider")
+    page.fill("#slider", str(split))
+    page.dispatch_event("#slider", "input")
+    page.wait_for_selector("#clash")
+    assert page.locator("#clash .reveal").count() == 2
+    page.screenshot(path=shots / "revealed-first.png")
+    assert not errors, errors

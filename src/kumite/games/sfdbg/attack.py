@@ -427,13 +427,34 @@ def _defend_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> N
     push_effects(st, Ctx(me=target, card=card.index, other=a.attacker), defense.effects)
 
 
+def _what_it_does(text: str, keyword: str) -> str:
+    """What an Attack does, in its card's own words: the text after ``Attack:`` (or
+    ``Counter-Attack:``), up to the next keyword of the card (``Defense:``)."""
+    found = text.find(f"{keyword}:")
+    if found < 0:
+        return ""
+    what = text[found + len(keyword) + 1 :]
+    cut = what.find("Defense:")
+    return (what if cut < 0 else what[:cut]).strip().rstrip(".")
+
+
 def _defend_prompt(st: Engine, req: Request) -> str:
+    """What the Attack does to the seat asked, and what avoiding it takes (and gives)."""
     a, forced = req.data
-    source = f"{st.heroes[a.hero].name}'s Counter-Attack" if a.hero >= 0 else st.name(a.card)
+    if a.hero >= 0:
+        source = f"{st.heroes[a.hero].name}'s Counter-Attack"
+        what = _what_it_does(st.heroes[a.hero].counter_text, "Counter-Attack")
+    else:
+        source = st.name(a.card)
+        what = _what_it_does(st.cards[a.card].text, "Attack")
     by = "The Stage Boss" if a.attacker is None else f"Player {a.attacker + 1}"
+    attacks = f"{by} attacks you with {source}" + (f" ({what})" if what else "")
     if forced:
-        return f"{by} attacks you with {source}; you cannot avoid it (you may reveal reactions)"
-    return f"{by} attacks you with {source}: play a Defense from your hand, or not"
+        return f"{attacks}; you cannot avoid it (you may reveal reactions)"
+    # Nothing about the hand: every seat's view shows the pending prompt (hidden information).
+    return (
+        f"{attacks}. A Defense from your hand avoids it (and gives what its text says); or take it"
+    )
 
 
 KINDS["defend"] = Kind(_defend_legal, _defend_answer, _defend_prompt)

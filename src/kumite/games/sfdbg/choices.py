@@ -177,8 +177,11 @@ def _destroy_answer(st: Engine, req: Request, choice: str, out: list[Event]) -> 
 
 def _destroy_prompt(st: Engine, req: Request) -> str:
     ctx, e, left = req.data
-    may = "you may " if e.may else ""
-    return f"{source_name(st, ctx)}: {may}destroy a card ({left} at most)"
+    # "at most" only where none may be chosen: a forced destroy is one card at a time.
+    if e.may:
+        return f"{source_name(st, ctx)}: you may destroy a card ({left} at most)"
+    more = f" ({left} to go)" if left > 1 else ""
+    return f"{source_name(st, ctx)}: destroy a card{more}"
 
 
 KINDS["destroy"] = Kind(_destroy_legal, _destroy_answer, _destroy_prompt)

@@ -67,6 +67,17 @@ _FIXED: dict[type[DBGChoice], str] = {
 }
 
 
+def _defense_gives(card: Any) -> str:
+    """What avoiding an Attack with ``card`` gives besides (its Defense's "If you do, …"),
+    as the end of its label: ``, then draw a card``."""
+    text = getattr(card, "text", "") or ""
+    found = text.find("If you do, ")
+    if found < 0:
+        return ""
+    gives = text[found + len("If you do, ") :].split(". ")[0].rstrip(".")
+    return f", then {gives}" if gives else ""
+
+
 def choice_label(choice: str, catalog: Catalog, view: Mapping[str, Any]) -> str:
     """One line naming what ``choice`` does, e.g. ``Buy Hadoken from the Line-Up (cost 6)``.
     A card taken from where several copies are is followed by their number: ``Play Punch
@@ -101,7 +112,7 @@ def choice_label(choice: str, catalog: Catalog, view: Mapping[str, Any]) -> str:
         case Take(card=card_id):
             return f"Put {name(card_id, 'discard')} from your discard pile into your hand"
         case Defend(card=card_id):
-            return f"Avoid the Attack with {name(card_id)}"
+            return f"Avoid the Attack with {name(card_id)}{_defense_gives(by_id.get(card_id))}"
         case Reveal(card=card_id):
             return f"Reveal {name(card_id)} (not a Defense)"
         case Foe(seat=seat):

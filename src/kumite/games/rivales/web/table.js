@@ -452,13 +452,12 @@ function summary(e, events) {
 function clashPanel(ctx) {
   const group = latestClash(ctx.history || ctx.lastEvents || []);
   if (!group) return null;
-  const rules = ctx.rules || {};
   const title = group.clash ? `Round ${group.round} · clash ${group.clash}: resolution` : `Round ${group.round}`;
   const box = h("section.panel.rv-clash", { id: "rv-clash" }, h("h2", {}, title));
   for (const e of group.events.filter((x) => x.type === "SpeedCompared")) box.append(summary(e, group.events));
   box.append(h("details.rv-steps", { open: !ctx.latest || undefined }, h("summary", {}, "Step by step, with the rules"),
     h("ol", {}, group.events.map((e) => h(`li.ev-${e.type}`, {}, e.text,
-      ctx.ruleLink ? ctx.ruleLink(e.rule) : h("span.rule", { title: rules[e.rule] || e.rule }, e.rule))))));
+      ctx.ruleLink ? ctx.ruleLink(e.rule) : null)))));
   return box;
 }
 

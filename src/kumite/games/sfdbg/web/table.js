@@ -317,7 +317,7 @@ function fights(ctx) {
   return h("section.panel.dbg-fight", { id: "dbg-fight" }, h("h2", {}, "Attacks and defenses"),
     // an Attack of this update strikes in (no motion under prefers-reduced-motion)
     h("ol", {}, sel.fights.map((e) => h(`li${e.step === newest ? `.new${e.type === "AttackMade" ? ".strike" : ""}` : ""}`, { dataset: { type: e.type } },
-      e.text, ctx.ruleLink ? ctx.ruleLink(e.rule) : h("span.rule", {}, e.rule)))));
+      h("span.dbg-fight-text", {}, e.text), " ", ctx.ruleLink ? ctx.ruleLink(e.rule) : null))));
 }
 
 // The turn's moves that are no card of the table, as buttons of their own, in this order.
@@ -339,10 +339,14 @@ function decisionPanel(ctx, map) {
     }, label)));
   if (decision.kind === "turn") {
     const quick = h("div.row.dbg-quick");
+    // The suggested move is never the one that throws the turn away: "End your turn" only
+    // once nothing else is left, "play every Power card" while it is there.
+    const suggested = map.choices.some((x) => quickName(x) === "play-power") ? "play-power"
+      : map.choices.every((x) => quickName(x) === "end") ? "end" : null;
     for (const name of QUICK) {
       const c = map.choices.find((x) => quickName(x) === name);
       if (c) {
-        quick.append(h(`button${name === "end" ? ".primary" : ""}`, {
+        quick.append(h(`button${name === suggested ? ".primary" : ""}`, {
           type: "button", dataset: { choice: c.id }, id: `dbg-${name}`, onclick: () => ctx.choose(c.id),
         }, c.label));
       }

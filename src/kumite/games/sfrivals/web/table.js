@@ -132,8 +132,24 @@ function playerArea(ctx, p, isMe) {
   return area;
 }
 
-function lastClash(ctx) {
+// The cards of the last clash: revealed in its last step, and (a card revealed first, after
+// Guard or "reveal first") in an earlier step of the same clash, found back in the history.
+function clashCards(ctx) {
   const revealed = ctx.lastEvents.filter((e) => e.type === "CardRevealed");
+  const history = ctx.history || [];
+  // the history holds the last step's events themselves: look before the first of them
+  const start = ctx.lastEvents.length ? history.indexOf(ctx.lastEvents[0]) : -1;
+  const earlier = [];
+  for (let i = start - 1; i >= 0; i--) {
+    const e = history[i];
+    if (e.type === "InitiativeCompared" || e.type === "DamageDealt") break;  // the clash before
+    if (e.type === "CardRevealed" && ![...revealed, ...earlier].some((r) => r.seat === e.seat)) earlier.unshift(e);
+  }
+  return [...earlier, ...revealed].sort((a, b) => a.seat - b.seat);
+}
+
+function lastClash(ctx) {
+  const revealed = clashCards(ctx);
   const compared = ctx.lastEvents.find((e) => e.type === "InitiativeCompared");
   if (!revealed.length || (!compared && !ctx.lastEvents.some((e) => e.type === "DamageDealt"))) return null;
   const box = h("div.panel", { id: "clash" }, h("h2", {}, "Last clash"));

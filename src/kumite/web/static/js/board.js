@@ -3,11 +3,24 @@
 // tab's title and icon (a beep and a desktop notification if the player asks), the one
 // name of a downloaded record. Game ids never appear here: the game draws itself.
 
-// The rule tag of an event: a link to its clause on the game's rules page (tap, not hover).
-export function ruleLink(h, game, rules, ref) {
+// The rule tag of an event: a small link to its clause on the game's rules page (tap, not
+// hover), titled with the clause's plain name (the server's rule-names); the reference itself
+// is for the address only, never shown.
+export function ruleLink(h, game, names, ref) {
   if (!ref) return null;
-  return h("a.rule", { href: `/rules/${game}#${encodeURIComponent(ref)}`, title: rules[ref] || ref,
-    target: "_blank", rel: "noopener" }, ref);
+  const name = (names && names[ref]) || "The rule";
+  return h("a.rule", { href: `/rules/${game}#${encodeURIComponent(ref)}`, title: name,
+    "aria-label": `Rule: ${name}`, target: "_blank", rel: "noopener" }, "§");
+}
+
+// A rule reference written into a text ("… (``game.ruling.name``)"), as people read it:
+// the references taken out (with their brackets), returned apart for a "?" link.
+const REF = /\(?`{0,2}\b([a-z0-9]+(?:\.[a-z0-9-]+){2,})\b`{0,2}\)?/g;
+export function withoutRefs(text) {
+  const refs = [];
+  const out = String(text || "").replace(REF, (whole, ref) => { refs.push(ref); return ""; })
+    .replace(/\s+([.,;:])/g, "$1").replace(/\s{2,}/g, " ").trim();
+  return { text: out, refs };
 }
 
 // A seat as the server names it (one name per seat: kumite/server/naming.py), with what it

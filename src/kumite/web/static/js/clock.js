@@ -25,12 +25,33 @@ function clockText(seconds) {
   return s >= 60 ? `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}` : `${s} s`;
 }
 
+// When each silent seat may be handed to a bot, by this page's clock: the server's
+// `absent_in` counted from the update that said it.
+let absentTimer = null;
+const absentSince = new Map();  // seat -> [absent_in, when that update came]
+function absentAt(s) {
+  const [left, at] = absentSince.get(s.seat) || [s.absent_in ?? 0, performance.now()];
+  return at + left * 1000;
+}
+function absentNow(s) {
+  return performance.now() >= absentAt(s);
+}
+
 function draw() {
   if (!box || !state) return;
   const clock = state.clock;
   const silent = mySeat !== null && !state.outcome
-    ? state.seats.filter((s) => s.seat !== mySeat && s.kind === "human" && !s.connected && !s.stand_in)
+    ? state.seats.filter((s) => s.seat !== mySeat && s.kind === "human" && !s.connected && !s.stand_in
+      && absentNow(s))
     : [];
+  // A seat not yet silent long enough: drawn again once it is (never offered at table start).
+  clearTimeout(absentTimer);
+  const soon = mySeat === null || state.outcome ? [] : state.seats.filter((s) => s.seat !== mySeat
+    && s.kind === "human" && !s.connected && !s.stand_in && !absentNow(s));
+  if (soon.length) {
+    const wait = Math.min(...soon.map((s) => absentAt(s) - performance.now()));
+    absentTimer = setTimeout(draw, Math.max(250, wait + 100));
+  }
   const helped = state.seats.filter((s) => s.stand_in);
   box.hidden = !clock && !silent.length && !helped.length && !notes.length;
   if (box.hidden) return;
@@ -83,6 +104,7 @@ document.addEventListener("kumite:message", (event) => {
     for (const [seat, left] of Object.entries((state.clock && state.clock.remaining) || {})) {
       deadlines[seat] = now + left * 1000;
     }
+    for (const s of state.seats) absentSince.set(s.seat, [s.absent_in ?? 0, now]);
     draw();
     clearInterval(timer);
     if (Object.keys(deadlines).length) timer = setInterval(tick, 250);

@@ -2,6 +2,7 @@
 // this player's own games.
 import { api, clear, h, player } from "./api.js";
 import { ensurePlayer, showPlayer } from "./player.js";
+import { withoutRefs } from "./board.js";
 
 const PAGE = 20;
 let page = 0;
@@ -123,8 +124,15 @@ function renderForm() {
   renderSeats(game, game.modes ? game.modes[0].seats : game.seat_counts[0]);
   clear(optionsBox);
   for (const option of game.options) {
-    optionsBox.append(h("label", { title: option.doc }, option.name.replaceAll("_", " "), " ",
-      optionInput(option), h("span.hint", {}, " ", option.doc)));
+    // In words: the ruling an option names is behind a "?" link, never its reference.
+    const { text, refs } = withoutRefs(option.doc);
+    const words = text.replaceAll("`", "");
+    optionsBox.append(h("label", { title: words }, option.name.replaceAll("_", " "), " ",
+      optionInput(option), h("span.hint", {}, " ", words),
+      refs.length ? h("a.rule.option-ruling", {
+        href: `/rules/${game.id}#${encodeURIComponent(refs[0])}`, target: "_blank", rel: "noopener",
+        title: "The ruling behind this option", "aria-label": `The ruling behind ${option.name.replaceAll("_", " ")}`,
+      }, "?") : null));
   }
   for (const extra of game.extras || []) {
     optionsBox.append(h("label", { title: extra.doc }, extra.label, " ",

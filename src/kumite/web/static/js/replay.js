@@ -1,6 +1,7 @@
 // Step through a finished game: the spectator's view after each step, and what happened.
 // A slider, a jump to each round or turn, labelled choices, arrow keys.
 import { api, clear, h } from "./api.js";
+import { enableZoom } from "./zoom.js";
 import { recordName, ruleLink, seatLabel, withNames } from "./board.js";
 
 const tableId = decodeURIComponent(window.location.pathname.split("/").pop());
@@ -11,6 +12,7 @@ let cards = null;
 let seats = [];
 let marks = [];
 let rules = {};
+let ruleNames = {};  // rule reference -> its plain name (what a rule tag shows)
 let game = "";
 
 // Each seat by the name the server made for it (with its team, in a team game).
@@ -28,7 +30,9 @@ function milestones() {
     const at = ["round", "clash", "turn"].filter((k) => typeof view[k] === "number" && view[k] > 0);
     if (!at.length) return;
     const key = at.map((k) => `${k} ${view[k]}`).join(" · ");
-    if (key !== last) { last = key; out.push([i, key.replace(/^./, (c) => c.toUpperCase())]); }
+    // The last view is the game over: a counter it moved on (the round after the knock-out)
+    // names a round nobody played, so it is no milestone.
+    if (key !== last && i < frames.length - 1) { last = key; out.push([i, key.replace(/^./, (c) => c.toUpperCase())]); }
   });
   return out;
 }
@@ -47,13 +51,13 @@ function show() {
     log.append(h("li.dim", { title: c }, `${seatName(Number(s))}: ${(frame.labels || {})[s] || c}`));
   }
   const aliases = renderer.seatAliases ? renderer.seatAliases(frame.view) : [];
-  for (const e of frame.events) log.append(h("li", {}, withNames(e.text, seats, aliases), ruleLink(h, game, rules, e.rule)));
+  for (const e of frame.events) log.append(h("li", {}, withNames(e.text, seats, aliases), ruleLink(h, game, ruleNames, e.rule)));
   const state = { view: frame.view, decision: null, submitted: false, seats, marks, waiting: [], outcome: null };
   const history = frames.slice(0, index + 1).flatMap((f) => f.events);
   renderer.renderView(document.getElementById("board"), {
     state, cards, rules, seat: null, choose: () => {}, seatName, lastEvents: frame.events, history,
     selection: {}, h, clear, rerender: show, latest: clear(document.getElementById("latest")),
-    ruleLink: (ref) => ruleLink(h, game, rules, ref),
+    ruleLink: (ref) => ruleLink(h, game, ruleNames, ref),
   });
 }
 
@@ -62,15 +66,19 @@ function go(to) {
   show();
 }
 
+// Any card on the page zooms (a tap on one that is no choice, a long press, the mouse resting).
+enableZoom(document.body, () => cards);
+
 async function main() {
   const data = await api(`/api/tables/${tableId}/replay`);
   frames = data.frames;
   seats = data.seats;
   marks = data.marks || [];
   game = data.game;
-  [cards, rules] = await Promise.all([
+  [cards, rules, ruleNames] = await Promise.all([
     api(`/api/tables/${tableId}/cards`),
     api(`/api/games/${data.game}/rules`),
+    api(`/api/games/${data.game}/rule-names`),
   ]);
   renderer = await import(data.renderer);
   document.getElementById("title").textContent = `Replay of table ${tableId}`;

@@ -3,6 +3,7 @@
 // view and the events this seat may see.
 import { api, clear, h, player } from "./api.js";
 import { ensurePlayer } from "./player.js";
+import { enableZoom } from "./zoom.js";
 import { keepFocus, numberKeys, placeDecision, recordName, ruleLink, seatLabel, withNames, yourMove } from "./board.js";
 
 const tableId = decodeURIComponent(window.location.pathname.split("/").pop());
@@ -23,6 +24,7 @@ const latest = document.getElementById("latest");
 let renderer = null;
 let cards = null;
 let rules = {};
+let ruleNames = {};  // rule reference -> its plain name (what a rule tag shows)
 let state = null;
 let lastEvents = [];
 let history = [];  // every event this seat was sent since the (re)connection, in order
@@ -67,7 +69,7 @@ function appendEvents(events) {
       lastStepShown = event.step;
     }
     logList.append(h("li", { dataset: { type: event.type } }, event.text,
-      ruleLink(h, info.game, rules, event.rule)));
+      ruleLink(h, info.game, ruleNames, event.rule)));
   }
   logList.scrollTop = logList.scrollHeight;
 }
@@ -101,6 +103,13 @@ function renderSeats() {
       s.kind === "open" && !s.claimed ? h("span.dim", {}, " — open seat") : null));
   }
   box.append(list);
+  // Who is watching: how many, and the names of those known to this server.
+  const w = state.watching || { count: 0, names: [] };
+  if (w.count) {
+    const guests = w.count - w.names.length;
+    const who = [...w.names, ...(guests ? [guests === 1 ? "a guest" : `${guests} guests`] : [])];
+    box.append(h("p.watching", { id: "watching" }, `Watching (${w.count}): ${who.join(", ")}`));
+  }
   if (seat !== null && !state.outcome) {
     box.append(h("button", {
       type: "button", id: "leave",
@@ -187,7 +196,7 @@ function render() {
   renderSeats();
   renderResult();
   const ctx = { state, cards, rules, seat, choose, seatName, lastEvents, history, selection, h, clear,
-    latest: clear(latest), ruleLink: (ref) => ruleLink(h, info.game, rules, ref) };
+    latest: clear(latest), ruleLink: (ref) => ruleLink(h, info.game, ruleNames, ref) };
   keepFocus(board, () => renderer.render(board, ctx));
   // A renderer redraws itself (a set-up being assembled): keep the focus then too.
   const again = ctx.rerender;
@@ -208,7 +217,8 @@ function connect() {
     offline.hidden = true;
     // With a token, the key too: an invite link's first hello takes its seat for this
     // player (the server answers with the seat's fresh token, the link's being spent).
-    socket.send(JSON.stringify(seat === null ? { type: "hello" }
+    // A spectator with a player key says who is watching.
+    socket.send(JSON.stringify(seat === null ? (me ? { type: "hello", key: me.key } : { type: "hello" })
       : byKey ? { type: "hello", seat, key: me.key }
         : me ? { type: "hello", seat, token, key: me.key } : { type: "hello", seat, token }));
   });
@@ -289,14 +299,22 @@ function setupChat(chat) {
   const box = document.getElementById("chat");
   if (!chat || !chat.channel) { box.hidden = true; return; }
   box.hidden = false;
-  document.getElementById("chat-rules").textContent = chat.rules
+  const rules = chat.rules
     || (renderer && renderer.chatRules ? renderer.chatRules(chat.channel) : "Table talk.");
+  // The rules in one line, the rest on demand: room for the conversation.
+  const first = rules.split(/(?<=[.!?])\s/)[0];
+  document.getElementById("chat-rules-short").textContent = first.length > 70 ? `${first.slice(0, 67)}…` : first;
+  document.getElementById("chat-rules").textContent = rules;
+  document.getElementById("chat").dataset.channel = chat.channel;
   clear(document.getElementById("chat-log"));
   for (const line of chat.history) addChat(line);
 }
 
 function addChat(line) {
-  document.getElementById("chat-log").append(h("li", {}, h("strong", {}, seatName(line.seat) + ": "), line.text));
+  // A spectator's line (on the spectators' channel) is named by its speaker, marked watching.
+  const spectator = line.seat === null || line.seat === undefined;
+  const who = spectator ? `${line.name || "A guest"} (watching)` : seatName(line.seat);
+  document.getElementById("chat-log").append(h(`li${spectator ? ".spectator" : ""}`, {}, h("strong", {}, who + ": "), line.text));
 }
 
 document.getElementById("chat-form").addEventListener("submit", (event) => {
@@ -306,6 +324,9 @@ document.getElementById("chat-form").addEventListener("submit", (event) => {
   if (input.value.trim() && socket) socket.send(JSON.stringify({ type: "chat", text: input.value.trim() }));
   input.value = "";
 });
+
+// Any card on the page zooms (a tap on one that is no choice, a long press, the mouse resting).
+enableZoom(document.body, () => cards);
 
 async function main() {
   try {
@@ -324,9 +345,10 @@ async function main() {
     // key, which the hello binds the seat to (rated, and in their "My games").
     me = await ensurePlayer(`You are invited to seat ${seat + 1}: choose the name the others will see.`);
   }
-  [cards, rules, renderer] = await Promise.all([
+  [cards, rules, ruleNames, renderer] = await Promise.all([
     api(`/api/tables/${tableId}/cards`),
     api(`/api/games/${info.game}/rules`),
+    api(`/api/games/${info.game}/rule-names`),
     import(info.renderer),
   ]);
   connect();
