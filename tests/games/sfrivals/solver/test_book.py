@@ -182,3 +182,12 @@ def test_every_side_of_every_shipped_matchup_has_its_book(
             assert found is not None, (a, b, seat)
             assert found.book.rounds == book.ROUNDS
             assert found.book.characters == (sol.characters[seat], sol.characters[1 - seat])
+
+
+def test_books_and_the_bound_solver_share_one_key_layout() -> None:
+    """A book side and the bound solver key a state by one function (fight.secret_root_key),
+    whose secret-mask field is where the compiled kernels read it."""
+    from kumite.games.sfrivals.solver import bounds_kernels
+    from kumite.games.sfrivals.solver.fight import SECRET_SHIFT
+
+    assert bounds_kernels._MASK == SECRET_SHIFT

@@ -41,7 +41,7 @@ from kumite.games.sfrivals.cards import Character
 from kumite.games.sfrivals.legal import is_stuck, playable_cards, powerless_reason
 from kumite.games.sfrivals.options import Options
 from kumite.games.sfrivals.resolve import NO_CARRY, Carry, resolve_round
-from kumite.games.sfrivals.solver.fight import _R, _radix, setup_hand
+from kumite.games.sfrivals.solver.fight import _R, _radix, secret_root_key, setup_hand
 from kumite.games.sfrivals.solver.resident import MEMORY, array_bytes
 
 BOOK_VERSION = "sfr-book-1"
@@ -50,7 +50,6 @@ ROUNDS = 3
 when first met (four rounds would take ~25 MB of books instead of ~5: docs/solver.md)."""
 FOLDER = "books"
 """``kumite.games.sfrivals.solver/books/``: the shipped books."""
-_MASK = 52
 _S_MOVE = -1
 
 
@@ -223,25 +222,18 @@ class BookSide:
     ) -> int:
         if self._late is not None:
             return int(self._late.root(hand0, secret, unseen1, lives, round, carry, reveal))
-        from kumite.games.sfrivals.solver.fight import _pack
-
-        life = self.fight.life_max
-        l0, l1 = (life, life) if lives is None else lives
-        mask = sum(1 << c for c in secret) if len(secret) >= 2 else 0
-        h0 = list(hand0)
-        if len(secret) == 1:
-            h0[secret[0]] -= 1
-        key = _pack(
+        return secret_root_key(
+            self.fight.life_max,
+            self.radix,
+            self._pair_code,
+            hand0,
+            secret,
+            unseen1,
+            lives,
             round,
-            sum(n * r for n, r in zip(h0, self.radix[0], strict=True)),
-            sum(n * r for n, r in zip(unseen1, self.radix[1], strict=True)),
-            l0,
-            l1,
-            self._pair_code(carry),
-            int(reveal[0]) + 2 * int(reveal[1]),
-            2,
+            carry,
+            reveal,
         )
-        return int(key | (mask << _MASK))
 
     def node(self, key: int) -> Any:
         if (key >> _R) & 15 <= self.book.rounds:

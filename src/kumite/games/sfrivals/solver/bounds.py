@@ -43,7 +43,14 @@ from kumite.games.sfrivals.options import Options
 from kumite.games.sfrivals.resolve import NO_CARRY, Carry
 from kumite.games.sfrivals.solver import background, kernels
 from kumite.games.sfrivals.solver import bounds_kernels as bk
-from kumite.games.sfrivals.solver.fight import I64, FightSolver, _decode, _minus, _pack, setup_hand
+from kumite.games.sfrivals.solver.fight import (
+    I64,
+    FightSolver,
+    _decode,
+    _minus,
+    secret_root_key,
+    setup_hand,
+)
 from kumite.games.sfrivals.solver.resident import array_bytes
 from kumite.solve.matrix import FloatArray
 
@@ -174,23 +181,9 @@ class BoundSolver:
         """A state's key: ``hand0`` is seat 0's hand if ``secret`` is empty, else its unseen
         cards (cover included) with the cover among the types ``secret``."""
         f = self.fight
-        life = f.life_max
-        l0, l1 = (life, life) if lives is None else lives
-        mask = sum(1 << c for c in secret) if len(secret) >= 2 else 0
-        h0 = list(hand0)
-        if len(secret) == 1:
-            h0[secret[0]] -= 1
-        key = _pack(
-            round,
-            sum(n * r for n, r in zip(h0, f.radix[0], strict=True)),
-            sum(n * r for n, r in zip(unseen1, f.radix[1], strict=True)),
-            l0,
-            l1,
-            f._pair_code(carry),
-            int(reveal[0]) + 2 * int(reveal[1]),
-            2,
+        return secret_root_key(
+            f.life_max, f.radix, f._pair_code, hand0, secret, unseen1, lives, round, carry, reveal
         )
-        return int(key | (mask << bk._MASK))
 
     # -- tables from the engine ---------------------------------------------------------
     def _allowed_table(self) -> NDArray[np.bool_]:

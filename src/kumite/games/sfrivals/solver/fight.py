@@ -787,6 +787,43 @@ def key_fields(keys: I64) -> tuple[I64, I64, I64, I64, I64, I64, I64, I64]:
 
 _pack = kernels.pack_fields
 
+SECRET_SHIFT = 52
+"""Where a bound solver's state key keeps its secret-cover mask: above the fight's fields."""
+
+
+def secret_root_key(
+    life_max: int,
+    radix: Sequence[tuple[int, ...]],
+    pair_code: Callable[[tuple[Carry, Carry]], int],
+    hand0: Sequence[int],
+    secret: Sequence[int],
+    unseen1: Sequence[int],
+    lives: tuple[int, int] | None,
+    round: int,
+    carry: tuple[Carry, Carry],
+    reveal: tuple[bool, bool],
+) -> int:
+    """The key of a state of the bound solver's game (what :class:`.bounds.BoundSolver` and
+    a book side look nodes up by): ``hand0`` is seat 0's hand if ``secret`` is empty, else
+    its unseen cards (cover included) with the cover among the card types ``secret``; seat
+    1's unseen cards ``unseen1``; an adaptive flag of 2 (the seat-0 frame)."""
+    l0, l1 = (life_max, life_max) if lives is None else lives
+    mask = sum(1 << c for c in secret) if len(secret) >= 2 else 0
+    h0 = list(hand0)
+    if len(secret) == 1:
+        h0[secret[0]] -= 1
+    key = _pack(
+        round,
+        sum(n * r for n, r in zip(h0, radix[0], strict=True)),
+        sum(n * r for n, r in zip(unseen1, radix[1], strict=True)),
+        l0,
+        l1,
+        pair_code(carry),
+        int(reveal[0]) + 2 * int(reveal[1]),
+        2,
+    )
+    return int(key | (mask << SECRET_SHIFT))
+
 
 def _unpack(keys: I64) -> tuple[I64, I64, I64, I64, I64, I64, I64, I64]:
     return (
