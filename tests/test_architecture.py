@@ -98,6 +98,7 @@ NAMING_A_GAME = frozenset(
         "web/test_board_fit.py",
         "web/test_browser.py",
         "web/test_csp_browser.py",
+        "web/test_journeys_browser.py",  # a journey per game and mode, each its own clicks
         "web/test_players_browser.py",
         "web/test_replay_browser.py",
         "web/test_rules_pages.py",

@@ -84,10 +84,11 @@ def test_observation_read_from_the_state_is_the_encoding_of_the_view(
     step of random games, both are exactly what encoding the seat's view gives."""
     env = EnvGame.make(*mode)
     enc, history = env.encoding, env.encoding.history
-    assert type(enc).observe is not Encoding.observe  # the game has the fast path
-    assert history is None or type(history).remember is not HistoryEncoding.remember
+    if type(env.game).__module__.startswith("kumite.games."):  # kumite's games: the fast path
+        assert type(enc).observe is not Encoding.observe
+        assert history is None or type(history).remember is not HistoryEncoding.remember
     checked = 0
-    for seed in range(GAMES_PER_MODE[mode[0]]):
+    for seed in range(GAMES_PER_MODE.get(mode[0], 300)):
         state = env.new_state(seed)
         rng = random.Random(seed)
         folded = {s: (history.start(), history.start()) for s in state.players} if history else {}
