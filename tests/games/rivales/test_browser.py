@@ -5,9 +5,11 @@ every decision kind reachable as a labelled button."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 import httpx
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.web.test_browser import open_page, rule_tags, wait_for_step
 
@@ -32,6 +34,8 @@ def click_a_choice(page, kind: str, rng: random.Random) -> str:
     """Click where a player would: a fighter card, a card of the hand, a zone, a card in the
     line; other decisions from the decision panel's labelled buttons."""
     buttons = page.locator(f"{WHERE.get(kind, '#rv-choices button[data-choice]')} >> visible=true")
+    with contextlib.suppress(PlaywrightTimeout):  # a loaded host may draw them a moment later
+        buttons.first.wait_for(state="visible", timeout=TIMEOUT)
     count = buttons.count()
     assert count, kind
     button = buttons.nth(rng.randrange(count))
