@@ -12,6 +12,7 @@ from kumite.agents.base import Agent
 from kumite.agents.registry import make_agent
 from kumite.core.rng import derive_seed
 from kumite.server.botworkers import Recipe
+from kumite.server.loop import TableLoop
 from kumite.server.protocol import ProtocolError
 
 if TYPE_CHECKING:
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("kumite.server")
 
 
-class BotDriver:
+class BotDriver(TableLoop):
     """The bots of one table: its bot seats' and those of seats a bot stands in for."""
 
     def __init__(self, table: TableRuntime) -> None:
@@ -38,7 +39,6 @@ class BotDriver:
         self.agents: dict[int, Agent] = {seat: self.make(r) for seat, r in self.recipes.items()}
         self.stand_ins: dict[int, str] = {}
         """Seats handed to a bot while their player is away: seat -> the bot's agent."""
-        self.task: asyncio.Task[None] | None = None
 
     def recipe(self, agent: str, seat: int, seed: int) -> Recipe:
         """How to make bot ``agent`` for ``seat`` with its own ``seed``."""
@@ -53,19 +53,8 @@ class BotDriver:
             recipe.agent, table.game, table.state.options_json, recipe.seat, recipe.agent_seed
         )
 
-    def kick(self) -> None:
-        if not self.agents or self.table.over:
-            return
-        if self.task is None or self.task.done():
-            self.task = asyncio.create_task(self._run())
-
-    def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-
-    @property
-    def busy(self) -> bool:
-        return self.task is not None and not self.task.done()
+    def wanted(self) -> bool:
+        return bool(self.agents)
 
     async def _run(self) -> None:
         table = self.table

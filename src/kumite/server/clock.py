@@ -13,6 +13,7 @@ from kumite.agents.base import Agent
 from kumite.agents.registry import agent_names
 from kumite.core.rng import derive_seed
 from kumite.server.botworkers import Recipe
+from kumite.server.loop import TableLoop
 from kumite.server.protocol import ProtocolError
 from kumite.server.saving import stored
 
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("kumite.server")
 
 
-class Clock:
+class Clock(TableLoop):
     """The clock of one table (its :attr:`control` ``None``: none); it reads the table's
     pending decisions and plays a timed-out move through the table's :meth:`choose`."""
 
@@ -36,7 +37,6 @@ class Clock:
         """Per game clock: each seat's seconds left, as of the start of the current step."""
         self.since: dict[int, float] = {}
         """Seat -> when its current decision began (monotonic); restarted after a restart."""
-        self.task: asyncio.Task[None] | None = None
         self.agents: dict[int, tuple[Agent, Recipe]] = {}
 
     def bot(self) -> str:
@@ -100,19 +100,8 @@ class Clock:
             },
         }
 
-    def kick(self) -> None:
-        if self.control is None or self.table.over:
-            return
-        if self.task is None or self.task.done():
-            self.task = asyncio.create_task(self._run())
-
-    def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-
-    @property
-    def busy(self) -> bool:
-        return self.task is not None and not self.task.done()
+    def wanted(self) -> bool:
+        return self.control is not None
 
     async def _run(self) -> None:
         """Until the game is over: when a seat's time runs out, its move is the clock bot's."""
