@@ -155,11 +155,21 @@ def slot_text(slot: Mapping[str, Any], catalog: Catalog, who: str) -> Text:
 
 
 def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
-    """The table as ``view``'s seat (or a spectator) sees it."""
-    seat = view["seat"]
-    players = view["players"]
-    parts: list[RenderableType] = []
-    two = view["mode"] == "2v2"
+    """The table as ``view``'s seat (or a spectator) sees it: the heading, each fighter,
+    each zone's lines, the fights' totals, then the seat's own hand."""
+    names = _team_names(view)
+    parts: list[RenderableType] = [_heading(view, names)]
+    parts += _fighter_lines(view, catalog)
+    parts += _zone_lines(view, catalog, names)
+    parts += _fight_lines(view)
+    parts += _own_hand(view, catalog)
+    if any(p["fighter"] for p in view["players"]):
+        parts.append(legend())  # the table shows marked values: say what the marks mean
+    return Group(*parts)
+
+
+def _heading(view: Mapping[str, Any], names: list[str]) -> Text:
+    """The round and clash, and the rounds each side has won."""
     if view["phase"] in ("fighter", "over"):
         head = view["phase"].capitalize()
     else:
@@ -169,11 +179,15 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
             else " — set-up"
         )
     won = view["rounds_won"]
-    names = _team_names(view)
-    parts.append(
-        Text(f"{head}   rounds won: {names[0]} {won[0]} – {won[1]} {names[1]}", style="bold cyan")
-    )
-    for p in players:
+    score = f"rounds won: {names[0]} {won[0]} – {won[1]} {names[1]}"
+    return Text(f"{head}   {score}", style="bold cyan")
+
+
+def _fighter_lines(view: Mapping[str, Any], catalog: Catalog) -> list[RenderableType]:
+    """Each fighter's life, piles and what is known of its hand, and its fighter card."""
+    seat, two = view["seat"], view["mode"] == "2v2"
+    parts: list[RenderableType] = []
+    for p in view["players"]:
         if p["fighter"] is None:
             continue
         me = p["seat"] == seat
@@ -182,23 +196,7 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
         line.append(f"  hand {p['hand_size']}, deck {p['deck_size']}, ultra {p['ultra']}")
         if two and p["zone"] is not None:
             line.append(f", Zone {p['zone'] + 1}")
-        extras = []
-        bonus = {k: v for k, v in p["next_card_bonus"].items() if v}
-        if bonus:
-            extras.append("next card " + ", ".join(f"+{v} {k}" for k, v in bonus.items()))
-        if p["ready"]:
-            extras.append(f"face up for this clash: {named(catalog.cards[p['ready']])}")
-        if p["no_basic"]:
-            extras.append("no basic cards this clash")
-        if p.get("known_hand"):
-            extras.append(
-                "hand shown to you: " + ", ".join(named(catalog.cards[c]) for c in p["known_hand"])
-            )
-        seen = [c for c in p.get("seen_in_hand", ()) if not me]
-        if seen:
-            extras.append(
-                "in hand, seen by all: " + ", ".join(named(catalog.cards[c]) for c in seen)
-            )
+        extras = _fighter_extras(p, catalog, me)
         if extras:
             line.append("  [" + "; ".join(extras) + "]", style="yellow")
         parts.append(line)
@@ -206,6 +204,35 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
         card = Text("    " + ("your fighter card: " if me else "fighter card: "), style="dim")
         card.append(fighter_card(fighter))
         parts.append(card)
+    return parts
+
+
+def _fighter_extras(p: Mapping[str, Any], catalog: Catalog, me: bool) -> list[str]:
+    """What else the table shows of a fighter: bonuses, a face-up card, bans, known cards."""
+    extras = []
+    bonus = {k: v for k, v in p["next_card_bonus"].items() if v}
+    if bonus:
+        extras.append("next card " + ", ".join(f"+{v} {k}" for k, v in bonus.items()))
+    if p["ready"]:
+        extras.append(f"face up for this clash: {named(catalog.cards[p['ready']])}")
+    if p["no_basic"]:
+        extras.append("no basic cards this clash")
+    if p.get("known_hand"):
+        extras.append(
+            "hand shown to you: " + ", ".join(named(catalog.cards[c]) for c in p["known_hand"])
+        )
+    seen = [c for c in p.get("seen_in_hand", ()) if not me]
+    if seen:
+        extras.append("in hand, seen by all: " + ", ".join(named(catalog.cards[c]) for c in seen))
+    return extras
+
+
+def _zone_lines(
+    view: Mapping[str, Any], catalog: Catalog, names: list[str]
+) -> list[RenderableType]:
+    """Each zone (2vs2: with its place in the order): each side's line, energy and chain."""
+    players, two = view["players"], view["mode"] == "2v2"
+    parts: list[RenderableType] = []
     order = view.get("zone_order") or []
     for zone in view["zones"]:
         if two:
@@ -233,6 +260,13 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
                     style="green",
                 )
             parts.append(row)
+    return parts
+
+
+def _fight_lines(view: Mapping[str, Any]) -> list[RenderableType]:
+    """Each fight's totals of the clash, and who attacks."""
+    players, two = view["players"], view["mode"] == "2v2"
+    parts: list[RenderableType] = []
     for fight in view["fights"]:
         if fight["stats"] is None:
             continue
@@ -244,19 +278,23 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
         if fight["attacker"] is not None:
             text += f"  → {players[fight['attacker']]['who']} attacks"
         parts.append(Text(text, style="bold"))
-    me = next((p for p in players if p["seat"] == seat), None)
-    if me is not None and me.get("hand"):
-        mine = catalog.fighters[me["fighter"]] if me["fighter"] else None
-        parts.append(cards_table([catalog.cards[c] for c in me["hand"]], "Your hand", mine))
-        if me.get("marker"):
-            parts.append(
-                Text(
-                    f"Your life marker (hidden): {named(catalog.cards[me['marker']])}", style="dim"
-                )
-            )
-    if any(p["fighter"] for p in players):
-        parts.append(legend())  # the table shows marked values: say what the marks mean
-    return Group(*parts)
+    return parts
+
+
+def _own_hand(view: Mapping[str, Any], catalog: Catalog) -> list[RenderableType]:
+    """The seat's own hand and hidden life marker (nothing for a spectator)."""
+    me = next((p for p in view["players"] if p["seat"] == view["seat"]), None)
+    if me is None or not me.get("hand"):
+        return []
+    mine = catalog.fighters[me["fighter"]] if me["fighter"] else None
+    parts: list[RenderableType] = [
+        cards_table([catalog.cards[c] for c in me["hand"]], "Your hand", mine)
+    ]
+    if me.get("marker"):
+        parts.append(
+            Text(f"Your life marker (hidden): {named(catalog.cards[me['marker']])}", style="dim")
+        )
+    return parts
 
 
 def _team_names(view: Mapping[str, Any]) -> list[str]:
