@@ -39,7 +39,7 @@ from numpy.typing import NDArray
 
 from kumite.core.errors import IllegalChoiceError, OptionsError
 from kumite.core.game import Game
-from kumite.games.sfrivals.batch import BatchEngine, engine_for
+from kumite.games.sfrivals.batch import BatchEngine, _below, _next, engine_for
 from kumite.games.sfrivals.bots.greedy import KO, card_value
 from kumite.games.sfrivals.cards import HAND
 from kumite.games.sfrivals.game import SFRivals
@@ -120,29 +120,7 @@ class Consts(NamedTuple):
     size: int
 
 
-# -- random streams ---------------------------------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def _next(state: Any, i: int) -> int:
-    """SplitMix64: the next 64-bit draw of stream ``i``."""
-    z = state[i] + _GOLDEN
-    state[i] = z
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))  # type: ignore[no-any-return]
-
-
-@njit(cache=True, inline="always")
-def _below(state: Any, i: int, n: int) -> int:
-    """A uniform draw in ``0..n-1`` (Lemire's method with rejection: exact)."""
-    bound = np.uint64(n)
-    threshold = (np.uint64(0) - bound) % bound
-    while True:
-        x = np.uint64(_next(state, i)) >> np.uint64(32)
-        m = x * bound
-        if (m & np.uint64(0xFFFFFFFF)) >= threshold:
-            return int(m >> np.uint64(32))
+# -- random streams (each game's SplitMix64 stream: batch._next, batch._below) ----------
 
 
 @njit(cache=True, inline="always")
