@@ -234,6 +234,8 @@ def test_every_card_in_sight_at_every_decision_to_the_end(browser, web, shots, j
         failures += [f"{where}: {n!r} not in the seat list" for n in names if n not in seats_text]
         if re.search(r"\bPlayer \d\b", audit["text"]):
             failures.append(f"{where}: a seat is called 'Player N' on the page")
+        if re.search(r"\bP\d [A-Z]", audit["text"]):  # Rivales' own "P1 Zorro"
+            failures.append(f"{where}: a seat is called by the game's 'P1 <fighter>'")
         cards = page.evaluate(CARDS)
         failures += [f"{where}: {m} does not take a click at its centre" for m in cards["missed"]]
         if kind not in seen or (failures and len(seen) < 40):

@@ -104,6 +104,13 @@ function who(ctx, seat) {
   return ctx.seatName(seat);
 }
 
+// A seat with its fighter, where the board speaks of fighters ("Ana (you) · Zorro"): the
+// server's name, never the game's own "P1 Zorro".
+function named(ctx, seat) {
+  const p = ctx.state.view.players[seat];
+  return p && p.fighter_name ? `${who(ctx, seat)} · ${p.fighter_name}` : who(ctx, seat);
+}
+
 // The game's own words for each seat ("P1 Zorro" in its events), shown as the seat's name.
 export function seatAliases(view) {
   return (view.players || []).map((p, seat) => [p.who, seat]).filter(([text]) => text);
@@ -265,7 +272,7 @@ function fighterPanel(ctx, p) {
   if (bonus.length) facts.append(h("span.badge.warn", {}, "next card " + bonus.map(([k, v]) => `+${v} ${k}`).join(", ")));
   if (p.no_basic) facts.append(h("span.badge.bad", {}, "may not play basic cards this clash"));
   if (p.shown_to && p.shown_to.length) {
-    facts.append(h("span.badge", {}, `showed their hand to ${p.shown_to.map((s) => view.players[s].who).join(", ")}`));
+    facts.append(h("span.badge", {}, `showed their hand to ${p.shown_to.map((s) => who(ctx, s)).join(", ")}`));
   }
   panel.append(facts);
   panel.append(h("div.rv-passive", { title: provenanceTitle(f, "passive") },
@@ -347,7 +354,7 @@ function lineRow(ctx, zone, t, map) {
     zone.exhausted[t] ? h("span.badge", { title: "energy spent (moved down)" }, `${zone.exhausted[t]} exhausted`) : null,
     chain.links ? h("span.badge.chain", { title: "combo chain of adjacent face-up link cards" },
       `∞ combo: ${chain.links} link${chain.links === 1 ? "" : "s"}`
-      + (view.mode === "2v2" ? ` (${view.players[chain.starter].who}'s chain)` : "")) : null);
+      + (view.mode === "2v2" ? ` (${named(ctx, chain.starter)}'s chain)` : "")) : null);
   row.append(info);
   const slots = h("div.rv-slots");
   if (!line.length) slots.append(h("span.dim", {}, "no card played yet this round"));
@@ -360,12 +367,11 @@ function lineRow(ctx, zone, t, map) {
 
 // The clash in a zone as it stands: personas, boosts, Speed / Damage / Guard, who attacks.
 function versus(ctx, fight) {
-  const view = ctx.state.view;
   if (!fight) return null;
   const box = h("div.rv-versus", { dataset: { zone: fight.zone } });
   const side = (t) => {
     const seat = fight.seats[t];
-    const parts = [h("strong", {}, view.players[seat].who)];
+    const parts = [h("strong", {}, named(ctx, seat))];
     if (fight.persona[t]) parts.push(h("span.chip", {}, fight.persona[t].toUpperCase()));
     if (fight.boost[t]) parts.push(h("span.chip", { title: "energy spent on a boost before the reveal" }, `boost ${fight.boost[t]} energy`));
     if (fight.dodge[t]) parts.push(h("span.chip", {}, "dodges"));
@@ -393,7 +399,7 @@ function zoneBox(ctx, zone, map) {
     { id: `rv-zone-${zone.zone}`, dataset: { zone: zone.zone } });
   const pick = pickAttrs(ctx, map, { zone: "arena", index: zone.zone });
   if (two || pick.choice) {
-    const names = fight ? fight.seats.map((s) => view.players[s].who).join(" vs ") : "zones not chosen yet";
+    const names = fight ? fight.seats.map((s) => named(ctx, s)).join(" vs ") : "zones not chosen yet";
     const rank = view.zone_order ? view.zone_order.indexOf(zone.zone) : -1;
     box.append(h("div.rv-zonehead", {}, h("h3", {}, `Zone ${zone.zone + 1}`), h("span.dim", {}, names),
       rank >= 0 ? h("span.chip.rv-order", { title: "the order chosen for this clash's boosts and resolution" }, rank === 0 ? "resolved first" : "resolved second") : null,
@@ -422,9 +428,9 @@ function latestClash(history) {
   return group && group.revealed ? group : shown;
 }
 
-function summary(e, events) {
+function summary(ctx, e, events) {
   // One zone's outcome: Speed, attacker/defender (or exchange), Guard and Damage.
-  const [a, b] = e.whos;
+  const [a, b] = e.seats.map((s) => named(ctx, s));
   const box = h("div.rv-sum", { dataset: { seats: e.seats.join(",") } });
   const reveal = (seat) => events.find((x) => x.type === "CardRevealed" && x.seat === seat);
   const line = h("div.rv-sum-speed", {},
@@ -436,8 +442,8 @@ function summary(e, events) {
     box.append(h("div.rv-sum-out.exchange", {}, "Exchange: equal Speed and type — both cards flip, 1 Damage each ignoring Guard"));
     return box;
   }
-  const att = e.whos[e.seats.indexOf(e.attacker)];
-  const def = e.whos[1 - e.seats.indexOf(e.attacker)];
+  const att = [a, b][e.seats.indexOf(e.attacker)];
+  const def = [a, b][1 - e.seats.indexOf(e.attacker)];
   box.append(h("div.rv-sum-role", {}, `⚔ ${att} attacks${e.how ? ` (${e.how})` : ""}; ${def} defends`));
   const attack = events.find((x) => x.type === "AttackResolved" && x.attacker === e.attacker);
   if (attack) {
@@ -454,7 +460,7 @@ function clashPanel(ctx) {
   if (!group) return null;
   const title = group.clash ? `Round ${group.round} · clash ${group.clash}: resolution` : `Round ${group.round}`;
   const box = h("section.panel.rv-clash", { id: "rv-clash" }, h("h2", {}, title));
-  for (const e of group.events.filter((x) => x.type === "SpeedCompared")) box.append(summary(e, group.events));
+  for (const e of group.events.filter((x) => x.type === "SpeedCompared")) box.append(summary(ctx, e, group.events));
   box.append(h("details.rv-steps", { open: !ctx.latest || undefined }, h("summary", {}, "Step by step, with the rules"),
     h("ol", {}, group.events.map((e) => h(`li.ev-${e.type}`, {}, e.text,
       ctx.ruleLink ? ctx.ruleLink(e.rule) : null)))));

@@ -237,6 +237,7 @@ function connect() {
       const d = state.decision;
       if (d) {
         if (d.labels) d.labels = d.labels.map((l) => l && withNames(l, state.seats, aliases()));
+        for (const c of d.choices || []) if (c.label) c.label = withNames(c.label, state.seats, aliases());
         if (d.prompt) d.prompt = withNames(d.prompt, state.seats, aliases());
       }
       for (const e of data.events) e.text = withNames(e.text, data.state.seats, aliases());
