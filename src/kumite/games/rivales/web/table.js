@@ -108,7 +108,17 @@ function who(ctx, seat) {
 // server's name, never the game's own "P1 Zorro".
 function named(ctx, seat) {
   const p = ctx.state.view.players[seat];
-  return p && p.fighter_name ? `${who(ctx, seat)} · ${p.fighter_name}` : who(ctx, seat);
+  const s = (ctx.state.seats || [])[seat];
+  const name = s ? s.name : who(ctx, seat);
+  return p && p.fighter_name ? `${name} · ${p.fighter_name}` : name;
+}
+
+// A side of a clash, short: its fighter and what it is to you ("Zorro (rival)"); a
+// spectator, to whom no side is "you", reads the seat's name too.
+function sideName(ctx, seat) {
+  const p = ctx.state.view.players[seat];
+  const rel = relation(ctx, seat);
+  return rel && p && p.fighter_name ? `${p.fighter_name} (${rel})` : named(ctx, seat);
 }
 
 // The game's own words for each seat ("P1 Zorro" in its events), shown as the seat's name.
@@ -371,7 +381,7 @@ function versus(ctx, fight) {
   const box = h("div.rv-versus", { dataset: { zone: fight.zone } });
   const side = (t) => {
     const seat = fight.seats[t];
-    const parts = [h("strong", {}, named(ctx, seat))];
+    const parts = [h("strong", { title: who(ctx, seat) }, sideName(ctx, seat))];
     if (fight.persona[t]) parts.push(h("span.chip", {}, fight.persona[t].toUpperCase()));
     if (fight.boost[t]) parts.push(h("span.chip", { title: "energy spent on a boost before the reveal" }, `boost ${fight.boost[t]} energy`));
     if (fight.dodge[t]) parts.push(h("span.chip", {}, "dodges"));
