@@ -15,17 +15,24 @@ def wait_for_change(page, step: int) -> None:
 
 
 def first(page, *selectors: str):
-    """The first element matching any of ``selectors``, in order of preference."""
+    """A locator for the first of ``selectors`` (in order of preference) that matches now.
+
+    A locator, not an element handle: the table redraws when any seat's news arrives, and a
+    locator finds its button again at click time where a handle would be detached."""
     for selector in selectors:
-        found = page.query_selector(selector)
-        if found is not None:
-            return found
+        found = page.locator(selector)
+        if found.count():
+            return found.first
     return None
 
 
 def click_a_sensible_choice(page, kind: str) -> str:
     """Play every card, challenge the Stage when possible, buy the dearest card, end the
     turn; defend with a Defense when attacked; otherwise the first choice offered."""
+    # The decision's kind is on the page a moment before its buttons on a loaded host.
+    page.wait_for_selector(
+        "#dbg-end, #dbg-choices button[data-choice]", state="attached", timeout=TIMEOUT
+    )
     if kind == "turn":
         button = first(
             page,
@@ -36,7 +43,9 @@ def click_a_sensible_choice(page, kind: str) -> str:
         if button is None:
             buys = page.query_selector_all("#dbg-lineup button[data-choice^='buy:']")
             if buys:
-                button = max(buys, key=lambda b: int(b.query_selector(".dbg-cost").inner_text()))
+                dearest = max(buys, key=lambda b: int(b.query_selector(".dbg-cost").inner_text()))
+                choice = dearest.get_attribute("data-choice")
+                button = page.locator(f"#dbg-lineup button[data-choice='{choice}']").first
         button = button or first(page, "#dbg-kicks button[data-choice]", "#dbg-end")
     elif kind == "defend":
         button = first(
