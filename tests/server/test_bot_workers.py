@@ -108,7 +108,7 @@ def test_a_dead_worker_costs_one_random_move_and_is_made_again():
 
 def test_a_table_s_bots_play_from_the_worker_processes(tmp_path):
     """The server's own path: a table's bot seat moves through its recipe, in a worker."""
-    from kumite.server.runtime import Hub
+    from kumite.server.hub import Hub
     from kumite.server.settings import ServerSettings
     from kumite.server.storage import Store
 

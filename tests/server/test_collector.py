@@ -12,7 +12,7 @@ import weakref
 import pytest
 
 from kumite.server import collector
-from kumite.server.runtime import Hub
+from kumite.server.hub import Hub
 from kumite.server.storage import Store
 
 

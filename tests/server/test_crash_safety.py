@@ -23,7 +23,8 @@ import pytest
 from sqlalchemy import event, insert
 
 from kumite.core.registry import default_game, game_ids, get_spec
-from kumite.server.runtime import Hub, TableRuntime
+from kumite.server.hub import Hub
+from kumite.server.runtime import TableRuntime
 from kumite.server.storage import PartialRow, Store
 from tests.conformance import short
 from tests.server.live import Seat

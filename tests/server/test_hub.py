@@ -6,8 +6,9 @@ import asyncio
 import random
 import time
 
+from kumite.server.hub import IDLE_EVICT, SWEEP_EVERY, Hub
 from kumite.server.ownership import Solo
-from kumite.server.runtime import IDLE_EVICT, RESTART_CODE, SWEEP_EVERY, Client, Hub
+from kumite.server.runtime import RESTART_CODE, Client
 from kumite.server.settings import ServerSettings
 from kumite.server.storage import Store
 

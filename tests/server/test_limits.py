@@ -19,8 +19,9 @@ from kumite.agents.registry import make_agent
 from kumite.agents.search import Level
 from kumite.core.registry import get_game
 from kumite.server.bots import BotPool
+from kumite.server.hub import Hub
 from kumite.server.protocol import ProtocolError
-from kumite.server.runtime import CLOSED_CODE, Client, Hub
+from kumite.server.runtime import CLOSED_CODE, Client
 from kumite.server.settings import ServerSettings
 from kumite.server.storage import Store
 from tests.server.live import DEV, Seat, ThreadServer, create_table, drive

@@ -24,7 +24,7 @@ from sqlalchemy import (
 
 from kumite.games.sfrivals.game import GAME
 from kumite.server import migrations
-from kumite.server.runtime import Hub
+from kumite.server.hub import Hub
 from kumite.server.storage import Store, token_hash
 
 # The schema as the previous kumite created it (its models, written out).

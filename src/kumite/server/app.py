@@ -24,11 +24,11 @@ from kumite.core.errors import KumiteError
 from kumite.server import collector, pages, players, ratings, rules_pages, sockets, tables
 from kumite.server.context import STATIC, Server
 from kumite.server.forward import Forwarder, Peers
+from kumite.server.hub import Hub
 from kumite.server.inputs import InputError
 from kumite.server.ownership import Leases, Solo
 from kumite.server.protocol import ProtocolError, one_line
 from kumite.server.ratelimits import RateLimitedError, RateLimits
-from kumite.server.runtime import Hub
 from kumite.server.security import SECURITY_HEADERS, InputGuard, SecurityHeaders
 from kumite.server.settings import ServerSettings
 from kumite.server.storage import Store

@@ -11,8 +11,9 @@ import anyio
 from fastapi import HTTPException, Request, WebSocket
 
 from kumite.core.spec import GameSpec
+from kumite.server.hub import Hub
 from kumite.server.ratelimits import RateLimits
-from kumite.server.runtime import Hub, TableRuntime
+from kumite.server.runtime import TableRuntime
 from kumite.server.settings import ServerSettings
 from kumite.server.storage import Store, token_hash
 

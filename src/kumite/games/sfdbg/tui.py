@@ -159,15 +159,27 @@ def player_line(p: Mapping[str, Any], view: Mapping[str, Any], catalog: Catalog)
 
 
 def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
-    """The table as ``view``'s seat sees it."""
-    seat = view["seat"]
-    parts: list[RenderableType] = []
+    """The table as ``view``'s seat sees it: whose turn, the Line-Up, the stacks and the
+    Stage, each player, the seat's own hand and the legend."""
+    parts: list[RenderableType] = [_heading(view), _line_up(view, catalog)]
+    parts.append(_stacks(view, catalog))
+    parts.extend(player_line(p, view, catalog) for p in view["players"])
+    me = next((p for p in view["players"] if p["seat"] == view["seat"]), None)
+    if me is not None and "hand" in me:
+        parts.append(hand_table(catalog, me["hand"]))
+    parts.append(legend())
+    return Group(*parts)
+
+
+def _heading(view: Mapping[str, Any]) -> Text:
     if view["phase"] == "over":
-        head = Text(f"Game over after {view['turn']} turns", style="bold cyan")
-    else:
-        head = Text(f"Turn {view['turn']} — Player {view['active'] + 1} to play", style="bold cyan")
-        head.append(f"   Power: {view['power']}", style="bold yellow")
-    parts.append(head)
+        return Text(f"Game over after {view['turn']} turns", style="bold cyan")
+    head = Text(f"Turn {view['turn']} — Player {view['active'] + 1} to play", style="bold cyan")
+    head.append(f"   Power: {view['power']}", style="bold yellow")
+    return head
+
+
+def _line_up(view: Mapping[str, Any], catalog: Catalog) -> Table:
     line_up = Table(title="Line-Up", expand=True)
     line_up.add_column("slot", justify="right")
     line_up.add_column("card")
@@ -175,7 +187,12 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
         line_up.add_row(
             str(k), card_line(catalog.by_id[card_id]) if card_id else Text("(empty)", style="dim")
         )
-    parts.append(line_up)
+    return line_up
+
+
+def _stacks(view: Mapping[str, Any], catalog: Catalog) -> Text:
+    """The Stage on top and the stacks beside the Line-Up: Kicks, Weaknesses, the main deck,
+    the Super Hero stack, the Stage Boss and the defeated ones, the destroyed cards."""
     stages = view["stages"]
     top = catalog.by_id[stages["top"]] if stages["top"] else None
     left = f"{stages['remaining']} Stage{'s' if stages['remaining'] != 1 else ''} left"
@@ -201,14 +218,7 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
         stacks.append(f"\nDefeated Bosses: {defeated}")
     if view["destroyed"]:
         stacks.append(f"\nDestroyed: {_names(catalog, view['destroyed'])}", style="dim")
-    parts.append(stacks)
-    for p in view["players"]:
-        parts.append(player_line(p, view, catalog))
-    me = next((p for p in view["players"] if p["seat"] == seat), None)
-    if me is not None and "hand" in me:
-        parts.append(hand_table(catalog, me["hand"]))
-    parts.append(legend())
-    return Group(*parts)
+    return stacks
 
 
 def label(choice: str, catalog: Catalog, view: Mapping[str, Any]) -> Text:

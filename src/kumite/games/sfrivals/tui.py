@@ -110,58 +110,85 @@ def life_gauge(life: int, maximum: int) -> Text:
 
 
 def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
-    """The table as ``view``'s seat sees it."""
-    seat = view["seat"]
-    parts: list[Any] = []
-    head = Text(
+    """The table as ``view``'s seat sees it: the round, each fighter, the seat's own hand,
+    and the legend of the marks shown."""
+    parts: list[RenderableType] = [_heading(view)]
+    for p in view["players"]:
+        parts.extend(_fighter_lines(p, view, catalog))
+    parts.extend(_own_hand(view, catalog))
+    parts.extend(_marks_legend(view, catalog))
+    return Group(*parts)
+
+
+def _heading(view: Mapping[str, Any]) -> Text:
+    return Text(
         f"Round {view['round']} of {view['rounds']}"
         if view["phase"] == "play"
         else view["phase"].capitalize(),
         style="bold cyan",
     )
-    parts.append(head)
-    for p in view["players"]:
-        name = p["character_name"] or "?"
-        you = ", you" if p["seat"] == seat else ""
-        line = Text(f"Player {p['seat'] + 1} ({name}{you}) ", style="bold")
-        line.append(life_gauge(p["life"], view["life_max"]))
-        line.append(f"  cards in hand: {p['hand_size']}")
-        extras = []
-        carry = p["carry"]
-        if carry["initiative_next_round"]:
-            extras.append(f"+{carry['initiative_next_round']} initiative this round")
-        if carry["lasting_initiative"] or carry["lasting_damage"]:
-            extras.append(
-                f"Feng Shui: +{carry['lasting_initiative']} init "
-                f"+{carry['lasting_damage']} dmg every round"
+
+
+def _fighter_lines(
+    p: Mapping[str, Any], view: Mapping[str, Any], catalog: Catalog
+) -> list[RenderableType]:
+    """One fighter: life, hand size and carried effects, then the cards on the table."""
+    seat = view["seat"]
+    name = p["character_name"] or "?"
+    you = ", you" if p["seat"] == seat else ""
+    line = Text(f"Player {p['seat'] + 1} ({name}{you}) ", style="bold")
+    line.append(life_gauge(p["life"], view["life_max"]))
+    line.append(f"  cards in hand: {p['hand_size']}")
+    extras = _carried(p)
+    if extras:
+        line.append("  [" + "; ".join(extras) + "]", style="yellow")
+    parts: list[RenderableType] = [line]
+    if p["shown"]:
+        parts.append(Text(f"    set aside: {catalog.cards[p['shown']].name}", style="dim"))
+    if p["played"]:
+        parts.append(Text(f"    played: {names(catalog, p['played'])}", style="dim"))
+    if p["revealed"]:
+        parts.append(
+            Text(
+                f"    revealed first: {card_label(catalog.cards[p['revealed']])}",
+                style="bold yellow",
             )
-        if p["must_reveal_first"]:
-            extras.append("must reveal first")
-        if extras:
-            line.append("  [" + "; ".join(extras) + "]", style="yellow")
-        parts.append(line)
-        if p["shown"]:
-            parts.append(Text(f"    set aside: {catalog.cards[p['shown']].name}", style="dim"))
-        if p["played"]:
-            parts.append(Text(f"    played: {names(catalog, p['played'])}", style="dim"))
-        if p["revealed"]:
-            parts.append(
-                Text(
-                    f"    revealed first: {card_label(catalog.cards[p['revealed']])}",
-                    style="bold yellow",
-                )
-            )
-        if p["seat"] != seat and view["phase"] == "play" and catalog.unseen(p):
-            unseen = names(catalog, [c.id for c in catalog.unseen(p)])
-            parts.append(Text(f"    unseen (hand + hidden cover): {unseen}", style="dim"))
-    me = next((p for p in view["players"] if p["seat"] == seat), None)
-    if me is not None and me.get("hand"):
-        held = Counter(me["hand"])
-        hand = [catalog.cards[c] for c in held]
-        parts.append(cards_table(hand, "Your hand", held))
-        if me.get("cover"):
-            cover = catalog.cards[me["cover"]].name
-            parts.append(Text(f"Covering your life gauge (hidden): {cover}", style="dim"))
+        )
+    if p["seat"] != seat and view["phase"] == "play" and catalog.unseen(p):
+        unseen = names(catalog, [c.id for c in catalog.unseen(p)])
+        parts.append(Text(f"    unseen (hand + hidden cover): {unseen}", style="dim"))
+    return parts
+
+
+def _carried(p: Mapping[str, Any]) -> list[str]:
+    """What a fighter carries into this round (initiative, Feng Shui, revealing first)."""
+    extras = []
+    carry = p["carry"]
+    if carry["initiative_next_round"]:
+        extras.append(f"+{carry['initiative_next_round']} initiative this round")
+    if carry["lasting_initiative"] or carry["lasting_damage"]:
+        extras.append(
+            f"Feng Shui: +{carry['lasting_initiative']} init "
+            f"+{carry['lasting_damage']} dmg every round"
+        )
+    if p["must_reveal_first"]:
+        extras.append("must reveal first")
+    return extras
+
+
+def _own_hand(view: Mapping[str, Any], catalog: Catalog) -> list[RenderableType]:
+    me = next((p for p in view["players"] if p["seat"] == view["seat"]), None)
+    if me is None or not me.get("hand"):
+        return []
+    held = Counter(me["hand"])
+    parts: list[RenderableType] = [cards_table([catalog.cards[c] for c in held], "Your hand", held)]
+    if me.get("cover"):
+        cover = catalog.cards[me["cover"]].name
+        parts.append(Text(f"Covering your life gauge (hidden): {cover}", style="dim"))
+    return parts
+
+
+def _marks_legend(view: Mapping[str, Any], catalog: Catalog) -> list[RenderableType]:
     # the marks of the fighters' cards: this view and the events around it show their values
     decks = [
         card
@@ -169,9 +196,7 @@ def render(view: Mapping[str, Any], catalog: Catalog) -> Group:
         if p["character"] is not None
         for card in catalog.characters[p["character"]].cards
     ]
-    if marks(decks):
-        parts.append(legend(marks(decks)))
-    return Group(*parts)
+    return [legend(marks(decks))] if marks(decks) else []
 
 
 class HumanSFRivals:
