@@ -127,7 +127,10 @@ class ProcessServer:
 
 
 def create_table(base: str, game: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-    response = httpx.post(f"{base}/api/tables", json={"game": game, "seats": seats, **extra})
+    # A loaded 2-core host can take longer than httpx's 5 s default to make a table.
+    response = httpx.post(
+        f"{base}/api/tables", json={"game": game, "seats": seats, **extra}, timeout=60
+    )
     response.raise_for_status()
     data: dict[str, Any] = response.json()
     return data

@@ -312,6 +312,7 @@ def generated(examples: int) -> Any:
     )
 
 
+@pytest.mark.slow
 def test_2000_generated_bad_messages_are_refused_and_change_nothing(tables: Tables) -> None:
     sent = 0
 
@@ -435,6 +436,7 @@ def rest_bodies() -> st.SearchStrategy[tuple[str, str, bytes | str | None, dict[
     return posts | gets
 
 
+@pytest.mark.slow
 def test_generated_bad_requests_are_refused_with_a_clear_error(tables: Tables) -> None:
     sent = 0
     http = httpx.Client(base_url=tables.server.base, timeout=30)

@@ -260,6 +260,7 @@ def settled(watcher: Seat, people_seats: set[int]) -> dict[str, Any]:
         watcher.until(lambda m: m["type"] == "update")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", game_ids())
 def test_a_game_survives_the_server_being_killed(database_url, game):
     """SIGKILL with a choice acknowledged (in a simultaneous step, before the other people

@@ -198,6 +198,7 @@ def sweep(url: str, name: str, window: int) -> tuple[int, int]:
     return len(points), reference.events
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_a_kill_between_any_two_storage_statements_of_the_first_and_last_steps_loses_nothing(
     database_url: str, name: str

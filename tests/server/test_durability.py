@@ -20,6 +20,7 @@ def process(database_url: str) -> Iterator[ProcessServer]:
     live.stop()
 
 
+@pytest.mark.slow
 def test_sigkill_mid_game_loses_nothing_acknowledged(process):
     made = create_table(
         process.base,

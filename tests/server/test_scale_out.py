@@ -54,6 +54,7 @@ def test_two_processes_play_one_table_to_the_end(two):
         assert [{int(k): v for k, v in s.items()} for s in record["steps"]] == steps
 
 
+@pytest.mark.slow
 @postgres_only
 def test_killing_the_owner_mid_game_loses_no_acknowledged_choice(two):
     owner, other = two
@@ -77,6 +78,7 @@ def test_killing_the_owner_mid_game_loses_no_acknowledged_choice(two):
     assert [{int(k): v for k, v in s.items()} for s in record["steps"]] == steps
 
 
+@pytest.mark.slow
 @postgres_only
 def test_a_table_nobody_owns_is_served_where_it_is_asked_for(two):
     first, second = two

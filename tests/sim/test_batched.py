@@ -7,6 +7,8 @@ from __future__ import annotations
 import dataclasses
 import json
 
+import pytest
+
 from kumite.sim.backends import simulate
 from kumite.sim.engine import SimSpec
 
@@ -17,6 +19,7 @@ def dump(result):
     return json.dumps(result.tally.to_json(), sort_keys=True), result.rows
 
 
+@pytest.mark.slow
 def test_batched_results_are_identical_whatever_the_jobs_and_chunks():
     spec = SimSpec("sfrivals", RANDOM2, 600, seed=11, batched=True)
     one = dump(simulate(spec, jobs=1))

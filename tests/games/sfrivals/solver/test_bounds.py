@@ -36,7 +36,11 @@ def _fight(chars: tuple[str, str], options: dict[str, str]) -> FightSolver:
         (("ken-mini", "ryu-mini"), {"pack": MINI6}),
         (("ryu-mini", "ryu-mini"), {"pack": MINI6, "ultra_rule": "power"}),
         (("juri", "guile"), {"pack": PACK3}),
-        (("dudley", "zangief"), {"pack": PACK3, "no_legal_card": "play-powerless"}),
+        pytest.param(
+            ("dudley", "zangief"),
+            {"pack": PACK3, "no_legal_card": "play-powerless"},
+            marks=pytest.mark.slow,
+        ),
     ],
 )
 def test_compiled_bounds_equal_the_reference(
