@@ -283,7 +283,8 @@ REACH = """async ([samples, cards]) => {
     const box = document.createElement("div");
     document.body.append(box);
     let chosen = [];
-    mod.renderView(box, faceContext({ state, cards, seat: state.seat, choose: (c) => chosen.push(c) }));
+    const choose = (c) => chosen.push(c);
+    mod.renderView(box, faceContext({ state, cards, seat: state.seat, choose }));
     state.decision.legal.forEach((choice, i) => {
       const label = state.decision.labels[i];
       const found = [...box.querySelectorAll("button[data-choice]")]
