@@ -239,7 +239,8 @@ def test_the_lobby_form_is_the_games_declaration(server, game):
 @pytest.mark.parametrize("game", [g for g in game_ids() if get_spec(g).web is not None])
 def test_a_games_own_browser_files_are_served(server, game):
     """A game's browser face (its spec's ``web`` package): each of its scripts and styles is
-    served at /static/games/<id>/, its table.js exporting ``render`` and ``renderView``."""
+    served at /static/games/<id>/, its table.js exporting ``renderView`` (docs/protocol.md,
+    "Game renderers"; the page redraws, the shared static/js/face.js builds its context)."""
     folder = resources.files(get_spec(game).web)
     names = [f.name for f in folder.iterdir() if f.name.endswith((".js", ".css"))]
     assert "table.js" in names
@@ -247,7 +248,7 @@ def test_a_games_own_browser_files_are_served(server, game):
         response = httpx.get(f"{server.base}/static/games/{game}/{name}")
         assert response.status_code == 200, name
     script = httpx.get(f"{server.base}/static/games/{game}/table.js").text
-    assert "export function render(" in script and "export function renderView(" in script
+    assert "export function renderView(" in script
 
 
 def settled(watcher: Seat, people_seats: set[int]) -> dict[str, Any]:

@@ -3,6 +3,7 @@ not raw ids like ``play:punch``), arrow keys, and one file name for every downlo
 
 from __future__ import annotations
 
+import re
 import time
 
 import httpx
@@ -64,6 +65,19 @@ def test_the_replay_slider_jump_keys_and_labels(browser, web, shots):
     assert choices and all("play:" not in c and "ryu." not in c for c in choices), choices
     assert any(c.split(": ", 1)[1].startswith("Play ") for c in choices)
     page.screenshot(path=shots / "replay.png")
+    # Issue 30: the "Last clash" panel calls each seat by the server's name, as the live table
+    # does, never the rules' "Player 1" or "P1"
+    names = [s["name"] for s in httpx.get(f"{web.base}/api/tables/{table}").json()["seats"]]
+    step = last
+    while not page.locator("#latest #clash").count():
+        step -= 1
+        assert step > 0, "no step of the replay shows a clash"
+        page.keyboard.press("ArrowLeft")
+    clash = page.inner_text("#latest #clash")
+    assert not re.search(r"\bPlayer \d|\bP\d\b", clash), clash
+    assert sorted(page.locator("#clash .reveal .dim").all_inner_texts()) == sorted(names)
+    steps = page.locator("#clash ol li").all_inner_texts()
+    assert steps and any(name in text for text in steps for name in names), steps
     # one file name scheme for every download
     assert page.get_attribute("#download", "download") == f"kumite-sfrivals-{table}.json"
     assert not errors, errors

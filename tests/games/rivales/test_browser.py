@@ -305,13 +305,14 @@ def decision_samples() -> list[dict]:
 
 REACH = """async ([samples, cards]) => {
   const mod = await import("/static/games/rivales/table.js");
+  const { faceContext } = await import("/static/js/face.js");
   const problems = [];
   for (const state of samples) {
     const box = document.createElement("div");
     document.body.append(box);
     let chosen = [];
-    mod.render(box, { state, cards, seat: state.seat, choose: (c) => chosen.push(c), rules: {},
-      seatName: (i) => `Player ${i + 1}`, lastEvents: [], history: [], selection: {} });
+    const choose = (c) => chosen.push(c);
+    mod.renderView(box, faceContext({ state, cards, seat: state.seat, choose }));
     state.decision.legal.forEach((choice, i) => {
       const label = state.decision.labels[i];
       const found = [...box.querySelectorAll("button[data-choice]")]

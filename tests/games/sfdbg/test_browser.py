@@ -277,13 +277,14 @@ def decision_samples() -> list[dict]:
 
 REACH = """async ([samples, cards]) => {
   const mod = await import("/static/games/sfdbg/table.js");
+  const { faceContext } = await import("/static/js/face.js");
   const problems = [];
   for (const state of samples) {
     const box = document.createElement("div");
     document.body.append(box);
     let chosen = [];
-    mod.render(box, { state, cards, seat: state.seat, choose: (c) => chosen.push(c),
-      seatName: (i) => `Player ${i + 1}`, lastEvents: [], selection: {} });
+    const choose = (c) => chosen.push(c);
+    mod.renderView(box, faceContext({ state, cards, seat: state.seat, choose }));
     state.decision.legal.forEach((choice, i) => {
       const label = state.decision.labels[i];
       const found = [...box.querySelectorAll("button[data-choice]")]
@@ -348,10 +349,10 @@ def test_every_legal_choice_of_every_decision_kind_is_a_labelled_button(browser,
 
 MARKS = """async ([state, cards]) => {
   const mod = await import("/static/games/sfdbg/table.js");
+  const { faceContext } = await import("/static/js/face.js");
   const box = document.createElement("div");
   document.body.append(box);
-  mod.render(box, { state, cards, seat: state.seat, choose: () => {},
-    seatName: (i) => `Player ${i + 1}`, lastEvents: [], selection: {} });
+  mod.renderView(box, faceContext({ state, cards, seat: state.seat }));
   const text = (sel) => [...box.querySelectorAll(sel)].map((el) => el.textContent);
   const out = {
     hand: text("#dbg-hand .dbg-card"), kick: text("#dbg-kicks .dbg-type"),

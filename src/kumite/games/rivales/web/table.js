@@ -4,8 +4,10 @@
 // combo chain), your hand, each clash's resolution, and every pending decision as something
 // to click. Elements that make a choice carry `data-choice`; the decision panel lists every
 // legal choice with the label the server sent (built from this seat's view only).
-import { h, clear, mark, provenanceTitle } from "/static/js/api.js";
-import { decisionMap, targetKey } from "/static/js/choices.js";
+import { h, mark, provenanceTitle } from "/static/js/api.js";
+import { decisionMap, startBoard } from "/static/js/face.js";
+
+const FACE = { id: "rivales", css: "/static/games/rivales/rivales.css", className: "rv" };
 
 const TYPES = {
   basic: { icon: "◆", name: "basic (light-blue diamond)" },
@@ -76,11 +78,6 @@ export function chatRules(channel) {
     : "Team talk (2vs2): talk about what is on the table; never show or name the cards in your hand.";
 }
 
-function ensureStyles() {
-  if (document.getElementById("rivales-css")) return;
-  document.head.append(h("link", { id: "rivales-css", rel: "stylesheet", href: "/static/games/rivales/rivales.css" }));
-}
-
 // -- who is who --------------------------------------------------------------------------------
 
 function teamOf(view, seat) {
@@ -99,17 +96,11 @@ function relation(ctx, seat) {
   return teamOf(ctx.state.view, seat) === mine ? "partner" : "rival";
 }
 
-// A seat by the name the server made for it, marked "you", "partner" or "rival" there too.
-function who(ctx, seat) {
-  return ctx.seatName(seat);
-}
-
-// A seat with its fighter, where the board speaks of fighters ("Ana (you) · Zorro"): the
-// server's name, never the game's own "P1 Zorro".
+// A seat with its fighter, where the board speaks of fighters ("Ana · Zorro"): the server's
+// name, never the game's own "P1 Zorro".
 function named(ctx, seat) {
   const p = ctx.state.view.players[seat];
-  const s = (ctx.state.seats || [])[seat];
-  const name = s ? s.name : who(ctx, seat);
+  const name = ctx.plainName(seat);
   return p && p.fighter_name ? `${name} · ${p.fighter_name}` : name;
 }
 
@@ -129,7 +120,7 @@ export function seatAliases(view) {
 function teamLabel(ctx, t) {
   const view = ctx.state.view;
   if (view.mode === "2v2") return TEAM_NAMES[t] + (myTeam(ctx) === t ? " (your team)" : "");
-  return who(ctx, view.teams[t][0]);
+  return ctx.seatName(view.teams[t][0]);
 }
 
 // -- choices -------------------------------------------------------------------------------
@@ -137,9 +128,9 @@ function teamLabel(ctx, t) {
 // The choice that targets an element of the table (the server names each choice's target:
 // a card of the hand, a card in a zone's line, a zone, a fighter), or none.
 function pickAttrs(ctx, map, target) {
-  const choice = map.byTarget.get(targetKey(target));
+  const choice = map.at(target);
   if (!choice) return { choice: null };
-  return { choice, label: map.labels.get(choice), onclick: () => ctx.choose(choice) };
+  return { choice, label: map.label(choice), onclick: () => ctx.choose(choice) };
 }
 
 // -- cards ---------------------------------------------------------------------------------
@@ -259,7 +250,7 @@ function fighterPanel(ctx, p) {
     id: `rv-fighter-${p.seat}`, dataset: { seat: p.seat, team: p.team },
   });
   const f = p.fighter && ctx.cards.fighters[p.fighter];
-  const head = h("h3", {}, who(ctx, p.seat), p.fighter_name ? h("span.dim", {}, ` · ${p.fighter_name}`) : null);
+  const head = h("h3", {}, ctx.seatName(p.seat), p.fighter_name ? h("span.dim", {}, ` · ${p.fighter_name}`) : null);
   panel.append(head);
   if (!f) {
     panel.append(h("p.dim", {}, "Choosing a fighter…"));
@@ -282,7 +273,7 @@ function fighterPanel(ctx, p) {
   if (bonus.length) facts.append(h("span.badge.warn", {}, "next card " + bonus.map(([k, v]) => `+${v} ${k}`).join(", ")));
   if (p.no_basic) facts.append(h("span.badge.bad", {}, "may not play basic cards this clash"));
   if (p.shown_to && p.shown_to.length) {
-    facts.append(h("span.badge", {}, `showed their hand to ${p.shown_to.map((s) => who(ctx, s)).join(", ")}`));
+    facts.append(h("span.badge", {}, `showed their hand to ${p.shown_to.map((s) => ctx.seatName(s)).join(", ")}`));
   }
   panel.append(facts);
   panel.append(h("div.rv-passive", { title: provenanceTitle(f, "passive") },
@@ -324,7 +315,7 @@ function myZone(ctx) {
 
 function slotTile(ctx, slot, { inChain, active, map, zone }) {
   const view = ctx.state.view;
-  const owner = view.mode === "2v2" ? h("span.rv-owner", { title: who(ctx, slot.owner) }, (ctx.state.marks || [])[slot.owner] || `seat ${slot.owner + 1}`) : null;
+  const owner = view.mode === "2v2" ? h("span.rv-owner", { title: ctx.seatName(slot.owner) }, (ctx.state.marks || [])[slot.owner] || ctx.plainName(slot.owner)) : null;
   const attrs = slot.card ? pickAttrs(ctx, map, { zone: "line", seat: slot.owner, card: slot.card }) : { choice: null };
   const cls = [`side-${slot.side}`, inChain ? "in-chain" : "", active ? "active" : ""].filter(Boolean).join(".");
   if (slot.side === "up") {
@@ -381,7 +372,7 @@ function versus(ctx, fight) {
   const box = h("div.rv-versus", { dataset: { zone: fight.zone } });
   const side = (t) => {
     const seat = fight.seats[t];
-    const parts = [h("strong", { title: who(ctx, seat) }, sideName(ctx, seat))];
+    const parts = [h("strong", { title: ctx.seatName(seat) }, sideName(ctx, seat))];
     if (fight.persona[t]) parts.push(h("span.chip", {}, fight.persona[t].toUpperCase()));
     if (fight.boost[t]) parts.push(h("span.chip", { title: "energy spent on a boost before the reveal" }, `boost ${fight.boost[t]} energy`));
     if (fight.dodge[t]) parts.push(h("span.chip", {}, "dodges"));
@@ -501,7 +492,7 @@ function turnLine(ctx) {
     if (d.seat === ctx.seat) {
       box.append(h("span.rv-you", {}, ctx.state.decision ? `Your decision: ${YOURS[d.kind] || d.kind}` : "Chosen — waiting for the others"));
     } else {
-      box.append(h("span.rv-wait", { dataset: { seat: d.seat, kind: d.kind } }, `${who(ctx, d.seat)} ${DOING[d.kind] || "is deciding"}…`));
+      box.append(h("span.rv-wait", { dataset: { seat: d.seat, kind: d.kind } }, `${ctx.seatName(d.seat)} ${DOING[d.kind] || "is deciding"}…`));
     }
   }
   if (view.pending.some((d) => d.kind === "boost") && view.last_winner !== null && view.last_winner !== undefined) {
@@ -545,8 +536,7 @@ function decisionPanel(ctx, map) {
   // Cards and fighters are clicked where they lie; the full list stays one click away.
   // A choice made by clicking a zone is offered there only (once, not twice).
   if (decision.kind === "zone-order") return panel;
-  const placed = new Set(map.byTarget.values());
-  const many = decision.kind === "fighter" || map.choices.every((c) => placed.has(c.id));
+  const many = decision.kind === "fighter" || map.choices.every((c) => map.placed(c.id));
   const buttons = h("div.rv-choices", { id: "rv-choices" }, map.choices.map(({ id: choice, label }) => h("button", {
     type: "button", dataset: { choice }, title: choice, onclick: () => ctx.choose(choice),
   }, label)));
@@ -567,7 +557,7 @@ function handArea(ctx, me, map) {
   const f = me.fighter && ctx.cards.fighters[me.fighter];
   for (const id of me.hand) {
     const attrs = pickAttrs(ctx, map, { zone: "hand", card: id });
-    const why = map.why.get(targetKey({ zone: "hand", card: id }));
+    const why = map.whyNot({ zone: "hand", card: id });
     row.append(cardTile(ctx, id, { ...attrs, why, note: f ? copiesNote(f, id) : undefined }));
   }
   box.append(row);
@@ -583,7 +573,7 @@ function resultPanel(ctx) {
   return h("section.panel.rv-result", { id: "rv-result" }, h("h2", {}, text),
     h("p", {}, `${o.reason} — rounds won ${view.rounds_won.join("–")}`),
     h("table", {}, h("tbody", {}, view.players.map((p) => h(`tr${o.winners.includes(p.seat) ? ".win" : ""}`, {},
-      h("td", {}, who(ctx, p.seat)), h("td", {}, `♥ ${p.life}/${p.life_max}`), h("td", {}, `${p.rounds_won} round${p.rounds_won === 1 ? "" : "s"}`))))));
+      h("td", {}, ctx.seatName(p.seat)), h("td", {}, `♥ ${p.life}/${p.life_max}`), h("td", {}, `${p.rounds_won} round${p.rounds_won === 1 ? "" : "s"}`))))));
 }
 
 function teamRow(ctx, t) {
@@ -593,12 +583,10 @@ function teamRow(ctx, t) {
 }
 
 export function renderView(container, ctx) {
-  ensureStyles();
+  startBoard(container, FACE);
   const { state } = ctx;
   const view = state.view;
   const map = decisionMap(state.decision);
-  clear(container);
-  container.classList.add("rv");
   container.append(header(ctx), turnLine(ctx));
   if (view.outcome) container.append(resultPanel(ctx));
   const mine = myTeam(ctx);
@@ -625,9 +613,4 @@ export function renderView(container, ctx) {
   else if (state.decision) dock.append(decisionPanel(ctx, map));
   if (me && me.hand && (me.hand.length || view.phase !== "fighter")) dock.append(handArea(ctx, me, map));
   if (dock.children.length) container.append(dock);
-}
-
-export function render(container, ctx) {
-  ctx.rerender = () => render(container, ctx);
-  renderView(container, ctx);
 }

@@ -3,8 +3,10 @@
 // as something to click. Card tiles carry `data-choice` when clicking them makes a choice;
 // the decision panel lists every legal choice with the label the server sent. What each
 // choice targets (a card of a zone, a stack, the Stage, a foe) is the server's word too.
-import { h, clear, mark, provenanceTitle } from "/static/js/api.js";
-import { decisionMap, targetKey } from "/static/js/choices.js";
+import { h, mark, provenanceTitle } from "/static/js/api.js";
+import { decisionMap, startBoard } from "/static/js/face.js";
+
+const FACE = { id: "sfdbg", css: "/static/games/sfdbg/sfdbg.css", className: "dbg" };
 
 const TYPE_CLASS = {
   Starter: "starter", Hero: "hero", Villain: "villain", "Super Power": "power",
@@ -36,21 +38,6 @@ const FIGHT = new Set([
 
 export function chatRules() {
   return "Table talk for everyone at the table. Hands and deck orders stay hidden.";
-}
-
-function ensureStyles() {
-  if (document.getElementById("sfdbg-css")) return;
-  document.head.append(h("link", { id: "sfdbg-css", rel: "stylesheet", href: "/static/games/sfdbg/sfdbg.css" }));
-}
-
-// The choice that targets an element of the table ({zone, card}, a stack, the Stage, a foe).
-function chosenBy(map, target) {
-  return map.byTarget.get(targetKey(target));
-}
-
-// Whether some choice targets a card of `zone` (its pile is then shown open).
-function targets(map, zone) {
-  return map.choices.some((c) => c.target && c.target.zone === zone);
 }
 
 function hoverText(c) {
@@ -108,16 +95,11 @@ function pile(ctx, zone, ids, map, { small = false, group = true, empty = "—" 
   for (const id of ids) counts.set(id, (counts.get(id) || 0) + 1);
   const order = group ? [...counts.keys()] : ids;
   for (const id of order) {
-    const choice = chosenBy(map, { zone, card: id });
+    const choice = map.at({ zone, card: id });
     const count = group ? counts.get(id) : 1;
-    row.append(tile(ctx, id, { choice, label: choice && map.labels.get(choice), small, count }));
+    row.append(tile(ctx, id, { choice, label: choice && map.label(choice), small, count }));
   }
   return row;
-}
-
-// A seat by the name the server made for it (the log's "Player 2" reads the same).
-function who(ctx, seat) {
-  return ctx.seatName(seat);
 }
 
 function heroBox(ctx, p) {
@@ -158,11 +140,11 @@ function playerPanel(ctx, p, map, isMe) {
   const view = ctx.state.view;
   const active = view.phase === "turn" && view.active === p.seat;
   const panel = h(`section.player.dbg-player${active ? ".active" : ""}${struck(ctx, p.seat) ? ".took-hit" : ""}`, { id: isMe ? "me" : `player-${p.seat}`, dataset: { seat: p.seat } });
-  const foe = chosenBy(map, { seat: p.seat });
+  const foe = map.at({ seat: p.seat });
   panel.append(h("h2", {}, active ? h("span.dbg-turnmark", { title: "whose turn it is" }, "▶") : null,
-    who(ctx, p.seat), ...counts(p),
+    ctx.seatName(p.seat), ...counts(p),
     foe ? h("button.primary", { type: "button", dataset: { choice: foe }, onclick: () => ctx.choose(foe) },
-      map.labels.get(foe)) : null));
+      map.label(foe)) : null));
   // Your turn is about your Super Hero and what you have in play: marked for the page to keep
   // in sight with the decision (the in-play area shown even while empty).
   const turn = isMe && ctx.state.decision && ctx.state.decision.kind === "turn";
@@ -188,15 +170,15 @@ function playerPanel(ctx, p, map, isMe) {
 function opponentRow(ctx, p, map) {
   const view = ctx.state.view;
   const active = view.phase === "turn" && view.active === p.seat;
-  const foe = chosenBy(map, { seat: p.seat });
+  const foe = map.at({ seat: p.seat });
   const row = h(`section.dbg-opp${active ? ".active" : ""}${struck(ctx, p.seat) ? ".took-hit" : ""}`, { id: `player-${p.seat}`, dataset: { seat: p.seat } });
   row.append(h("div.dbg-opp-line", {},
     active ? h("span.dbg-turnmark", { title: "whose turn it is" }, "▶") : null,
-    h("strong", {}, who(ctx, p.seat)),
+    h("strong", {}, ctx.seatName(p.seat)),
     h("span.dbg-opp-hero", { title: p.counter_attack || "" }, p.hero_name || "face-down Super Hero"),
     ...counts(p),
     foe ? h("button.primary", { type: "button", dataset: { choice: foe }, onclick: () => ctx.choose(foe) },
-      map.labels.get(foe)) : null));
+      map.label(foe)) : null));
   if (active && p.in_play.length) row.append(pile(ctx, "other-play", p.in_play, map, { small: true }));
   const more = [];
   if (p.hero) more.push(heroBox(ctx, p));
@@ -214,7 +196,8 @@ function zoneBox(title, content) {
 }
 
 function discardBox(ctx, p, map, isMe) {
-  const wanted = isMe && targets(map, "discard");
+  // a choice among the discard pile's cards: the pile shown open
+  const wanted = isMe && map.aims("discard");
   const top = p.discard[p.discard.length - 1];
   const name = (ctx.cards.cards[top] || { name: top }).name;
   return h("details.dbg-discard", { open: wanted || undefined },
@@ -229,34 +212,34 @@ function stacks(ctx, map) {
   const { cards } = ctx;
   const box = h("section.panel.dbg-table", { id: "dbg-stacks" });
   const row = h("div.dbg-stacks");
-  const kick = chosenBy(map, { zone: "kick" });
+  const kick = map.at({ zone: "kick" });
   const k = cards.cards.kick;
   // Kick's type is an estimate: shown with its mark, like every card's.
   const kickType = k ? h("span.dbg-type", { title: provenanceTitle(k, "type") }, k.type, h("span.mark", {}, mark(k, "type"))) : null;
   const kickCost = view.kicks ? h("span.dbg-cost", { title: "cost" }, cards.kick_cost ?? (k && k.cost)) : " (empty)";
   row.append(h("div.dbg-stack", { id: "dbg-kicks" },
     kick ? h("button.dbg-pile.pick", { type: "button", dataset: { card: "kick", choice: kick },
-      title: `${map.labels.get(kick)}\n\n${k ? hoverText(k) : ""}`, "aria-label": map.labels.get(kick),
+      title: `${map.label(kick)}\n\n${k ? hoverText(k) : ""}`, "aria-label": map.label(kick),
       onclick: () => ctx.choose(kick) }, `Kicks ${view.kicks}`, kickType, kickCost)
       : h("span.dbg-pile", { title: k ? hoverText(k) : "" }, `Kicks ${view.kicks}`, kickType, kickCost)));
   row.append(h("div.dbg-stack", { id: "dbg-weakness" },
     h("span.dbg-pile.weak", { title: "Weakness stack: -1 VP each at the end" }, `Weakness ${view.weaknesses} left`)));
   const top = view.main_deck_top;
-  const topChoice = top ? chosenBy(map, { zone: "main_top", card: top }) : null;
+  const topChoice = top ? map.at({ zone: "main_top", card: top }) : null;
   row.append(h("div.dbg-stack", { id: "dbg-main" },
     h("span.dbg-pile", {}, `Main deck ${view.main_deck}`),
-    top ? tile(ctx, top, { small: true, note: "on top", choice: topChoice, label: topChoice && map.labels.get(topChoice) }) : null));
+    top ? tile(ctx, top, { small: true, note: "on top", choice: topChoice, label: topChoice && map.label(topChoice) }) : null));
   const bosses = view.bosses;
   const boss = bosses.current ? cards.heroes[bosses.current] : null;
   row.append(h("div.dbg-stack", { id: "dbg-bosses" },
     h("span.dbg-pile", { title: "The Stage Bosses, face down" }, `Super Hero stack ${bosses.remaining}`),
     bosses.defeated.length ? h("span.dim", {}, " Defeated: ",
       bosses.defeated.map((id) => (cards.heroes[id] || { name: id }).name).join(", ")) : null));
-  const ultra = chosenBy(map, { zone: "ultra" });
+  const ultra = map.at({ zone: "ultra" });
   if (ultra) {
     row.append(h("div.dbg-stack", { id: "dbg-ultra" },
       h("button.dbg-pile.pick", { type: "button", dataset: { choice: ultra }, onclick: () => ctx.choose(ultra) },
-        map.labels.get(ultra))));
+        map.label(ultra))));
   }
   if (view.destroyed.length) {
     row.append(h("span.dim", { title: view.destroyed.map((id) => (cards.cards[id] || { name: id }).name).join(", ") },
@@ -265,13 +248,13 @@ function stacks(ctx, map) {
   box.append(row);
   // The Stage: the face-up one can be challenged for its cost.
   const stage = view.stages;
-  const challenge = chosenBy(map, { zone: "stage" });
+  const challenge = map.at({ zone: "stage" });
   const tableau = h("div.dbg-tableau");
   if (stage.top) {
     const s = cards.cards[stage.top];
     tableau.append(h("div.dbg-stage", { id: "dbg-stage" },
       h("h3", {}, `Stage (${stage.remaining} left)`),
-      tile(ctx, stage.top, { choice: challenge, label: challenge && map.labels.get(challenge),
+      tile(ctx, stage.top, { choice: challenge, label: challenge && map.label(challenge),
         note: challenge || view.phase === "over" ? `defeat for ${s.cost}` : `costs ${s.cost} Power` }),
       boss ? h("div.dbg-hero.dbg-boss", { title: provenanceTitle(boss, "counter_attack") },
         h("strong", {}, `Stage Boss: ${boss.name}`),
@@ -283,10 +266,10 @@ function stacks(ctx, map) {
   const lineup = h("div.dbg-row.dbg-lineup", { id: "dbg-lineup", dataset: { zone: "lineup" } });
   for (const id of view.line_up) {
     if (!id) { lineup.append(h("div.dbg-card.empty", {}, "empty")); continue; }
-    const choice = chosenBy(map, { zone: "lineup", card: id });
-    lineup.append(tile(ctx, id, { choice, label: choice && map.labels.get(choice) }));
+    const choice = map.at({ zone: "lineup", card: id });
+    lineup.append(tile(ctx, id, { choice, label: choice && map.label(choice) }));
   }
-  const buying = view.line_up.some((id) => id && chosenBy(map, { zone: "lineup", card: id }));
+  const buying = view.line_up.some((id) => id && map.at({ zone: "lineup", card: id }));
   tableau.append(h("div.dbg-lineup-box", { dataset: buying ? { decisionArea: "line-up" } : {} }, h("h3", {}, "Line-Up"), lineup));
   box.append(tableau);
   return box;
@@ -298,12 +281,12 @@ function turnLine(ctx) {
   const mine = ctx.seat === view.active;
   const others = view.pending.filter((d) => d.seat !== ctx.seat);
   return h("div.dbg-turn", { id: "dbg-turn" },
-    h("strong", {}, `Turn ${view.turn} — ${mine ? "your turn" : `${who(ctx, view.active)} is playing`}`),
+    h("strong", {}, `Turn ${view.turn} — ${mine ? "your turn" : `${ctx.seatName(view.active)} is playing`}`),
     h("span.dbg-power", { id: "dbg-power", title: `${mine ? "Your" : "Their"} Power this turn` }, `⚡ ${view.power} Power`),
     view.this_turn.cannot_buy ? h("span.chip.atk", {}, "can't buy this turn") : null,
     view.this_turn.stage_defeated ? h("span.chip", {}, "Stage defeated this turn") : null,
     view.this_turn.under_discount ? h("span.chip", {}, `-${view.this_turn.under_discount} on cards under your Super Hero`) : null,
-    ...others.map((d) => h("span.waiting", {}, ` ${who(ctx, d.seat)} ${DOING[d.kind] || "is deciding"}…`)));
+    ...others.map((d) => h("span.waiting", {}, ` ${ctx.seatName(d.seat)} ${DOING[d.kind] || "is deciding"}…`)));
 }
 
 function fights(ctx) {
@@ -366,7 +349,7 @@ function scoreboard(ctx) {
   const view = ctx.state.view;
   const outcome = view.outcome;
   const rows = view.players.map((p) => h(`tr${outcome && outcome.winners.includes(p.seat) ? ".win" : ""}`, {},
-    h("td", {}, who(ctx, p.seat)), h("td", {}, p.hero_name || "?"),
+    h("td", {}, ctx.seatName(p.seat)), h("td", {}, p.hero_name || "?"),
     h("td", {}, String(p.vp)), h("td", {}, String(p.stages)), h("td", {}, String(p.cards))));
   return h("section.panel.dbg-score", { id: "dbg-score" }, h("h2", {}, "Final score"),
     h("table", {}, h("thead", {}, h("tr", {}, ["Player", "Super Hero", "VP", "Stages", "Cards"].map((t) => h("th", {}, t)))),
@@ -375,12 +358,10 @@ function scoreboard(ctx) {
 }
 
 export function renderView(container, ctx) {
-  ensureStyles();
+  startBoard(container, FACE);
   const { state } = ctx;
   const view = state.view;
   const map = decisionMap(state.decision);
-  clear(container);
-  container.classList.add("dbg");
   container.append(turnLine(ctx));
   if (view.phase === "over") container.append(scoreboard(ctx));
   const me = view.players.find((p) => p.seat === ctx.seat && p.hand);
@@ -414,9 +395,4 @@ export function renderView(container, ctx) {
     for (const row of piles) row.dataset.decisionArea = row.dataset.zone || "cards";
     if (!piles.length) dock.querySelector(".dbg-decision").dataset.decisionArea = "the choices";
   }
-}
-
-export function render(container, ctx) {
-  ctx.rerender = () => render(container, ctx);
-  renderView(container, ctx);
 }

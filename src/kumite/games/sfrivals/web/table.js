@@ -1,6 +1,10 @@
 // Street Fighter Rivals at the web table: life gauges, the clash, your hand, set-up.
-import { h, clear, mark, provenanceTitle, MARKS } from "/static/js/api.js";
-import { decisionMap, targetKey } from "/static/js/choices.js";
+import { h, mark, provenanceTitle, MARKS } from "/static/js/api.js";
+import { decisionMap, startBoard } from "/static/js/face.js";
+
+const FACE = { id: "sfrivals", css: "/static/games/sfrivals/sfrivals.css", className: "sfr" };
+// The decisions that play a card of the hand.
+const PLAYS = new Set(["play", "play-first"]);
 
 export function chatRules() {
   return "Table talk between the two players. Your hand and your cover card stay hidden.";
@@ -109,7 +113,7 @@ function playerArea(ctx, p, isMe) {
   const { cards, seatName, state } = ctx;
   const view = state.view;
   // Your played row is what a play decision is about: marked, and kept in sight with it.
-  const playing = isMe && state.decision && state.decision.kind.startsWith("play");
+  const playing = isMe && state.decision && PLAYS.has(state.decision.kind);
   const area = h(`div.player`, { id: isMe ? "me" : `player-${p.seat}`, dataset: playing ? { decisionArea: "your played row" } : {} });
   // a player hit in this update shakes once (no motion under prefers-reduced-motion)
   const hit = (ctx.lastEvents || []).some((e) => e.type === "DamageDealt" && e.seat === p.seat);
@@ -207,7 +211,7 @@ function setupChoice(ctx) {
     }));
   }
   const choice = selection.cover && selection.shown
-    ? map.byTarget.get(targetKey({ zone: "hand", cards: [selection.cover, selection.shown] })) : null;
+    ? map.at({ zone: "hand", cards: [selection.cover, selection.shown] }) : null;
   box.append(status, row, h("div.row", {},
     h("button.primary", { type: "button", id: "confirm-setup", disabled: !choice,
       onclick: () => { choose(choice); selection.cover = selection.shown = null; } }, "Confirm set-up"),
@@ -218,7 +222,7 @@ function setupChoice(ctx) {
 function handArea(ctx, me) {
   const { state, cards, choose } = ctx;
   const decision = state.decision;
-  const playing = decision && decision.kind.startsWith("play");
+  const playing = decision && PLAYS.has(decision.kind);
   const map = decisionMap(playing ? decision : null);
   const box = h(`div.panel${playing ? ".decision" : ""}`, { id: "hand", dataset: playing ? { decisionControls: "" } : {} },
     h("h2", {}, playing ? (decision.kind === "play-first"
@@ -227,14 +231,14 @@ function handArea(ctx, me) {
   const row = h("div.cards");
   for (const [id, copies] of counted(me.hand || [])) {
     // a card to play, else why it may not be played now (the rules' own words, sent by the server)
-    const key = targetKey({ zone: "hand", card: id });
-    const choice = map.byTarget.get(key);
+    const target = { zone: "hand", card: id };
+    const choice = map.at(target);
     const unplayable = playing && !choice;
     row.append(card(cards, id, {
       onclick: choice ? () => choose(choice) : undefined,
       choice,
       disabled: unplayable,
-      why: unplayable ? map.why.get(key) || "Not playable now" : undefined,
+      why: unplayable ? map.whyNot(target) || "Not playable now" : undefined,
       extra: copies > 1 ? h("div.dim.copies", {}, `×${copies}`) : null,
     }));
   }
@@ -243,17 +247,10 @@ function handArea(ctx, me) {
   return box;
 }
 
-function ensureStyles() {
-  if (document.getElementById("sfrivals-css")) return;
-  document.head.append(h("link", { id: "sfrivals-css", rel: "stylesheet", href: "/static/games/sfrivals/sfrivals.css" }));
-}
-
 export function renderView(container, ctx) {
-  ensureStyles();
+  startBoard(container, FACE);
   const { state } = ctx;
   const view = state.view;
-  clear(container);
-  container.classList.add("sfr");
   const mySeat = ctx.seat;
   const players = view.players;
   const others = players.filter((p) => p.seat !== mySeat);
@@ -284,9 +281,4 @@ export function renderView(container, ctx) {
     if (!state.decision && state.submitted) dock.append(h("p.waiting", { id: "waiting" }, "Waiting for your opponent…"));
     if (dock.children.length) container.append(dock);
   }
-}
-
-export function render(container, ctx) {
-  ctx.rerender = () => render(container, ctx);
-  renderView(container, ctx);
 }

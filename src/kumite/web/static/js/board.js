@@ -1,17 +1,8 @@
-// What every table page shares beyond drawing the game: focus kept across re-renders, number
-// keys for the decision's choices, rule tags that link to How to play, "your move" in the
-// tab's title and icon (a beep and a desktop notification if the player asks), the one
-// name of a downloaded record. Game ids never appear here: the game draws itself.
-
-// The rule tag of an event: a small link to its clause on the game's rules page (tap, not
-// hover), titled with the clause's plain name (the server's rule-names); the reference itself
-// is for the address only, never shown.
-export function ruleLink(h, game, names, ref) {
-  if (!ref) return null;
-  const name = (names && names[ref]) || "The rule";
-  return h("a.rule", { href: `/rules/${game}#${encodeURIComponent(ref)}`, title: name,
-    "aria-label": `Rule: ${name}`, target: "_blank", rel: "noopener" }, "§");
-}
+// What every table page shares beyond drawing the game (face.js): focus kept across re-renders,
+// number keys for the decision's choices, "your move" in the tab's title and icon (a beep and a
+// desktop notification if the player asks), the one name of a downloaded record. Game ids never
+// appear here: the game draws itself.
+import { decisionMap } from "./face.js";
 
 // A rule reference written into a text ("… (``game.ruling.name``)"), as people read it:
 // the references taken out (with their brackets), returned apart for a "?" link.
@@ -21,33 +12,6 @@ export function withoutRefs(text) {
   const out = String(text || "").replace(REF, (whole, ref) => { refs.push(ref); return ""; })
     .replace(/\s+([.,;:])/g, "$1").replace(/\s{2,}/g, " ").trim();
   return { text: out, refs };
-}
-
-// A seat as the server names it (one name per seat: kumite/server/naming.py), with what it
-// is to this page's seat ("you", "partner", "rival") when the server marks it.
-export function seatLabel(state, index) {
-  const s = state && state.seats && state.seats[index];
-  const name = s ? s.name : `Seat ${index + 1}`;
-  const mark = state && state.marks ? state.marks[index] : "";
-  return mark ? `${name} (${mark})` : name;
-}
-
-// The games' events name players by seat ("Player 2"), some by what the game calls them in
-// its view (a renderer's seatAliases: [text, seat] pairs): each is shown by the seat's name
-// as the server sends it.
-export function withNames(text, seats, aliases = []) {
-  if (!seats) return text;
-  let out = text;
-  for (const [alias, seat] of [...aliases].sort((a, b) => b[0].length - a[0].length)) {
-    if (alias && seats[seat]) out = out.split(alias).join(`\u0000${seat}\u0000`);
-  }
-  out = out.replace(/\bPlayer (\d+)\b/g, (whole, n) => {
-    const s = seats[Number(n) - 1];
-    return s && s.name ? `\u0000${Number(n) - 1}\u0000` : whole;
-  });
-  // NUL marks a seat's place: names refuse control characters, so no text holds one.
-  // eslint-disable-next-line no-control-regex
-  return out.replace(/\u0000(\d+)\u0000/g, (whole, n) => seats[Number(n)].name);
 }
 
 export function recordName(game, tableId) {
@@ -168,7 +132,7 @@ export function yourMove(state, logList, choose) {
   // an instant answer could tell the others that nothing else was possible).
   if (settings.auto && state.decision.legal.length === 1) {
     const [only] = state.decision.legal;
-    const label = (state.decision.labels && state.decision.labels[0]) || only;
+    const label = decisionMap(state.decision).label(only) || only;
     autoTimer = setTimeout(() => {
       const note = document.createElement("li");
       note.className = "note";

@@ -2,7 +2,7 @@
 // page passes on ("kumite:message" events) and draws into #clock. A countdown per seat whose
 // clock runs; "time ran out" notes; a button to hand a long-silent seat to a bot.
 import { api, clear, h } from "./api.js";
-import { seatLabel } from "./board.js";
+import { seatLabel } from "./face.js";
 
 const box = document.getElementById("clock");
 const tableId = decodeURIComponent(window.location.pathname.split("/").pop());

@@ -2,7 +2,7 @@
 // seat's view is drawn as nested data, and the pending decision as one button per legal
 // choice, labelled as the server labels it (the game's labels, else the choice itself).
 // A game with a face of its own (its spec's web folder) is drawn by that instead.
-import { decisionMap } from "./choices.js";
+import { decisionMap, startBoard } from "./face.js";
 
 function valueNode(h, value) {
   if (value === null || value === undefined) return h("span.dim", {}, "—");
@@ -20,8 +20,8 @@ function valueNode(h, value) {
 }
 
 export function renderView(container, ctx) {
-  const { state, h, clear, choose } = ctx;
-  clear(container);
+  const { state, h, choose } = ctx;
+  startBoard(container);
   container.append(h("section.generic-view", { id: "view" }, valueNode(h, state.view)));
   const decision = state.decision;
   if (decision) {
@@ -34,9 +34,4 @@ export function renderView(container, ctx) {
   } else if (state.submitted) {
     container.append(h("p.waiting", { id: "waiting" }, "Choice sent — waiting for the others."));
   }
-}
-
-export function render(container, ctx) {
-  ctx.rerender = () => render(container, ctx);
-  renderView(container, ctx);
 }

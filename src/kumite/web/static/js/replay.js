@@ -2,7 +2,8 @@
 // A slider, a jump to each round or turn, labelled choices, arrow keys.
 import { api, clear, h } from "./api.js";
 import { enableZoom } from "./zoom.js";
-import { recordName, ruleLink, seatLabel, withNames } from "./board.js";
+import { recordName } from "./board.js";
+import { aliasesOf, faceContext, nameTexts, ruleLink, seatLabel } from "./face.js";
 
 const tableId = decodeURIComponent(window.location.pathname.split("/").pop());
 let frames = [];
@@ -50,15 +51,13 @@ function show() {
   for (const [s, c] of Object.entries(frame.choices)) {
     log.append(h("li.dim", { title: c }, `${seatName(Number(s))}: ${(frame.labels || {})[s] || c}`));
   }
-  const aliases = renderer.seatAliases ? renderer.seatAliases(frame.view) : [];
-  for (const e of frame.events) log.append(h("li", {}, withNames(e.text, seats, aliases), ruleLink(h, game, ruleNames, e.rule)));
+  for (const e of frame.events) log.append(h("li", {}, e.text, ruleLink(game, ruleNames, e.rule)));
   const state = { view: frame.view, decision: null, submitted: false, seats, marks, waiting: [], outcome: null };
   const history = frames.slice(0, index + 1).flatMap((f) => f.events);
-  renderer.renderView(document.getElementById("board"), {
-    state, cards, rules, seat: null, choose: () => {}, seatName, lastEvents: frame.events, history,
-    selection: {}, h, clear, rerender: show, latest: clear(document.getElementById("latest")),
-    ruleLink: (ref) => ruleLink(h, game, ruleNames, ref),
-  });
+  renderer.renderView(document.getElementById("board"), faceContext({
+    state, cards, rules, lastEvents: frame.events, history, rerender: show,
+    latest: clear(document.getElementById("latest")), game, ruleNames,
+  }));
 }
 
 function go(to) {
@@ -81,6 +80,10 @@ async function main() {
     api(`/api/games/${data.game}/rule-names`),
   ]);
   renderer = await import(data.renderer);
+  // every step's texts by the seats' names, once: the log and the face's panels read them
+  for (const frame of frames) {
+    nameTexts(seats, aliasesOf(renderer, frame.view), { events: frame.events, labels: frame.labels });
+  }
   document.getElementById("title").textContent = `Replay of table ${tableId}`;
   document.getElementById("how-to-play").href = `/rules/${game}`;
   const download = document.getElementById("download");

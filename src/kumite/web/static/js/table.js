@@ -4,7 +4,8 @@
 import { api, clear, h, player } from "./api.js";
 import { ensurePlayer } from "./player.js";
 import { enableZoom } from "./zoom.js";
-import { keepFocus, numberKeys, placeDecision, recordName, ruleLink, seatLabel, withNames, yourMove } from "./board.js";
+import { keepFocus, numberKeys, placeDecision, recordName, yourMove } from "./board.js";
+import { aliasesOf, faceContext, nameTexts, ruleLink, seatLabel, withNames } from "./face.js";
 
 const tableId = decodeURIComponent(window.location.pathname.split("/").pop());
 const params = new URLSearchParams(window.location.hash.slice(1));
@@ -57,9 +58,9 @@ function seatName(index) {
   return seatLabel(state, index);
 }
 
-// What the game's view calls each seat besides "Player N" (a renderer may say).
+// What the game's view calls each seat besides "Player N" (a face may say).
 function aliases() {
-  return renderer && renderer.seatAliases && state ? renderer.seatAliases(state.view) : [];
+  return aliasesOf(renderer, state && state.view);
 }
 
 function appendEvents(events) {
@@ -69,7 +70,7 @@ function appendEvents(events) {
       lastStepShown = event.step;
     }
     logList.append(h("li", { dataset: { type: event.type } }, event.text,
-      ruleLink(h, info.game, ruleNames, event.rule)));
+      ruleLink(info.game, ruleNames, event.rule)));
   }
   logList.scrollTop = logList.scrollHeight;
 }
@@ -195,16 +196,15 @@ function render() {
   renderStatus();
   renderSeats();
   renderResult();
-  const ctx = { state, cards, rules, seat, choose, seatName, lastEvents, history, selection, h, clear,
-    latest: clear(latest), ruleLink: (ref) => ruleLink(h, info.game, ruleNames, ref) };
-  keepFocus(board, () => renderer.render(board, ctx));
-  // A renderer redraws itself (a set-up being assembled): keep the focus then too.
-  const again = ctx.rerender;
-  if (again) {
-    const kept = () => { keepFocus(board, again); ctx.rerender = kept; numberKeys(board, state.decision); };
-    ctx.rerender = kept;
-  }
-  numberKeys(board, state.decision);
+  // The face redraws the board; so does its ctx.rerender (a set-up being assembled), keeping
+  // the focus and the number keys each time.
+  const draw = () => {
+    keepFocus(board, () => renderer.renderView(board, ctx));
+    numberKeys(board, state.decision);
+  };
+  const ctx = faceContext({ state, cards, rules, seat, choose, lastEvents, history, selection,
+    latest: clear(latest), rerender: draw, game: info.game, ruleNames });
+  draw();
   placeDecision(board, state.decision && !state.outcome ? `${state.step}:${state.decision.kind}` : null);
   yourMove(state, logList, choose);
 }
@@ -234,13 +234,7 @@ function connect() {
       setupChat(data.chat);
     } else if (data.type === "update") {
       state = data.state;
-      const d = state.decision;
-      if (d) {
-        if (d.labels) d.labels = d.labels.map((l) => l && withNames(l, state.seats, aliases()));
-        for (const c of d.choices || []) if (c.label) c.label = withNames(c.label, state.seats, aliases());
-        if (d.prompt) d.prompt = withNames(d.prompt, state.seats, aliases());
-      }
-      for (const e of data.events) e.text = withNames(e.text, data.state.seats, aliases());
+      nameTexts(state.seats, aliases(), { events: data.events, decision: state.decision });
       if (data.events.length) {
         const newest = data.events[data.events.length - 1].step;
         lastEvents = data.events.filter((e) => e.step === newest);
