@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import time
 
 import httpx
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -32,16 +33,26 @@ def wait_for_change(page, step: int) -> None:
 
 def click_a_choice(page, kind: str, rng: random.Random) -> str:
     """Click where a player would: a fighter card, a card of the hand, a zone, a card in the
-    line; other decisions from the decision panel's labelled buttons."""
-    buttons = page.locator(f"{WHERE.get(kind, '#rv-choices button[data-choice]')} >> visible=true")
-    with contextlib.suppress(PlaywrightTimeout):  # a loaded host may draw them a moment later
-        buttons.first.wait_for(state="visible", timeout=TIMEOUT)
-    count = buttons.count()
-    assert count, kind
-    button = buttons.nth(rng.randrange(count))
-    choice = button.get_attribute("data-choice")
-    button.click()
-    return choice
+    line; other decisions from the decision panel's labelled buttons.
+
+    The decision's kind is read again while its buttons are missing: on a loaded host the
+    page may have moved on to the seat's next decision between reading the kind and looking
+    for its buttons."""
+    deadline = time.monotonic() + TIMEOUT / 1000
+    while True:
+        where = WHERE.get(kind, "#rv-choices button[data-choice]")
+        buttons = page.locator(f"{where} >> visible=true")
+        with contextlib.suppress(PlaywrightTimeout):  # a loaded host may draw them a moment later
+            buttons.first.wait_for(state="visible", timeout=2000)
+        count = buttons.count()
+        if count:
+            button = buttons.nth(rng.randrange(count))
+            choice = button.get_attribute("data-choice")
+            button.click()
+            return choice
+        assert time.monotonic() < deadline, f"no button to click at a {kind} decision"
+        decision = page.query_selector("#rv-decision")
+        kind = (decision and decision.get_attribute("data-kind")) or kind
 
 
 def assert_legend(page) -> None:
