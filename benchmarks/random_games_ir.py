@@ -29,6 +29,21 @@ rivales, ``--agent greedy``      2      139.6 M      139.8 M      33.54 M      3
 
 (-2.2 % to +0.1 % pure, -2.0 % to +0.5 % compiled: engines read their frequent choices by
 tables of the codecs' strings, the rest through the codec's memo; docs/speed.md.)
+
+Issue 29 as a whole (typed choices, declared teams, Rivales' table-driven effects and split
+end of clash, the renames), pure, the same run: 5ddb3b3 against main 186b8fa, ``--warm 3``
+(Rivales 2vs2 with ``final_round_zones=together`` and ``max_combo_cut=while-down`` after, the
+readings 5ddb3b3 played, so that both play the same games: 1,144 decisions):
+
+===============================  =====  ===========  ===========  ========
+game (options)                   N      before       after        change
+===============================  =====  ===========  ===========  ========
+sfrivals                         200    1.373 M      1.350 M      -1.7 %
+rivales (1v1)                    30     2.937 M      2.984 M      +1.6 %
+rivales (2v2)                    10     7.847 M      8.027 M      +2.3 %
+sfdbg (2 players)                10     23.50 M      23.76 M      +1.1 %
+sfdbg (4 players)                4      50.10 M      50.54 M      +0.9 %
+===============================  =====  ===========  ===========  ========
 """
 
 from __future__ import annotations
