@@ -52,6 +52,8 @@ class Moment:
     at_end: bool = False
     # the part of the page to show (a CSS selector); the whole window if none
     clip: str | None = None
+    # an element brought to the top of its scroller first (a panel the decision scrolled away)
+    scroll: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -90,7 +92,7 @@ PLANS = {
         (
             Moment("setup", has("#confirm-setup")),
             Moment("play", kind_at("play", 1)),
-            Moment("clash", kind_at("play", 3)),
+            Moment("clash", has("#clash")),
             Moment("end", at_end=True),
         ),
     ),
@@ -99,7 +101,7 @@ PLANS = {
         {"game": "rivales", "seats": [{"kind": "you", "name": ME}, BOT], "options": {"mode": "1v1"}},
         3,
         (
-            Moment("setup", lambda count, _k, _p: count == 1),
+            Moment("setup", kind_at("marker", 1)),
             Moment("play", kind_at("play", 1)),
             Moment("boost", kind_at("boost", 1)),
             Moment("clash", kind_at("play", 4)),
@@ -213,6 +215,9 @@ def save(png: bytes, path: Path) -> int:
 def shoot(page: Page, moment: Moment, folder: Path) -> None:
     page.wait_for_timeout(400)  # the page's own animations, done
     page.mouse.move(0, 0)  # no hover look on a card
+    if moment.scroll:
+        page.locator(moment.scroll).first.evaluate("e => e.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(200)
     if moment.clip:
         png = page.locator(moment.clip).first.screenshot()
     else:
