@@ -31,6 +31,7 @@ from playwright.sync_api import Page, sync_playwright
 from kumite.cli.serve import uvicorn_config
 from kumite.server.app import create_app
 from kumite.server.settings import ServerSettings
+from kumite.server.storage import tables as stored_tables
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -40,6 +41,7 @@ WIDTH = 1100  # px of a saved picture: readable on a desktop, a tap away on a ph
 MAX_BYTES = 150_000
 BOT = {"kind": "bot", "agent": "greedy"}
 ME = "You"
+BOT_SEED = 20261205
 
 
 @dataclasses.dataclass(frozen=True)
@@ -145,6 +147,9 @@ class Server:
     """kumite's app under uvicorn in a thread, with a throwaway database."""
 
     def __init__(self, folder: str) -> None:
+        # A development server takes a table's game seed, never its bots' (a secret the API
+        # does not take): this server's own bots are seeded here, so that they play alike.
+        stored_tables.new_seed = lambda: BOT_SEED
         settings = ServerSettings(dev_seeds=True)
         app = create_app(f"sqlite:///{folder}/guide.sqlite3", bot_delay=0.0, settings=settings)
         self.port = free_port()
