@@ -52,10 +52,6 @@ class Moment:
     name: str
     when: Callable[[int, str, Page], bool] | None = None
     at_end: bool = False
-    # the part of the page to show (a CSS selector); the whole window if none
-    clip: str | None = None
-    # an element brought to the top of its scroller first (a panel the decision scrolled away)
-    scroll: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -100,7 +96,11 @@ PLANS = {
     ),
     "rivales": Plan(
         "rivales",
-        {"game": "rivales", "seats": [{"kind": "you", "name": ME}, BOT], "options": {"mode": "1v1"}},
+        {
+            "game": "rivales",
+            "seats": [{"kind": "you", "name": ME}, BOT],
+            "options": {"mode": "1v1"},
+        },
         3,
         (
             Moment("setup", kind_at("marker", 1)),
@@ -220,14 +220,7 @@ def save(png: bytes, path: Path) -> int:
 def shoot(page: Page, moment: Moment, folder: Path) -> None:
     page.wait_for_timeout(400)  # the page's own animations, done
     page.mouse.move(0, 0)  # no hover look on a card
-    if moment.scroll:
-        page.locator(moment.scroll).first.evaluate("e => e.scrollIntoView({block: 'start'})")
-        page.wait_for_timeout(200)
-    if moment.clip:
-        png = page.locator(moment.clip).first.screenshot()
-    else:
-        png = page.screenshot()
-    size = save(png, folder / f"{moment.name}.webp")
+    size = save(page.screenshot(), folder / f"{moment.name}.webp")
     print(f"  {moment.name}.webp: {size / 1000:.0f} kB")
 
 

@@ -29,7 +29,7 @@ from kumite.server.rules_pages import page, rule_names
 PICTURES = {".webp": "image/webp", ".png": "image/png"}
 _SECTION = re.compile(r"^## (.+?) \{#([a-z0-9-]+)\}\s*$", re.MULTILINE)
 _CODE_REF = re.compile(r"<code>([a-z0-9-]+(?:\.[a-z0-9_-]+)+)</code>")
-_IMG_SRC = re.compile(r'<img src="([A-Za-z0-9_-]+\.(?:webp|png))"')
+_IMG = re.compile(r'<img src="([A-Za-z0-9_-]+\.(?:webp|png))"( alt="[^"]*")? />')
 _PICTURE = re.compile(r"[A-Za-z0-9_-]+\.(?:webp|png)")
 # The project's own text, but no raw HTML all the same (the pages' policy refuses inline
 # styles and scripts anyway).
@@ -80,8 +80,15 @@ def sections(game_id: str) -> tuple[str, tuple[Section, ...]]:
             )
 
         out = _CODE_REF.sub(tag, out)
-        # A picture is the guide's own file, served beside it; sized by the stylesheet.
-        return _IMG_SRC.sub(lambda m: f'<img loading="lazy" src="{base}{m.group(1)}"', out)
+        # A picture is the guide's own file, served beside it and sized by the stylesheet; a
+        # tap opens it at full size (a whole table is small on a phone).
+        return _IMG.sub(
+            lambda m: (
+                f'<a class="guide-picture" href="{base}{m.group(1)}">'
+                f'<img loading="lazy" src="{base}{m.group(1)}"{m.group(2)}></a>'
+            ),
+            out,
+        )
 
     parts = _SECTION.split(text)
     intro, rest = parts[0], parts[1:]

@@ -15,7 +15,6 @@ from kumite.core.registry import get_game, specs
 from kumite.server.context import STATIC, Server
 from kumite.web.table import adapter
 
-
 GAME_PICKER = "<!-- the games: server/pages.py -->"
 LEARN_LINK = '<a id="learn" href="/learn">'
 
