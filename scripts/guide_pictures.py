@@ -26,7 +26,8 @@ from typing import Any
 import httpx
 import uvicorn
 from PIL import Image
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Locator, Page, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from kumite.cli.serve import uvicorn_config
 from kumite.server.app import create_app
@@ -36,22 +37,38 @@ from kumite.server.storage import tables as stored_tables
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
-VIEW = {"width": 1280, "height": 800}
-WIDTH = 1100  # px of a saved picture: readable on a desktop, a tap away on a phone
+# Each moment at both sizes: "<moment>.webp" from a desktop window, "<moment>-phone.webp"
+# from a phone's (shown on narrow screens instead: server/guide_pages.py).
+SIZES = {
+    "": {"viewport": {"width": 1280, "height": 800}},
+    "-phone": {
+        "viewport": {"width": 390, "height": 844},
+        "device_scale_factor": 2,
+        "is_mobile": True,
+        "has_touch": True,
+    },
+}
+WIDTH = 1100  # px of a saved picture at most: readable on a desktop, a tap away on a phone
 MAX_BYTES = 150_000
 BOT = {"kind": "bot", "agent": "greedy"}
 ME = "You"
 BOT_SEED = 20261205
 
 
+# (how many decisions of each kind the seat has met so far, this one's kind, the page)
+When = Callable[[dict[str, int], str, Page], bool]
+
+
 @dataclasses.dataclass(frozen=True)
 class Moment:
-    """A picture: taken at the first decision of the seat (counted from 1) where ``when``
-    holds, before it is answered; ``at_end`` instead takes the result."""
+    """A picture: taken at the first decision of the seat where ``when`` holds, before it is
+    answered; ``at_end`` instead takes the result."""
 
     name: str
-    when: Callable[[int, str, Page], bool] | None = None
+    when: When | None = None
     at_end: bool = False
+    # on a phone: an element brought into sight first (a panel the page scrolled away from)
+    phone_scroll: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -62,20 +79,13 @@ class Plan:
     moments: tuple[Moment, ...]
 
 
-def kind_at(kind: str, nth: int = 1) -> Callable[[int, str, Page], bool]:
+def kind_at(kind: str, nth: int = 1) -> When:
     """The ``nth`` decision of this kind."""
-    seen: list[int] = []
-
-    def test(count: int, now: str, _page: Page) -> bool:
-        if now == kind:
-            seen.append(count)
-        return now == kind and len(seen) == nth
-
-    return test
+    return lambda tally, now, _page: now == kind and tally[kind] == nth
 
 
-def has(selector: str) -> Callable[[int, str, Page], bool]:
-    return lambda _count, _kind, page: page.query_selector(selector) is not None
+def has(selector: str) -> When:
+    return lambda _tally, _kind, page: page.query_selector(selector) is not None
 
 
 PLANS = {
@@ -90,7 +100,7 @@ PLANS = {
         (
             Moment("setup", has("#confirm-setup")),
             Moment("play", kind_at("play", 1)),
-            Moment("clash", has("#clash")),
+            Moment("clash", has("#clash"), phone_scroll="#clash"),
             Moment("end", at_end=True),
         ),
     ),
@@ -106,7 +116,7 @@ PLANS = {
             Moment("setup", kind_at("marker", 1)),
             Moment("play", kind_at("play", 1)),
             Moment("boost", kind_at("boost", 1)),
-            Moment("clash", kind_at("play", 4)),
+            Moment("clash", kind_at("play", 4), phone_scroll="#rv-clash"),
             Moment("end", at_end=True),
         ),
     ),
@@ -183,24 +193,33 @@ CLICKABLE = (
 )
 
 
+def press(target: Locator) -> None:
+    """A click; on a card another panel covers (a phone's hand under SF DBG's decision,
+    issue 30), the click event itself: the pictures are taken, not the layout tested."""
+    try:
+        target.click(timeout=3000)
+    except PlaywrightTimeout:
+        target.dispatch_event("click")
+
+
 def answer(page: Page) -> None:
     """Click the first choice the seat is offered (a set-up: two cards, then Confirm)."""
     if page.query_selector("#confirm-setup"):
         cards = page.locator("#decision button.card")
-        cards.nth(cards.count() - 1).click()
-        cards.nth(cards.count() - 2).click()
-        page.locator("#confirm-setup").click()
+        press(cards.nth(cards.count() - 1))
+        press(cards.nth(cards.count() - 2))
+        press(page.locator("#confirm-setup"))
         return
-    for selector in ("#dbg-play-power", "#dbg-hand button[data-choice^='play:']"):
+    for selector in (
+        "#dbg-play-power",
+        "#dbg-hand button[data-choice^='play:']",
+        "#dbg-lineup button[data-choice^='buy:']",
+    ):
         found = page.locator(selector)
         if found.count():
-            found.first.click()
+            press(found.first)
             return
-    buys = page.locator("#dbg-lineup button[data-choice^='buy:']")
-    if buys.count():
-        buys.first.click()
-        return
-    page.locator(CLICKABLE).first.click()
+    press(page.locator(CLICKABLE).first)
 
 
 def save(png: bytes, path: Path) -> int:
@@ -217,23 +236,28 @@ def save(png: bytes, path: Path) -> int:
     return out.tell()
 
 
-def shoot(page: Page, moment: Moment, folder: Path) -> None:
+def shoot(page: Page, moment: Moment, folder: Path, suffix: str) -> None:
     page.wait_for_timeout(400)  # the page's own animations, done
     page.mouse.move(0, 0)  # no hover look on a card
-    size = save(page.screenshot(), folder / f"{moment.name}.webp")
-    print(f"  {moment.name}.webp: {size / 1000:.0f} kB")
+    if suffix and moment.phone_scroll:
+        page.locator(moment.phone_scroll).first.evaluate("e => e.scrollIntoView(true)")
+        page.wait_for_timeout(300)
+    name = f"{moment.name}{suffix}.webp"
+    size = save(page.screenshot(), folder / name)
+    print(f"  {name}: {size / 1000:.0f} kB")
 
 
-def run(plan: Plan, base: str, browser: Any) -> None:
+def run(plan: Plan, base: str, browser: Any, suffix: str) -> None:
     folder = ROOT / "src" / "kumite" / "games" / plan.game / "guide"
     made = httpx.post(f"{base}/api/tables", json={**plan.table, "seed": plan.seed}).json()
     link = next(x for x in made["links"] if x["you"])
-    context = browser.new_context(viewport=VIEW, reduced_motion="reduce")
+    context = browser.new_context(**SIZES[suffix], reduced_motion="reduce")
     page = context.new_page()
     page.goto(base + link["url"])
     waiting = [m for m in plan.moments if not m.at_end]
     count = 0
     kinds: dict[str, int] = {}  # each kind of decision met -> its first count
+    tally: dict[str, int] = {}  # each kind of decision -> how many so far
     started = time.monotonic()
     while True:
         page.wait_for_selector("[data-decision-controls], #outcome", timeout=30000)
@@ -248,9 +272,10 @@ def run(plan: Plan, base: str, browser: Any) -> None:
         step = step_of(page)
         count += 1
         kinds.setdefault(kind, count)
+        tally[kind] = tally.get(kind, 0) + 1
         for moment in list(waiting):
-            if moment.when is not None and moment.when(count, kind, page):
-                shoot(page, moment, folder)
+            if moment.when is not None and moment.when(tally, kind, page):
+                shoot(page, moment, folder, suffix)
                 waiting.remove(moment)
         if not waiting and not any(m.at_end for m in plan.moments):
             break
@@ -263,7 +288,7 @@ def run(plan: Plan, base: str, browser: Any) -> None:
     for moment in plan.moments:
         if moment.at_end:
             page.locator("#outcome").scroll_into_view_if_needed()
-            shoot(page, moment, folder)
+            shoot(page, moment, folder, suffix)
     if waiting:
         print(f"  never met: {[m.name for m in waiting]}", file=sys.stderr)
     print(f"  {count} decisions, {time.monotonic() - started:.0f} s; kinds: {kinds}")
@@ -278,8 +303,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder, Server(folder) as server, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         for name in chosen:
-            print(name)
-            run(PLANS[name], server.base, browser)
+            for suffix in SIZES:
+                print(name + suffix)
+                run(PLANS[name], server.base, browser, suffix)
         browser.close()
 
 

@@ -45,13 +45,17 @@ def test_the_guide_answers_with_its_sections_and_pictures(client, game_id):
     assert "<script" not in page.text  # plain HTML: it reads on any phone
     images = re.findall(r'<img loading="lazy" src="([^"]+)" alt="([^"]*)"', page.text)
     assert len(images) >= 4 and len(images) == page.text.count("<img")
-    for src, alt in images:
-        assert len(alt) > 30, (src, alt)  # says what the picture shows
+    # each with its twin as a phone shows the table, for narrow screens
+    phones = re.findall(r'<source media="\(max-width: 600px\)" srcset="([^"]+)">', page.text)
+    assert [p.replace("-phone.", ".") for p in phones] == [src for src, _alt in images]
+    for src in [src for src, _alt in images] + phones:
         picture = client.get(src)
         assert picture.status_code == 200, src
         assert picture.headers["content-type"] == "image/webp"
         assert picture.content[:4] == b"RIFF" and picture.content[8:12] == b"WEBP"
         assert len(picture.content) < 150_000, (src, len(picture.content))
+    for src, alt in images:
+        assert len(alt) > 30, (src, alt)  # says what the picture shows
 
 
 @pytest.mark.parametrize("game_id", GAMES)

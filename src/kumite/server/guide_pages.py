@@ -80,14 +80,23 @@ def sections(game_id: str) -> tuple[str, tuple[Section, ...]]:
             )
 
         out = _CODE_REF.sub(tag, out)
-        # A picture is the guide's own file, served beside it and sized by the stylesheet; a
-        # tap opens it at full size (a whole table is small on a phone).
-        return _IMG.sub(
-            lambda m: (
-                f'<a class="guide-picture" href="{base}{m.group(1)}">'
-                f'<img loading="lazy" src="{base}{m.group(1)}"{m.group(2)}></a>'
-            ),
-            out,
+        return _IMG.sub(picture, out)
+
+    def picture(found: re.Match[str]) -> str:
+        # A picture is the guide's own file, served beside it and sized by the stylesheet; on
+        # a narrow screen its phone-sized twin, if it has one (the table as a phone shows it);
+        # a tap opens the whole table at full size.
+        name, alt = found.group(1), found.group(2) or ""
+        stem, dot, kind = name.rpartition(".")
+        phone = f"{stem}-phone{dot}{kind}"
+        source = (
+            f'<source media="(max-width: 600px)" srcset="{base}{phone}">'
+            if (place / phone).is_file()
+            else ""
+        )
+        return (
+            f'<a class="guide-picture" href="{base}{name}"><picture>{source}'
+            f'<img loading="lazy" src="{base}{name}"{alt}></picture></a>'
         )
 
     parts = _SECTION.split(text)
