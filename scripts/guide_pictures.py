@@ -138,7 +138,7 @@ PLANS = {
         {"game": "sfdbg", "seats": [{"kind": "you", "name": ME}, BOT], "options": {}},
         3,
         (
-            Moment("turn", kind_at("turn", 1)),
+            Moment("turn", kind_at("turn", 1), phone_scroll="#dbg-kicks"),
             Moment("buy", has("#dbg-lineup button[data-choice^='buy:']")),
             Moment("attack", kind_at("defend", 1)),
             Moment("end", at_end=True),
