@@ -191,6 +191,9 @@ class GameSpec:
     web: str | None = None
     """The package holding the browser front end (``table.js``, its CSS), served as is at
     ``/static/games/<id>/``."""
+    guide: str | None = None
+    """The package holding the beginner's guide (``guide.md`` and its pictures of the
+    table), served at ``/learn/<id>``."""
     lab: Ref[Adapter] | None = None
     """The balance lab's summary of a finished game (a :class:`~kumite.sim.adapters.Adapter`)."""
     table: Ref[TableAdapter] | None = None

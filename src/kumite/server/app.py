@@ -21,7 +21,16 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from kumite.core.errors import KumiteError
-from kumite.server import collector, pages, players, ratings, rules_pages, sockets, tables
+from kumite.server import (
+    collector,
+    guide_pages,
+    pages,
+    players,
+    ratings,
+    rules_pages,
+    sockets,
+    tables,
+)
 from kumite.server.context import STATIC, Server
 from kumite.server.forward import Forwarder, Peers
 from kumite.server.hub import Hub
@@ -124,7 +133,7 @@ def create_app(
         return JSONResponse({"detail": exc.message}, status_code=503)
 
     server = Server(store, hub, settings, limits)
-    for part in (pages, players, tables, sockets, rules_pages):
+    for part in (pages, players, tables, sockets, rules_pages, guide_pages):
         app.include_router(part.router(server))
     app.include_router(ratings.router(store))
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")

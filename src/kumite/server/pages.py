@@ -2,16 +2,42 @@
 
 from __future__ import annotations
 
+import functools
+import html
 from importlib import resources
 from typing import Any
 
 from fastapi import APIRouter, HTTPException
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, HTMLResponse
 
 from kumite.agents.registry import agent_names, describe, level, not_offered
 from kumite.core.registry import get_game, specs
 from kumite.server.context import STATIC, Server
 from kumite.web.table import adapter
+
+GAME_PICKER = "<!-- the games: server/pages.py -->"
+LEARN_LINK = '<a id="learn" href="/learn">'
+
+
+@functools.cache
+def _lobby_source() -> str:
+    return (STATIC / "index.html").read_text(encoding="utf-8")
+
+
+def lobby_html(wanted: str | None = None) -> str:
+    """The lobby with its game list already in the page (no empty picker while the script
+    fetches the games): ``wanted`` (``/?game=``) chosen if it is a game, else the first; the
+    "Learn to play" link beside the picker leads to the chosen game's guide."""
+    games = {gid: spec.name for gid, spec in specs().items()}
+    chosen = wanted if wanted in games else next(iter(games), "")
+    options = "".join(
+        f'<option value="{html.escape(gid)}"{" selected" if gid == chosen else ""}>'
+        f"{html.escape(name)}</option>"
+        for gid, name in games.items()
+    )
+    guide = chosen and specs()[chosen].guide is not None
+    learn = f'<a id="learn" href="/learn/{html.escape(chosen)}">' if guide else LEARN_LINK
+    return _lobby_source().replace(GAME_PICKER, options, 1).replace(LEARN_LINK, learn, 1)
 
 
 def router(server: Server) -> APIRouter:
@@ -19,8 +45,8 @@ def router(server: Server) -> APIRouter:
 
     # -- pages --------------------------------------------------------------------------
     @router.get("/", include_in_schema=False)
-    async def lobby_page() -> FileResponse:
-        return FileResponse(str(STATIC / "index.html"))
+    async def lobby_page(game: str | None = None) -> HTMLResponse:
+        return HTMLResponse(lobby_html(game))
 
     @router.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> FileResponse:
@@ -53,6 +79,7 @@ def router(server: Server) -> APIRouter:
                     "name": info.name,
                     "min_players": info.min_players,
                     "max_players": info.max_players,
+                    "guide": f"/learn/{game_id}" if gspec.guide is not None else None,
                     "agents": [  # the bots whose data is at hand (no table waits on a solve)
                         {"name": n, "about": describe(gspec, n), "level": level(gspec, n)}
                         for n in agent_names(game_id)

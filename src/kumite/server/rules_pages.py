@@ -151,7 +151,8 @@ def _group(ref: str) -> str:
     return parts[1] if len(parts) > 2 else "general"
 
 
-def _page(title: str, body: str) -> str:
+def page(title: str, body: str, kind: str = "rules-page") -> str:
+    """A page of plain HTML in the site's frame (``kind``: its ``main``'s class)."""
     return f"""<!doctype html>
 <html lang="en">
 <head>
@@ -164,7 +165,7 @@ def _page(title: str, body: str) -> str:
 <body>
   <header class="top"><a class="brand" href="/">kumite</a>
     <span class="tagline">{html.escape(title)}</span></header>
-  <main class="rules-page">
+  <main class="{kind}">
 {body}
   </main>
 </body>
@@ -188,7 +189,8 @@ def render_rules(name: str, game_id: str, rules: Mapping[str, str]) -> str:
     parts = [
         f"<h1>How to play {html.escape(name)}</h1>",
         '<p class="hint">Every rule the table cites, with the reference its log shows; '
-        "kumite's rulings (where the rulebook is unclear) sit under the rule they read.</p>",
+        "kumite's rulings (where the rulebook is unclear) sit under the rule they read. "
+        f'New to the game? <a href="/learn/{html.escape(game_id)}">Learn to play</a> first.</p>',
         f'<nav aria-label="contents"><ol class="rules-toc">{toc}</ol></nav>',
     ]
     for g, refs in groups.items():
@@ -220,8 +222,11 @@ def render_rules(name: str, game_id: str, rules: Mapping[str, str]) -> str:
                 f'<div class="ruling">{_MD.render(r.body)}</div></article>'
             )
         parts.append("</section>")
-    parts.append(f'<p><a href="/?game={html.escape(game_id)}">Play {html.escape(name)}</a></p>')
-    return _page(f"How to play {name}", "\n".join(parts))
+    parts.append(
+        f'<p><a href="/learn/{html.escape(game_id)}">Learn to play {html.escape(name)}</a> · '
+        f'<a href="/?game={html.escape(game_id)}">Play {html.escape(name)}</a></p>'
+    )
+    return page(f"How to play {name}", "\n".join(parts))
 
 
 def router(server: Server) -> APIRouter:
@@ -234,7 +239,7 @@ def router(server: Server) -> APIRouter:
             for gid, spec in specs().items()
         )
         body = f'<h1>How to play</h1><ul class="rules-toc">{links}</ul>'
-        return HTMLResponse(_page("How to play", body))
+        return HTMLResponse(page("How to play", body))
 
     @router.get("/rules/{game_id}", include_in_schema=False)
     async def rules_page(game_id: str) -> HTMLResponse:

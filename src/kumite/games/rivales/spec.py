@@ -34,6 +34,7 @@ SPEC = GameSpec(
     tui=Ref("kumite.games.rivales.tui:FRONT_END"),
     lab=Ref("kumite.games.rivales.lab:ADAPTER"),
     web="kumite.games.rivales.web",
+    guide="kumite.games.rivales.guide",
     table=Ref("kumite.games.rivales.web:ADAPTER"),
     observation=Observation(
         encoding=Ref("kumite.games.rivales.observation:encoding"), env_name="Rivales"

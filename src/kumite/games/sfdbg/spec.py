@@ -52,6 +52,7 @@ SPEC = GameSpec(
     tui=Ref("kumite.games.sfdbg.tui:FRONT_END"),
     lab=Ref("kumite.games.sfdbg.lab:ADAPTER"),
     web="kumite.games.sfdbg.web",
+    guide="kumite.games.sfdbg.guide",
     table=Ref("kumite.games.sfdbg.web:ADAPTER"),
     observation=Observation(
         encoding=Ref("kumite.games.sfdbg.observation:encoding"), env_name="SFDBG"

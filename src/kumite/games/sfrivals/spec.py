@@ -71,6 +71,7 @@ SPEC = GameSpec(
     solver=Ref("kumite.games.sfrivals.solver.command:app"),
     lab=Ref("kumite.games.sfrivals.lab:ADAPTER"),
     web="kumite.games.sfrivals.web",
+    guide="kumite.games.sfrivals.guide",
     table=Ref("kumite.games.sfrivals.web:ADAPTER"),
     observation=Observation(
         encoding=Ref("kumite.games.sfrivals.observation:encoding"),

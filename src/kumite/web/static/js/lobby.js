@@ -165,7 +165,12 @@ for (const [id, step] of [["add-seat", 1], ["remove-seat", -1]]) {
     if (n !== undefined) renderSeats(game, n);
   });
 }
-gameSelect.addEventListener("change", () => { renderForm(); renderTopRated(); });
+// "Learn to play" beside the picker: the chosen game's beginner's guide.
+function showLearn() {
+  const game = currentGame();
+  document.getElementById("learn").href = (game && game.guide) || "/learn";
+}
+gameSelect.addEventListener("change", () => { renderForm(); renderTopRated(); showLearn(); });
 
 // The best rated players and bots of the chosen game (OpenSkill's mu - 3 sigma), the rest on
 // the leaderboard: a newcomer sees how strong each bot level is before picking one.
@@ -367,9 +372,13 @@ async function main() {
   document.getElementById("seed-field").hidden = !server.dev_seeds;
   // No await from listing the games to drawing the form: a choice made in between (a game,
   // a Super Hero) would be drawn over.
-  for (const game of games) gameSelect.append(h("option", { value: game.id }, game.name));
+  // The server wrote the games into the page (no empty list while this script loads); a
+  // game it did not write is added, and a choice already made is kept.
+  const listed = new Set([...gameSelect.options].map((o) => o.value));
+  for (const game of games) if (!listed.has(game.id)) gameSelect.append(h("option", { value: game.id }, game.name));
   const wanted = new URLSearchParams(window.location.search).get("game");
-  if (wanted && games.some((g) => g.id === wanted)) gameSelect.value = wanted;
+  if (!listed.size && wanted && games.some((g) => g.id === wanted)) gameSelect.value = wanted;
+  showLearn();
   renderForm();
   renderTopRated();
   showPlayer();

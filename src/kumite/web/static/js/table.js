@@ -333,6 +333,7 @@ async function main() {
   document.getElementById("title").textContent = `${info.name} — table ${tableId}` +
     (seat === null ? " (watching)" : "");
   document.getElementById("how-to-play").href = `/rules/${info.game}`;
+  document.getElementById("learn-to-play").href = `/learn/${info.game}`;
   const invited = seat !== null && token && info.seats[seat]
     && info.seats[seat].kind === "human" && !info.seats[seat].claimed;
   if (invited) {

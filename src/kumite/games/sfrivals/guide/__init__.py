@@ -1,0 +1,1 @@
+"""The beginner's guide to this game (guide.md, its pictures of the table): /learn/<id>."""
