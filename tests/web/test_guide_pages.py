@@ -43,6 +43,7 @@ def test_the_guide_answers_with_its_sections_and_pictures(client, game_id):
     ids = set(re.findall(r'<section class="panel guide-section" id="([^"]+)"', page.text))
     assert all(ids & kinds for kinds in NEEDED), ids
     assert "<script" not in page.text  # plain HTML: it reads on any phone
+    assert "{#" not in page.text  # no Markdown anchor syntax shown as text
     images = re.findall(r'<img loading="lazy" src="([^"]+)" alt="([^"]*)"', page.text)
     assert len(images) >= 4 and len(images) == page.text.count("<img")
     # each with its twin as a phone shows the table, for narrow screens
