@@ -28,6 +28,9 @@ against an arbitrary policy from above means proving the policy good against eve
 strategy, docs/solver.md): at seat 0 it guarantees seat 0 at least the certified ``lower``,
 at seat 1 at most ``upper``, so a best response gets at most ``-lower`` at seat 1 and
 ``upper`` at seat 0. For any other policy none is certified, and the result says so.
+
+:func:`hook` is SF Rivals' ``exploit`` hook (kumite.envs.exploit): exact where the matchup's
+whole game can be written out (:mod:`.exploit`, small packs), else these bounds.
 """
 
 from __future__ import annotations
@@ -43,11 +46,14 @@ from numpy.typing import NDArray
 
 from kumite.core.errors import OptionsError
 from kumite.games.sfrivals.exploit import (
+    GameTooLargeError,
     SeatAgents,
     _movers,
     _play,
     _retry,
     agent_rows,
+    build,
+    exact,
     is_agent,
 )
 from kumite.games.sfrivals.game import GAME
@@ -528,3 +534,29 @@ def bounds(
         "pruned": {f"seat{r.seat}": r.pruned for r in found},
         "seconds": time.perf_counter() - t0,
     }
+
+
+def hook(
+    game: Any, options: Mapping[str, Any], policy: Any, normalize: bool, **settings: Any
+) -> dict[str, Any]:
+    """The spec's ``exploit`` hook: the matchup the options fix (both characters), exact
+    where its whole game can be written out (:mod:`.exploit`), else bounds (:func:`bounds`;
+    ``settings``: its ``setups`` and ``budget``). A policy by name is ``random`` or one of
+    the game's bots (made once per seat)."""
+    chars = options.get("characters")
+    if not chars or None in chars:
+        raise OptionsError(
+            "exploitability is per matchup: fix both characters (e.g. --characters X,Y)"
+        )
+    rest = {k: v for k, v in options.items() if k != "characters"}
+    if isinstance(policy, str) and policy != "random":
+        policy = SeatAgents(policy, options)
+    unknown = set(settings) - {"setups", "budget"}
+    if unknown:
+        raise OptionsError(f"unknown exploitability settings: {', '.join(sorted(unknown))}")
+    matchup = (str(chars[0]), str(chars[1]))
+    try:
+        tree = build(matchup, rest, normalize=normalize)
+    except GameTooLargeError:
+        return bounds(matchup, rest, policy, normalize=normalize, **settings)
+    return exact(matchup, rest, policy, normalize=normalize, tree=tree).summary()
