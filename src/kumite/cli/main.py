@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -582,20 +582,36 @@ def exploit(
     ] = None,
     option: OptionOpt = None,
     policy: Annotated[
-        str, typer.Option(help="random, or MODULE:ATTRIBUTE (a policy; see docs/envs.md).")
+        str,
+        typer.Option(
+            help="random, a bot (e.g. greedy, bounded), or MODULE:ATTRIBUTE (a policy; "
+            "see docs/envs.md)."
+        ),
     ] = "random",
     normalize: Annotated[
         bool, typer.Option(help="The policy reads normalised observations.")
     ] = False,
+    setups: Annotated[
+        int, typer.Option(help="Full game: the responder's set-ups tried (each a bound).")
+    ] = 1,
+    budget: Annotated[
+        int | None,
+        typer.Option(help="Full game: nodes a level may hold (the rest pruned, as losses)."),
+    ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """The exact worst cases and exploitability of a policy in one matchup of a small pack
+    """A policy's worst cases and exploitability in one matchup: exact on a small pack, on
+    the full game a sound lower bound and the upper bound where certified, each labelled
     (see docs/envs.md, "Exploitability of your policy")."""
     require("solver", "kumite exploit")
     game, extra = game_and_flags(game, ctx.args)
     spec = get_spec(game)
     settings = settings_from(spec, pick, option or [], pack, extra)
-    exploit_cmd.run(game, game_options(spec, spec.load(), settings, 2), policy, normalize, json_out)
+    bounds: dict[str, Any] = {"setups": setups} if setups != 1 else {}
+    if budget is not None:
+        bounds["budget"] = budget
+    options = game_options(spec, spec.load(), settings, 2)
+    exploit_cmd.run(game, options, policy, normalize, json_out, bounds)
 
 
 def main() -> None:

@@ -78,7 +78,7 @@ SPEC = GameSpec(
         env_name="SFRivals",
         batch=Ref("kumite.games.sfrivals.batch:make"),
         vector=Ref("kumite.games.sfrivals.vector:make"),
-        exploit=Ref("kumite.games.sfrivals.exploit:hook"),
+        exploit=Ref("kumite.games.sfrivals.responder:hook"),
     ),
 )
 

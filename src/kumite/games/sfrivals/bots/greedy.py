@@ -53,14 +53,24 @@ class GreedySFRivals:
         return self._play(view, decision)
 
     def _setup(self, decision: Decision) -> str:
-        def key(choice: str) -> tuple[float, float, float]:
-            setup = SetUp.parse(choice)
-            c, s = self.catalog.cards[setup.cover], self.catalog.cards[setup.shown]
-            return (card_value(c) + card_value(s), card_value(c), self.rng.random())
+        return min(decision.legal, key=lambda c: (*self._setup_key(c), self.rng.random()))
 
-        return min(decision.legal, key=key)
+    def _setup_key(self, choice: str) -> tuple[float, float]:
+        setup = SetUp.parse(choice)
+        c, s = self.catalog.cards[setup.cover], self.catalog.cards[setup.shown]
+        return (card_value(c) + card_value(s), card_value(c))
 
     def _play(self, view: Mapping[str, Any], decision: Decision) -> str:
+        best: tuple[float, float, float] | None = None
+        choice = decision.legal[0]
+        for option, key in zip(decision.legal, self._play_keys(view, decision), strict=True):
+            drawn = (*key, self.rng.random())
+            if best is None or drawn > best:
+                best, choice = drawn, option
+        return choice
+
+    def _play_keys(self, view: Mapping[str, Any], decision: Decision) -> list[tuple[float, float]]:
+        """Each legal card's (mean score, -value / 100): the best is played."""
         seat = int(view["seat"])
         me, opp = view["players"][seat], view["players"][1 - seat]
         lives = (me["life"], opp["life"])
@@ -69,18 +79,27 @@ class GreedySFRivals:
             candidates = [self.catalog.cards[opp["revealed"]]]
         else:
             candidates = self._opponent_options(view, opp)
-        best: tuple[float, float, float] | None = None
-        choice = decision.legal[0]
+        keys = []
         for option in decision.legal:
             card = self.catalog.cards[Play.parse(option).card]
             total = 0.0
             for theirs in candidates:
                 total += self._score(card, theirs, carry, lives)
-            mean = total / len(candidates)
-            key = (mean, -card_value(card) * 0.01, self.rng.random())
-            if best is None or key > best:
-                best, choice = key, option
-        return choice
+            keys.append((total / len(candidates), -card_value(card) * 0.01))
+        return keys
+
+    def probabilities(self, view: Mapping[str, Any], decision: Decision) -> dict[str, float]:
+        """What :meth:`choose` plays, as probabilities: its ties are broken by a uniform
+        random draw (for exact exploitability, kumite.envs.exploit)."""
+        if decision.kind == "character":
+            keys: list[Any] = [0] * len(decision.legal)
+        elif decision.kind == "setup":
+            keys = [tuple(-x for x in self._setup_key(c)) for c in decision.legal]
+        else:
+            keys = self._play_keys(view, decision)
+        best = max(keys)
+        tied = [c for c, k in zip(decision.legal, keys, strict=True) if k == best]
+        return {c: 1.0 / len(tied) for c in tied}
 
     def _opponent_options(self, view: Mapping[str, Any], opp: Mapping[str, Any]) -> list[Card]:
         rules = self.catalog.rules

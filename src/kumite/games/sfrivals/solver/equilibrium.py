@@ -120,6 +120,17 @@ class BoundedAgent:
         cards = [CODEC.parse_as(c, Play).card for c in decision.legal]
         return [float(probs.get(char.card(card).index, 0.0)) for card in cards]
 
+    def probabilities(self, view: Mapping[str, Any], decision: Decision) -> dict[str, float]:
+        """What :meth:`choose` plays (solving on demand), as probabilities: for exact
+        exploitability (kumite.envs.exploit)."""
+        if decision.kind == "character":
+            return {c: 1.0 / len(decision.legal) for c in decision.legal}
+        weights = [max(w, 0.0) for w in self.distribution(view, decision)]
+        total = sum(weights)
+        if total <= 0:  # as _draw: uniform
+            return {c: 1.0 / len(decision.legal) for c in decision.legal}
+        return {c: w / total for c, w in zip(decision.legal, weights, strict=True) if w > 0}
+
     def _draw(self, legal: Sequence[str], weights: list[float]) -> str:
         weights = [max(w, 0.0) for w in weights]
         if sum(weights) <= 0:

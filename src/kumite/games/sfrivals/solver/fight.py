@@ -326,24 +326,28 @@ class FightSolver:
 
     def values(self, positions: Sequence[Position]) -> FloatArray:
         """Seat 0's value of each position (win +1, draw 0, loss -1) under optimal play."""
-        keys = np.array([self.key(p) for p in positions], dtype=np.int64)
-        rounds = np.array([p.round for p in positions], dtype=np.int64)
+        return self.key_values(np.array([self.key(p) for p in positions], dtype=np.int64))
+
+    def value(self, pos: Position) -> float:
+        return float(self.values([pos])[0])
+
+    def key_values(self, keys: I64) -> FloatArray:
+        """Seat 0's value of each packed state ``keys`` (as the vector core and
+        :meth:`key` pack them), solved where not yet."""
+        keys = np.asarray(keys, dtype=np.int64)
+        rounds = (keys >> _R) & 15
         missing = [
             int(r) for r in np.unique(rounds) if not self._all_known(int(r), keys[rounds == r])
         ]
         if missing:
             background.may_solve(min(missing))
-            # blocks of states handed out one by one: a thread the OS holds back delays no one
             with numba.parallel_chunksize(1):
                 self._solve(keys, rounds)
-        out = np.empty(len(positions))
+        out = np.empty(len(keys))
         for r in np.unique(rounds):
             sel = rounds == r
             out[sel] = self._lookup(int(r), keys[sel])
         return out
-
-    def value(self, pos: Position) -> float:
-        return float(self.values([pos])[0])
 
     def solve_node(self, pos: Position) -> NodeSolution:
         """The round game at ``pos``, with optimal strategies (for agents and hints)."""
