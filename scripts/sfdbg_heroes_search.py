@@ -13,7 +13,11 @@ the report (``--report``, JSON; ``kumite balance``'s document).
     python scripts/sfdbg_heroes_search.py [--seed 3201] [--budget 75000] [--jobs 1]
         [--players 2,3,4] [--batch 280] [--max-fights 840] [--fights 1400]
         [--stages 6] [--screen 2] [--generations 0] [--combine 3] [--max-change 2]
-        [--out heroes.toml] [--report heroes.json]
+        [--heroes akuma,sagat,...] [--start FILE] [--out heroes.toml] [--report heroes.json]
+
+``--heroes`` limits the values that may move to those heroes' (every hero is still
+measured); ``--start`` continues from an overlay (an earlier run's ``--out``: its values are
+the new starting point, and the result contains them).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from pathlib import Path
 
 from kumite.cli.balance import show
 from kumite.core.errors import OptionsError
+from kumite.games.sfdbg.game import GAME
 from kumite.games.sfdbg.lab import ADAPTER
 from kumite.sim.balance import BalanceSpec, Targets, balance, knobs_of, pack_of
 
@@ -43,14 +48,19 @@ def main() -> None:
     parser.add_argument("--generations", type=int, default=0)
     parser.add_argument("--combine", type=int, default=3)
     parser.add_argument("--max-change", type=int, default=2)
+    parser.add_argument("--heroes", default="", help="only these heroes' values move")
+    parser.add_argument("--start", type=Path, default=None)
     parser.add_argument("--out", type=Path, default=Path("heroes.toml"))
     parser.add_argument("--report", type=Path, default=Path("heroes.json"))
     args = parser.parse_args()
 
-    pack = pack_of("sfdbg")
+    start = GAME.read_overlay(args.start) if args.start else None
+    pack = pack_of("sfdbg", start)
     heroes = [str(h["id"]) for h in pack.data["heroes"]]
-    vary = [f"{h['id']}:counter.*.amount,counter.*.min_cost" for h in pack.data["heroes"]]
-    vary += [f"{h['ultra']}:play.**.amount,play.**.min_cost" for h in pack.data["heroes"]]
+    only = set(args.heroes.split(",")) - {""}
+    moving = [h for h in pack.data["heroes"] if not only or h["id"] in only]
+    vary = [f"{h['id']}:counter.*.amount,counter.*.min_cost" for h in moving]
+    vary += [f"{h['ultra']}:play.**.amount,play.**.min_cost" for h in moving]
     knobs = []
     for item in vary:  # one hero at a time: Balrog's and Vega's Counter-Attacks state no number
         try:
@@ -73,6 +83,7 @@ def main() -> None:
         budget=args.budget,
         players=tuple(int(p) for p in args.players.split(",")),
         entities=tuple(heroes),
+        start=start,
         fights=args.fights,
         batch=args.batch,
         max_fights=args.max_fights,
