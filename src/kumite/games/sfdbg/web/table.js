@@ -53,13 +53,23 @@ function hoverText(c) {
 }
 
 // One card as a tile; a button when clicking it makes `choice`.
-function tile(ctx, id, { choice, label, note, small = false, count } = {}) {
+function tile(ctx, id, { choice, label, note, small = false, mini = false, count } = {}) {
   const c = ctx.cards.cards[id];
   const tag = choice ? "button" : "div";
   const kind = c ? TYPE_CLASS[c.type] || "power" : "weakness";
-  const classes = ["dbg-card", `t-${kind}`, small ? "small" : "", choice ? "pick" : ""].filter(Boolean).join(".");
+  const classes = ["dbg-card", `t-${kind}`, small || mini ? "small" : "", mini ? "mini" : "", choice ? "pick" : ""].filter(Boolean).join(".");
   if (!c) return h(`${tag}.${classes}`, { dataset: { card: id } }, id);
   const vp = c.vp_rule ? "★" : c.vp;
+  if (mini) {  // one line: the name, the copies; the rest on hover and in the zoom
+    return h(`${tag}.${classes}`, {
+      type: choice ? "button" : undefined,
+      dataset: choice ? { card: id, choice } : { card: id },
+      title: (label ? `${label}\n\n` : "") + hoverText(c),
+      "aria-label": `${label || c.name}${count > 1 ? ` (×${count})` : ""}`,
+      onclick: choice ? () => ctx.choose(choice) : undefined,
+    }, h("span.dbg-name", {}, c.name, h("span.mark", { title: provenanceTitle(c, "name") }, mark(c, "name"))),
+    count > 1 ? h("span.dbg-count", {}, `×${count}`) : null);
+  }
   return h(`${tag}.${classes}`, {
     type: choice ? "button" : undefined,
     dataset: choice ? { card: id, choice } : { card: id },
@@ -88,16 +98,21 @@ function tile(ctx, id, { choice, label, note, small = false, count } = {}) {
 }
 
 // Tiles for a pile of card ids, identical copies grouped, each clickable by its key.
-function pile(ctx, zone, ids, map, { small = false, group = true, empty = "—" } = {}) {
-  const row = h("div.dbg-row", { dataset: { zone } });
-  if (!ids.length) row.append(h("span.dim", {}, empty));
+// A pile showing more different cards than this is drawn as one-line tiles (a long turn's
+// cards in play stay a few lines high, the decision's other areas in sight with them).
+const MANY = 6;
+
+function pile(ctx, zone, ids, map, { small = false, group = true, empty = "—", compact = false } = {}) {
   const counts = new Map();
   for (const id of ids) counts.set(id, (counts.get(id) || 0) + 1);
   const order = group ? [...counts.keys()] : ids;
+  const mini = compact && order.length > MANY;
+  const row = h(`div.dbg-row${mini ? ".dbg-minis" : ""}`, { dataset: { zone } });
+  if (!ids.length) row.append(h("span.dim", {}, empty));
   for (const id of order) {
     const choice = map.at({ zone, card: id });
     const count = group ? counts.get(id) : 1;
-    row.append(tile(ctx, id, { choice, label: choice && map.label(choice), small, count }));
+    row.append(tile(ctx, id, { choice, label: choice && map.label(choice), small, mini, count }));
   }
   return row;
 }
@@ -153,7 +168,7 @@ function playerPanel(ctx, p, map, isMe) {
   panel.append(hero);
   const zones = h("div.dbg-zones");
   if (p.in_play.length || turn) {
-    const inPlay = zoneBox("In play this turn", pile(ctx, isMe ? "play" : "other-play", p.in_play, map, { small: true, empty: "nothing yet" }));
+    const inPlay = zoneBox("In play this turn", pile(ctx, isMe ? "play" : "other-play", p.in_play, map, { small: true, compact: true, empty: "nothing yet" }));
     if (turn) inPlay.dataset.decisionArea = "in play";
     zones.append(inPlay);
   }
@@ -179,7 +194,7 @@ function opponentRow(ctx, p, map) {
     ...counts(p),
     foe ? h("button.primary", { type: "button", dataset: { choice: foe }, onclick: () => ctx.choose(foe) },
       map.label(foe)) : null));
-  if (active && p.in_play.length) row.append(pile(ctx, "other-play", p.in_play, map, { small: true }));
+  if (active && p.in_play.length) row.append(pile(ctx, "other-play", p.in_play, map, { small: true, compact: true }));
   const more = [];
   if (p.hero) more.push(heroBox(ctx, p));
   if (!active && p.in_play.length) more.push(zoneBox("In play this turn", pile(ctx, "other-play", p.in_play, map, { small: true })));
