@@ -53,7 +53,7 @@ JOURNEYS = {
     "sfdbg-5": {
         "game": "sfdbg",
         "seats": [{"kind": "you", "name": ME}] + [BOT] * 4,
-        "options": {"round_limit": 2},
+        "options": {},
     },
 }
 

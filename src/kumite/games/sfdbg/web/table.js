@@ -100,7 +100,7 @@ function tile(ctx, id, { choice, label, note, small = false, mini = false, count
 // Tiles for a pile of card ids, identical copies grouped, each clickable by its key.
 // A pile showing more different cards than this is drawn as one-line tiles (a long turn's
 // cards in play stay a few lines high, the decision's other areas in sight with them).
-const MANY = 6;
+const MANY = 4;
 
 function pile(ctx, zone, ids, map, { small = false, group = true, empty = "—", compact = false } = {}) {
   const counts = new Map();
@@ -350,7 +350,7 @@ function decisionPanel(ctx, map) {
       }
     }
     panel.append(h("p.hint", {}, "Click a card in your hand to play it, a Line-Up card to buy it, the Stage to challenge it."),
-      quick, h("details.dbg-all", {}, h("summary", {}, `All ${map.choices.length} choices`), all));
+      quick, h("details.dbg-all", {}, h("summary", {}, map.choices.length === 1 ? "The only choice" : `All ${map.choices.length} choices`), all));
   } else {
     if (map.choices.some((c) => c.verb === "defend")) {
       panel.append(h("p.hint", {}, "Click a Defense in your hand to avoid the Attack (one Defense per Attack)."));
