@@ -261,6 +261,15 @@ SCROLL_INTO_SIGHT = """() => {
 }"""
 
 
+FOCUS_IN_DOCK = """() => {
+  const board = document.getElementById("board");
+  board.scrollTop = 0;
+  window.scrollTo(0, 0);
+  document.querySelector("#board .dock button:not([disabled])").focus();
+  return [Math.round(board.scrollTop), Math.round(window.scrollY)];
+}"""
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("size", [(1280, 600), PHONE], ids=["desktop-short", "phone"])
 @pytest.mark.parametrize("game", list(GAMES))
@@ -280,4 +289,7 @@ def test_what_is_scrolled_into_sight_lands_above_the_dock(browser, web, game, si
     assert seen["bottom"] <= seen["dockTop"] + 1 and seen["uncovered"], (
         f"{seen['what']} was scrolled under the dock: {seen}"
     )
+    # ... while focusing a button of the dock itself (in sight where it is) scrolls nothing
+    moved = page.evaluate(FOCUS_IN_DOCK)
+    assert moved == [0, 0], f"focusing the dock's first button scrolled the board/page: {moved}"
     assert not errors, errors

@@ -162,8 +162,10 @@ function padForDock(board) {
   const set = () => {
     const docked = dock && dock.isConnected && /(fixed|sticky)/.test(getComputedStyle(dock).position);
     const pad = docked ? `${Math.ceil(dock.getBoundingClientRect().height) + 6}px` : "";
-    board.style.scrollPaddingBottom = pad;
-    document.documentElement.style.scrollPaddingBottom = pad;
+    for (const el of [board, document.documentElement]) {
+      el.style.scrollPaddingBottom = pad;
+      el.style.setProperty("--dock-pad", pad || "0px");
+    }
   };
   set();
   if (dockWatch) dockWatch.disconnect();
