@@ -408,6 +408,24 @@ export function renderView(container, ctx) {
     const piles = [...container.querySelectorAll(".dbg-row")].filter((row) => !dock.contains(row)
       && row.querySelector(":scope > [data-choice]"));
     for (const row of piles) row.dataset.decisionArea = row.dataset.zone || "cards";
-    if (!piles.length) dock.querySelector(".dbg-decision").dataset.decisionArea = "the choices";
+    const panel = dock.querySelector(".dbg-decision");
+    if (!piles.length) panel.dataset.decisionArea = "the choices";
+    // Many cards to choose from, each clickable where it lies (the board, the hand): their
+    // buttons fold away under "All N choices", the rest (skip, a stack) stay in sight, so the
+    // decision stays short enough for a phone's window.
+    const list = panel.querySelector(".dbg-choices");
+    const onCard = [...list.children].filter((b) => [...container.querySelectorAll(
+      `[data-card][data-choice="${CSS.escape(b.dataset.choice)}"]`)].some((t) => !t.closest("details:not([open])")));
+    if (onCard.length > 4) {
+      const rest = [...list.children].filter((b) => !onCard.includes(b)).map((b) => {
+        const again = b.cloneNode(true);
+        again.onclick = () => ctx.choose(b.dataset.choice);
+        return again;
+      });
+      const all = h("details.dbg-all", {}, h("summary", {}, `All ${list.children.length} choices`));
+      list.before(...[h("p.hint", {}, "Click a card to choose it."),
+        rest.length ? h("div.row.dbg-quick", {}, ...rest) : null, all].filter(Boolean));
+      all.append(list);
+    }
   }
 }
