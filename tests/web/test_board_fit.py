@@ -235,3 +235,61 @@ def test_a_forced_choice_is_answered_only_if_the_player_asked(browser, web, auto
     else:
         assert shown["chosen"] == [] and shown["note"] == ""
     assert not errors, errors
+
+
+# The first thing on the board that the docked dock covers (the page scrolled to its top),
+# scrolled into sight the way a browser does for keyboard focus or a link: where it lands,
+# what is at its centre.
+SCROLL_INTO_SIGHT = """() => {
+  const board = document.getElementById("board");
+  const dock = board.querySelector(".dock");
+  board.scrollTop = 0;
+  window.scrollTo(0, 0);
+  const centre = (el) => { const r = el.getBoundingClientRect();
+    return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2); };
+  const el = [...board.querySelectorAll("*")].find((e) => !e.children.length && !dock.contains(e)
+    && e.checkVisibility({ visibilityProperty: true }) && e.getBoundingClientRect().height > 0
+    && dock.contains(centre(e)));
+  if (!el) return null;
+  const before = el.getBoundingClientRect().bottom;
+  el.scrollIntoView({ block: "nearest" });
+  const r = el.getBoundingClientRect();
+  const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return { before, bottom: r.bottom, dockTop: dock.getBoundingClientRect().top,
+    what: `${el.tagName} ${el.textContent.slice(0, 40)}`,
+    uncovered: !!at && (at === el || el.contains(at)) };
+}"""
+
+
+FOCUS_IN_DOCK = """() => {
+  const board = document.getElementById("board");
+  board.scrollTop = 0;
+  window.scrollTo(0, 0);
+  document.querySelector("#board .dock button:not([disabled])").focus();
+  return [Math.round(board.scrollTop), Math.round(window.scrollY)];
+}"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", [(1280, 600), PHONE], ids=["desktop-short", "phone"])
+@pytest.mark.parametrize("game", list(GAMES))
+def test_what_is_scrolled_into_sight_lands_above_the_dock(browser, web, game, size):
+    """Keyboard focus, a link or a script bringing a board element into sight puts it above
+    the docked decision and hand, not under them (the page's scroll padding is the dock)."""
+    table, _, resolution, _ = GAMES[game]
+    made = httpx.post(web.base + "/api/tables", json={**table, "seed": 4}).json()
+    link = next(x for x in made["links"] if x["you"])
+    page, errors = open_page(browser, web.base + link["url"], width=size[0], height=size[1])
+    play_by_keys(page, game, resolution)  # into the game: the hand docked
+    page.wait_for_selector(".decision", timeout=TIMEOUT)
+    page.wait_for_selector("#board .dock", timeout=TIMEOUT)
+    page.wait_for_timeout(150)
+    seen = page.evaluate(SCROLL_INTO_SIGHT)
+    assert seen, "nothing on the board is under the dock to begin with"
+    assert seen["bottom"] <= seen["dockTop"] + 1 and seen["uncovered"], (
+        f"{seen['what']} was scrolled under the dock: {seen}"
+    )
+    # ... while focusing a button of the dock itself (in sight where it is) scrolls nothing
+    moved = page.evaluate(FOCUS_IN_DOCK)
+    assert moved == [0, 0], f"focusing the dock's first button scrolled the board/page: {moved}"
+    assert not errors, errors

@@ -26,12 +26,21 @@ def first(page, *selectors: str):
     return None
 
 
+# The first choice in sight: the decision's list, else (many cards to choose from, the list
+# folded away) the first card that makes a choice, else a button beside the folded list.
+FIRST_CHOICE = (
+    "#dbg-choices button[data-choice] >> visible=true",
+    "#board [data-card][data-choice]:not([disabled]) >> visible=true",
+    "#dbg-decision .dbg-quick button[data-choice] >> visible=true",
+)
+
+
 def click_a_sensible_choice(page, kind: str) -> str:
     """Play every card, challenge the Stage when possible, buy the dearest card, end the
     turn; defend with a Defense when attacked; otherwise the first choice offered."""
     # The decision's kind is on the page a moment before its buttons on a loaded host.
     page.wait_for_selector(
-        "#dbg-end, #dbg-choices button[data-choice]", state="attached", timeout=TIMEOUT
+        "#dbg-end, #dbg-decision button[data-choice]", state="attached", timeout=TIMEOUT
     )
     if kind == "turn":
         button = first(
@@ -48,11 +57,9 @@ def click_a_sensible_choice(page, kind: str) -> str:
                 button = page.locator(f"#dbg-lineup button[data-choice='{choice}']").first
         button = button or first(page, "#dbg-kicks button[data-choice]", "#dbg-end")
     elif kind == "defend":
-        button = first(
-            page, "#dbg-hand button[data-choice^='defend:']", "#dbg-choices button[data-choice]"
-        )
+        button = first(page, "#dbg-hand button[data-choice^='defend:']", *FIRST_CHOICE)
     else:
-        button = first(page, "#dbg-choices button[data-choice]")
+        button = first(page, *FIRST_CHOICE)
     assert button is not None, kind
     choice = button.get_attribute("data-choice")
     button.click()

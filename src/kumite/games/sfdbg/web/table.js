@@ -53,13 +53,23 @@ function hoverText(c) {
 }
 
 // One card as a tile; a button when clicking it makes `choice`.
-function tile(ctx, id, { choice, label, note, small = false, count } = {}) {
+function tile(ctx, id, { choice, label, note, small = false, mini = false, count } = {}) {
   const c = ctx.cards.cards[id];
   const tag = choice ? "button" : "div";
   const kind = c ? TYPE_CLASS[c.type] || "power" : "weakness";
-  const classes = ["dbg-card", `t-${kind}`, small ? "small" : "", choice ? "pick" : ""].filter(Boolean).join(".");
+  const classes = ["dbg-card", `t-${kind}`, small || mini ? "small" : "", mini ? "mini" : "", choice ? "pick" : ""].filter(Boolean).join(".");
   if (!c) return h(`${tag}.${classes}`, { dataset: { card: id } }, id);
   const vp = c.vp_rule ? "★" : c.vp;
+  if (mini) {  // one line: the name, the copies; the rest on hover and in the zoom
+    return h(`${tag}.${classes}`, {
+      type: choice ? "button" : undefined,
+      dataset: choice ? { card: id, choice } : { card: id },
+      title: (label ? `${label}\n\n` : "") + hoverText(c),
+      "aria-label": `${label || c.name}${count > 1 ? ` (×${count})` : ""}`,
+      onclick: choice ? () => ctx.choose(choice) : undefined,
+    }, h("span.dbg-name", {}, c.name, h("span.mark", { title: provenanceTitle(c, "name") }, mark(c, "name"))),
+    count > 1 ? h("span.dbg-count", {}, `×${count}`) : null);
+  }
   return h(`${tag}.${classes}`, {
     type: choice ? "button" : undefined,
     dataset: choice ? { card: id, choice } : { card: id },
@@ -88,16 +98,21 @@ function tile(ctx, id, { choice, label, note, small = false, count } = {}) {
 }
 
 // Tiles for a pile of card ids, identical copies grouped, each clickable by its key.
-function pile(ctx, zone, ids, map, { small = false, group = true, empty = "—" } = {}) {
-  const row = h("div.dbg-row", { dataset: { zone } });
-  if (!ids.length) row.append(h("span.dim", {}, empty));
+// A pile showing more different cards than this is drawn as one-line tiles (a long turn's
+// cards in play stay a few lines high, the decision's other areas in sight with them).
+const MANY = 4;
+
+function pile(ctx, zone, ids, map, { small = false, group = true, empty = "—", compact = false } = {}) {
   const counts = new Map();
   for (const id of ids) counts.set(id, (counts.get(id) || 0) + 1);
   const order = group ? [...counts.keys()] : ids;
+  const mini = compact && order.length > MANY;
+  const row = h(`div.dbg-row${mini ? ".dbg-minis" : ""}`, { dataset: { zone } });
+  if (!ids.length) row.append(h("span.dim", {}, empty));
   for (const id of order) {
     const choice = map.at({ zone, card: id });
     const count = group ? counts.get(id) : 1;
-    row.append(tile(ctx, id, { choice, label: choice && map.label(choice), small, count }));
+    row.append(tile(ctx, id, { choice, label: choice && map.label(choice), small, mini, count }));
   }
   return row;
 }
@@ -153,7 +168,7 @@ function playerPanel(ctx, p, map, isMe) {
   panel.append(hero);
   const zones = h("div.dbg-zones");
   if (p.in_play.length || turn) {
-    const inPlay = zoneBox("In play this turn", pile(ctx, isMe ? "play" : "other-play", p.in_play, map, { small: true, empty: "nothing yet" }));
+    const inPlay = zoneBox("In play this turn", pile(ctx, isMe ? "play" : "other-play", p.in_play, map, { small: true, compact: true, empty: "nothing yet" }));
     if (turn) inPlay.dataset.decisionArea = "in play";
     zones.append(inPlay);
   }
@@ -179,7 +194,7 @@ function opponentRow(ctx, p, map) {
     ...counts(p),
     foe ? h("button.primary", { type: "button", dataset: { choice: foe }, onclick: () => ctx.choose(foe) },
       map.label(foe)) : null));
-  if (active && p.in_play.length) row.append(pile(ctx, "other-play", p.in_play, map, { small: true }));
+  if (active && p.in_play.length) row.append(pile(ctx, "other-play", p.in_play, map, { small: true, compact: true }));
   const more = [];
   if (p.hero) more.push(heroBox(ctx, p));
   if (!active && p.in_play.length) more.push(zoneBox("In play this turn", pile(ctx, "other-play", p.in_play, map, { small: true })));
@@ -335,7 +350,7 @@ function decisionPanel(ctx, map) {
       }
     }
     panel.append(h("p.hint", {}, "Click a card in your hand to play it, a Line-Up card to buy it, the Stage to challenge it."),
-      quick, h("details.dbg-all", {}, h("summary", {}, `All ${map.choices.length} choices`), all));
+      quick, h("details.dbg-all", {}, h("summary", {}, map.choices.length === 1 ? "The only choice" : `All ${map.choices.length} choices`), all));
   } else {
     if (map.choices.some((c) => c.verb === "defend")) {
       panel.append(h("p.hint", {}, "Click a Defense in your hand to avoid the Attack (one Defense per Attack)."));
@@ -393,6 +408,24 @@ export function renderView(container, ctx) {
     const piles = [...container.querySelectorAll(".dbg-row")].filter((row) => !dock.contains(row)
       && row.querySelector(":scope > [data-choice]"));
     for (const row of piles) row.dataset.decisionArea = row.dataset.zone || "cards";
-    if (!piles.length) dock.querySelector(".dbg-decision").dataset.decisionArea = "the choices";
+    const panel = dock.querySelector(".dbg-decision");
+    if (!piles.length) panel.dataset.decisionArea = "the choices";
+    // Many cards to choose from, each clickable where it lies (the board, the hand): their
+    // buttons fold away under "All N choices", the rest (skip, a stack) stay in sight, so the
+    // decision stays short enough for a phone's window.
+    const list = panel.querySelector(".dbg-choices");
+    const onCard = [...list.children].filter((b) => [...container.querySelectorAll(
+      `[data-card][data-choice="${CSS.escape(b.dataset.choice)}"]`)].some((t) => !t.closest("details:not([open])")));
+    if (onCard.length > 4) {
+      const rest = [...list.children].filter((b) => !onCard.includes(b)).map((b) => {
+        const again = b.cloneNode(true);
+        again.onclick = () => ctx.choose(b.dataset.choice);
+        return again;
+      });
+      const all = h("details.dbg-all", {}, h("summary", {}, `All ${list.children.length} choices`));
+      list.before(...[h("p.hint", {}, "Click a card to choose it."),
+        rest.length ? h("div.row.dbg-quick", {}, ...rest) : null, all].filter(Boolean));
+      all.append(list);
+    }
   }
 }

@@ -153,12 +153,36 @@ function scrollerOf(board) {
   return /(auto|scroll)/.test(style.overflowY) && board.scrollHeight > board.clientHeight ? board : null;
 }
 
+// Whatever the page scrolls into sight (a card a check or a keyboard's focus brings in, a
+// `scrollIntoView`) lands above the dock, not under it: the scrolling box's bottom padding for
+// scrolling is kept equal to the docked dock's height (0 while the dock is part of the board).
+let dockWatch = null;
+function padForDock(board) {
+  const dock = board.querySelector(".dock");
+  const set = () => {
+    const docked = dock && dock.isConnected && /(fixed|sticky)/.test(getComputedStyle(dock).position);
+    const pad = docked ? `${Math.ceil(dock.getBoundingClientRect().height) + 6}px` : "";
+    for (const el of [board, document.documentElement]) {
+      el.style.scrollPaddingBottom = pad;
+      el.style.setProperty("--dock-pad", pad || "0px");
+    }
+  };
+  set();
+  if (dockWatch) dockWatch.disconnect();
+  dockWatch = null;
+  if (dock && "ResizeObserver" in window) {
+    dockWatch = new ResizeObserver(set);
+    dockWatch.observe(dock);
+  }
+}
+
 let placed = null;
 // When a decision first shows, bring the part of the board it is about (the faces mark it
 // `data-decision-area`) and its controls (`data-decision-controls`) into sight above the
 // dock, without moving anything already in sight. Only once per decision: the player's own
 // scrolling afterwards is left alone.
 export function placeDecision(board, key) {
+  padForDock(board);
   if (!key) { placed = null; return; }
   if (key === placed) return;
   placed = key;
