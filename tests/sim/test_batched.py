@@ -61,6 +61,7 @@ hand = 3
 """
 
 
+@pytest.mark.slow
 def test_the_batched_engines_rule_tables_come_back_from_the_disk_cache(tmp_path, monkeypatch):
     """``BatchEngine.warm`` fills every pairing's tables once and keeps them on disk; a new
     engine of the same pack and rules reads them back without calling the engine's

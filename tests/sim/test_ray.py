@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import json
 
+import pytest
 import ray  # kumite[ray]; the test extra installs it (tests/conftest.py skips without it)
 
 from kumite.sim.backends import simulate
 from kumite.sim.engine import SimSpec
+
+# Each starts a local Ray (seconds of start-up on two cores): make test runs them, the quick
+# target does not.
+pytestmark = pytest.mark.slow
 
 
 def test_ray_backend_matches_local_processes():
