@@ -103,5 +103,5 @@ def test_ctrl_c_at_a_prompt_ends_the_line_and_exits_130_without_a_traceback():
     assert seen.endswith(b"Your choice: ")  # waiting at the prompt
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=30)
-    assert process.returncode == 130
+    assert process.returncode == 130, err.decode(errors="replace")[-600:]
     assert err.decode() == "\n"  # the line typed on is ended; nothing else, no traceback
