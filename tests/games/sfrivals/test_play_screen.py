@@ -102,6 +102,9 @@ def test_ctrl_c_at_a_prompt_ends_the_line_and_exits_130_without_a_traceback():
             seen += os.read(process.stdout.fileno(), 65536)
     assert seen.endswith(b"Your choice: ")  # waiting at the prompt
     process.send_signal(signal.SIGINT)
+    # Wait before closing its input (communicate would): on a loaded host the closed pipe
+    # could reach the prompt first, as an end of input, where a person's Ctrl-C leaves it open.
+    process.wait(timeout=30)
     _, err = process.communicate(timeout=30)
     assert process.returncode == 130, err.decode(errors="replace")[-600:]
     assert err.decode() == "\n"  # the line typed on is ended; nothing else, no traceback
