@@ -24,7 +24,7 @@ from markdown_it import MarkdownIt
 
 from kumite.core.registry import specs
 from kumite.server.context import Server
-from kumite.server.rules_pages import page, rule_names
+from kumite.server.rules_pages import contents, page, rule_names
 
 PICTURES = {".webp": "image/webp", ".png": "image/png"}
 _SECTION = re.compile(r"^## (.+?) \{#([a-z0-9-]+)\}\s*$", re.MULTILINE)
@@ -139,12 +139,7 @@ def router(server: Server) -> APIRouter:
 
     @router.get("/learn", include_in_schema=False)
     async def learn_index() -> HTMLResponse:
-        links = "".join(
-            f'<li><a href="/learn/{html.escape(gid)}">{html.escape(name)}</a></li>'
-            for gid, name in guided().items()
-        )
-        body = f'<h1>Learn to play</h1><ul class="rules-toc">{links}</ul>'
-        return HTMLResponse(page("Learn to play", body, "guide-page"))
+        return HTMLResponse(contents("Learn to play", "/learn", guided(), "guide-page"))
 
     @router.get("/learn/{game_id}", include_in_schema=False)
     async def guide_page(game_id: str) -> HTMLResponse:

@@ -229,17 +229,22 @@ def render_rules(name: str, game_id: str, rules: Mapping[str, str]) -> str:
     return page(f"How to play {name}", "\n".join(parts))
 
 
+def contents(title: str, base: str, names: Mapping[str, str], kind: str = "rules-page") -> str:
+    """A page listing one link per game, to ``base/<id>``, under the heading ``title``."""
+    links = "".join(
+        f'<li><a href="{base}/{html.escape(gid)}">{html.escape(name)}</a></li>'
+        for gid, name in names.items()
+    )
+    return page(title, f'<h1>{title}</h1><ul class="rules-toc">{links}</ul>', kind)
+
+
 def router(server: Server) -> APIRouter:
     router = APIRouter()
 
     @router.get("/rules", include_in_schema=False)
     async def rules_index() -> HTMLResponse:
-        links = "".join(
-            f'<li><a href="/rules/{html.escape(gid)}">{html.escape(spec.name)}</a></li>'
-            for gid, spec in specs().items()
-        )
-        body = f'<h1>How to play</h1><ul class="rules-toc">{links}</ul>'
-        return HTMLResponse(page("How to play", body))
+        names = {gid: spec.name for gid, spec in specs().items()}
+        return HTMLResponse(contents("How to play", "/rules", names))
 
     @router.get("/rules/{game_id}", include_in_schema=False)
     async def rules_page(game_id: str) -> HTMLResponse:
