@@ -345,6 +345,21 @@ class FightSolver:
     def value(self, pos: Position) -> float:
         return float(self.values([pos])[0])
 
+    def key_values(self, keys: I64) -> FloatArray:
+        """:meth:`values` of packed committed states (``pack_keys``; not over): for
+        simulators and the exploitability tool, which hold keys, not positions."""
+        keys = np.asarray(keys, dtype=np.int64)
+        if not len(keys):
+            return np.zeros(0)
+        rounds = (keys >> _R) & 15
+        with numba.parallel_chunksize(1):
+            self._solve(keys, rounds)
+        out = np.empty(len(keys))
+        for r in np.unique(rounds):
+            sel = rounds == r
+            out[sel] = self._lookup(int(r), keys[sel])
+        return out
+
     def solve_node(self, pos: Position) -> NodeSolution:
         """The round game at ``pos``, with optimal strategies (for agents and hints)."""
         key = self.key(pos)
