@@ -213,18 +213,18 @@ def _hash_seed(seed: int, salt: int) -> Any:
 
 @njit(cache=True, inline="always")
 def _reveal_flags(k: int) -> int:
-    return (k >> _RF) & _RFM  # type: ignore[no-any-return]
+    return (k >> _RF) & _RFM
 
 
 @njit(cache=True, inline="always")
 def _pair_of(k: int) -> int:
-    return (k >> _CP) & _CPM  # type: ignore[no-any-return]
+    return (k >> _CP) & _CPM
 
 
 @njit(cache=True, inline="always")
-def _pack(r: int, h0: int, h1: int, l0: int, l1: int, cp: int, rf: int) -> int:
+def _pack(r: Any, h0: Any, h1: Any, l0: Any, l1: Any, cp: Any, rf: Any) -> Any:
     """A committed state's key (adaptive flags 0): :func:`.solver.kernels.pack_fields`."""
-    return (  # type: ignore[no-any-return]
+    return (
         (np.int64(r) << _R)
         | (np.int64(h0) << _H0)
         | (np.int64(h1) << _H1)
@@ -572,9 +572,9 @@ def _reset(f: Fights, c: Consts, i: int, game_seed: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def _next_seed(f: Fights, i: int) -> int:
+def _next_seed(f: Fights, i: int) -> Any:
     """The environment's next game seed (from its stream)."""
-    return np.int64(np.uint64(_next(f.env_rng, i)) >> np.uint64(2))  # type: ignore[no-any-return]
+    return np.int64(np.uint64(_next(f.env_rng, i)) >> np.uint64(2))
 
 
 # -- writing a seat's observation and mask ----------------------------------------------------
@@ -940,13 +940,31 @@ def new_fights(n: int) -> Fights:
 
 def take(f: Fights, index: NDArray[np.int64]) -> Fights:
     """Copies of fights ``index`` (in that order)."""
-    return Fights(*(a[index] for a in f[:-1]), work=np.zeros(2 * _S, dtype=np.int64))
+    return Fights._make([*(a[index] for a in f[:-1]), np.zeros(2 * _S, dtype=np.int64)])
 
 
 def concat(parts: list[Fights]) -> Fights:
     """The fights of ``parts``, one after the other."""
     fields = zip(*(p[:-1] for p in parts), strict=True)
-    return Fights(*(np.concatenate(a) for a in fields), work=np.zeros(2 * _S, dtype=np.int64))
+    return Fights._make([*(np.concatenate(a) for a in fields), np.zeros(2 * _S, dtype=np.int64)])
+
+
+Stops = tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int8]]
+"""The fights that stopped for a table entry: their indices, keys and statuses."""
+
+
+def stops_after_fill(f: Fights, wanting: NDArray[np.int64], before: Stops | None) -> Stops:
+    """The stops of fights ``wanting``, checked against ``before`` (the stops the last fill
+    was for): a fill lets every stopped fight go on, so the very same stops again mean the
+    rule tables cannot serve them — an error, not another fill (which would loop forever)."""
+    now = (wanting.copy(), f.key[wanting], f.status[wanting])
+    if before is not None and all(np.array_equal(before[k], now[k]) for k in range(3)):
+        k = int(now[1][0])
+        raise RuntimeError(
+            f"the compact rule tables lack entries the solver filled (key {k:#x}, status "
+            f"{int(now[2][0])}): the layout and the solver's tables disagree"
+        )
+    return now
 
 
 def _greedy_tables(engine: BatchEngine, pairings: list[int], pairs: int) -> NDArray[np.int8]:
@@ -993,14 +1011,16 @@ def _pair_count(solver: Any) -> int:
 
 def _entries(tables: Any, rounds: int, codes: int) -> NDArray[np.int32]:
     """One character's legal and stuck entries of committed play, ``[hand code, life]``: a
-    hand of ``size`` cards is held in round ``rounds - size + 1`` (as
-    ``CharacterTables.fill_committed`` reads them)."""
+    hand of ``size`` cards is held in round ``HAND - size + 1`` (a seat keeps ``HAND`` cards
+    and plays one a round, whatever the pack's ``rounds``; a round beyond them holds none).
+    The solver's tables are read at that round, wherever they were filled (up front by
+    ``CharacterTables.fill_committed`` or on demand by ``FightSolver.prepare``)."""
     copies = np.asarray([c.copies for c in tables.char.cards], dtype=np.int64)
     radix = np.asarray(tables.radix, dtype=np.int64)
     n = tables.legal.shape[1]
     code = np.arange(n, dtype=np.int64)
     size = ((code[:, None] // radix) % (copies + 1)).sum(axis=1)
-    r = rounds - size + 1
+    r = HAND - size + 1
     ok = (r >= 1) & (r <= rounds)
     r = np.clip(r, 0, tables.legal.shape[0] - 1)
     legal = tables.legal[r, code, :, 0].astype(np.int64)
@@ -1263,10 +1283,12 @@ class SFRivalsVector:
             bad = int(actions[-1 - out])
             raise IllegalChoiceError(self.seat, bad, "not a legal action id now")
         mode &= SAME_STEP
+        stops: Stops | None = None
         while out:
             status = f.status
             wanting = np.flatnonzero(status >= WANTS_ENTER)
             if len(wanting):
+                stops = stops_after_fill(f, wanting, stops)
                 self._fill(wanting)
                 out = advance(f, self.consts, self.rules, wanting, self._none, -1, restart,
                               seeds, mode, *args, self.illegal, self.final, loss)  # fmt: skip
