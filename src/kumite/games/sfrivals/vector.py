@@ -34,7 +34,8 @@ tricks live (each pays for itself in ``benchmarks/env_batch.py``):
   ~0.4 MB instead of ~6 MB), and a round's damage, carried bonuses and reveal flags one word
   of ``[pairing, bonus pair, powerless, card, card]``: every pairing's tables stay in the
   caches, so the fights run in index order with no sort by pairing (the same reading of the
-  same entries as :func:`.solver.kernels.next_state`; a test compares them on every key);
+  same entries as :func:`.solver.kernels.next_state`; tests/envs/test_vector.py compares the
+  legal entries with the solver's, and every step with the scalar engine);
 * **narrow fight rows**: a fight is one 128-byte row (two cache lines) of small integers;
 * **observations and masks updated in place**: once a fight is in play, a step rewrites only
   the fields a round can change (phase, round, lives, hand sizes, the rows of the rounds
