@@ -7,7 +7,11 @@ opponent the batched environment offers."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
 from collections.abc import Mapping
+from importlib import resources
 from typing import Any
 
 import numpy as np
@@ -18,13 +22,21 @@ from kumite.core.game import Decision
 from kumite.envs import gymnasium as kgym
 from kumite.envs.base import NoEnvError
 from kumite.envs.vector import BatchedVectorEnv
+from kumite.games.sfrivals.cards import HAND
 
+# fights shorter than a hand (2 rounds of the 8 cards a seat keeps): the round of a hand is
+# not the pack's rounds less its size
+SHORT_FIGHTS = {
+    "pack": (resources.files("kumite.games.sfrivals") / "packs" / "mini.toml").read_text()
+    + "\n[rules]\nhand = 2\n"
+}
 CASES: list[tuple[dict[str, Any], int]] = [
     ({}, 0),  # characters picked in the game
     ({}, 1),
     ({"characters": ["ryu", None]}, 1),  # one seat picks alone
     ({"ultra_rule": "power", "no_legal_card": "play-powerless", "swap": "printed"}, 0),
     ({"characters": ["poison", "zangief"], "no_legal_card": "play-powerless"}, 1),
+    (SHORT_FIGHTS, 1),
 ]
 
 
@@ -263,3 +275,70 @@ def test_the_batched_greedy_makes_the_scalar_greedy_bots_decisions(
             same(o, obs[i], "observations", step)
         restart = term
     assert len(answers) > 150 and max(answers) > 1  # ties were met, and drawn among
+
+
+def test_the_compact_rule_tables_read_a_hand_at_the_round_its_size_implies() -> None:
+    """A seat keeps ``HAND`` cards and plays one a round: a hand of ``size`` cards is met in
+    round ``HAND - size + 1``, also in fights shorter than a hand. The compact tables once
+    read it at ``rounds - size + 1`` (no round at all for 2 rounds), so a fight waited for an
+    entry the solver had filled, and the vector env and the exploit tree refilled forever."""
+    from kumite.games.sfrivals import vector as core_module
+
+    env = BatchedVectorEnv("sfrivals", 32, SHORT_FIGHTS, 0, "random")
+    _, info = env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for _ in range(12):  # the entries the games meet are filled on demand
+        m = info["action_mask"]
+        _, _, _, _, info = env.step(np.argmax(m * rng.random(m.shape), axis=1))
+    core = env.core
+    count = len(core.engine.characters)
+    kept = core_module._CARDS | core_module._DONE
+    compared = 0
+    for p in core.pairings:
+        solver = core.engine.solver(*divmod(p, count))
+        for ch, tables in zip(divmod(p, count), solver.seat_tables, strict=True):
+            copies = np.array([c.copies for c in tables.char.cards])
+            for code in range(tables.legal.shape[1]):
+                size = sum((code // r) % (n + 1) for r, n in zip(tables.radix, copies, strict=True))
+                r = HAND - size + 1
+                entry = core.rules.entry[ch, code] & kept
+                if not 1 <= r <= core.rules.rounds:
+                    assert not entry.any(), f"an entry for a hand met in no round ({code})"
+                    continue
+                solver_entry = tables.legal[r, code, :, 0] & kept
+                assert np.array_equal(entry, solver_entry), f"hand {code} of character {ch}"
+                compared += int((solver_entry & core_module._DONE != 0).sum())
+    assert compared > 0  # the games met hands of 8 and 7 cards, filled on demand
+
+
+HANG_CHECK = textwrap.dedent(
+    """
+    import sys
+    import numpy as np
+    from kumite.envs.vector import BatchedVectorEnv
+    from kumite.games.sfrivals import exploit
+
+    options = {"pack": sys.argv[1]}
+    env = BatchedVectorEnv("sfrivals", 16, options, 0, "random")
+    _, info = env.reset(seed=0)
+    for _ in range(6):
+        info = env.step(np.argmax(info["action_mask"], axis=1))[4]
+    tree = exploit.build(("ryu-mini", "ken-mini"), options)
+    print(len(tree.obs))
+    """
+)
+
+
+@pytest.mark.slow  # a process of its own: Numba's first compile of the exploit tree
+def test_short_fights_step_and_build_their_exploit_tree_without_refilling_forever() -> None:
+    """The vector env's step and the exploit tree's build stop a fight for a table entry,
+    have the solver fill it and go on; on fights shorter than a hand the entry, once filled,
+    was never read, and both looped forever. Run apart with a deadline (a hang fails)."""
+    done = subprocess.run(
+        [sys.executable, "-c", HANG_CHECK, SHORT_FIGHTS["pack"]],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert int(done.stdout.split()[-1]) > 0  # information sets of the whole 2-round game

@@ -30,7 +30,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from kumite.core.errors import IllegalChoiceError, OptionsError
+from kumite.core.errors import OptionsError
 from kumite.envs.base import EnvGame, NoEnvError
 
 ILLEGAL = ("lose", "raise")
@@ -94,12 +94,12 @@ class BatchedVectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray])
         self.metadata["opponents"] = [opponent if isinstance(opponent, str) else "policy"]
         self.metadata["normalized"] = normalize
         n = num_envs
-        self._obs = np.zeros((n, enc.size), dtype=np.float32)
-        self._masks = np.zeros((n, self.env.num_actions), dtype=bool)
         self._autoreset = np.zeros(n, dtype=bool)
         self._started = False
         self._all = np.ones(n, dtype=bool)
         self._zeros = np.zeros(n, dtype=bool)
+        self._loss = float(self.env.game.info.utility_range[0])
+        self._same_step = self.autoreset_mode == AutoresetMode.SAME_STEP
 
     def reset(
         self,
@@ -120,17 +120,24 @@ class BatchedVectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray])
             )
         self.core.seed(seeds)
         self.core.reset(self._all, seeds)
-        self._autoreset[:] = False
+        self._autoreset = np.zeros(self.num_envs, dtype=bool)
         self._started = True
-        self.core.observations(self._obs)
-        self.core.masks(self._masks)
-        return self._out(self._obs), self._infos(self._masks)
+        return self._out(self.core.obs), self._infos()
 
     def _out(self, a: np.ndarray) -> np.ndarray:
-        return a.copy() if self.copy else a
+        """A copy, or (``copy=False``) a read-only view of the core's buffer: the core
+        updates it in place, so it must not be written."""
+        if self.copy:
+            return a.copy()
+        view = a.view()
+        view.flags.writeable = False
+        return view
 
-    def _infos(self, masks: np.ndarray, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        infos: dict[str, Any] = {"action_mask": self._out(masks), "_action_mask": self._all}
+    def _infos(self, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        infos: dict[str, Any] = {
+            "action_mask": self._out(self.core.mask),
+            "_action_mask": self._all,
+        }
         infos.update(extra or {})
         return infos
 
@@ -141,57 +148,40 @@ class BatchedVectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray])
             raise NoEnvError("reset() the environment first")
         n = self.num_envs
         actions = np.asarray(actions, dtype=np.int64).reshape(n)
-        restart = self._autoreset
-        acting = ~restart
-        inside = (actions >= 0) & (actions < self.env.num_actions)
-        legal = inside & self._masks[np.arange(n), np.where(inside, actions, 0)]
-        bad = acting & ~legal
+        same = self._same_step
+        rewards, terminated, illegal = self.core.step(
+            actions,
+            self._autoreset,
+            strict=self.illegal == "raise",
+            same_step=same,
+            loss=self._loss,
+        )
         extra: dict[str, Any] = {}
-        if bad.any():
-            if self.illegal == "raise":
-                i = int(np.flatnonzero(bad)[0])
-                raise IllegalChoiceError(self.seat, int(actions[i]), "not a legal action id now")
-            acting = acting & legal
-        if restart.any():
-            self.core.reset(restart)
-        self.core.step(actions, acting)
-        done = self.core.done()
-        terminated = acting & done
-        rewards = np.where(terminated, self.core.returns, 0.0)
-        if bad.any():
-            before = self._obs.copy(), self._masks.copy()
-        self.core.observations(self._obs)
-        self.core.masks(self._masks)
-        if bad.any():
-            where = np.flatnonzero(bad)
-            self._obs[where], self._masks[where] = before[0][where], before[1][where]
-            rewards[where] = self.env.game.info.utility_range[0]
-            terminated[where] = True
+        if illegal.any():
             messages = np.full(n, None, dtype=object)
-            for i in where.tolist():
+            for i in np.flatnonzero(illegal).tolist():
                 messages[i] = f"seat {self.seat}: {int(actions[i])!r} is not a legal action id now"
-            extra = {"illegal_action": messages, "_illegal_action": bad.copy()}
-        if self.autoreset_mode == AutoresetMode.SAME_STEP and terminated.any():
-            extra["final_obs"] = np.where(terminated[:, None], self._obs, 0).astype(np.float32)
+            extra = {"illegal_action": messages, "_illegal_action": illegal.copy()}
+        ended = terminated.any()
+        if same and ended:
+            extra["final_obs"] = np.where(terminated[:, None], self.core.final, 0).astype(
+                np.float32
+            )
             extra["_final_obs"] = terminated.copy()
-            extra["final_info"] = {"action_mask": self._masks.copy()}
-            self.core.reset(terminated)
-            self.core.observations(self._obs)
-            self.core.masks(self._masks)
-            self._autoreset = self._zeros.copy()
-        else:
-            self._autoreset = terminated.copy()
+            extra["final_info"] = {"action_mask": self.core.mask & ~terminated[:, None]}
+        if not same:
+            self._autoreset = terminated.copy() if ended else self._zeros
         return (
-            self._out(self._obs),
-            rewards,
-            terminated,
-            np.zeros(n, dtype=bool),
-            self._infos(self._masks, extra),
+            self._out(self.core.obs),
+            rewards.copy(),
+            terminated.copy(),
+            self._zeros.copy(),
+            self._infos(extra),
         )
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions in every game (sb3-contrib's MaskablePPO)."""
-        return self._masks.copy()
+        return np.array(self.core.mask)
 
 
 def make(

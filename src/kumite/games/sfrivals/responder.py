@@ -60,16 +60,21 @@ from kumite.games.sfrivals.game import GAME
 from kumite.games.sfrivals.solver import kernels
 from kumite.games.sfrivals.state import A_PLAY, A_SETUP, CARD_SLOTS, NUM_ACTIONS
 from kumite.games.sfrivals.vector import (
+    _R,
+    _RM,
     RUNNING,
     SETUP,
     WANTS_ENTER,
+    Fights,
     SFRivalsVector,
+    Stops,
     _first,
-    fights_of,
     masks_all,
-    new_rows,
+    new_fights,
     observe_all,
     reset_all,
+    stops_after_fill,
+    take,
 )
 
 BUDGET = 1_000_000
@@ -166,12 +171,11 @@ class _Walk:
         normalize: bool,
     ) -> None:
         opts = {**dict(options), "characters": list(characters)}
-        self.core = SFRivalsVector(GAME, opts, 1, 0, "random", normalize)
+        self.core = SFRivalsVector(GAME, opts, 1, 0, "random")
         self.characters = characters
         self.options = dict(options)
         self.count = int(self.core.consts.characters)
         pairing = self.core.pairings[0]
-        self.t, self.filled = self.core.tables[pairing], self.core.filled[pairing]
         self.solver = self.core.engine.solver(*divmod(pairing, self.count))
         self.end_table = self.solver.tables.end_table.reshape(-1)
         self.q, self.p = seat, 1 - seat
@@ -182,10 +186,9 @@ class _Walk:
 
     # -- the policy ----------------------------------------------------------------------
 
-    def probs(self, buf: Any, which: NDArray[np.int64]) -> NDArray[np.float64]:
+    def probs(self, f: Fights, which: NDArray[np.int64]) -> NDArray[np.float64]:
         """The policy's probabilities ``[k, actions]`` at nodes ``which`` (its seat moves)."""
         c, p = self.core.consts, self.p
-        f = fights_of(buf, self.count)
         out = np.zeros((len(which), NUM_ACTIONS))
         for lo in range(0, len(which), CHUNK):
             idx = which[lo : lo + CHUNK]
@@ -196,11 +199,13 @@ class _Walk:
                 continue
             if is_agent(self.policy):
                 seats = np.full(len(idx), p, dtype=np.int64)
-                rows = agent_rows(buf[idx], seats, self.characters, self.options, self.policy)
+                rows = agent_rows(f, idx, seats, self.characters, self.options, self.policy)
                 out[lo : lo + len(idx)] = rows
                 continue
             obs = np.empty((len(idx), self.core.size), dtype=np.float32)
-            observe_all(f, c, p, idx, obs, self.normalize)
+            observe_all(f, c, p, idx, obs)
+            if self.normalize:
+                obs *= self.core.scale
             answer = np.asarray(self.policy(obs, masks))
             part = np.zeros((len(idx), NUM_ACTIONS))
             if answer.ndim == 1:
@@ -216,21 +221,23 @@ class _Walk:
     # -- stepping ------------------------------------------------------------------------
 
     def step(
-        self, buf: Any, parent: NDArray[np.int64], seats: NDArray[np.int64], actions: Any
-    ) -> Any:
-        """The rows of nodes ``parent`` after seat ``seats[k]`` chose ``actions[k]``."""
-        child_buf = buf[parent]
-        child = fights_of(child_buf, self.count)
+        self, f: Fights, parent: NDArray[np.int64], seats: NDArray[np.int64], actions: Any
+    ) -> Fights:
+        """The nodes ``parent`` after seat ``seats[k]`` chose ``actions[k]`` (copies)."""
+        child = take(f, parent)
         child.status[:] = RUNNING
-        wanting = _play(child, self.core.consts, self.t, self.filled, seats, actions)
+        wanting = _play(child, self.core.consts, self.core.rules, seats, actions)
+        stops: Stops | None = None
         while wanting:  # entries committed play can meet are filled up front: rare
-            keys = child.key[child.status >= WANTS_ENTER]
-            rounds = keys >> 48 & 15
+            stopped = np.flatnonzero(child.status >= WANTS_ENTER)
+            stops = stops_after_fill(child, stopped, stops)
+            keys = child.key[stopped]
+            rounds = keys >> _R & _RM
             for r in np.unique(rounds).tolist():
                 self.solver.prepare(r, keys[rounds == r])
             self.core._refresh()
-            wanting = _retry(child, self.t, self.filled)
-        return child_buf
+            wanting = _retry(child, self.core.rules)
+        return child
 
     def outcomes(
         self, keys: NDArray[np.int64], card0: NDArray[np.int64], card1: NDArray[np.int64]
@@ -240,7 +247,7 @@ class _Walk:
         round (both hands known)."""
         child, end, wanted = _children_keys(keys, card0, card1, self.solver.tables)
         if wanted:
-            rounds = keys >> 48 & 15
+            rounds = keys >> _R & _RM
             for r in np.unique(rounds).tolist():
                 self.solver.prepare(r, np.unique(keys[rounds == r]))
             child, end, wanted = _children_keys(keys, card0, card1, self.solver.tables)
@@ -258,12 +265,11 @@ class _Walk:
     # -- the responder -------------------------------------------------------------------
 
     def choose(
-        self, buf: Any, which: NDArray[np.int64], reach: NDArray[np.float64]
+        self, f: Fights, which: NDArray[np.int64], reach: NDArray[np.float64]
     ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """The responder's card at nodes ``which`` (its seat moves, in play): one per
         information set, by the look-ahead of the module docstring; and each node's set."""
         c, q, p = self.core.consts, self.q, self.p
-        f = fights_of(buf, self.count)
         masks = np.empty((len(which), NUM_ACTIONS), dtype=bool)
         masks_all(f, c, q, which, masks)
         cards = masks[:, A_PLAY : A_PLAY + _S]
@@ -271,7 +277,7 @@ class _Walk:
         for lo in range(0, len(which), CHUNK):
             idx = which[lo : lo + CHUNK]
             obs = np.empty((len(idx), self.core.size), dtype=np.float32)
-            observe_all(f, c, q, idx, obs, False)
+            observe_all(f, c, q, idx, obs)
             _hash_rows(obs, hashes[lo : lo + len(idx)])
         key = np.stack([hashes.view(np.int64), cards.astype(np.int64) @ _BITS], axis=1)
         _, first, group = np.unique(
@@ -297,7 +303,7 @@ class _Walk:
             seen = ~put & shows[k]
             if seen.any():
                 ka, aa = k[seen], a[seen]
-                child = self.step(buf, which[ka], np.full(len(ka), q, np.int64), A_PLAY + aa)
+                child = self.step(f, which[ka], np.full(len(ka), q, np.int64), A_PLAY + aa)
                 answers = self.probs(child, np.arange(len(ka), dtype=np.int64))
                 row, b = np.nonzero(answers[:, A_PLAY : A_PLAY + _S])
                 ks.append(ka[row])
@@ -309,7 +315,7 @@ class _Walk:
             if blind.any():
                 kb, ab = k[blind], a[blind]
                 nodes, back = np.unique(kb, return_inverse=True)
-                answers = self.probs(buf, which[nodes])[:, A_PLAY : A_PLAY + _S]
+                answers = self.probs(f, which[nodes])[:, A_PLAY : A_PLAY + _S]
                 row, b = np.nonzero(answers[back.reshape(-1)])
                 ks.append(kb[row])
                 as_.append(ab[row])
@@ -331,16 +337,15 @@ class _Walk:
     ) -> tuple[float, float, int, dict[bytes, int] | None]:
         """The responder (set-up ``setup_action``) against the policy, valued exactly: its
         value, the pruned probability, the nodes walked (and its choices, if ``record``)."""
-        c, q, p = self.core.consts, self.q, self.p
-        buf = new_rows(1)
-        f = fights_of(buf, self.count)
-        reset_all(f, c, np.ones(1, dtype=bool), np.zeros(1, dtype=np.int64), True)
+        q, p = self.q, self.p
+        f = new_fights(1)
+        zero = np.zeros(1, dtype=np.int64)
+        reset_all(f, self.core.consts, zero, zero)
         reach = np.ones(1)
         value, pruned, nodes = 0.0, 0.0, 0
         strategy: dict[bytes, int] | None = {} if record else None
-        while len(buf):
-            f = fights_of(buf, self.count)
-            nodes += len(buf)
+        while len(f.phase):
+            nodes += len(f.phase)
             movers = _movers(f)
             over = movers < 0
             value += float((reach[over] * self.sign * f.returns[over]).sum())
@@ -350,7 +355,7 @@ class _Walk:
                 if f.phase[mine[0]] == SETUP:
                     chosen = np.full(len(mine), setup_action, dtype=np.int64)
                 else:
-                    chosen, _ = self.choose(buf, mine, reach[mine])
+                    chosen, _ = self.choose(f, mine, reach[mine])
                 if strategy is not None:
                     self._record(strategy, f, mine, chosen)
                 parents.append(mine)
@@ -359,7 +364,7 @@ class _Walk:
                 weights.append(reach[mine])
             theirs = np.flatnonzero(movers == p)
             if len(theirs):
-                probs = self.probs(buf, theirs)
+                probs = self.probs(f, theirs)
                 k, a = np.nonzero(probs > 0)
                 parents.append(theirs[k])
                 seats.append(np.full(len(k), p, dtype=np.int64))
@@ -377,13 +382,13 @@ class _Walk:
                 pruned += float(weight[drop].sum())
                 keep.sort()
                 parent, weight, seat, action = parent[keep], weight[keep], seat[keep], action[keep]
-            buf = self.step(buf, parent, seat, action)
+            f = self.step(f, parent, seat, action)
             reach = weight
         return value + pruned * self.loss, pruned, nodes, strategy
 
-    def _record(self, out: dict[bytes, int], f: Any, which: Any, chosen: Any) -> None:
+    def _record(self, out: dict[bytes, int], f: Fights, which: Any, chosen: Any) -> None:
         obs = np.empty((len(which), self.core.size), dtype=np.float32)
-        observe_all(f, self.core.consts, self.q, which, obs, False)
+        observe_all(f, self.core.consts, self.q, which, obs)
         for row, action in zip(obs.astype(np.uint8), chosen.tolist(), strict=True):
             found = out.setdefault(row.tobytes(), int(action))
             if found != action:  # pragma: no cover - one card per information set
@@ -398,10 +403,10 @@ class _Walk:
         finds a good one."""
         q = self.q
         char = self.core.engine.characters[int(self.core.consts.fixed[q])]
-        buf = new_rows(1)
-        reset_all(fights_of(buf, self.count), self.core.consts, np.ones(1, dtype=bool),
-                  np.zeros(1, dtype=np.int64), True)  # fmt: skip
-        theirs = self.probs(buf, np.zeros(1, dtype=np.int64))[0]
+        start = new_fights(1)
+        zero1 = np.zeros(1, dtype=np.int64)
+        reset_all(start, self.core.consts, zero1, zero1)
+        theirs = self.probs(start, zero1)[0]
         mix = np.flatnonzero(theirs > 0)
         shuffle = np.random.default_rng(0).permutation(len(mix))
         mix = mix[shuffle][np.argsort(-theirs[mix][shuffle], kind="stable")]
@@ -410,9 +415,9 @@ class _Walk:
         mine = np.repeat(ids, len(mix))
         other = np.tile(mix, len(ids))
         zero = np.zeros(len(mine), dtype=np.int64)
-        first = self.step(buf, zero, zero, mine if q == 0 else other)
+        first = self.step(start, zero, zero, mine if q == 0 else other)
         roots = self.step(first, np.arange(len(mine)), zero + 1, other if q == 0 else mine)
-        keys = fights_of(roots, self.count).key.copy()
+        keys = roots.key.copy()
         value = self.solver.key_values(keys) * self.sign
         score = (value * theirs[other]).reshape(len(ids), len(mix)).sum(axis=1)
         order = np.argsort(-score, kind="stable")

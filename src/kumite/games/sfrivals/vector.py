@@ -1,6 +1,6 @@
 """SF Rivals' batched vector core (docs/envs.md, "The batched vector env"): ``num_envs``
 fights of one learner seat against an opponent, stepped at once in compiled code on the
-batched engine's arrays (:mod:`.batch`: the fight solver's rule tables and transition), their
+batched engine's rule tables (:mod:`.batch`: the fight solver's tables and packed keys), their
 observations written for all fights at once in the layout of :mod:`.observation`.
 
 It plays the scalar engine's game step for step: the same decisions in the same order
@@ -24,7 +24,25 @@ The opponent is one of
   must decide, with the opponent's own observations and masks.
 
 Only the policy is Python; everything else of a step — the learner's choice, the opponent's,
-the transition, the observation and the mask of every fight — is one compiled pass.
+the transition, the observation, the mask, the reward and the autoreset of every fight — is
+one compiled pass over the fights in order. This module is where the vector env's speed
+tricks live (each pays for itself in ``benchmarks/env_batch.py``):
+
+* **compact rule tables** (:class:`Rules`): the solver's tables re-laid out for committed
+  play — a hand's round is implied by its size, so a character's legal cards and stuck flags
+  of a (hand, life) are one 32-bit word (``[character, hand, life]``, 8 characters in
+  ~0.4 MB instead of ~6 MB), and a round's damage, carried bonuses and reveal flags one word
+  of ``[pairing, bonus pair, powerless, card, card]``: every pairing's tables stay in the
+  caches, so the fights run in index order with no sort by pairing (the same reading of the
+  same entries as :func:`.solver.kernels.next_state`; tests/envs/test_vector.py compares the
+  legal entries with the solver's, and every step with the scalar engine);
+* **narrow fight rows**: a fight is one 128-byte row (two cache lines) of small integers;
+* **observations and masks updated in place**: once a fight is in play, a step rewrites only
+  the fields a round can change (phase, round, lives, hand sizes, the rows of the rounds
+  played since, and the tail from ``revealed`` on), not the whole 278-value row;
+* **one compiled call per step** (the learner's actions checked against the masks, the
+  fights run, written, rewarded and reset), so the Python of a step is a few array
+  operations, not one per fight.
 """
 
 from __future__ import annotations
@@ -34,18 +52,18 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
-from numba.typed import List
 from numpy.typing import NDArray
 
 from kumite.core.errors import IllegalChoiceError, OptionsError
 from kumite.core.game import Game
-from kumite.games.sfrivals.batch import BatchEngine, _below, _next, engine_for
+from kumite.games.sfrivals.batch import BatchEngine, _below, _bit_tables, _next, engine_for
 from kumite.games.sfrivals.bots.greedy import KO, card_value
 from kumite.games.sfrivals.cards import HAND
 from kumite.games.sfrivals.game import SFRivals
 from kumite.games.sfrivals.observation import PHASES, SFRivalsEncoding
 from kumite.games.sfrivals.resolve import resolve_round
 from kumite.games.sfrivals.solver import kernels
+from kumite.games.sfrivals.solver.fight import key_fields
 from kumite.games.sfrivals.state import (
     A_CHARACTER,
     A_PLAY,
@@ -61,41 +79,78 @@ K_CHARACTER, K_SETUP, K_PLAY, K_FIRST = 0, 1, 2, 3  # observation.KINDS
 RUNNING, LEARNER, WAITING, ENDED, WANTS_ENTER, WANTS_RESOLVE = 0, 1, 2, 3, 4, 5
 RANDOM, GREEDY, POLICY = 0, 1, 2
 OPPONENTS = {"random": RANDOM, "greedy": GREEDY}
+# the modes of a compiled pass (advance)
+FIRST, SEEDED, SAME_STEP, STRICT = 1, 2, 4, 8
 _S = CARD_SLOTS
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+OBS_FIELDS = (
+    "seat", "phase", "round", "rounds", "character", "life", "hand_size", "shown", "played",
+    "revealed", "carry", "must_reveal_first", "hand", "cover", "to_decide", "decision",
+)  # fmt: skip
+"""The encoding's fields in the order the kernels write them (checked when a core is made)."""
+
+
+def _key_layout() -> dict[str, tuple[int, int]]:
+    """Each field's (shift, mask) in the solver's packed keys, read off its public
+    :func:`~.solver.fight.key_fields` (one bit at a time)."""
+    bits = np.int64(1) << np.arange(63, dtype=np.int64)
+    names = ("round", "h0", "h1", "l0", "l1", "cp", "rf", "ad")
+    out = {}
+    for name, values in zip(names, key_fields(bits), strict=True):
+        where = np.flatnonzero(values)
+        out[name] = (int(where.min()), (1 << len(where)) - 1)
+    return out
+
+
+_KEY = _key_layout()
+_R, _RM = _KEY["round"]
+_H0, _H1, _HM = _KEY["h0"][0], _KEY["h1"][0], _KEY["h0"][1]
+_L0, _L1, _LM = _KEY["l0"][0], _KEY["l1"][0], _KEY["l0"][1]
+_CP, _CPM = _KEY["cp"]
+_RF, _RFM = _KEY["rf"]
+# a compact rule entry (Rules.entry): the legal cards' bits, then
+_KNOWN = 1 << 24  # the stuck flag is known
+_STUCK = 1 << 25  # the seat is stuck (no legal card: the fight ends)
+_DONE = kernels.LEGAL_DONE  # the legal cards are known
+_CARDS = (1 << _S) - 1
 
 
 class Fights(NamedTuple):
-    """Every fight's position, one row each (a Numba named tuple of arrays)."""
+    """Every fight's position: one small array per field, indexed by fight (a Numba named
+    tuple; the fights run in index order, so each field is read as a stream)."""
 
-    phase: Any  # int64[n]
-    chars: Any  # int64[n, 2], -1 before the pick
-    setup: Any  # int64[n, 2]: index into the character's set-up choices
-    cover: Any  # int64[n, 2]: card slot, -1 before the set-up
-    shown: Any  # int64[n, 2]
-    hands: Any  # int64[n, 2, slots]: copies in hand
-    played: Any  # int64[n, 2, HAND]: slot played each round, -1
-    early: Any  # int64[n, 2]: the card already chosen this round (revealed first), -1
-    chosen: Any  # int64[n, 2]: a choice buffered for the pending decision, -1
-    round: Any  # int64[n]
     key: Any  # int64[n]: the fight solver's packed state (from the set-up on)
-    lives: Any  # int64[n, 2]
-    legal: Any  # int64[n, 2]: legal card slots this round (bit masks)
-    status: Any  # int64[n]
     returns: Any  # float64[n]: seat 0's result once over
     rng: Any  # uint64[n]: the opponent's stream
     env_rng: Any  # uint64[n]: each environment's stream of game seeds
-    order: Any  # int64[n]: scratch (the fights in order of pairing)
-    start: Any  # int64[pairings + 1]: scratch
+    legal: Any  # int16[n, 2]: legal card slots this round (bit masks)
+    hands: Any  # int8[n, 2, slots]: copies in hand
+    played: Any  # int8[n, 2, HAND]: slot played each round, -1
+    chars: Any  # int8[n, 2], -1 before the pick
+    setup: Any  # int8[n, 2]: index into the character's set-up choices
+    cover: Any  # int8[n, 2]: card slot, -1 before the set-up
+    shown: Any  # int8[n, 2]
+    early: Any  # int8[n, 2]: the card already chosen this round (revealed first), -1
+    chosen: Any  # int8[n, 2]: a choice buffered for the pending decision, -1
+    lives: Any  # int8[n, 2]
+    hsize: Any  # int8[n, 2]: cards in hand
+    seen_early: Any  # int8[n, 2]: ``early`` when the learner's row was last written
+    phase: Any  # int8[n]
+    round: Any  # int8[n]
+    status: Any  # int8[n]
+    seen: Any  # int8[n]: the phase when the learner's row was last written (-1: never)
+    seen_round: Any  # int8[n]: the round then
+    stepped: Any  # int8[n]: the learner acted in this game this step
     work: Any  # int64[2 * slots]: scratch (greedy's candidates and ties)
 
 
 class Consts(NamedTuple):
-    """What every fight reads: the pack, the rule tables, the opponent's tables."""
+    """What every fight reads: the pack, the set-ups, the opponent's tables, the layout."""
 
     characters: int
     fixed: Any  # int64[2]
     copies: Any  # int64[C, slots]
+    start_size: Any  # int64[C]: cards in hand after the set-up
     setups: Any  # int64[C]: set-up choices per character
     setup_cards: Any  # int64[C, most, 2]: (cover, shown) of each
     setup_index: Any  # int64[C, slots * slots]: the choice of (cover, shown), -1
@@ -105,9 +160,10 @@ class Consts(NamedTuple):
     full: Any  # int64[P, 2]
     no_carry: Any  # int64[P]
     carry: Any  # int64[P, pairs, 2, 3]: the carried bonuses of a pair code
+    bit_count: Any  # int8[2**slots]
+    nth_bit: Any  # int8[2**slots, slots]
     # greedy's tables
     g_score: Any  # int8[P, 2, pairs, slots, slots, 6]: _greedy_tables
-    g_done: Any  # bool[P, 2, pairs]
     g_value: Any  # float64[C, slots]: -card_value * 0.01
     g_setup: Any  # bool[C, most]: the set-ups of least value (greedy's ties)
     is_ultra: Any  # bool[C, slots]
@@ -115,9 +171,25 @@ class Consts(NamedTuple):
     super_round: int
     ultra_life: int
     # the observation
-    offsets: Any  # int64[16]: each field's offset, in the encoding's order
-    scale: Any  # float32[size]: 1, or 1/high (normalised)
+    offsets: Any  # int64[16]: each field's offset, in OBS_FIELDS' order
+    scale: Any  # float32[size]: 1/high
+    normalize: bool
     size: int
+
+
+class Rules(NamedTuple):
+    """The fight solver's rule tables, re-laid out for committed play (the module docstring)."""
+
+    entry: Any  # int32[C, hand code, life]: legal cards | _DONE | _KNOWN | _STUCK
+    radix: Any  # int64[C, slots]: a hand's code is the sum of its cards' radices
+    powerless: Any  # int8[C, slots, life]: the card would be played powerless
+    trans: Any  # int32[P, pairs, 2, 2, slots, slots]: damage to seat 0, to seat 1 (8 bits
+    # each), reveal-first flags (2), next carried-bonus pair (10), by [pairing, pair,
+    # powerless0, powerless1, card0, card1]
+    pairs_filled: Any  # bool[P, pairs]
+    end: Any  # float64[P, life, life, 2, 2]: the solver's end table
+    rounds: int
+    end_fight: bool
 
 
 # -- random streams (each game's SplitMix64 stream: batch._next, batch._below) ----------
@@ -137,23 +209,31 @@ def _hash_seed(seed: int, salt: int) -> Any:
     return _mix(_mix(z + _GOLDEN) + _GOLDEN)
 
 
-@njit(cache=True, inline="always")
-def _nth_bit(mask: int, k: int) -> int:
-    for b in range(_S):
-        if mask >> b & 1:
-            if k == 0:
-                return b
-            k -= 1
-    return -1
+# -- the packed key (the solver's layout, read off key_fields) ----------------------------
 
 
 @njit(cache=True, inline="always")
-def _bits(mask: int) -> int:
-    n = 0
-    while mask:
-        n += mask & 1
-        mask >>= 1
-    return n
+def _reveal_flags(k: int) -> int:
+    return (k >> _RF) & _RFM
+
+
+@njit(cache=True, inline="always")
+def _pair_of(k: int) -> int:
+    return (k >> _CP) & _CPM
+
+
+@njit(cache=True, inline="always")
+def _pack(r: Any, h0: Any, h1: Any, l0: Any, l1: Any, cp: Any, rf: Any) -> Any:
+    """A committed state's key (adaptive flags 0): :func:`.solver.kernels.pack_fields`."""
+    return (
+        (np.int64(r) << _R)
+        | (np.int64(h0) << _H0)
+        | (np.int64(h1) << _H1)
+        | (np.int64(l0) << _L0)
+        | (np.int64(l1) << _L1)
+        | (np.int64(cp) << _CP)
+        | (np.int64(rf) << _RF)
+    )
 
 
 # -- the state machine -------------------------------------------------------------------
@@ -162,7 +242,7 @@ def _bits(mask: int) -> int:
 @njit(cache=True, inline="always")
 def _first(f: Fights, i: int) -> Any:
     """The seat that must reveal its card first and has not yet, else -1."""
-    flags = kernels.key_reveal(f.key[i])
+    flags = _reveal_flags(f.key[i])
     for s in range(2):
         if flags >> s & 1 and f.early[i, s] < 0:
             return s
@@ -187,52 +267,75 @@ def _pending(f: Fights, i: int, s: int) -> Any:
 
 @njit(cache=True, inline="always")
 def _pairing(f: Fights, c: Consts, i: int) -> Any:
-    return f.chars[i, 0] * c.characters + f.chars[i, 1]
+    return np.int64(f.chars[i, 0]) * c.characters + f.chars[i, 1]
 
 
 @njit(cache=True, inline="always")
-def _enter(f: Fights, i: int, t: Any, filled: Any) -> Any:
-    """Fight ``i`` starts a round at its key: its legal cards (False: the tables lack them).
-    ``t`` and ``filled`` are its pairing's rule tables (``BatchEngine.rule_tables``)."""
+def _enter(f: Fights, tb: Rules, i: int) -> Any:
+    """Fight ``i`` starts a round at its key: its legal cards (False: the tables lack them,
+    as :func:`.solver.kernels.round_ready` says)."""
     k = f.key[i]
-    if not kernels.round_ready(k, t, filled):
+    c0 = f.chars[i, 0]
+    c1 = f.chars[i, 1]
+    e0 = tb.entry[c0, (k >> _H0) & _HM, (k >> _L0) & _LM]
+    e1 = tb.entry[c1, (k >> _H1) & _HM, (k >> _L1) & _LM]
+    p = np.int64(c0) * tb.entry.shape[0] + c1
+    if not (tb.pairs_filled[p, (k >> _CP) & _CPM] and e0 & _DONE and e1 & _DONE):
         f.status[i] = WANTS_ENTER
         return False
-    m0, m1 = kernels.legal_cards(k, t)
-    f.legal[i, 0] = m0
-    f.legal[i, 1] = m1
+    f.legal[i, 0] = e0 & _CARDS
+    f.legal[i, 1] = e1 & _CARDS
     return True
 
 
 @njit(cache=True, inline="always")
-def _resolve(f: Fights, i: int, t: Any, filled: Any) -> Any:
-    """Both cards of the round are down: resolve it (False: the tables lack an entry)."""
-    child, end, wanted = kernels.next_state(f.key[i], f.early[i, 0], f.early[i, 1], t, False)
-    if wanted:
-        f.status[i] = WANTS_RESOLVE
-        return False
-    f.key[i] = child
+def _resolve(f: Fights, tb: Rules, i: int) -> Any:
+    """Both cards of the round are down: resolve it (False: the tables lack an entry). The
+    reading of :func:`.solver.kernels.next_state` (committed seats), on the compact tables."""
+    k = f.key[i]
+    a = f.early[i, 0]
+    b = f.early[i, 1]
+    c0 = f.chars[i, 0]
+    c1 = f.chars[i, 1]
+    r = (k >> _R) & _RM
+    l0 = (k >> _L0) & _LM
+    l1 = (k >> _L1) & _LM
+    cp = (k >> _CP) & _CPM
+    p = np.int64(c0) * tb.entry.shape[0] + c1
+    e = np.int64(tb.trans[p, cp, tb.powerless[c0, a, l0], tb.powerless[c1, b, l1], a, b])
+    nl0 = max(l0 - (e & 255), 0)
+    nl1 = max(l1 - ((e >> 8) & 255), 0)
+    nh0 = ((k >> _H0) & _HM) - tb.radix[c0, a]
+    nh1 = ((k >> _H1) & _HM) - tb.radix[c1, b]
+    nxt = r + 1
+    over = 1 if nxt > tb.rounds else 0
+    stuck = 0
+    if tb.end_fight and over == 0 and nl0 > 0 and nl1 > 0:
+        s0 = tb.entry[c0, nh0, nl0]
+        s1 = tb.entry[c1, nh1, nl1]
+        if not (s0 & _KNOWN and s1 & _KNOWN):
+            f.status[i] = WANTS_RESOLVE
+            return False
+        stuck = 1 if (s0 | s1) & _STUCK else 0
+    result = tb.end[p, nl0, nl1, over, stuck]
     f.early[i, 0] = -1
     f.early[i, 1] = -1
     f.round[i] += 1
-    if end >= 0:
-        size = t.end_table.shape[1]
-        l0 = (end >> 2) // size
-        l1 = (end >> 2) % size
-        f.lives[i, 0] = l0
-        f.lives[i, 1] = l1
-        f.returns[i] = t.end_table[l0, l1, (end >> 1) & 1, end & 1]
+    f.lives[i, 0] = nl0
+    f.lives[i, 1] = nl1
+    f.key[i] = _pack(nxt, nh0, nh1, nl0, nl1, (e >> 18) & 1023, (e >> 16) & 3)
+    if not np.isnan(result):
+        f.returns[i] = result
         f.phase[i] = OVER
         f.legal[i, 0] = 0
         f.legal[i, 1] = 0
         f.status[i] = ENDED
         return True
-    f.lives[i, 0], f.lives[i, 1] = kernels.key_lives(child)
-    return _enter(f, i, t, filled)
+    return _enter(f, tb, i)
 
 
 @njit(cache=True, inline="always")
-def _apply(f: Fights, c: Consts, i: int, t: Any, filled: Any) -> Any:
+def _apply(f: Fights, c: Consts, tb: Rules, i: int) -> Any:
     """Apply the buffered choices of fight ``i``'s decision (every pending seat chose)."""
     phase = f.phase[i]
     if phase == CHARACTER:
@@ -259,6 +362,7 @@ def _apply(f: Fights, c: Consts, i: int, t: Any, filled: Any) -> Any:
                 f.hands[i, s, b] = c.copies[ch, b]
             f.hands[i, s, cover] -= 1
             f.hands[i, s, shown] -= 1
+            f.hsize[i, s] = c.start_size[ch]
             h = c.full[p, s] - c.radix[p, s, cover] - c.radix[p, s, shown]
             if s == 0:
                 h0 = h
@@ -266,23 +370,24 @@ def _apply(f: Fights, c: Consts, i: int, t: Any, filled: Any) -> Any:
                 h1 = h
         f.chosen[i, 0] = -1
         f.chosen[i, 1] = -1
-        f.key[i] = kernels.pack_key(1, h0, h1, c.life, c.life, c.no_carry[p], 0, 0)
+        f.key[i] = _pack(1, h0, h1, c.life, c.life, c.no_carry[p], 0)
         f.lives[i, 0] = c.life
         f.lives[i, 1] = c.life
         f.phase[i] = PLAY
         f.round[i] = 1
-        return _enter(f, i, t, filled)
+        return _enter(f, tb, i)
     first = _first(f, i)
     for s in range(2):
         if f.early[i, s] < 0 and (first < 0 or first == s):
             slot = f.chosen[i, s]
             f.hands[i, s, slot] -= 1
+            f.hsize[i, s] -= 1
             f.played[i, s, f.round[i] - 1] = slot
             f.early[i, s] = slot
             f.chosen[i, s] = -1
     if first >= 0:
         return True
-    return _resolve(f, i, t, filled)
+    return _resolve(f, tb, i)
 
 
 @njit(cache=True, inline="always")
@@ -293,7 +398,7 @@ def _random_choice(f: Fights, c: Consts, i: int, s: int) -> Any:
     if phase == SETUP:
         return _below(f.rng, i, c.setups[f.chars[i, s]])
     m = f.legal[i, s]
-    return _nth_bit(m, _below(f.rng, i, _bits(m)))
+    return c.nth_bit[m, _below(f.rng, i, c.bit_count[m])]
 
 
 @njit(cache=True, inline="always")
@@ -316,7 +421,7 @@ def _greedy_choice(f: Fights, c: Consts, i: int, s: int) -> Any:
     o = 1 - s
     oc = f.chars[i, o]
     p = _pairing(f, c, i)
-    code = kernels.key_pair(f.key[i])
+    code = _pair_of(f.key[i])
     scores = c.g_score[p, s, code]
     # the opponent's candidates: its revealed card, else every unseen card it may play
     count = f.work[:_S]
@@ -387,27 +492,21 @@ def _greedy_choice(f: Fights, c: Consts, i: int, s: int) -> Any:
 
 
 @njit(cache=True, inline="always")
-def _run(
-    f: Fights, c: Consts, i: int, me: int, opponent: int, t: Any, filled: Any, picking: bool
-) -> None:
-    """Take fight ``i`` as far as it goes without the learner (or a policy opponent); once
-    ``picking``, only through the character picks (its pairing's tables not yet known)."""
+def _run(f: Fights, c: Consts, tb: Rules, i: int, me: int, opponent: int) -> None:
+    """Take fight ``i`` as far as it goes without the learner (or a policy opponent)."""
     status = f.status[i]
     if status == WANTS_RESOLVE:
         f.status[i] = RUNNING
-        if not _resolve(f, i, t, filled):
+        if not _resolve(f, tb, i):
             return
     elif status == WANTS_ENTER:
         f.status[i] = RUNNING
-        if not _enter(f, i, t, filled):
+        if not _enter(f, tb, i):
             return
     f.status[i] = RUNNING
     o = 1 - me
     while f.phase[i] != OVER:
-        if picking and f.phase[i] != CHARACTER:
-            return
-        mine = _pending(f, i, me)
-        if mine and f.chosen[i, me] < 0:
+        if _pending(f, i, me) and f.chosen[i, me] < 0:
             f.status[i] = LEARNER
             return
         if _pending(f, i, o) and f.chosen[i, o] < 0:
@@ -418,7 +517,7 @@ def _run(
                 f.chosen[i, o] = _random_choice(f, c, i, o)
             else:
                 f.chosen[i, o] = _greedy_choice(f, c, i, o)
-        if not _apply(f, c, i, t, filled):
+        if not _apply(f, c, tb, i):
             return
     f.status[i] = ENDED
 
@@ -443,91 +542,353 @@ def _choice(f: Fights, c: Consts, i: int, s: int, action: int) -> Any:
     return -1
 
 
-@kernels.jit_flat
-def _prepare_step(
-    f: Fights, c: Consts, actions: Any, acting: Any, me: int, opponent: int, seat: int, t: Any
-) -> int:
-    """Apply ``actions`` (-1 if one is illegal: nothing applied), run the character picks
-    (no table needed), and list the fights to run in order of pairing in ``f.order``;
-    returns how many."""
-    n = len(actions)
-    for i in range(n):
-        if acting[i] and _choice(f, c, i, seat, actions[i]) < 0:
-            return -1
-    for i in range(n):
-        if acting[i]:
-            f.chosen[i, seat] = _choice(f, c, i, seat, actions[i])
-            f.status[i] = RUNNING
-    for i in range(n):
-        if f.status[i] == RUNNING and f.phase[i] == CHARACTER:
-            _run(f, c, i, me, opponent, t, t.legal0[0, 0, 0], True)
-    pairings = c.characters * c.characters
-    start = f.start
-    start[:] = 0
-    runnable = 0
-    for i in range(n):
-        st = f.status[i]
-        if st == RUNNING or st >= WANTS_ENTER:
-            start[_pairing(f, c, i) + 1] += 1
-            runnable += 1
-    for p in range(pairings):
-        start[p + 1] += start[p]
-    for i in range(n):
-        st = f.status[i]
-        if st == RUNNING or st >= WANTS_ENTER:
-            p = _pairing(f, c, i)
-            f.order[start[p]] = i
-            start[p] += 1
-    return runnable
+@njit(cache=True, inline="always")
+def _reset(f: Fights, c: Consts, i: int, game_seed: int) -> None:
+    """A new game of seed ``game_seed`` in fight ``i`` (the opponent's stream from it)."""
+    f.rng[i] = _hash_seed(game_seed, 1)
+    free = c.fixed[0] < 0 or c.fixed[1] < 0
+    f.phase[i] = CHARACTER if free else SETUP
+    for s in range(2):
+        f.chars[i, s] = c.fixed[s]
+        f.setup[i, s] = -1
+        f.cover[i, s] = -1
+        f.shown[i, s] = -1
+        f.early[i, s] = -1
+        f.chosen[i, s] = -1
+        f.lives[i, s] = c.life
+        f.hsize[i, s] = 0
+        f.seen_early[i, s] = -1
+        f.legal[i, s] = 0
+        for b in range(_S):
+            f.hands[i, s, b] = 0
+        for r in range(HAND):
+            f.played[i, s, r] = -1
+    f.round[i] = 0
+    f.key[i] = 0
+    f.returns[i] = 0.0
+    f.status[i] = RUNNING
+    f.seen[i] = -1
+    f.seen_round[i] = 0
+    f.stepped[i] = 0
+
+
+@njit(cache=True, inline="always")
+def _next_seed(f: Fights, i: int) -> Any:
+    """The environment's next game seed (from its stream)."""
+    return np.int64(np.uint64(_next(f.env_rng, i)) >> np.uint64(2))
+
+
+# -- writing a seat's observation and mask ----------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _put(row: Any, c: Consts, q: int, value: Any) -> None:
+    if c.normalize:
+        row[q] = np.float32(value) * c.scale[q]
+    else:
+        row[q] = value
+
+
+@njit(cache=True, inline="always")
+def _played(f: Fights, c: Consts, i: int, seat: int, row: Any, r: int) -> None:
+    """Round ``r``'s played cards in ``seat``'s observation (a card revealed first is shown
+    as revealed, not yet as played); a card once shown stays, so this only sets."""
+    at = c.offsets[8]
+    for k in range(2):
+        s = seat if k == 0 else 1 - seat
+        slot = f.played[i, s, r]
+        if slot >= 0 and not (f.early[i, s] >= 0 and f.round[i] == r + 1):
+            _put(row, c, at + (k * HAND + r) * _S + slot, 1)
+
+
+@njit(cache=True, inline="always")
+def _kind(f: Fights, i: int, seat: int) -> int:
+    """The kind of ``seat``'s pending decision (observation.KINDS), -1 if none."""
+    if not _pending(f, i, seat):
+        return -1
+    phase = f.phase[i]
+    if phase == CHARACTER:
+        return K_CHARACTER
+    if phase == SETUP:
+        return K_SETUP
+    return K_FIRST if _first(f, i) == seat else K_PLAY
+
+
+@njit(cache=True, inline="always")
+def _write_obs(f: Fights, c: Consts, i: int, seat: int, row: Any) -> None:
+    """Seat ``seat``'s observation of fight ``i`` into ``row``, as
+    :class:`~.observation.SFRivalsEncoding` writes it from the seat's view."""
+    at = c.offsets
+    for q in range(c.size):
+        row[q] = 0.0
+    phase = f.phase[i]
+    started = phase >= PLAY
+    _put(row, c, at[0] + seat, 1)
+    _put(row, c, at[1] + phase, 1)
+    _put(row, c, at[2], f.round[i])
+    _put(row, c, at[3], c.rounds)
+    key = f.key[i]
+    flags = _reveal_flags(key) if started else 0
+    code = _pair_of(key) if started else 0
+    p = _pairing(f, c, i) if started else 0
+    for k in range(2):
+        s = seat if k == 0 else 1 - seat
+        if f.chars[i, s] >= 0:
+            _put(row, c, at[4] + k * MAX_CHARACTERS + f.chars[i, s], 1)
+        _put(row, c, at[5] + k, f.lives[i, s])
+        _put(row, c, at[6] + k, f.hsize[i, s])
+        if started:
+            _put(row, c, at[7] + k * _S + f.shown[i, s], 1)
+            early = f.early[i, s]
+            if early >= 0:
+                _put(row, c, at[9] + k * _S + early, 1)
+            for q in range(3):
+                _put(row, c, at[10] + k * 3 + q, c.carry[p, code, s, q])
+            if flags >> s & 1:
+                _put(row, c, at[11] + k, 1)
+        if _pending(f, i, s):
+            _put(row, c, at[14] + k, 1)
+    if started:
+        for r in range(HAND):
+            _played(f, c, i, seat, row, r)
+        for b in range(_S):
+            _put(row, c, at[12] + b, f.hands[i, seat, b])
+        _put(row, c, at[13] + f.cover[i, seat], 1)
+    kind = _kind(f, i, seat)
+    if kind >= 0:
+        _put(row, c, at[15] + kind, 1)
+
+
+@njit(cache=True, inline="always")
+def _update_obs(f: Fights, c: Consts, i: int, seat: int, row: Any) -> None:
+    """:func:`_write_obs` on a row that holds ``seat``'s observation of this fight in play
+    (``f.seen``, ``f.seen_round``, ``f.seen_early``: when it was written): only what a step
+    of play can change, and only the entries that change."""
+    at = c.offsets
+    phase = f.phase[i]
+    if phase != f.seen[i]:
+        row[at[1] + f.seen[i]] = 0.0
+        _put(row, c, at[1] + phase, 1)
+    _put(row, c, at[2], f.round[i])
+    key = f.key[i]
+    flags = _reveal_flags(key)
+    code = _pair_of(key)
+    p = _pairing(f, c, i)
+    for k in range(2):
+        s = seat if k == 0 else 1 - seat
+        _put(row, c, at[5] + k, f.lives[i, s])
+        _put(row, c, at[6] + k, f.hsize[i, s])
+        before = f.seen_early[i, s]
+        early = f.early[i, s]
+        if before != early:
+            if before >= 0:
+                row[at[9] + k * _S + before] = 0.0
+            if early >= 0:
+                _put(row, c, at[9] + k * _S + early, 1)
+        for q in range(3):
+            _put(row, c, at[10] + k * 3 + q, c.carry[p, code, s, q])
+        _put(row, c, at[11] + k, flags >> s & 1)
+        _put(row, c, at[14] + k, 1 if _pending(f, i, s) else 0)
+    for r in range(max(f.seen_round[i] - 1, 0), min(f.round[i], HAND)):
+        _played(f, c, i, seat, row, r)
+    for b in range(_S):
+        _put(row, c, at[12] + b, f.hands[i, seat, b])
+    kind = _kind(f, i, seat)
+    for q in range(4):
+        _put(row, c, at[15] + q, 1 if q == kind else 0)
+
+
+@njit(cache=True, inline="always")
+def _write_mask(f: Fights, c: Consts, i: int, seat: int, row: Any, full: bool) -> None:
+    """Seat ``seat``'s legal actions in fight ``i`` into ``row``; ``full=False`` (the row
+    holds them for a decision in play): only the card actions are written."""
+    if full:
+        for a in range(NUM_ACTIONS):
+            row[a] = False
+    else:
+        for a in range(A_PLAY, A_PLAY + _S):
+            row[a] = False
+    if not _pending(f, i, seat) or f.chosen[i, seat] >= 0:
+        return
+    phase = f.phase[i]
+    if phase == CHARACTER:
+        for k in range(c.characters):
+            row[A_CHARACTER + k] = True
+    elif phase == SETUP:
+        ch = f.chars[i, seat]
+        for k in range(c.setups[ch]):
+            row[A_SETUP + c.setup_cards[ch, k, 0] * _S + c.setup_cards[ch, k, 1]] = True
+    else:
+        m = f.legal[i, seat]
+        for b in range(_S):
+            if m >> b & 1:
+                row[A_PLAY + b] = True
+
+
+@njit(cache=True, inline="always")
+def _write(f: Fights, c: Consts, i: int, me: int, obs: Any, mask: Any) -> None:
+    """The learner's observation and mask of fight ``i``, in place where they allow it."""
+    if f.seen[i] == PLAY:
+        _update_obs(f, c, i, me, obs[i])
+        _write_mask(f, c, i, me, mask[i], False)
+    else:
+        _write_obs(f, c, i, me, obs[i])
+        _write_mask(f, c, i, me, mask[i], True)
+    f.seen[i] = f.phase[i]
+    f.seen_round[i] = f.round[i]
+    f.seen_early[i, 0] = f.early[i, 0]
+    f.seen_early[i, 1] = f.early[i, 1]
+
+
+@njit(cache=True, inline="always")
+def _round(
+    f: Fights, c: Consts, tb: Rules, i: int, me: int, opponent: int, row: Any, mrow: Any
+) -> bool:
+    """The common step, written at once: the learner chose its card of a round that both
+    seats play blind (no reveal-first flag); the opponent chooses, the round resolves, and
+    if the next one is again such a round the learner's observation and mask are updated
+    with what changed (round, lives, hand sizes, the two cards played, the learner's count of
+    its card, carried bonuses). False if the step is not that (nothing done) or does not end
+    so (the rest is left to the general path: :func:`_run`, :func:`_write`)."""
+    if f.phase[i] != PLAY or f.seen[i] != PLAY or _reveal_flags(f.key[i]) != 0:
+        return False
+    o = 1 - me
+    r = f.round[i]
+    before = _pair_of(f.key[i])
+    a = f.chosen[i, me]
+    if opponent == RANDOM:
+        f.chosen[i, o] = _random_choice(f, c, i, o)
+    else:
+        f.chosen[i, o] = _greedy_choice(f, c, i, o)
+    b = f.chosen[i, o]
+    if not _apply(f, c, tb, i) or f.phase[i] != PLAY or _reveal_flags(f.key[i]) != 0:
+        return False
+    f.status[i] = LEARNER
+    at = c.offsets
+    _put(row, c, at[2], f.round[i])
+    _put(row, c, at[5], f.lives[i, me])
+    _put(row, c, at[5] + 1, f.lives[i, o])
+    _put(row, c, at[6], f.hsize[i, me])
+    _put(row, c, at[6] + 1, f.hsize[i, o])
+    _put(row, c, at[8] + (r - 1) * _S + a, 1)
+    _put(row, c, at[8] + (HAND + r - 1) * _S + b, 1)
+    _put(row, c, at[12] + a, f.hands[i, me, a])
+    code = _pair_of(f.key[i])
+    if code != before:
+        p = _pairing(f, c, i)
+        for k in range(2):
+            s = me if k == 0 else o
+            for q in range(3):
+                _put(row, c, at[10] + k * 3 + q, c.carry[p, code, s, q])
+    m = f.legal[i, me]
+    for x in range(_S):
+        mrow[A_PLAY + x] = m >> x & 1
+    f.seen_round[i] = f.round[i]
+    return True
+
+
+@njit(cache=True, inline="always")
+def _copy_row(src: Any, dst: Any, i: int) -> None:
+    for q in range(src.shape[1]):
+        dst[i, q] = src[i, q]
+
+
+# -- the compiled passes -----------------------------------------------------------------------
 
 
 @kernels.jit_flat
-def _run_block(
-    f: Fights, c: Consts, lo: int, hi: int, me: int, opponent: int, t: Any, filled: Any
-) -> int:
-    """Run fights ``f.order[lo:hi]``, all of one pairing (its tables ``t``, ``filled``);
-    returns how many want a table entry."""
-    wanting = 0
-    for j in range(lo, hi):
-        i = f.order[j]
-        _run(f, c, i, me, opponent, t, filled, False)
-        if f.status[i] >= WANTS_ENTER:
-            wanting += 1
-    return wanting
-
-
-@njit(cache=True)
-def step_all(
+def advance(
     f: Fights,
     c: Consts,
-    tables: Any,
-    filled: Any,
+    tb: Rules,
+    which: Any,
     actions: Any,
-    acting: Any,
+    seat: int,
+    restart: Any,
+    seeds: Any,
+    mode: int,
     me: int,
     opponent: int,
-    seat: int,
+    obs: Any,
+    mask: Any,
+    rewards: Any,
+    terminated: Any,
+    illegal: Any,
+    final: Any,
+    loss: float,
 ) -> int:
-    """The learner's ``actions`` (where ``acting``) as ``seat``'s choices (the learner's or,
-    for a policy opponent, the opponent's), then every running fight taken as far as it goes;
-    returns how many now want a table entry, or -1 for an illegal action (nothing applied).
+    """One pass over fights ``which``, each taken as far as it goes, its learner's
+    observation and mask written (``obs``, ``mask``: the core's own buffers).
 
-    The fights run in order of pairing, each pairing's tables fetched from the typed list
-    once (a fetch costs ~0.5 us: more than a round), by kernels compiled without reference
-    counting (which would cost an atomic operation per array per inlined call)."""
-    runnable = _prepare_step(f, c, actions, acting, me, opponent, seat, tables[0])
-    if runnable < 0:
-        return -1
+    ``FIRST`` (a step of the learner's, or a reset): each fight is reset if ``restart`` (game
+    seed ``seeds[i]`` if ``SEEDED``, else the environment's next), else gets the learner's
+    ``actions[j]``, checked against its mask: an illegal one ends that game lost (``loss``,
+    ``illegal``) and changes nothing else — with ``STRICT``, the first illegal one (``-1 -
+    j``) stops the pass before anything changes. Otherwise ``actions[j]`` (if ``seat >= 0``)
+    are seat ``seat``'s checked choices: a policy opponent's. A game that ends after the
+    learner acted gets its reward and termination; ``SAME_STEP``, its last observation goes
+    to ``final`` and a new game starts at once.
+
+    Returns how many fights wait for the policy opponent, plus ``2**32`` times how many
+    want a table entry (filled by the caller, then passed again)."""
+    n = len(restart) if which is None else len(which)
+    first = mode & FIRST != 0
+    same = mode & SAME_STEP != 0
+    if first and mode & STRICT:
+        for j in range(n):
+            i = j if which is None else which[j]
+            a = actions[j]
+            if not restart[i] and not (0 <= a < NUM_ACTIONS and mask[i, a]):
+                return -1 - j
+    waiting = 0
     wanting = 0
-    j = 0
-    while j < runnable:
-        p = _pairing(f, c, f.order[j])
-        hi = j
-        while hi < runnable and _pairing(f, c, f.order[hi]) == p:
-            hi += 1
-        wanting += _run_block(f, c, j, hi, me, opponent, tables[p], filled[p])
-        j = hi
-    return wanting
+    for j in range(n):
+        i = j if which is None else which[j]
+        if first:
+            rewards[i] = 0.0
+            terminated[i] = False
+            illegal[i] = False
+            if restart[i]:
+                _reset(f, c, i, seeds[i] if mode & SEEDED else _next_seed(f, i))
+            else:
+                a = actions[j]
+                choice = _choice(f, c, i, seat, a) if 0 <= a < NUM_ACTIONS and mask[i, a] else -1
+                if choice < 0:
+                    illegal[i] = True
+                    rewards[i] = loss
+                    terminated[i] = True
+                    if not same:
+                        continue
+                    _copy_row(obs, final, i)
+                    _reset(f, c, i, _next_seed(f, i))
+                else:
+                    f.chosen[i, seat] = choice
+                    f.stepped[i] = 1
+                    f.status[i] = RUNNING
+                    if opponent != POLICY and _round(f, c, tb, i, me, opponent, obs[i], mask[i]):
+                        continue
+        elif seat >= 0:
+            f.chosen[i, seat] = _choice(f, c, i, seat, actions[j])
+        while True:
+            _run(f, c, tb, i, me, opponent)
+            st = f.status[i]
+            if st == WAITING:
+                waiting += 1
+                break
+            if st >= WANTS_ENTER:
+                wanting += 1
+                break
+            _write(f, c, i, me, obs, mask)
+            if st != ENDED or not f.stepped[i]:
+                break
+            f.stepped[i] = 0
+            rewards[i] = f.returns[i] if me == 0 else -f.returns[i]
+            terminated[i] = True
+            if not same:
+                break
+            _copy_row(obs, final, i)
+            _reset(f, c, i, _next_seed(f, i))
+    return waiting + (wanting << 32)
 
 
 @kernels.jit_flat
@@ -537,132 +898,77 @@ def _seed_streams(streams: Any, seeds: Any) -> None:
 
 
 @kernels.jit_flat
-def reset_all(f: Fights, c: Consts, which: Any, seeds: Any, use_seeds: bool) -> None:
-    """New fights where ``which``: game seed ``seeds[i]`` (``use_seeds``) or the next of the
-    environment's stream; the opponent's stream is derived from the game seed."""
-    for i in range(len(which)):
-        if not which[i]:
-            continue
-        if use_seeds:
-            game_seed = seeds[i]
-        else:
-            game_seed = np.int64(np.uint64(_next(f.env_rng, i)) >> np.uint64(2))
-        f.rng[i] = _hash_seed(game_seed, 1)
-        free = c.fixed[0] < 0 or c.fixed[1] < 0
-        f.phase[i] = CHARACTER if free else SETUP
-        for s in range(2):
-            f.chars[i, s] = c.fixed[s]
-            f.setup[i, s] = -1
-            f.cover[i, s] = -1
-            f.shown[i, s] = -1
-            f.early[i, s] = -1
-            f.chosen[i, s] = -1
-            f.lives[i, s] = c.life
-            f.legal[i, s] = 0
-            for b in range(_S):
-                f.hands[i, s, b] = 0
-            for r in range(HAND):
-                f.played[i, s, r] = -1
-        f.round[i] = 0
-        f.key[i] = 0
-        f.returns[i] = 0.0
-        f.status[i] = RUNNING
+def reset_all(f: Fights, c: Consts, which: Any, seeds: Any) -> None:
+    """New games in fights ``which[j]`` of game seeds ``seeds[j]``, not yet run (for
+    :mod:`.exploit`, which steps them itself)."""
+    for j in range(len(which)):
+        _reset(f, c, which[j], seeds[j])
 
 
 @kernels.jit_flat
 def masks_all(f: Fights, c: Consts, seat: int, which: Any, out: Any) -> None:
     """``out[j]``: seat ``seat``'s legal actions in fight ``which[j]``."""
     for j in range(len(which)):
-        i = which[j]
-        row = out[j]
-        row[:] = False
-        if not _pending(f, i, seat) or f.chosen[i, seat] >= 0:
-            continue
-        phase = f.phase[i]
-        if phase == CHARACTER:
-            for k in range(c.characters):
-                row[A_CHARACTER + k] = True
-        elif phase == SETUP:
-            ch = f.chars[i, seat]
-            for k in range(c.setups[ch]):
-                row[A_SETUP + c.setup_cards[ch, k, 0] * _S + c.setup_cards[ch, k, 1]] = True
-        else:
-            m = f.legal[i, seat]
-            for b in range(_S):
-                if m >> b & 1:
-                    row[A_PLAY + b] = True
+        _write_mask(f, c, which[j], seat, out[j], True)
 
 
 @kernels.jit_flat
-def observe_all(f: Fights, c: Consts, seat: int, which: Any, out: Any, normalize: bool) -> None:
-    """``out[j]``: seat ``seat``'s observation of fight ``which[j]``, as
-    :class:`~.observation.SFRivalsEncoding` writes it from the seat's view."""
-    at = c.offsets
-    (
-        o_seat, o_phase, o_round, o_rounds, o_char, o_life, o_hsize, o_shown,
-        o_played, o_revealed, o_carry, o_must, o_hand, o_cover, o_todo, o_kind,
-    ) = (at[0], at[1], at[2], at[3], at[4], at[5], at[6], at[7],
-         at[8], at[9], at[10], at[11], at[12], at[13], at[14], at[15])  # fmt: skip
+def observe_all(f: Fights, c: Consts, seat: int, which: Any, out: Any) -> None:
+    """``out[j]``: seat ``seat``'s observation of fight ``which[j]`` (as the encoding writes
+    it from the seat's view)."""
     for j in range(len(which)):
-        i = which[j]
-        row = out[j]
-        row[:] = 0.0
-        row[o_seat + seat] = 1.0
-        phase = f.phase[i]
-        row[o_phase + phase] = 1.0
-        row[o_round] = f.round[i]
-        row[o_rounds] = c.rounds
-        started = phase >= PLAY
-        flags = kernels.key_reveal(f.key[i]) if started else 0
-        code = kernels.key_pair(f.key[i]) if started else 0
-        p = _pairing(f, c, i) if f.chars[i, 0] >= 0 and f.chars[i, 1] >= 0 else -1
-        for k in range(2):
-            s = seat if k == 0 else 1 - seat
-            if f.chars[i, s] >= 0:
-                row[o_char + k * MAX_CHARACTERS + f.chars[i, s]] = 1.0
-            row[o_life + k] = f.lives[i, s]
-            size = 0
-            for b in range(_S):
-                size += f.hands[i, s, b]
-            row[o_hsize + k] = size
-            if started:
-                row[o_shown + k * _S + f.shown[i, s]] = 1.0
-                early = f.early[i, s]
-                for r in range(HAND):
-                    slot = f.played[i, s, r]
-                    # a card revealed first is shown as revealed, not yet as played
-                    if slot >= 0 and not (early >= 0 and f.round[i] == r + 1):
-                        row[o_played + (k * HAND + r) * _S + slot] = 1.0
-                if early >= 0:
-                    row[o_revealed + k * _S + early] = 1.0
-                for q in range(3):
-                    row[o_carry + k * 3 + q] = c.carry[p, code, s, q]
-                row[o_must + k] = 1.0 if flags >> s & 1 else 0.0
-        if started:
-            for b in range(_S):
-                row[o_hand + b] = f.hands[i, seat, b]
-            row[o_cover + f.cover[i, seat]] = 1.0
-        first = _first(f, i) if phase == PLAY else -1
-        for k in range(2):
-            s = seat if k == 0 else 1 - seat
-            if _pending(f, i, s):
-                row[o_todo + k] = 1.0
-        if _pending(f, i, seat):
-            if phase == CHARACTER:
-                row[o_kind + K_CHARACTER] = 1.0
-            elif phase == SETUP:
-                row[o_kind + K_SETUP] = 1.0
-            else:
-                row[o_kind + (K_FIRST if first == seat else K_PLAY)] = 1.0
-        if normalize:
-            for q in range(c.size):
-                row[q] *= c.scale[q]
+        _write_obs(f, c, which[j], seat, out[j])
 
 
-# -- the tables, from the engine -----------------------------------------------------------
+_FIELDS: tuple[tuple[str, Any, tuple[int, ...], int], ...] = (
+    ("key", np.int64, (), 0), ("returns", np.float64, (), 0), ("rng", np.uint64, (), 0),
+    ("env_rng", np.uint64, (), 0), ("legal", np.int16, (2,), 0),
+    ("hands", np.int8, (2, _S), 0), ("played", np.int8, (2, HAND), -1),
+    ("chars", np.int8, (2,), -1), ("setup", np.int8, (2,), -1), ("cover", np.int8, (2,), -1),
+    ("shown", np.int8, (2,), -1), ("early", np.int8, (2,), -1), ("chosen", np.int8, (2,), -1),
+    ("lives", np.int8, (2,), 0), ("hsize", np.int8, (2,), 0), ("seen_early", np.int8, (2,), -1),
+    ("phase", np.int8, (), OVER), ("round", np.int8, (), 0), ("status", np.int8, (), ENDED),
+    ("seen", np.int8, (), -1), ("seen_round", np.int8, (), 0), ("stepped", np.int8, (), 0),
+)  # fmt: skip
+"""Each field's type, shape per fight and value before the first game."""
 
 
-def _greedy_tables(engine: BatchEngine, pairings: list[int], pairs: int) -> tuple[Any, Any]:
+def new_fights(n: int) -> Fights:
+    """``n`` fights, every game over (not started)."""
+    arrays = {name: np.full((n, *shape), v, dtype=t) for name, t, shape, v in _FIELDS}
+    return Fights(**arrays, work=np.zeros(2 * _S, dtype=np.int64))
+
+
+def take(f: Fights, index: NDArray[np.int64]) -> Fights:
+    """Copies of fights ``index`` (in that order)."""
+    return Fights._make([*(a[index] for a in f[:-1]), np.zeros(2 * _S, dtype=np.int64)])
+
+
+def concat(parts: list[Fights]) -> Fights:
+    """The fights of ``parts``, one after the other."""
+    fields = zip(*(p[:-1] for p in parts), strict=True)
+    return Fights._make([*(np.concatenate(a) for a in fields), np.zeros(2 * _S, dtype=np.int64)])
+
+
+Stops = tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int8]]
+"""The fights that stopped for a table entry: their indices, keys and statuses."""
+
+
+def stops_after_fill(f: Fights, wanting: NDArray[np.int64], before: Stops | None) -> Stops:
+    """The stops of fights ``wanting``, checked against ``before`` (the stops the last fill
+    was for): a fill lets every stopped fight go on, so the very same stops again mean the
+    rule tables cannot serve them — an error, not another fill (which would loop forever)."""
+    now = (wanting.copy(), f.key[wanting], f.status[wanting])
+    if before is not None and all(np.array_equal(before[k], now[k]) for k in range(3)):
+        k = int(now[1][0])
+        raise RuntimeError(
+            f"the compact rule tables lack entries the solver filled (key {k:#x}, status "
+            f"{int(now[2][0])}): the layout and the solver's tables disagree"
+        )
+    return now
+
+
+def _greedy_tables(engine: BatchEngine, pairings: list[int], pairs: int) -> NDArray[np.int8]:
     """Greedy's round model per pairing, seat and carried-bonus pair: for its card ``a`` and
     the opponent's ``b``, what its score of the round reads (bots/greedy.py ``_score``):
     damage taken, damage dealt, initiative bonuses carried and reveal-first flags of both,
@@ -670,7 +976,6 @@ def _greedy_tables(engine: BatchEngine, pairings: list[int], pairs: int) -> tupl
     card first)."""
     count = len(engine.characters)
     table = np.zeros((count * count, 2, pairs, _S, _S, 6), dtype=np.int8)
-    done = np.zeros((count * count, 2, pairs), dtype=bool)
     for p in pairings:
         a, b = divmod(p, count)
         solver = engine.solver(a, b)
@@ -691,56 +996,7 @@ def _greedy_tables(engine: BatchEngine, pairings: list[int], pairs: int) -> tupl
                             res.reveal_first[0],
                             res.reveal_first[1],
                         )
-                done[p, s, code] = True
-    return table, done
-
-
-_WIDTHS = {
-    "phase": (), "chars": (2,), "setup": (2,), "cover": (2,), "shown": (2,),
-    "hands": (2, _S), "played": (2, HAND), "early": (2,), "chosen": (2,), "round": (),
-    "key": (), "lives": (2,), "legal": (2,), "status": (), "returns": (), "rng": (),
-    "env_rng": (),
-}  # fmt: skip
-WIDTH = sum(int(np.prod(w)) for w in _WIDTHS.values()) + 7 & ~7  # rows of whole cache lines
-
-
-def _fights(n: int, count: int) -> Fights:
-    """Fresh fight arrays, every fight's fields side by side in one row of one buffer (each
-    field a view of its columns): a step touches a fight's few cache lines, not one line in
-    each of 17 arrays (the fights run in order of pairing, not of index)."""
-    return fights_of(new_rows(n), count)
-
-
-def new_rows(n: int) -> NDArray[np.int64]:
-    """``n`` fights' rows, every field at its start value (see :func:`fights_of`)."""
-    buf = np.zeros((n, WIDTH), dtype=np.int64)
-    f = fights_of(buf, 1)
-    for name in ("phase", "chars", "setup", "cover", "shown", "played", "early", "chosen"):
-        getattr(f, name)[...] = -1
-    f.phase[:] = OVER
-    f.status[:] = ENDED
-    return buf
-
-
-def fights_of(buf: NDArray[np.int64], count: int) -> Fights:
-    """The fights whose rows are ``buf``'s (views; copying rows copies fights)."""
-    n = len(buf)
-    views: dict[str, Any] = {}
-    at = 0
-    for name, shape in _WIDTHS.items():
-        size = int(np.prod(shape))
-        view = buf[:, at : at + size]
-        views[name] = view.reshape((n, *shape)) if shape else view[:, 0]
-        at += size
-    views["returns"] = views["returns"].view(np.float64)
-    views["rng"] = views["rng"].view(np.uint64)
-    views["env_rng"] = views["env_rng"].view(np.uint64)
-    return Fights(
-        **views,
-        order=np.zeros(n, dtype=np.int64),
-        start=np.zeros(count * count + 1, dtype=np.int64),
-        work=np.zeros(2 * _S, dtype=np.int64),
-    )
+    return table
 
 
 def _pair_count(solver: Any) -> int:
@@ -754,8 +1010,87 @@ def _pair_count(solver: Any) -> int:
         n += 1
 
 
+def _entries(tables: Any, rounds: int, codes: int) -> NDArray[np.int32]:
+    """One character's legal and stuck entries of committed play, ``[hand code, life]``: a
+    hand of ``size`` cards is held in round ``HAND - size + 1`` (a seat keeps ``HAND`` cards
+    and plays one a round, whatever the pack's ``rounds``; a round beyond them holds none).
+    The solver's tables are read at that round, wherever they were filled (up front by
+    ``CharacterTables.fill_committed`` or on demand by ``FightSolver.prepare``)."""
+    copies = np.asarray([c.copies for c in tables.char.cards], dtype=np.int64)
+    radix = np.asarray(tables.radix, dtype=np.int64)
+    n = tables.legal.shape[1]
+    code = np.arange(n, dtype=np.int64)
+    size = ((code[:, None] // radix) % (copies + 1)).sum(axis=1)
+    r = HAND - size + 1
+    ok = (r >= 1) & (r <= rounds)
+    r = np.clip(r, 0, tables.legal.shape[0] - 1)
+    legal = tables.legal[r, code, :, 0].astype(np.int64)
+    if (legal & kernels.LEGAL_CARDS >= 1 << _S).any():
+        raise ValueError("a legal-card entry beyond the card slots")
+    stuck = tables.stuck[r, code, :]
+    entry = (legal & (_CARDS | _DONE)) | np.where(stuck >= 0, _KNOWN, 0)
+    entry |= np.where(stuck == 1, _STUCK, 0)
+    out = np.zeros((codes, tables.legal.shape[2]), dtype=np.int32)
+    out[:n] = np.where(ok[:, None], entry, 0)
+    return out
+
+
+def _rules(engine: BatchEngine, pairings: list[int], pairs: int) -> Rules:
+    """The compact tables of ``pairings`` (see :class:`Rules`), from the solvers' own."""
+    count = len(engine.characters)
+    first = engine.solver(*divmod(pairings[0], count))
+    lives = first.tables.legal0.shape[2]
+    rounds = int(first.tables.rounds)
+    codes = max(
+        engine.solver(*divmod(p, count)).seat_tables[s].legal.shape[1]
+        for p in pairings
+        for s in (0, 1)
+    )
+    entry = np.zeros((count, codes, lives), dtype=np.int32)
+    radix = np.zeros((count, _S), dtype=np.int64)
+    powerless = np.zeros((count, _S, lives), dtype=np.int8)
+    trans = np.zeros((count * count, pairs, 2, 2, _S, _S), dtype=np.int32)
+    filled = np.zeros((count * count, pairs), dtype=bool)
+    end = np.zeros((count * count, lives, lives, 2, 2))
+    for p in pairings:
+        a, b = divmod(p, count)
+        solver = engine.solver(a, b)
+        t = solver.tables
+        for ch, seat_tables, rad, weak in (
+            (a, solver.seat_tables[0], t.radix0, t.powerless0),
+            (b, solver.seat_tables[1], t.radix1, t.powerless1),
+        ):
+            entry[ch] = _entries(seat_tables, rounds, codes)
+            radix[ch, : len(rad)] = rad
+            powerless[ch, : weak.shape[0]] = weak
+        k = min(pairs, len(solver.pairs_filled))
+        fields = (t.taken0[:k], t.taken1[:k], t.reveal[:k], t.next_pair[:k])
+        taken0, taken1, reveal, nxt = (x.astype(np.int64) for x in fields)
+        if taken0.min() < 0 or max(taken0.max(), taken1.max()) > 255 or nxt.max() > 1023:
+            raise ValueError("a transition entry outside the compact layout")
+        word = taken0 | taken1 << 8 | reveal << 16 | nxt << 18
+        n0, n1 = word.shape[1], word.shape[2]
+        trans[p, :k, :, :, :n0, :n1] = word.transpose(0, 3, 4, 1, 2)
+        filled[p, :k] = solver.pairs_filled[:k]
+        end[p] = t.end_table
+    return Rules(
+        entry=entry,
+        radix=radix,
+        powerless=powerless,
+        trans=trans,
+        pairs_filled=filled,
+        end=end,
+        rounds=rounds,
+        end_fight=bool(first.tables.end_fight),
+    )
+
+
 class SFRivalsVector:
-    """``num_envs`` SF Rivals fights seen from ``seat`` (see the module docstring)."""
+    """``num_envs`` SF Rivals fights seen from ``seat`` (see the module docstring).
+
+    ``obs``, ``mask``: the learner's observation and legal actions in every fight, kept
+    current by :meth:`reset` and :meth:`step` (the core's own buffers, updated in place: read
+    them, never write them); ``rewards``, ``terminated``, ``illegal``: the last step's."""
 
     def __init__(
         self,
@@ -779,6 +1114,9 @@ class SFRivalsVector:
             known = ", ".join([*OPPONENTS, "a batched policy"])
             raise OptionsError(f"the batched SF Rivals env has no opponent {opponent!r} ({known})")
         self.encoding = SFRivalsEncoding(engine.catalog)
+        fields = tuple(f.name for f in self.encoding.fields)
+        if fields != OBS_FIELDS:
+            raise AssertionError(f"the vector core writes {OBS_FIELDS}, the encoding has {fields}")
         self.n, self.seat, self.opp = num_envs, seat, 1 - seat
         self.normalize = normalize
         self.num_actions = NUM_ACTIONS
@@ -788,11 +1126,10 @@ class SFRivalsVector:
         firsts = [int(fixed[0])] if fixed[0] >= 0 else list(range(count))
         seconds = [int(fixed[1])] if fixed[1] >= 0 else list(range(count))
         self.pairings = sorted(a * count + b for a in firsts for b in seconds)
-        # typed lists go to compiled code as arguments of their own (inside a tuple they
-        # cost Numba's dispatcher ~0.1 ms a call to type)
-        self.tables, self.filled = engine.rule_tables(np.asarray(self.pairings, dtype=np.int64))
         radix, full, no_carry = engine._start_consts(np.asarray(self.pairings, dtype=np.int64))
         most = max(len(c.setup_choices) for c in engine.characters)
+        if most > 127:
+            raise ValueError("more set-up choices than a fight's row holds")
         setup_index = np.full((count, _S * _S), -1, dtype=np.int64)
         for ch, cards in enumerate(engine._setup_cards):
             for k, (cover, shown) in enumerate(cards.tolist()):
@@ -815,18 +1152,13 @@ class SFRivalsVector:
                 keys.append((cv + sv, cv))
             least = min(keys)
             g_setup[ch, : len(keys)] = [k == least for k in keys]
-        pairs = self._pairs()
-        if self.opponent == GREEDY:
-            g_score, g_done = _greedy_tables(engine, self.pairings, pairs)
-        else:
-            g_score = np.zeros((1, 2, 1, _S, _S, 6), dtype=np.int8)
-            g_done = np.zeros((1, 2, 1), dtype=bool)
-        scale = (1.0 / np.maximum(self.encoding.high, 1e-12)).astype(np.float32)
-        fields = [f.name for f in self.encoding.fields]
+        self.scale = (1.0 / np.maximum(self.encoding.high, 1e-12)).astype(np.float32)
+        bit_count, nth_bit = _bit_tables(_S)
         self.consts = Consts(
             characters=count,
             fixed=fixed,
             copies=copies,
+            start_size=copies.sum(axis=1) - 2,
             setups=engine.setups.copy(),
             setup_cards=engine._setup_table,
             setup_index=setup_index,
@@ -835,9 +1167,10 @@ class SFRivalsVector:
             radix=radix,
             full=full,
             no_carry=no_carry,
-            carry=self._carry_table(pairs),
-            g_score=g_score,
-            g_done=g_done,
+            carry=np.zeros((1, 1, 2, 3), dtype=np.int64),
+            bit_count=bit_count,
+            nth_bit=nth_bit,
+            g_score=np.zeros((1, 2, 1, _S, _S, 6), dtype=np.int8),
             g_value=values,
             g_setup=g_setup,
             is_ultra=ultra,
@@ -845,14 +1178,22 @@ class SFRivalsVector:
             super_round=engine.catalog.rules.super_round_at_least,
             ultra_life=engine.catalog.rules.ultra_life_at_most,
             offsets=np.asarray([self.encoding.offsets[name] for name in fields], dtype=np.int64),
-            scale=scale,
+            scale=self.scale,
+            normalize=normalize,
             size=self.size,
         )
+        self._refresh()
         n = num_envs
-        self.fights = _fights(n, count)
+        self.fights = new_fights(n)
+        self.obs = np.zeros((n, self.size), dtype=np.float32)
+        self.mask = np.zeros((n, NUM_ACTIONS), dtype=bool)
+        self.rewards = np.zeros(n)
+        self.terminated = np.zeros(n, dtype=bool)
+        self.illegal = np.zeros(n, dtype=bool)
+        self.final = np.zeros((n, self.size), dtype=np.float32)
         self._all = np.arange(n, dtype=np.int64)
-        self._no_actions = np.zeros(n, dtype=np.int64)
-        self._nobody = np.zeros(n, dtype=bool)
+        self._none = np.zeros(n, dtype=np.int64)
+        self._no = np.zeros(n, dtype=bool)
 
     def _pairs(self) -> int:
         """How many carried-bonus pair codes the pairings' solvers have made (a child's
@@ -872,28 +1213,29 @@ class SFRivalsVector:
         return out
 
     def _refresh(self) -> None:
-        """After a table was filled: new carried-bonus pairs may have appeared."""
+        """The compact tables, from the solvers' (when made, and after a table was filled:
+        new carried-bonus pairs may have appeared)."""
         pairs = self._pairs()
+        self.rules = _rules(self.engine, self.pairings, pairs)
         self.consts = self.consts._replace(carry=self._carry_table(pairs))
         if self.opponent == GREEDY:
-            score, done = _greedy_tables(self.engine, self.pairings, pairs)
-            self.consts = self.consts._replace(g_score=score, g_done=done)
+            score = _greedy_tables(self.engine, self.pairings, pairs)
+            self.consts = self.consts._replace(g_score=score)
 
-    def _fill(self) -> None:
+    def _fill(self, wanting: NDArray[np.int64]) -> None:
         """Fill the table entries the stopped fights want (rare: filled up front)."""
         f = self.fights
         count = len(self.engine.characters)
-        wanting = np.flatnonzero(f.status >= WANTS_ENTER)
         keys = f.key[wanting]
-        rounds = keys >> 48 & 15
-        pairing = f.chars[wanting, 0] * count + f.chars[wanting, 1]
+        rounds = (keys >> _R) & _RM
+        pairing = f.chars[wanting, 0].astype(np.int64) * count + f.chars[wanting, 1]
         for p in np.unique(pairing).tolist():
             solver = self.engine.solver(*divmod(p, count))
             for r in np.unique(rounds[pairing == p]).tolist():
                 solver.prepare(r, keys[(pairing == p) & (rounds == r)])
         self._refresh()
 
-    # -- the core's interface (kumite.envs.vector) ------------------------------------------
+    # -- the core's interface (kumite.core.observation.VectorCore) ----------------------------
 
     def seed(self, seeds: NDArray[np.int64]) -> None:
         """Each environment's stream of game seeds (after its first game, ``seeds[i]``)."""
@@ -901,73 +1243,90 @@ class SFRivalsVector:
 
     def reset(self, which: NDArray[np.bool_], seeds: NDArray[np.int64] | None = None) -> None:
         """New games where ``which``: game seed ``seeds[i]``, or the environment's next."""
-        use = seeds is not None
-        reset_all(
-            self.fights, self.consts, which, self._no_actions if seeds is None else seeds, use
-        )
-        self._go(self._no_actions, self._nobody)
+        mode = FIRST | (0 if seeds is None else SEEDED)
+        index = np.flatnonzero(which)
+        self._pass(index, self._none, -1, which, self._none if seeds is None else seeds, mode)
 
-    def step(self, actions: NDArray[np.int64], acting: NDArray[np.bool_]) -> None:
-        """The learner's legal ``actions`` where ``acting``, then the opponent's choices,
-        until the learner must decide again or the fight ends. An illegal action raises
-        :class:`~kumite.core.errors.IllegalChoiceError` and changes nothing."""
-        try:
-            self._go(actions, acting)
-        except ValueError as exc:
-            bad = self._illegal(actions, acting)
-            raise IllegalChoiceError(self.seat, bad, "not a legal action id now") from exc
+    def step(
+        self,
+        actions: NDArray[np.int64],
+        restart: NDArray[np.bool_],
+        *,
+        strict: bool = False,
+        same_step: bool = False,
+        loss: float = -1.0,
+    ) -> tuple[NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_]]:
+        """New games where ``restart``, the learner's ``actions`` in the others, then the
+        opponent's choices until the learner must decide again or the game ends; returns
+        the step's ``rewards``, ``terminated`` and ``illegal`` (the core's buffers). An
+        illegal action ends its game lost (``loss``), or with ``strict`` raises
+        :class:`~kumite.core.errors.IllegalChoiceError` and changes nothing. ``same_step``:
+        an ended game restarts at once, its last observation in ``final``."""
+        mode = FIRST | (STRICT if strict else 0) | (SAME_STEP if same_step else 0)
+        self._pass(None, actions, self.seat, restart, self._none, mode, loss)
+        return self.rewards, self.terminated, self.illegal
 
-    def _illegal(self, actions: NDArray[np.int64], acting: NDArray[np.bool_]) -> int:
-        masks = self.masks()
-        rows = np.flatnonzero(acting)
-        ok = masks[rows, np.clip(actions[rows], 0, NUM_ACTIONS - 1)] & (actions[rows] >= 0)
-        ok &= actions[rows] < NUM_ACTIONS
-        return int(actions[rows[~ok][0]]) if (~ok).any() else -1
-
-    def _go(self, actions: NDArray[np.int64], acting: NDArray[np.bool_]) -> None:
-        f, me = self.fights, self.seat
-        seat, kind = me, self.opponent
-        while True:
-            while True:
-                wanting = step_all(
-                    f, self.consts, self.tables, self.filled, actions, acting, me, kind, seat
-                )
-                if wanting < 0:
-                    raise ValueError("not a legal action id now")
-                if not wanting:
-                    break
-                self._fill()
-                actions, acting = self._no_actions, self._nobody
-            if self.policy is None:
-                return
-            waiting = np.flatnonzero(f.status == WAITING)
+    def _pass(
+        self,
+        which: NDArray[np.int64] | None,
+        actions: NDArray[np.int64],
+        seat: int,
+        restart: NDArray[np.bool_],
+        seeds: NDArray[np.int64],
+        mode: int,
+        loss: float = -1.0,
+    ) -> None:
+        f, c = self.fights, self.consts
+        args = (self.seat, self.opponent, self.obs, self.mask, self.rewards, self.terminated)
+        out = advance(f, c, self.rules, which, actions, seat, restart, seeds, mode, *args,
+                      self.illegal, self.final, loss)  # fmt: skip
+        if out < 0:
+            bad = int(actions[-1 - out])
+            raise IllegalChoiceError(self.seat, bad, "not a legal action id now")
+        mode &= SAME_STEP
+        stops: Stops | None = None
+        while out:
+            status = f.status
+            wanting = np.flatnonzero(status >= WANTS_ENTER)
+            if len(wanting):
+                stops = stops_after_fill(f, wanting, stops)
+                self._fill(wanting)
+                out = advance(f, self.consts, self.rules, wanting, self._none, -1, restart,
+                              seeds, mode, *args, self.illegal, self.final, loss)  # fmt: skip
+                continue
+            waiting = np.flatnonzero(status == WAITING)
             if not len(waiting):
                 return
-            obs = np.empty((len(waiting), self.size), dtype=np.float32)
-            observe_all(f, self.consts, self.opp, waiting, obs, self.normalize)
-            masks = np.empty((len(waiting), NUM_ACTIONS), dtype=bool)
-            masks_all(f, self.consts, self.opp, waiting, masks)
-            chosen = np.asarray(self.policy(obs, masks), dtype=np.int64).reshape(len(waiting))
-            if not masks[np.arange(len(waiting)), np.clip(chosen, 0, NUM_ACTIONS - 1)].all():
-                raise OptionsError("the opponent policy chose an illegal action id")
-            actions = np.zeros(self.n, dtype=np.int64)
-            actions[waiting] = chosen
-            acting = np.zeros(self.n, dtype=bool)
-            acting[waiting] = True
-            seat = self.opp
+            chosen = self._ask(waiting)
+            out = advance(f, self.consts, self.rules, waiting, chosen, self.opp, restart,
+                          seeds, mode, *args, self.illegal, self.final, loss)  # fmt: skip
+
+    def _ask(self, waiting: NDArray[np.int64]) -> NDArray[np.int64]:
+        """The policy opponent's choices in fights ``waiting``, from its own observations."""
+        assert self.policy is not None
+        k = len(waiting)
+        obs = np.empty((k, self.size), dtype=np.float32)
+        observe_all(self.fights, self.consts, self.opp, waiting, obs)
+        masks = np.empty((k, NUM_ACTIONS), dtype=bool)
+        masks_all(self.fights, self.consts, self.opp, waiting, masks)
+        chosen = np.asarray(self.policy(obs, masks), dtype=np.int64).reshape(k)
+        inside = (chosen >= 0) & (chosen < NUM_ACTIONS)
+        if not (inside & masks[np.arange(k), np.where(inside, chosen, 0)]).all():
+            raise OptionsError("the opponent policy chose an illegal action id")
+        return chosen
 
     def observations(self, out: NDArray[np.float32] | None = None) -> NDArray[np.float32]:
-        """Every fight's observation tensor (the learner's)."""
+        """A copy of every fight's observation tensor (the learner's)."""
         if out is None:
-            out = np.empty((self.n, self.size), dtype=np.float32)
-        observe_all(self.fights, self.consts, self.seat, self._all, out, self.normalize)
+            return self.obs.copy()
+        out[...] = self.obs
         return out
 
     def masks(self, out: NDArray[np.bool_] | None = None) -> NDArray[np.bool_]:
-        """The learner's legal actions in every fight (none once it is over)."""
+        """A copy of the learner's legal actions in every fight (none once it is over)."""
         if out is None:
-            out = np.empty((self.n, NUM_ACTIONS), dtype=bool)
-        masks_all(self.fights, self.consts, self.seat, self._all, out)
+            return self.mask.copy()
+        out[...] = self.mask
         return out
 
     def done(self) -> NDArray[np.bool_]:
@@ -995,4 +1354,3 @@ def make(
 
 
 __all__ = ["OPPONENTS", "SFRivalsVector", "make"]
-_ = List  # the rule tables travel as Numba typed lists (BatchEngine.rule_tables)
