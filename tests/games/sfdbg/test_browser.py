@@ -456,3 +456,60 @@ def test_the_suggested_button_never_throws_the_turn_away(browser, web, shots):
     assert border != "0px"
     page.screenshot(path=shots / "turn-1.png")
     assert not errors, errors
+
+
+WORDS = """async ([state, cards]) => {
+  const mod = await import("/static/games/sfdbg/table.js");
+  const { faceContext } = await import("/static/js/face.js");
+  const box = document.createElement("div");
+  document.body.append(box);
+  mod.renderView(box, faceContext({ state, cards, seat: state.seat }));
+  await new Promise((done) => setTimeout(done, 300));  // the face's stylesheet applies
+  const out = [];
+  for (const name of box.querySelectorAll(".dbg-card.small .dbg-name")) {
+    if (name.closest("details:not([open])")) continue;  // not on screen
+    const text = name.firstChild;
+    const range = document.createRange();
+    let top = null, word = "";
+    // a word is broken when two of its letters lie on different lines
+    for (let i = 0; i < text.length; i += 1) {
+      const ch = text.data[i];
+      if (/\\s/u.test(ch)) { top = null; continue; }
+      range.setStart(text, i); range.setEnd(text, i + 1);
+      const y = Math.round(range.getBoundingClientRect().top);
+      if (top !== null && Math.abs(y - top) > 2) word = text.data;
+      top = y;
+    }
+    out.push({ name: text.data, broken: word !== "" });
+  }
+  box.remove();
+  return out;
+}"""
+
+
+def test_a_long_card_name_in_a_phones_small_tile_is_not_broken_mid_word(browser, web):
+    """Hyakuretsukyaku in play, on a phone: the small tile sets the one long word smaller
+    instead of breaking it in two (names break between words only)."""
+    from kumite.games.sfdbg.game import GAME
+    from kumite.games.sfdbg.labels import labeler
+    from kumite.games.sfdbg.web import ADAPTER as SFDBG_ADAPTER
+    from kumite.web.table import decision_json
+    from tests.games.sfdbg.scenario import position
+
+    s = position(
+        heroes=["chun-li", "ken"],
+        played={0: ["hyakuretsukyaku", "vulnerability", "shippu-jinraikyaku", "punch"]},
+        hands={0: ["punch"]},
+    )
+    (d,) = s.pending()
+    view = s.view(0)
+    state = {
+        "step": 1, "seat": 0, "view": view, "submitted": False, "waiting": [0], "seats": [],
+        "outcome": None, "next_table": None,
+        "decision": decision_json(labeler(GAME, {}), s, d, view),
+    }  # fmt: skip
+    page, errors = open_page(browser, web.base + "/", width=390, height=844)
+    names = page.evaluate(WORDS, [state, SFDBG_ADAPTER.cards(GAME, {})])
+    assert "Hyakuretsukyaku" in {n["name"] for n in names}, names
+    assert [n for n in names if n["broken"]] == []
+    assert not errors, errors

@@ -52,6 +52,10 @@ function hoverText(c) {
   return lines.filter(Boolean).join("\n");
 }
 
+// A name with a word this long (Hyakuretsukyaku) is set smaller in a small tile, where the
+// word would otherwise be broken in two.
+const LONG_WORD = /\S{14,}/u;
+
 // One card as a tile; a button when clicking it makes `choice`.
 function tile(ctx, id, { choice, label, note, small = false, mini = false, count } = {}) {
   const c = ctx.cards.cards[id];
@@ -78,7 +82,7 @@ function tile(ctx, id, { choice, label, note, small = false, mini = false, count
     onclick: choice ? () => ctx.choose(choice) : undefined,
   },
     h("div.dbg-top", {},
-      h("span.dbg-name", {}, c.name, h("span.mark", { title: provenanceTitle(c, "name") }, mark(c, "name"))),
+      h(LONG_WORD.test(c.name) ? "span.dbg-name.long" : "span.dbg-name", {}, c.name, h("span.mark", { title: provenanceTitle(c, "name") }, mark(c, "name"))),
       c.pile === "weakness" || c.pile === "starter" ? null
         : h("span.dbg-cost", { title: provenanceTitle(c, "cost") || "cost" }, c.cost,
           h("span.mark", {}, mark(c, "cost")))),
