@@ -287,5 +287,5 @@ def test_terminal_2v2__the_zone_order_is_asked_and_shown():
     )
     assert result.exit_code == 0, result.output
     assert "Choose the zone resolved first" in result.output
-    assert "boosted and resolved before" in result.output
+    assert "Zone 1 first, then Zone 2" in result.output
     assert "(resolved first)" in result.output

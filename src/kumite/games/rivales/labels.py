@@ -104,7 +104,7 @@ def choice_label(
         case CallZone(zone=zone):
             return f"Play in Zone {zone} (your partner takes Zone {3 - zone})"
         case ZoneOrder(first=first):
-            return _order(first - 1, view)
+            return _order(first - 1)
         case Persona(persona=persona):
             return PERSONAS[persona]
         case Boost(level=level):
@@ -183,20 +183,10 @@ def _my_card(catalog: Catalog, view: Mapping[str, Any]) -> Card | None:
     return None
 
 
-def _order(first: int, view: Mapping[str, Any]) -> str:
-    """``Zone 2 first (P2 Curie vs P4 Darwin), then Zone 1 (...)``."""
-    players = view.get("players", [])
-
-    def who(zone: int) -> str:
-        fight = next((f for f in view.get("fights", ()) if f["zone"] == zone), None)
-        if fight is None or any(s >= len(players) for s in fight["seats"]):
-            return ""
-        return " (" + " vs ".join(players[s]["who"] for s in fight["seats"]) + ")"
-
-    return (
-        f"Zone {first + 1} first{who(first)}: boosted and resolved before "
-        f"Zone {2 - first}{who(1 - first)}"
-    )
+def _order(first: int) -> str:
+    """``Zone 2 first, then Zone 1``: short, as the button sits in the zone's own panel,
+    which (like the terminal's zone lines) already shows who fights there."""
+    return f"Zone {first + 1} first, then Zone {2 - first}"
 
 
 def _count(n: int, catalog: Catalog, view: Mapping[str, Any]) -> str:
