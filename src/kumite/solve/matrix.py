@@ -70,7 +70,7 @@ def _maximin(a: FloatArray) -> tuple[FloatArray, float]:
     a_eq = np.zeros((1, m + 1))
     a_eq[0, :m] = 1.0
     bounds = [(0.0, None)] * m + [(None, None)]
-    # imported here: scipy.optimize takes ~0.6 s to import, and most users of kumite.solve
+    # imported here: scipy.optimize takes ~0.25 s to import, and most users of kumite.solve
     # (the batched simulator, the vector env) never solve a matrix game by LP
     from scipy.optimize import linprog
 
