@@ -354,6 +354,21 @@ def test_every_legal_choice_of_every_decision_kind_is_a_labelled_button(browser,
     assert not errors, errors
 
 
+def page_state(s) -> dict:
+    """What the table page hands the face for seat 0 deciding in position ``s``."""
+    from kumite.games.sfdbg.game import GAME
+    from kumite.games.sfdbg.labels import labeler
+    from kumite.web.table import decision_json
+
+    (d,) = s.pending()
+    view = s.view(0)
+    return {
+        "step": 1, "seat": 0, "view": view, "submitted": False, "waiting": [0], "seats": [],
+        "outcome": None, "next_table": None,
+        "decision": decision_json(labeler(GAME, {}), s, d, view),
+    }  # fmt: skip
+
+
 MARKS = """async ([state, cards]) => {
   const mod = await import("/static/games/sfdbg/table.js");
   const { faceContext } = await import("/static/js/face.js");
@@ -378,9 +393,7 @@ def test_the_sfdbg_table_shows_marks_copies_stage_numbers_and_the_bosss_counter_
     """Kick's estimated type (Super Power*), a Stage's number with its mark (Stage 2*), the
     hand's copies (×3), every Counter-Attack with † (the Stage Boss's too) and the legend."""
     from kumite.games.sfdbg.game import GAME
-    from kumite.games.sfdbg.labels import labeler
     from kumite.games.sfdbg.web import ADAPTER as SFDBG_ADAPTER
-    from kumite.web.table import decision_json
     from tests.games.sfdbg.scenario import position
 
     s = position(
@@ -392,13 +405,7 @@ def test_the_sfdbg_table_shows_marks_copies_stage_numbers_and_the_bosss_counter_
     guile = s.catalog.hero_by_id["guile"].index
     s.bosses = [b for b in s.bosses if b != guile] + [guile]
     s.apply({0: "challenge"})
-    (d,) = s.pending()
-    view = s.view(0)
-    state = {
-        "step": 1, "seat": 0, "view": view, "submitted": False, "waiting": [0], "seats": [],
-        "outcome": None, "next_table": None,
-        "decision": decision_json(labeler(GAME, {}), s, d, view),
-    }  # fmt: skip
+    state = page_state(s)
     page, errors = open_page(browser, web.base + "/")
     shown = page.evaluate(MARKS, [state, SFDBG_ADAPTER.cards(GAME, {})])
     assert any("Punch" in t and "×3" in t for t in shown["hand"]), shown["hand"]
@@ -491,9 +498,7 @@ def test_a_long_card_name_in_a_phones_small_tile_is_not_broken_mid_word(browser,
     """Hyakuretsukyaku in play, on a phone: the small tile sets the one long word smaller
     instead of breaking it in two (names break between words only)."""
     from kumite.games.sfdbg.game import GAME
-    from kumite.games.sfdbg.labels import labeler
     from kumite.games.sfdbg.web import ADAPTER as SFDBG_ADAPTER
-    from kumite.web.table import decision_json
     from tests.games.sfdbg.scenario import position
 
     s = position(
@@ -501,13 +506,7 @@ def test_a_long_card_name_in_a_phones_small_tile_is_not_broken_mid_word(browser,
         played={0: ["hyakuretsukyaku", "vulnerability", "shippu-jinraikyaku", "punch"]},
         hands={0: ["punch"]},
     )
-    (d,) = s.pending()
-    view = s.view(0)
-    state = {
-        "step": 1, "seat": 0, "view": view, "submitted": False, "waiting": [0], "seats": [],
-        "outcome": None, "next_table": None,
-        "decision": decision_json(labeler(GAME, {}), s, d, view),
-    }  # fmt: skip
+    state = page_state(s)
     page, errors = open_page(browser, web.base + "/", width=390, height=844)
     names = page.evaluate(WORDS, [state, SFDBG_ADAPTER.cards(GAME, {})])
     assert "Hyakuretsukyaku" in {n["name"] for n in names}, names
