@@ -195,3 +195,48 @@ def test_the_kernels_are_compiled_and_loaded_off_the_move_path(
     assert time.monotonic() - asked < 1.0
     assert background.PREPARER.wait_idle(900)
     assert background.KERNELS.ready.is_set()
+
+
+def test_belief_in_a_shipped_matchup_never_falls_back_and_plays_its_book_then_its_own(
+    shared_cache: Path, kernels_loaded: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 31, the ladder's "under 50 ms, nothing solved on demand": in a shipped matchup
+    ``belief`` (belief-2) plays rounds 1-3 from ``bounded``'s book and its own exact choice
+    from round 4, where a table move may solve (the small subtrees): so at the table it
+    never plays the fallback. Its round-1-3 cards are ones ``bounded`` plays; its later
+    cards are the best of its scores, as away from the table."""
+    from kumite.games.sfrivals.solver.equilibrium import BoundedAgent
+
+    fallbacks: list[str] = []
+    monkeypatch.setattr(background, "fell_back", fallbacks.append)
+    options = {"characters": ["ryu", "ken"]}
+    late = 0
+    for seed in range(3):
+        state = GAME.new_state(seed, options)
+        seat = seed % 2
+        agent = make_agent("belief", GAME, options, seat, seed)
+        assert isinstance(agent, BeliefAgent)
+        agent.prepare_in_background = True
+        book = BoundedAgent(options, seat, seed)
+        away = BeliefAgent(options, seat, seed)
+        other = make_agent("random", GAME, options, 1 - seat, seed)
+        while state.pending():
+            choices = {}
+            for decision in state.pending():
+                view = state.view(decision.seat)
+                if decision.seat != seat:
+                    choices[decision.seat] = other.choose(view, decision)
+                    continue
+                choice = agent.choose(view, decision)
+                if decision.kind.startswith("play"):
+                    if view["round"] <= 3:
+                        probs = book.distribution(view, decision)
+                        assert probs[decision.legal.index(choice)] > 0
+                    else:
+                        late += 1
+                        scores = away.scores(view, away.solution(view))
+                        assert choice == max(decision.legal, key=lambda c: scores.get(c, -1e9))
+                choices[decision.seat] = choice
+            state.apply(choices)
+    assert late > 0
+    assert fallbacks == []

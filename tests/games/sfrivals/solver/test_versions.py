@@ -3,9 +3,10 @@ only when its behaviour does. Here each version is pinned to the digest of every
 a few seeded games: a change that makes a bot play differently fails this test until its
 version (``games/sfrivals/solver/offer.py``) is bumped and the digest written anew.
 
-``bounded``'s games are pinned in shipped matchups (its books read), ``belief``'s and
-``belief-safe``'s on the mini pack (a solve of seconds, where the full game's takes
-minutes). ``bounded``'s digests were computed with its books switched off (the solver
+``bounded``'s games are pinned in shipped matchups (its books read); ``belief``'s and
+``belief-safe``'s there too (rounds 1-3 from ``bounded``'s book, its own choice after) and
+on the mini pack, where no book ships and its own choice starts at round 1 (a solve of
+seconds). ``bounded``'s digests were computed with its books switched off (the solver
 solving every position it reads, as before issue 31) and are met with them: the books
 change nothing but the time.
 """
@@ -35,8 +36,10 @@ MINI = mini_pack() + "\n[rules]\nhand = 6\n"
 PINNED: dict[tuple[str, str, str, int], str] = {
     ("bounded", "bounded-1", "zangief,juri", 6): "fa1a90ceee087d3a",
     ("bounded", "bounded-1", "ryu,ken", 4): "bec3aeb38373fde4",
-    ("belief", "belief-1", "mini", 4): "fc79d2701048ca4a",
-    ("belief-safe", "belief-1", "mini", 4): "4380f656961b44ab",
+    ("belief", "belief-2", "mini", 4): "fc79d2701048ca4a",
+    ("belief-safe", "belief-2", "mini", 4): "4380f656961b44ab",
+    ("belief", "belief-2", "ryu,ken", 4): "d7260ad8156955c6",
+    ("belief-safe", "belief-2", "ryu,ken", 4): "4983c1543f6c1691",
 }
 
 

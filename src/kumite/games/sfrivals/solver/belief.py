@@ -16,18 +16,26 @@ from there on. Each of its cards is scored by the average, over the posterior an
 modelled opponent's card (its answer, if the agent reveals first; the card itself, if the
 opponent revealed first), and the best is played. The set-up is the solver's.
 
-It decides from its own view only; the solution and the positions it solves are shared by
-every game of the process. Its first move after a pair of shown cards it has not met solves
-what the rest of the fight asks (:meth:`BeliefAgent.open`: the opponent model's plans from
-round 1; every cover's fight from the current round, in one induction), so later moves, and
-later games with the same set-ups, are look-ups.
+Where the matchup's side ships a book (:mod:`.book`: the base pack, default rules), the
+first rounds (1 to :data:`~.book.ROUNDS`) are ``bounded``'s, read from the book, and its own
+choice starts at round ``ROUNDS + 1``: an exact fight value from round 1 means solving each
+believed cover's whole fight, seconds a move, where below a position of round 4 lie a few
+thousand. The opponent model reads the opponent side's book too (the same floats as its
+solve), so a move solves at most those small late positions (version ``belief-2``;
+``belief-1`` played its own choice from round 1). Elsewhere (other packs or rules) it
+plays its own choice from round 1, and its first move after a pair of shown cards it has
+not met solves what the rest of the fight asks (:meth:`BeliefAgent.open`: the opponent
+model's plans from round 1; every cover's fight from the current round, in one induction),
+so later moves are look-ups. The solution and the positions it solves are shared by every
+game of the process; it decides from its own view only.
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
-from collections.abc import Mapping
-from typing import Any, NamedTuple
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from scipy.optimize import linprog
@@ -40,6 +48,7 @@ from kumite.games.sfrivals.resolve import Carry
 from kumite.games.sfrivals.solver import background
 from kumite.games.sfrivals.solver import warm as warm  # registers the kernels' loader
 from kumite.games.sfrivals.solver.background import NotPrepared
+from kumite.games.sfrivals.solver.book import ROUNDS, BookOnly, OffBook, side_book
 from kumite.games.sfrivals.solver.fight import FightSolver, Position, setup_hand
 from kumite.games.sfrivals.solver.offer import BELIEF_VERSION
 from kumite.games.sfrivals.solver.setup import (
@@ -53,6 +62,9 @@ from kumite.games.sfrivals.solver.tight import (
     play_distribution,
     rounds_of_view,
 )
+
+if TYPE_CHECKING:
+    from kumite.games.sfrivals.solver.equilibrium import BoundedAgent
 
 EPSILON = 0.1
 """Weight of the uniform prior and likelihood mixed into the opponent model."""
@@ -94,7 +106,7 @@ class BeliefAgent:
         may drop below the safe one to follow the model (:func:`safe_mix`)."""
         self.rng = random.Random(seed)
         self._chars: tuple[str, str] | None = None
-        self._bounded: Any = None
+        self._bounded: BoundedAgent | None = None
         self._likelihood: dict[tuple[int, int], float] = {}
         """(round, cover type) -> the opponent model's probability of its card that round."""
 
@@ -134,7 +146,9 @@ class BeliefAgent:
             if not legal:
                 return self.rng.choice(decision.legal)
             return self.rng.choices(legal, weights=[mix[c] for c in legal])[0]
-        with background.holding(sol.lock):
+        if int(view["round"]) <= ROUNDS and side_book(sol, self.seat) is not None:
+            return self._bounded_agent().play(view, decision)
+        with self._holding(sol):
             self.open(view, sol)
             scores, games = self._evaluate(view, sol)
         if self.safety is not None and games.rows:
@@ -149,27 +163,46 @@ class BeliefAgent:
     def _prepare(self, view: Mapping[str, Any]) -> None:
         """In the background: solve what this view's decision needs (nothing is played)."""
         sol = self.solution(view)
-        with sol.lock:
+        with self._holding(sol):
             self.open(view, sol)
             self._evaluate(view, sol)
+
+    @contextlib.contextmanager
+    def _holding(self, sol: MatchupSolution) -> Iterator[None]:
+        """The locks of what a choice solves: the solution's, and the opponent's book's
+        (its late positions are solved by whichever bot of the process asks first)."""
+        with contextlib.ExitStack() as stack:
+            stack.enter_context(background.holding(sol.lock))
+            book = side_book(sol, 1 - self.seat)
+            if book is not None:
+                stack.enter_context(background.holding(book.lock))
+            yield
 
     def fallback(self, view: Mapping[str, Any], decision: Decision) -> str:
         """The declared fallback at the web table: ``bounded``'s move where its book or the
         positions already solved have it, else ``greedy``'s."""
+        choice: str = self._bounded_agent().choose(view, decision)
+        return choice
+
+    def _bounded_agent(self) -> BoundedAgent:
+        """``bounded`` in this seat: the first rounds' move where a book ships, and the
+        fallback at the table (seeded from this agent's generator when first needed)."""
         if self._bounded is None:
             from kumite.games.sfrivals.solver.equilibrium import BoundedAgent
 
             self._bounded = BoundedAgent(self.options, self.seat, self.rng.getrandbits(64))
-            self._bounded.prepare_in_background = True
-        choice: str = self._bounded.choose(view, decision)
-        return choice
+        self._bounded.prepare_in_background = self.prepare_in_background
+        return self._bounded
 
     def open(self, view: Mapping[str, Any], sol: MatchupSolution) -> None:
         """Solve, in one induction, the first-round states of every plan the opponent model
         may follow (every cover of the card it showed, against the card this seat showed):
         the model's later questions in this fight are then look-ups. Done once per pair of
-        shown cards and process (the solution's bound solver keeps them)."""
+        shown cards and process (the solution's bound solver keeps them). Nothing to do
+        where the opponent's side ships a book: its first rounds are read from it."""
         opp = 1 - self.seat
+        if side_book(sol, opp) is not None:
+            return
         players = view["players"]
         shown, mine = str(players[opp]["shown"]), str(players[self.seat]["shown"])
         side = sol.side(opp)
@@ -228,10 +261,16 @@ class BeliefAgent:
             found = 0.0  # the card was the cover: it could not have been played
         else:
             opp_view = self._opponent_view(view, sol, rounds, t, opp_char.cards[c].id)
-            model = play_distribution(opp_view, sol.side(1 - self.seat), _plans(sol, 1 - self.seat))
             legal = [i for i in range(len(hand)) if hand[i] >= 1]
-            p = model.get(played.index, 0.0)
-            found = (1 - self.epsilon) * p + self.epsilon / max(len(legal), 1)
+            try:
+                model = play_distribution(
+                    opp_view, _model_side(sol, 1 - self.seat), _plans(sol, 1 - self.seat)
+                )
+            except OffBook:  # the strategy never goes there: only the uniform part plays
+                found = 1 / max(len(legal), 1)
+            else:
+                p = model.get(played.index, 0.0)
+                found = (1 - self.epsilon) * p + self.epsilon / max(len(legal), 1)
         self._likelihood[key] = found
         return found
 
@@ -331,7 +370,9 @@ class BeliefAgent:
                     key = (opp_char.cards[c].id, seen)
                     model = answers.get(key)
                     if model is None:
-                        model = answers[key] = self._answer(view, sol, rounds, key[0], card.id)
+                        model = answers[key] = self._answer(
+                            view, sol, rounds, key[0], card.id, list(opp_index)
+                        )
                     value = sum(
                         p * float(m[i, opp_index[b]]) for b, p in model.items() if b in opp_index
                     )
@@ -351,12 +392,19 @@ class BeliefAgent:
         rounds: list[Round],
         cover: str,
         my_card: str,
+        cards: list[int],
     ) -> dict[int, float]:
         """The modelled opponent's card this round (its strategy, given the agent's card if
-        the agent reveals first), smoothed."""
+        the agent reveals first), smoothed; uniform over ``cards`` (the opponent's) where
+        the strategy never goes (:class:`~.book.OffBook`)."""
         t = len(rounds) - 1
         opp_view = self._opponent_view(view, sol, rounds, t, cover, my_card)
-        model = play_distribution(opp_view, sol.side(1 - self.seat), _plans(sol, 1 - self.seat))
+        try:
+            model = play_distribution(
+                opp_view, _model_side(sol, 1 - self.seat), _plans(sol, 1 - self.seat)
+            )
+        except OffBook:
+            return {b: 1 / len(cards) for b in cards}
         n = len(model)
         return {b: (1 - self.epsilon) * p + self.epsilon / n for b, p in model.items()}
 
@@ -430,6 +478,14 @@ def _unit(n: int, i: int) -> np.ndarray:
 
 def _frame(sol: MatchupSolution, seat: int) -> Any:
     return sol.side(seat)
+
+
+def _model_side(sol: MatchupSolution, seat: int) -> Any:
+    """Where the opponent model reads ``seat``'s strategy: the side's shipped book (the
+    same floats as the solve, its first rounds only looked up: :class:`~.book.OffBook`
+    where the strategy never goes), else the bound solver's side."""
+    book = side_book(sol, seat)
+    return BookOnly(book) if book is not None else sol.side(seat)
 
 
 def _plans(sol: MatchupSolution, seat: int) -> dict[str, float]:

@@ -279,6 +279,47 @@ class BookSide:
             self._late.fight.release()
 
 
+class OffBook(LookupError):  # noqa: N818 - a signal, not an error
+    """A node of the book's rounds that the book does not hold (a plan its strategy never
+    follows: a cover off its set-up mix, or a play it gives no weight)."""
+
+
+class BookOnly:
+    """A :class:`BookSide` that never solves a node of the book's rounds: one the book lacks
+    raises :class:`OffBook` (a model that asks about a plan off the strategy learns it is
+    off, in microseconds, where the bound solver would take seconds). Later rounds are
+    the side's (small solves)."""
+
+    def __init__(self, side: BookSide) -> None:
+        self.side = side
+        self.chars = side.chars
+
+    @property
+    def fight(self) -> Any:
+        return self.side.fight
+
+    @property
+    def bt(self) -> Any:
+        return self.side.bt
+
+    def root(
+        self,
+        hand0: Sequence[int],
+        secret: Sequence[int],
+        unseen1: Sequence[int],
+        lives: tuple[int, int] | None = None,
+        round: int = 1,
+        carry: tuple[Carry, Carry] = (NO_CARRY, NO_CARRY),
+        reveal: tuple[bool, bool] = (False, False),
+    ) -> int:
+        return self.side.root(hand0, secret, unseen1, lives, round, carry, reveal)
+
+    def node(self, key: int) -> Any:
+        if (key >> _R) & 15 <= self.side.book.rounds and self.side.book.find(key) is None:
+            raise OffBook(key)
+        return self.side.node(key)
+
+
 @functools.lru_cache(maxsize=64)
 def _character_tables(options: Options, char: str) -> Any:
     """One character's rule tables (:class:`.fight.CharacterTables`), shared by the later

@@ -92,7 +92,7 @@ class BoundedAgent:
         if decision.kind == "character":
             return self.rng.choice(decision.legal)
         if not self.prepare_in_background:
-            return self._draw(decision.legal, self.distribution(view, decision))
+            return self.play(view, decision)
         background.prepare_kernels()  # loaded in the background before a round needs them
         try:
             with background.table_move():
@@ -119,6 +119,10 @@ class BoundedAgent:
         char = sol.solver.chars[self.seat]
         cards = [CODEC.parse_as(c, Play).card for c in decision.legal]
         return [float(probs.get(char.card(card).index, 0.0)) for card in cards]
+
+    def play(self, view: Mapping[str, Any], decision: Decision) -> str:
+        """A choice drawn from :meth:`distribution` (solving on demand)."""
+        return self._draw(decision.legal, self.distribution(view, decision))
 
     def probabilities(self, view: Mapping[str, Any], decision: Decision) -> dict[str, float]:
         """What :meth:`choose` plays (solving on demand), as probabilities: for exact

@@ -29,7 +29,7 @@ from kumite.games.sfrivals.solver.known import (
 
 BOUNDED_VERSION = "bounded-1"
 """``bounded``'s (and ``equilibrium``'s, where it plays ``bounded``) behaviour."""
-BELIEF_VERSION = "belief-1"
+BELIEF_VERSION = "belief-2"
 """``belief``'s and ``belief-safe``'s behaviour."""
 EXACT_VERSION = "equilibrium-exact-1"
 """The exact equilibrium's behaviour (a small variant's LP)."""
