@@ -82,6 +82,12 @@ AUDIT = """() => {
     if (!inside(el)) problems.push(`${what} ${describe(el)} not inside the window: ${JSON.stringify(box(el))}`);
     else if (!uncovered(el)) problems.push(`${what} ${describe(el)} is covered at its centre by ${describe(document.elementFromPoint(box(el).x + box(el).w / 2, box(el).y + box(el).h / 2))}`);
   }
+  // a card's name runs out of its tile (its words never break: too long a word must be set
+  // smaller; a mark's few pixels past the edge stay legible)
+  for (const el of document.querySelectorAll(".rv-name, .rv-backname")) {
+    if (el.closest("details:not([open])") || !el.getClientRects().length) continue;
+    if (el.scrollWidth > el.clientWidth + 8) problems.push(`the name ${JSON.stringify(el.textContent)} (${el.className}) runs ${el.scrollWidth - el.clientWidth} px out of its tile`);
+  }
   return { width: document.documentElement.scrollWidth, W, H, problems,
     text: document.body.innerText };
 }"""  # noqa: E501 (JavaScript)

@@ -180,6 +180,10 @@ function stat(name, short, value, c, field) {
 
 // One card as a tile; a button when clicking it makes a choice. `why`: why it may not be
 // chosen now (the server's reason).
+// A word this long does not fit a small tile, a face-down card or a phone's hand at their
+// size: the name is set smaller there instead (names break between words only, never inside one).
+const LONG_WORD = /\S{11,}/u;
+
 function cardTile(ctx, id, { choice, label, onclick, small = false, note, why, extraClass = "" } = {}) {
   const c = ctx.cards.cards[id];
   const tag = choice ? "button" : "div";
@@ -195,7 +199,7 @@ function cardTile(ctx, id, { choice, label, onclick, small = false, note, why, e
   },
     h("div.rv-card-top", {},
       h("span.rv-type", { title: TYPES[c.type].name }, TYPES[c.type].icon),
-      h("span.rv-name", { lang: "es" }, c.name, provMark(c, "name"))),
+      h(LONG_WORD.test(c.name) ? "span.rv-name.long" : "span.rv-name", { lang: "es" }, c.name, provMark(c, "name"))),
     h("div.rv-stats", {},
       stat("Speed", "SPD", c.speed, c, "speed"),
       stat("Damage", "DMG", c.damage, c, "damage"),
@@ -338,7 +342,7 @@ function slotTile(ctx, slot, { inChain, active, map, zone }) {
       onclick: attrs.onclick,
     },
       h("span.rv-side", {}, slot.side === "hidden" ? "?" : slot.side === "down" ? "⚡ energy" : "spent"),
-      c ? h("span.rv-backname", {}, c.name, provMark(c, "name")) : null));
+      c ? h(LONG_WORD.test(c.name) ? "span.rv-backname.long" : "span.rv-backname", { lang: "es" }, c.name, provMark(c, "name")) : null));
 }
 
 function lineRow(ctx, zone, t, map) {
