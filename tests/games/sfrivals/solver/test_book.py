@@ -191,3 +191,28 @@ def test_books_and_the_bound_solver_share_one_key_layout() -> None:
     from kumite.games.sfrivals.solver.fight import SECRET_SHIFT
 
     assert bounds_kernels._MASK == SECRET_SHIFT
+
+
+def test_a_book_only_side_answers_its_nodes_and_refuses_a_plan_off_the_book(
+    written: dict,
+) -> None:
+    """``belief``'s opponent model reads a side through :class:`book.BookOnly`: a node the
+    book holds is the book's, float for float; a node of the book's rounds that it lacks
+    (a plan the strategy never follows) raises ``OffBook`` at once, solving nothing."""
+    sol = shared_solution(PAIR, {"pack": HAND3_PACK})
+    side = side_book(sol, 0)
+    assert side is not None
+    only = book.BookOnly(side)
+    keys = side.book.keys.tolist()
+    for key in keys[:: max(1, len(keys) // 25)]:
+        got, want = only.node(key), side.book.find(key)
+        assert want is not None
+        assert got.row_cards.tolist() == want.row_cards.tolist()
+        assert got.strategy.tolist() == want.strategy.tolist()
+    held = set(keys)
+    missing = next(k + 1 for k in keys if k + 1 not in held)  # a state the book lacks
+    assert (missing >> book._R) & 15 <= side.book.rounds
+    late_before = side.late_nodes
+    with pytest.raises(book.OffBook):
+        only.node(missing)
+    assert side.late_nodes == late_before  # nothing was solved for it
