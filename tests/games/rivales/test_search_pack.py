@@ -1,6 +1,6 @@
 """The lab's Rivales pack so far, `examples/packs/rivales_search.toml` (docs/packs.md, "The
-search bot as the judge"): it loads, and it moves only the three values the search chose, each
-still `reconstructed` and noting what it was."""
+search bot as the judge" and after): it loads, and it moves only the four values the searches
+chose, each still `reconstructed` and noting what it was."""
 
 from __future__ import annotations
 
@@ -14,10 +14,11 @@ MOVED = {
     ("curie.fisica", "damage"): (3, 2),
     ("sombrerero.fiesta", "speed"): (6, 7),
     ("sombrerero", "ultra_at"): (4, 3),
+    ("sombrerero.te", "guard"): (1, 2),
 }
 
 
-def test_search_pack__moves_only_the_three_values_the_search_chose():
+def test_search_pack__moves_only_the_four_values_the_searches_chose():
     base = GAME.catalog()
     moved = GAME.catalog({"pack": GAME.read_overlay(PACK)})
     for (ident, field), (was, now) in MOVED.items():
