@@ -178,12 +178,12 @@ function stat(name, short, value, c, field) {
   return h(`span.rv-stat.${field}`, { title: `${name} ${value}` }, h("b", {}, short), ` ${value}`, provMark(c, field));
 }
 
-// One card as a tile; a button when clicking it makes a choice. `why`: why it may not be
-// chosen now (the server's reason).
 // A word this long does not fit a small tile, a face-down card or a phone's hand at their
 // size: the name is set smaller there instead (names break between words only, never inside one).
 const LONG_WORD = /\S{11,}/u;
 
+// One card as a tile; a button when clicking it makes a choice. `why`: why it may not be
+// chosen now (the server's reason).
 function cardTile(ctx, id, { choice, label, onclick, small = false, note, why, extraClass = "" } = {}) {
   const c = ctx.cards.cards[id];
   const tag = choice ? "button" : "div";
