@@ -293,31 +293,18 @@ class BookOnly:
     def __init__(self, side: BookSide) -> None:
         self.side = side
         self.chars = side.chars
-
-    @property
-    def fight(self) -> Any:
-        return self.side.fight
-
-    @property
-    def bt(self) -> Any:
-        return self.side.bt
-
-    def root(
-        self,
-        hand0: Sequence[int],
-        secret: Sequence[int],
-        unseen1: Sequence[int],
-        lives: tuple[int, int] | None = None,
-        round: int = 1,
-        carry: tuple[Carry, Carry] = (NO_CARRY, NO_CARRY),
-        reveal: tuple[bool, bool] = (False, False),
-    ) -> int:
-        return self.side.root(hand0, secret, unseen1, lives, round, carry, reveal)
+        self.fight = side.fight
+        self.bt = side.bt
+        self.root = side.root  # the side's own keys: only node() differs
 
     def node(self, key: int) -> Any:
-        if (key >> _R) & 15 <= self.side.book.rounds and self.side.book.find(key) is None:
+        if (key >> _R) & 15 > self.side.book.rounds:
+            return self.side.node(key)
+        found = self.side.book.find(key)
+        if found is None:
             raise OffBook(key)
-        return self.side.node(key)
+        self.side.hits += 1
+        return found
 
 
 @functools.lru_cache(maxsize=64)
