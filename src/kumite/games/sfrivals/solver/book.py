@@ -235,12 +235,20 @@ class BookSide:
             reveal,
         )
 
+    def in_book(self, key: int) -> bool:
+        """Whether ``key`` is a node of one of the book's rounds."""
+        return bool((key >> _R) & 15 <= self.book.rounds)
+
+    def booked(self, key: int) -> Any:
+        """The book's node for a book round's ``key``, or ``None`` where the book has none."""
+        found = self.book.find(key)
+        if found is not None:
+            self.hits += 1
+        return found
+
     def node(self, key: int) -> Any:
-        if (key >> _R) & 15 <= self.book.rounds:
-            found = self.book.find(key)
-            if found is not None:
-                self.hits += 1
-                return found
+        if self.in_book(key) and (found := self.booked(key)) is not None:
+            return found
         self.late_nodes += 1
         return self.late().node(key)
 
@@ -298,12 +306,11 @@ class BookOnly:
         self.root = side.root  # the side's own keys: only node() differs
 
     def node(self, key: int) -> Any:
-        if (key >> _R) & 15 > self.side.book.rounds:
+        if not self.side.in_book(key):
             return self.side.node(key)
-        found = self.side.book.find(key)
+        found = self.side.booked(key)
         if found is None:
             raise OffBook(key)
-        self.side.hits += 1
         return found
 
 
