@@ -71,8 +71,7 @@ def rivales_move(page, rng: random.Random) -> bool:
     decision = page.query_selector("#rv-decision")
     if decision is None:
         return False
-    click_a_choice(page, decision.get_attribute("data-kind"), rng)
-    return True
+    return click_a_choice(page, decision.get_attribute("data-kind"), rng) is not None
 
 
 def sfdbg_move(page, rng: random.Random) -> bool:

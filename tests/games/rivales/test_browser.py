@@ -31,28 +31,31 @@ def wait_for_change(page, step: int) -> None:
     wait_for_step(page, step, TIMEOUT)
 
 
-def click_a_choice(page, kind: str, rng: random.Random) -> str:
+def click_a_choice(page, kind: str, rng: random.Random) -> str | None:
     """Click where a player would: a fighter card, a card of the hand, a zone, a card in the
-    line; other decisions from the decision panel's labelled buttons.
+    line; other decisions from the decision panel's labelled buttons. Returns the choice, or
+    ``None`` when the page has no decision any more.
 
-    The decision's kind is read again while its buttons are missing: on a loaded host the
-    page may have moved on to the seat's next decision between reading the kind and looking
-    for its buttons."""
+    ``kind`` may be stale: on a loaded host the page can redraw between reading the kind and
+    looking for its buttons, onto the seat's next decision (its kind is read again) or onto
+    none at all (the seat waits for the others, or the game is over: nothing to click)."""
     deadline = time.monotonic() + TIMEOUT / 1000
     while True:
         where = WHERE.get(kind, "#rv-choices button[data-choice]")
         buttons = page.locator(f"{where} >> visible=true")
         with contextlib.suppress(PlaywrightTimeout):  # a loaded host may draw them a moment later
-            buttons.first.wait_for(state="visible", timeout=2000)
+            buttons.first.wait_for(state="visible", timeout=500)
         count = buttons.count()
         if count:
             button = buttons.nth(rng.randrange(count))
             choice = button.get_attribute("data-choice")
             button.click()
             return choice
-        assert time.monotonic() < deadline, f"no button to click at a {kind} decision"
         decision = page.query_selector("#rv-decision")
-        kind = (decision and decision.get_attribute("data-kind")) or kind
+        if decision is None:
+            return None
+        assert time.monotonic() < deadline, f"no button to click at a {kind} decision"
+        kind = decision.get_attribute("data-kind") or kind
 
 
 def assert_legend(page) -> None:
@@ -79,8 +82,10 @@ def play_to_the_end(page, shots, rng: random.Random, limit: int = 400) -> list[t
         if kind not in seen:
             seen.add(kind)
             page.screenshot(path=shots / f"{len(seen):02d}-{kind}.png", full_page=True)
-        clicks.append((kind, click_a_choice(page, kind, rng)))
-        wait_for_change(page, step)
+        choice = click_a_choice(page, kind, rng)
+        if choice is not None:
+            clicks.append((kind, choice))
+            wait_for_change(page, step)
     raise AssertionError(f"the fight did not end after {len(clicks)} clicks")
 
 
@@ -205,8 +210,8 @@ def test_the_rivales_table_fits_a_phone(browser, web, shots):
     for _ in range(4):
         page.wait_for_selector("#rv-decision")
         step = int(page.get_attribute("body", "data-step"))
-        click_a_choice(page, page.get_attribute("#rv-decision", "data-kind"), rng)
-        wait_for_change(page, step)
+        if click_a_choice(page, page.get_attribute("#rv-decision", "data-kind"), rng):
+            wait_for_change(page, step)
     page.wait_for_selector("#rv-decision")
     page.screenshot(path=shots / "phone.png", full_page=True)
     overflow = page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
