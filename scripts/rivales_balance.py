@@ -2,8 +2,10 @@
 
 Method (the one the pack's reconstructed values are checked with, see docs/packs.md): every
 unordered pair of different fighters plays ``--fights`` fights between two bots of the same
-kind (``--agent``: ``greedy`` or ``ismcts-easy``; repeat it, or ``--agent greedy,ismcts-easy``,
-for a table per agent), each fighter taking seat 1 in half of them.
+kind (``--agent``: ``greedy``, ``ismcts-easy`` or any other Rivales bot — a stronger search
+bot, ``ismcts`` or ``ismcts-hard``, shows which of two bots' readings of a fight holds up;
+repeat it, or ``--agent greedy,ismcts-easy``, for a table per agent), each fighter taking
+seat 1 in half of them.
 Fight ``n`` of pair ``(a, b)`` uses the seed ``derive_seed(--seed, a, b, n)`` and each bot the
 seed ``derive_seed(that, seat)``, so a run is reproducible whatever ``--jobs`` is. A win counts
 1, a draw 1/2. A fighter's score is its mean result against the five others; the table gives
@@ -29,6 +31,7 @@ from typing import Any
 
 from kumite.agents import make_agent, run_game
 from kumite.agents.ismcts import untimed
+from kumite.agents.registry import agent_names
 from kumite.core.rng import derive_seed
 from kumite.games.rivales.cards import read_overlay
 from kumite.games.rivales.game import GAME
@@ -126,7 +129,9 @@ def report(
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument(
-        "--agent", action="append", help="greedy (default), ismcts-easy or random; repeatable"
+        "--agent",
+        action="append",
+        help="greedy (default), ismcts-easy, ismcts, ismcts-hard (any Rivales bot); repeatable",
     )
     parser.add_argument("--fights", type=int, default=200, help="fights per pair of fighters")
     parser.add_argument("--seed", type=int, default=2026)
@@ -138,9 +143,10 @@ def main() -> None:
     pack = read_overlay(args.pack) if args.pack else None
     only = args.fighters.split(",") if args.fighters else None
     agents = [a for item in args.agent or ["greedy"] for a in item.split(",") if a]
+    bots = [name for name in agent_names(GAME.info.id) if name != "human"]
     for agent in agents:
-        if agent not in ("greedy", "ismcts-easy", "random"):
-            parser.error(f"unknown agent {agent!r}: greedy, ismcts-easy or random")
+        if agent not in bots:
+            parser.error(f"unknown agent {agent!r}: one of {', '.join(bots)}")
     for agent in agents:
         fighters, pairs = measure(agent, args.fights, args.seed, args.jobs, pack, only)
         out = report(agent, args.fights, args.seed, fighters, pairs)
