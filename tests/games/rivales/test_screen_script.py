@@ -1,0 +1,75 @@
+"""scripts/rivales_screen.py: one step of each value, each fight played on the same seeds."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).parents[3] / "scripts" / "rivales_screen.py"
+
+
+def screen(*extra: str) -> dict:
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--pair",
+            "darwin:hansel-gretel",
+            "--fights",
+            "4",
+            "-j",
+            "1",
+            "--seed",
+            "7",
+            "--json",
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    return json.loads(done.stdout)
+
+
+def test_every_single_step_within_its_range_is_played_against_the_same_seeds():
+    out = screen("--vary", "darwin.pinzon:speed", "--vary", "darwin:life", "--range", "speed=1..5")
+    rows = out["agents"]["greedy"]
+    # Pico de Pinzón's Speed is 5 and the range stops there: only 5 -> 4; life 10 -> 9 and 11
+    assert [r["move"] for r in rows] == [
+        "start",
+        "darwin.pinzon.speed 5 -> 4",
+        "darwin.life 10 -> 9",
+        "darwin.life 10 -> 11",
+    ]
+    start = rows[0]["darwin|hansel-gretel"]
+    assert start["change"] == 0 and start["se"] == 0  # the start against itself, seed for seed
+    assert all(0 <= r["darwin|hansel-gretel"]["score"] <= 1 for r in rows)
+    assert (
+        screen("--vary", "darwin.pinzon:speed", "--vary", "darwin:life", "--range", "speed=1..5")
+        == out
+    )  # the same seed, the same screen
+
+
+def test_only_plays_the_named_moves_and_rejects_an_unknown_one():
+    out = screen("--vary", "darwin*:speed", "--only", "darwin.pinzon.speed=6")
+    assert [r["move"] for r in out["agents"]["greedy"]] == ["start", "darwin.pinzon.speed 5 -> 6"]
+    bad = subprocess.run(
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--pair",
+            "darwin:hansel-gretel",
+            "--vary",
+            "darwin*:speed",
+            "--only",
+            "zorro.latigazo.speed=4",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert bad.returncode != 0 and "no value 'zorro.latigazo.speed'" in bad.stderr
+    assert "Traceback" not in bad.stderr
