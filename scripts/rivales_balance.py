@@ -53,26 +53,29 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (centre - margin) / (1 + z * z / n), (centre + margin) / (1 + z * z / n)
 
 
+def fight(a: str, b: str, n: int, agent: str, fight_seed: int, pack: str | None) -> float:
+    """``a``'s result (1 a win, 1/2 a draw) in fight ``n`` against ``b``: ``a`` takes seat 1
+    when ``n`` is even."""
+    first = n % 2 == 0
+    options: dict[str, Any] = {"fighters": [a, b] if first else [b, a]}
+    if pack:
+        options["pack"] = pack
+    state = GAME.new_state(fight_seed, options)
+    state.quiet = True
+    # untimed: a search bot keeps its iteration cap alone, whatever the machine's load
+    # (its time limit would make the table depend on the load)
+    agents = [
+        untimed(make_agent(agent, GAME, state.options_json, s, derive_seed(fight_seed, s)))
+        for s in (0, 1)
+    ]
+    outcome = run_game(state, agents)
+    return (outcome.returns[0 if first else 1] + 1) / 2
+
+
 def fights(job: Job) -> tuple[str, str, float, int]:
     """``a``'s score against ``b`` over fights ``start .. stop - 1``, seats alternating."""
     a, b, start, stop, agent, seed, pack = job
-    score = 0.0
-    for n in range(start, stop):
-        fight_seed = derive_seed(seed, a, b, n)
-        first = n % 2 == 0
-        options: dict[str, Any] = {"fighters": [a, b] if first else [b, a]}
-        if pack:
-            options["pack"] = pack
-        state = GAME.new_state(fight_seed, options)
-        state.quiet = True
-        # untimed: a search bot keeps its iteration cap alone, whatever the machine's load
-        # (its time limit would make the table depend on the load)
-        agents = [
-            untimed(make_agent(agent, GAME, state.options_json, s, derive_seed(fight_seed, s)))
-            for s in (0, 1)
-        ]
-        outcome = run_game(state, agents)
-        score += (outcome.returns[0 if first else 1] + 1) / 2
+    score = sum(fight(a, b, n, agent, derive_seed(seed, a, b, n), pack) for n in range(start, stop))
     return a, b, score, stop - start
 
 

@@ -29,8 +29,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from kumite.agents import make_agent, run_game
-from kumite.agents.ismcts import untimed
+from rivales_balance import fight  # scripts/, the directory of this script
+
 from kumite.agents.registry import agent_names
 from kumite.cards.pack import parse_toml
 from kumite.core.rng import derive_seed
@@ -47,22 +47,14 @@ Job = tuple[int, str, str, int, int, str, int, str | None]
 def fights(job: Job) -> tuple[int, str, str, int, list[float]]:
     """``a``'s result in each of the fights ``start .. stop - 1`` against ``b``."""
     move, a, b, start, stop, agent, seed, pack = job
-    results = []
-    for n in range(start, stop):
-        fight_seed = derive_seed(seed, "screen", a, b, n)
-        first = n % 2 == 0
-        options: dict[str, Any] = {"fighters": [a, b] if first else [b, a]}
-        if pack:
-            options["pack"] = pack
-        state = GAME.new_state(fight_seed, options)
-        state.quiet = True
-        agents = [
-            untimed(make_agent(agent, GAME, state.options_json, s, derive_seed(fight_seed, s)))
-            for s in (0, 1)
-        ]
-        outcome = run_game(state, agents)
-        results.append((outcome.returns[0 if first else 1] + 1) / 2)
-    return move, a, b, start, results
+    seeds = [derive_seed(seed, "screen", a, b, n) for n in range(start, stop)]
+    return (
+        move,
+        a,
+        b,
+        start,
+        [fight(a, b, n, agent, s, pack) for n, s in zip(range(start, stop), seeds, strict=True)],
+    )
 
 
 def parse_range(text: str) -> tuple[str, tuple[int, int]]:
