@@ -47,14 +47,11 @@ Job = tuple[int, str, str, int, int, str, int, str | None]
 def fights(job: Job) -> tuple[int, str, str, int, list[float]]:
     """``a``'s result in each of the fights ``start .. stop - 1`` against ``b``."""
     move, a, b, start, stop, agent, seed, pack = job
-    seeds = [derive_seed(seed, "screen", a, b, n) for n in range(start, stop)]
-    return (
-        move,
-        a,
-        b,
-        start,
-        [fight(a, b, n, agent, s, pack) for n, s in zip(range(start, stop), seeds, strict=True)],
-    )
+    results = [
+        fight(a, b, n, agent, derive_seed(seed, "screen", a, b, n), pack)
+        for n in range(start, stop)
+    ]
+    return move, a, b, start, results
 
 
 def parse_range(text: str) -> tuple[str, tuple[int, int]]:
