@@ -1,46 +1,67 @@
-"""The lab's Rivales pack so far, `examples/packs/rivales_search.toml` (docs/packs.md, "The
-search bot as the judge" and after): it loads, and it moves only the four values the searches
-chose, each still `reconstructed` and noting what it was."""
+"""The lab's Rivales packs so far (docs/packs.md, "The search bot as the judge" and after):
+`examples/packs/rivales_search.toml` (four values the searches chose) and
+`examples/packs/rivales_screened.toml` (those and six from single-move screens). Each loads,
+moves only its values, each still `reconstructed` and noting what it was."""
 
 from __future__ import annotations
 
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from kumite.games.rivales.game import GAME
 
-PACK = Path(__file__).resolve().parents[3] / "examples" / "packs" / "rivales_search.toml"
-MOVED = {
+PACKS = Path(__file__).resolve().parents[3] / "examples" / "packs"
+SEARCH = {
     ("curie.fisica", "damage"): (3, 2),
     ("sombrerero.fiesta", "speed"): (6, 7),
     ("sombrerero", "ultra_at"): (4, 3),
     ("sombrerero.te", "guard"): (1, 2),
 }
+SCREENED = {
+    **SEARCH,
+    ("darwin.caparazon", "guard"): (3, 2),
+    ("darwin.pinzon", "speed"): (5, 6),
+    ("darwin.evolucion", "speed"): (6, 5),
+    ("zorro.amague", "damage"): (1, 2),
+    ("hansel-gretel.guardia", "speed"): (2, 1),
+    ("hansel-gretel", "ultra_at"): (4, 3),
+}
+CASES = pytest.mark.parametrize(
+    ("name", "moved"), [("rivales_search.toml", SEARCH), ("rivales_screened.toml", SCREENED)]
+)
 
 
-def test_search_pack__moves_only_the_four_values_the_searches_chose():
+@CASES
+def test_lab_pack__moves_only_its_values(name, moved):
     base = GAME.catalog()
-    moved = GAME.catalog({"pack": GAME.read_overlay(PACK)})
-    for (ident, field), (was, now) in MOVED.items():
+    after_pack = GAME.catalog({"pack": GAME.read_overlay(PACKS / name)})
+    for (ident, field), (was, now) in moved.items():
         table = base.fighters if ident in base.fighters else base.cards
-        after = moved.fighters if ident in moved.fighters else moved.cards
+        after = after_pack.fighters if ident in after_pack.fighters else after_pack.cards
         assert getattr(table[ident], field) == was
         assert getattr(after[ident], field) == now
     for ident, card in base.cards.items():
         for field in ("speed", "damage", "guard"):
-            if (ident, field) not in MOVED:
-                assert getattr(moved.cards[ident], field) == getattr(card, field), (ident, field)
+            if (ident, field) not in moved:
+                assert getattr(after_pack.cards[ident], field) == getattr(card, field), (
+                    ident,
+                    field,
+                )
     for ident, fighter in base.fighters.items():
         for field in ("life", "ultra_at"):
-            if (ident, field) not in MOVED:
-                assert getattr(moved.fighters[ident], field) == getattr(fighter, field)
+            if (ident, field) not in moved:
+                assert getattr(after_pack.fighters[ident], field) == getattr(fighter, field)
 
 
-def test_search_pack__every_moved_value_stays_reconstructed_and_says_what_it_was():
-    data = tomllib.loads(PACK.read_text(encoding="utf-8"))
+@CASES
+def test_lab_pack__every_moved_value_stays_reconstructed_and_says_what_it_was(name, moved):
+    data = tomllib.loads((PACKS / name).read_text(encoding="utf-8"))
     entries = {e["id"]: e for e in [*data.get("cards", []), *data.get("fighters", [])]}
-    assert {ident for ident, _ in MOVED} == set(entries)
-    for (ident, field), (was, now) in MOVED.items():
+    assert {ident for ident, _ in moved} == set(entries)
+    for (ident, field), (was, now) in moved.items():
         value = entries[ident][field]
         assert value["value"] == now and value["from"] == "reconstructed"
-        assert value["note"] == f"kumite balance: was {was}"
+        assert value["note"].endswith(f": was {was}")
+        assert value["note"].split(":")[0] in ("kumite balance", "rivales_screen.py")
