@@ -33,6 +33,7 @@ from rivales_balance import fight  # scripts/, the directory of this script
 
 from kumite.agents.registry import agent_names
 from kumite.cards.pack import parse_toml
+from kumite.core.errors import KumiteError, OptionsError
 from kumite.core.rng import derive_seed
 from kumite.games.rivales.game import GAME
 from kumite.sim.adapters import adapter_for
@@ -57,7 +58,10 @@ def fights(job: Job) -> tuple[int, str, str, int, list[float]]:
 def parse_range(text: str) -> tuple[str, tuple[int, int]]:
     name, _, span = text.partition("=")
     low, _, high = span.partition("..")
-    return name, (int(low), int(high))
+    try:
+        return name, (int(low), int(high))
+    except ValueError:
+        raise OptionsError(f"bad --range {text!r}: use FIELD=LOW..HIGH") from None
 
 
 def moves_of(knobs: Sequence[Knob], only: Sequence[str]) -> list[tuple[str, Knob | None, int]]:
@@ -68,8 +72,10 @@ def moves_of(knobs: Sequence[Knob], only: Sequence[str]) -> list[tuple[str, Knob
         for item in only:
             key, _, value = item.partition("=")
             if key not in by_key:
-                raise SystemExit(f"--only {item!r}: no value {key!r} among --vary's")
+                raise OptionsError(f"--only {item!r}: no value {key!r} among --vary's")
             knob = by_key[key]
+            if not value.lstrip("-").isdigit() or not knob.low <= int(value) <= knob.high:
+                raise OptionsError(f"--only {item!r}: {key} may be {knob.low}..{knob.high}")
             out.append((f"{key} {knob.base} -> {value}", knob, int(value)))
         return out
     for knob in knobs:
@@ -77,6 +83,20 @@ def moves_of(knobs: Sequence[Knob], only: Sequence[str]) -> list[tuple[str, Knob
             if knob.low <= value <= knob.high:
                 out.append((f"{knob.key} {knob.base} -> {value}", knob, value))
     return out
+
+
+def _moves(
+    args: argparse.Namespace, pack: Any, fighters: list[str], adapter: Any
+) -> list[tuple[str, Knob | None, int]]:
+    knobs = knobs_of(
+        pack,
+        args.vary,
+        fighters,
+        ranges=dict(parse_range(r) for r in args.range),
+        max_change=1,
+        adapter=adapter,
+    )
+    return moves_of(knobs, [o for o in args.only.split(",") if o])
 
 
 def main() -> None:
@@ -92,10 +112,13 @@ def main() -> None:
     parser.add_argument("--only", default="", help="ID.FIELD=VALUE,... (these moves alone)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    start = GAME.read_overlay(args.start) if args.start else None
+    try:
+        start = GAME.read_overlay(args.start) if args.start else None
+    except KumiteError as error:
+        parser.error(str(error))
     pack = pack_of("rivales", start)
     fighters = list(GAME.catalog(GAME.parse_options({"pack": start} if start else {})).fighters)
-    pairs = [tuple(p.split(":", 1)) for p in args.pair]
+    pairs = [(p.partition(":")[0], p.partition(":")[2]) for p in args.pair]
     for a, b in pairs:
         if a not in fighters or b not in fighters or a == b:
             parser.error(f"bad --pair {a}:{b}: two different fighters of {', '.join(fighters)}")
@@ -105,15 +128,10 @@ def main() -> None:
         if agent not in bots:
             parser.error(f"unknown agent {agent!r}: one of {', '.join(bots)}")
     adapter = adapter_for("rivales")
-    knobs = knobs_of(
-        pack,
-        args.vary,
-        fighters,
-        ranges=dict(parse_range(r) for r in args.range),
-        max_change=1,
-        adapter=adapter,
-    )
-    moves = moves_of(knobs, [o for o in args.only.split(",") if o])
+    try:
+        moves = _moves(args, pack, fighters, adapter)
+    except OptionsError as error:
+        parser.error(str(error))
     start_data = None if start is None else parse_toml(start, "start").data
     texts = [
         start

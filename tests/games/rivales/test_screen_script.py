@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPT = Path(__file__).parents[3] / "scripts" / "rivales_screen.py"
 
 
@@ -73,3 +75,30 @@ def test_only_plays_the_named_moves_and_rejects_an_unknown_one():
     )
     assert bad.returncode != 0 and "no value 'zorro.latigazo.speed'" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        (["--range", "speed=fast"], "bad --range 'speed=fast'"),
+        (["--only", "darwin.pinzon.speed=9"], "darwin.pinzon.speed may be 4..6"),
+        (["--vary", "nobody:speed"], "names no integer value"),
+        (["--start", "/nonexistent/pack.toml"], "cannot read"),
+    ],
+)
+def test_bad_input_is_one_line_naming_it(extra, words):
+    bad = subprocess.run(
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--pair",
+            "darwin:hansel-gretel",
+            "--vary",
+            "darwin*:speed",
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert bad.returncode == 2 and words in bad.stderr and "Traceback" not in bad.stderr
