@@ -32,11 +32,11 @@ from typing import Any
 from rivales_balance import fight  # scripts/, the directory of this script
 
 from kumite.agents.registry import agent_names
-from kumite.cards.pack import parse_toml
+from kumite.cards.pack import PackData, parse_toml
 from kumite.core.errors import KumiteError, OptionsError
 from kumite.core.rng import derive_seed
 from kumite.games.rivales.game import GAME
-from kumite.sim.adapters import adapter_for
+from kumite.sim.adapters import Adapter, adapter_for
 from kumite.sim.balance import Knob, knobs_of, overlay_text, pack_of
 
 CHUNK = 10
@@ -70,13 +70,13 @@ def moves_of(knobs: Sequence[Knob], only: Sequence[str]) -> list[tuple[str, Knob
     by_key = {k.key: k for k in knobs}
     if only:
         for item in only:
-            key, _, value = item.partition("=")
+            key, _, text = item.partition("=")
             if key not in by_key:
                 raise OptionsError(f"--only {item!r}: no value {key!r} among --vary's")
             knob = by_key[key]
-            if not value.lstrip("-").isdigit() or not knob.low <= int(value) <= knob.high:
+            if not text.lstrip("-").isdigit() or not knob.low <= int(text) <= knob.high:
                 raise OptionsError(f"--only {item!r}: {key} may be {knob.low}..{knob.high}")
-            out.append((f"{key} {knob.base} -> {value}", knob, int(value)))
+            out.append((f"{key} {knob.base} -> {text}", knob, int(text)))
         return out
     for knob in knobs:
         for value in (knob.base - knob.step, knob.base + knob.step):
@@ -86,8 +86,9 @@ def moves_of(knobs: Sequence[Knob], only: Sequence[str]) -> list[tuple[str, Knob
 
 
 def _moves(
-    args: argparse.Namespace, pack: Any, fighters: list[str], adapter: Any
+    args: argparse.Namespace, pack: PackData, fighters: list[str], adapter: Adapter
 ) -> list[tuple[str, Knob | None, int]]:
+    """The moves ``--vary``, ``--range`` and ``--only`` name (at most one step each)."""
     knobs = knobs_of(
         pack,
         args.vary,
@@ -181,7 +182,7 @@ def main() -> None:
 
 
 def show(
-    agent: str, args: argparse.Namespace, pairs: list[tuple[str, ...]], rows: list[Any]
+    agent: str, args: argparse.Namespace, pairs: list[tuple[str, str]], rows: list[Any]
 ) -> None:
     print(
         f"{agent} vs {agent}, {args.fights} fights per pair and move (seats alternating), "
