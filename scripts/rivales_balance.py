@@ -16,7 +16,7 @@ Wilson interval. The last lines check the balance targets: every pairing within
 
     python scripts/rivales_balance.py [--agent greedy[,ismcts-easy]] [--fights 200]
                                       [--seed 2026] [--jobs 2] [--pack FILE]
-                                      [--fighters a,b,...] [--json]
+                                      [--fighters a,b,...] [--json] [--save FILE]
 """
 
 from __future__ import annotations
@@ -24,10 +24,11 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import math
 import multiprocessing
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from kumite.agents import make_agent, run_game
 from kumite.agents.ismcts import untimed
@@ -44,12 +45,14 @@ CHUNK = 10
 Job = tuple[str, str, int, int, str, int, str | None]
 
 
-def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
+def wilson(score: Any, n: int, z: float = 1.96) -> tuple[Any, Any]:
+    """The 95% Wilson interval of ``score`` successes in ``n`` (a number, or a NumPy array of
+    them)."""
     if n == 0:
         return 0.0, 1.0
     p = score / n
     centre = p + z * z / (2 * n)
-    margin = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    margin = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
     return (centre - margin) / (1 + z * z / n), (centre + margin) / (1 + z * z / n)
 
 
@@ -103,7 +106,7 @@ def report(
     agent: str, per_pair: int, seed: int, fighters: list[str], pairs: dict[tuple[str, str], Any]
 ) -> dict[str, Any]:
     rate: dict[tuple[str, str], float] = {}
-    totals = {f: [0.0, 0] for f in fighters}
+    totals: dict[str, list[float]] = {f: [0.0, 0] for f in fighters}
     for (a, b), (score, n) in pairs.items():
         rate[(a, b)] = score / n
         rate[(b, a)] = 1 - score / n
@@ -111,8 +114,12 @@ def report(
         totals[a][1] += n
         totals[b][0] += n - score
         totals[b][1] += n
-    scores = {
-        f: {"score": round(s / n, 3), "ci95": [round(x, 3) for x in wilson(s, n)], "fights": n}
+    scores: dict[str, dict[str, Any]] = {
+        f: {
+            "score": round(s / n, 3),
+            "ci95": [round(x, 3) for x in wilson(s, int(n))],
+            "fights": int(n),
+        }
         for f, (s, n) in totals.items()
     }
     worst = max(pairs, key=lambda p: abs(rate[p] - 0.5))
@@ -142,6 +149,9 @@ def main() -> None:
     parser.add_argument("--pack", type=Path, default=None)
     parser.add_argument("--fighters", default=None, help="only these (comma-separated): a part")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--save", type=Path, default=None, help="also write the --json lines to this file"
+    )
     args = parser.parse_args()
     pack = read_overlay(args.pack) if args.pack else None
     only = args.fighters.split(",") if args.fighters else None
@@ -150,9 +160,13 @@ def main() -> None:
     for agent in agents:
         if agent not in bots:
             parser.error(f"unknown agent {agent!r}: one of {', '.join(bots)}")
+    done: list[dict[str, Any]] = []
     for agent in agents:
         fighters, pairs = measure(agent, args.fights, args.seed, args.jobs, pack, only)
         out = report(agent, args.fights, args.seed, fighters, pairs)
+        done.append(out)
+        if args.save:  # after each agent: a long run's first tables survive an interruption
+            args.save.write_text("".join(json.dumps(o) + "\n" for o in done), encoding="utf-8")
         if args.json:
             print(json.dumps(out))
             continue
