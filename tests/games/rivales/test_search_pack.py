@@ -1,6 +1,7 @@
 """The lab's Rivales packs so far (docs/packs.md, "The search bot as the judge" and after):
-`examples/packs/rivales_search.toml` (four values the searches chose) and
-`examples/packs/rivales_screened.toml` (those and six from single-move screens). Each loads,
+`examples/packs/rivales_search.toml` (four values the searches chose),
+`examples/packs/rivales_screened.toml` (those and six from single-move screens) and
+`examples/packs/rivales_screened2.toml` (those and two from a second screen). Each loads,
 moves only its values, each still `reconstructed` and noting what it was."""
 
 from __future__ import annotations
@@ -28,8 +29,18 @@ SCREENED = {
     ("hansel-gretel.guardia", "speed"): (2, 1),
     ("hansel-gretel", "ultra_at"): (4, 3),
 }
+SCREENED_TWICE = {
+    **SCREENED,
+    ("curie.isotopos", "damage"): (2, 1),
+    ("hansel-gretel.guardia", "guard"): (2, 1),
+}
 CASES = pytest.mark.parametrize(
-    ("name", "moved"), [("rivales_search.toml", SEARCH), ("rivales_screened.toml", SCREENED)]
+    ("name", "moved"),
+    [
+        ("rivales_search.toml", SEARCH),
+        ("rivales_screened.toml", SCREENED),
+        ("rivales_screened2.toml", SCREENED_TWICE),
+    ],
 )
 
 
