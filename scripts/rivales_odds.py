@@ -12,15 +12,15 @@ same fighters and fights per pairing) and prints:
 - the **chance the check passes** (every pairing within [0.40, 0.60] and every fighter's 95%
   Wilson interval containing ½, under every agent) at ``--fights`` a pairing, by simulating
   ``--trials`` checks: (1) for a pack whose every pairing is exactly ½ under every agent, the
-  most any pack can hope for; (2) for this pack, each agent's pairings taken as ½ plus their
+  best case; (2) for this pack, each agent's pairings taken as ½ plus their
   measured departures shrunk by the share that is not noise (an empirical-Bayes estimate of
   the true scores); (3) for a pack that leaves the agents' disagreement as it is but puts
   every pairing halfway between them (their mean reads it ½), so that each agent reads it ½
   plus its (shrunk) disagreement — about the best card values can do without changing how
   the agents differ.
 
-    python scripts/rivales_balance.py --agent greedy,ismcts-easy --fights 200 --json \
-        --pack examples/packs/rivales_screened.toml > table.jsonl
+    python scripts/rivales_balance.py --agent greedy,ismcts-easy --fights 200 \
+        --pack examples/packs/rivales_screened2.toml --save table.jsonl
     python scripts/rivales_odds.py table.jsonl [--fights 200] [--trials 20000] [--seed 1]
 """
 
@@ -122,10 +122,7 @@ def odds(
     noise = 0.5 / np.sqrt(measured)
     departures = scores - 0.5
     spread = {
-        a: {
-            "sd": round(float(np.sqrt(np.mean(d**2))), 3),
-            "not_noise": round(signal_sd(d, noise), 3),
-        }
+        a: {"sd": rms(d), "not_noise": round(signal_sd(d, noise), 3)}
         for a, d in zip(agents, departures, strict=True)
     }
     shrunk = np.array([shrink(d, noise) for d in departures])
