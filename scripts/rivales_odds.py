@@ -67,20 +67,19 @@ def read_tables(path: Path) -> tuple[list[str], list[str], Floats, int]:
 
 
 def rms(values: Floats) -> float:
-    """The root mean square of ``values`` (their standard deviation around zero), rounded."""
-    return round(float(np.sqrt(np.mean(values**2))), 3)
+    """The root mean square of ``values`` (their standard deviation around zero)."""
+    return float(np.sqrt(np.mean(values**2)))
 
 
 def signal_sd(observed: Floats, noise: float) -> float:
     """The part of ``observed``'s standard deviation around zero that sampling noise of
     standard deviation ``noise`` does not explain."""
-    var = float(np.mean(observed**2))
-    return float(np.sqrt(max(0.0, var - noise * noise)))
+    return float(np.sqrt(max(0.0, rms(observed) ** 2 - noise * noise)))
 
 
 def shrink(departures: Floats, noise: float) -> Floats:
     """``departures`` scaled by the share of their variance that is not noise."""
-    var = float(np.mean(departures**2))
+    var = rms(departures) ** 2
     return departures * (max(0.0, var - noise * noise) / var if var > 0 else 0.0)
 
 
@@ -94,6 +93,7 @@ def check_chance(truth: Floats, keys: Sequence[str], fights: int, trials: int, s
     first = np.array([index[k.split("|")[0]] for k in keys])
     second = np.array([index[k.split("|")[1]] for k in keys])
     low, high = PAIRING
+    played = fights * (len(fighters) - 1)
     passed = np.ones(trials, dtype=bool)
     for row in truth:
         wins = rng.binomial(fights, np.clip(row, 0.0, 1.0), size=(trials, len(keys)))
@@ -102,7 +102,6 @@ def check_chance(truth: Floats, keys: Sequence[str], fights: int, trials: int, s
         totals = np.zeros((trials, len(fighters)))
         np.add.at(totals.T, first, wins.T)
         np.add.at(totals.T, second, (fights - wins).T)
-        played = fights * (len(fighters) - 1)
         lo, hi = wilson(totals, played)
         passed &= np.all((lo <= 0.5) & (hi >= 0.5), axis=1)
     return float(passed.mean())
@@ -122,7 +121,7 @@ def odds(
     noise = 0.5 / np.sqrt(measured)
     departures = scores - 0.5
     spread = {
-        a: {"sd": rms(d), "not_noise": round(signal_sd(d, noise), 3)}
+        a: {"sd": round(rms(d), 3), "not_noise": round(signal_sd(d, noise), 3)}
         for a, d in zip(agents, departures, strict=True)
     }
     shrunk = np.array([shrink(d, noise) for d in departures])
@@ -141,7 +140,7 @@ def odds(
         apart_noise = noise * np.sqrt(1 - 1 / len(agents))
         widest = np.argsort(-np.abs(apart).max(axis=0), kind="stable")[:3]
         out["disagreement"] = {
-            "sd": rms(apart),
+            "sd": round(rms(apart), 3),
             "not_noise": round(signal_sd(apart, apart_noise), 3),
             "widest": {keys[i]: [round(float(s), 3) for s in scores[:, i]] for i in widest},
         }
