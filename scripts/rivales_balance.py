@@ -17,6 +17,11 @@ Wilson interval. The last lines check the balance targets: every pairing within
     python scripts/rivales_balance.py [--agent greedy[,ismcts-easy]] [--fights 200]
                                       [--seed 2026] [--jobs 2] [--pack FILE]
                                       [--fighters a,b,...] [--json] [--save FILE]
+                                      [--set ID.FIELD=VALUE ...]
+
+``--set`` measures the pack (or the shipped values) with a few values moved, without writing
+an overlay first: ``--set zorro.ultra_at=3 --set hansel-gretel.baston.damage=1`` (a card's or
+a fighter's integer field; each moved value keeps its provenance and notes what it was).
 """
 
 from __future__ import annotations
@@ -33,9 +38,13 @@ import numpy as np
 from kumite.agents import make_agent, run_game
 from kumite.agents.ismcts import untimed
 from kumite.agents.registry import agent_names
+from kumite.cards.pack import parse_toml
+from kumite.core.errors import KumiteError, OptionsError
 from kumite.core.rng import derive_seed
-from kumite.games.rivales.cards import read_overlay
+from kumite.games.rivales.cards import PACKS, read_overlay
 from kumite.games.rivales.game import GAME
+from kumite.sim.adapters import adapter_for
+from kumite.sim.balance import knobs_of, overlay_text, pack_of
 
 PAIRING = (0.40, 0.60)
 """Target: every pairing's score within these bounds."""
@@ -54,6 +63,38 @@ def wilson(score: Any, n: int, z: float = 1.96) -> tuple[Any, Any]:
     centre = p + z * z / (2 * n)
     margin = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
     return (centre - margin) / (1 + z * z / n), (centre + margin) / (1 + z * z / n)
+
+
+def with_values(start: str | None, sets: list[str]) -> str:
+    """An overlay: ``start`` (overlay TOML text, or none: the shipped values) with each
+    ``ID.FIELD=VALUE`` of ``sets`` written over it."""
+    pack = pack_of("rivales", start)
+    fighters = list(GAME.catalog(GAME.parse_options({"pack": start} if start else {})).fighters)
+    adapter = adapter_for("rivales")
+    changes = []
+    for item in sets:
+        key, _, text = item.partition("=")
+        ident, _, field = key.rpartition(".")
+        if not ident or not text.lstrip("-").isdigit():
+            raise OptionsError(f"bad --set {item!r}: use ID.FIELD=VALUE, e.g. zorro.ultra_at=3")
+        try:
+            knobs = knobs_of(pack, [f"{ident}:{field}"], fighters, adapter=adapter)
+        except OptionsError:
+            knobs = []
+        if [k.key for k in knobs] != [key]:
+            raise OptionsError(f"bad --set {item!r}: {key} is no integer value of the pack")
+        changes.append((knobs[0], int(text)))
+    start_data = None if start is None else parse_toml(start, "start").data
+    text = overlay_text(
+        pack,
+        changes,
+        "rivales-set",
+        note="rivales_balance.py --set",
+        start=start_data,
+        adapter=adapter,
+    )
+    PACKS.load(text, "--set")  # a value out of its bounds: one line naming card and field
+    return text
 
 
 def fight(a: str, b: str, n: int, agent: str, fight_seed: int, pack: str | None) -> float:
@@ -152,8 +193,16 @@ def main() -> None:
     parser.add_argument(
         "--save", type=Path, default=None, help="also write the --json lines to this file"
     )
+    parser.add_argument(
+        "--set", action="append", default=[], help="ID.FIELD=VALUE over the pack; repeatable"
+    )
     args = parser.parse_args()
-    pack = read_overlay(args.pack) if args.pack else None
+    try:
+        pack = read_overlay(args.pack) if args.pack else None
+        if args.set:
+            pack = with_values(pack, args.set)
+    except KumiteError as error:
+        parser.error(str(error))
     only = args.fighters.split(",") if args.fighters else None
     agents = [a for item in args.agent or ["greedy"] for a in item.split(",") if a]
     bots = [name for name in agent_names(GAME.info.id) if name != "human"]
@@ -170,15 +219,16 @@ def main() -> None:
         if args.json:
             print(json.dumps(out))
             continue
-        show(out, fighters, args.pack)
+        show(out, fighters, args.pack, args.set)
 
 
-def show(out: dict[str, Any], fighters: list[str], pack: Path | None) -> None:
+def show(out: dict[str, Any], fighters: list[str], pack: Path | None, sets: list[str]) -> None:
     agent = out["agent"]
     width = max(len(f) for f in fighters)
+    where = (", pack " + pack.name if pack else "") + (", set " + " ".join(sets) if sets else "")
     print(
         f"{agent} vs {agent}, {out['fights_per_pair']} fights per pair (seats alternating), "
-        f"seed {out['seed']}{', pack ' + pack.name if pack else ''}; row fighter's score"
+        f"seed {out['seed']}{where}; row fighter's score"
     )
     print(" " * width + "  " + "  ".join(f"{f[:6]:>6}" for f in fighters) + "   score  95% CI")
     for a in fighters:

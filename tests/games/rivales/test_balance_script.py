@@ -1,0 +1,80 @@
+"""scripts/rivales_balance.py --set: a pack measured with a few values moved, no overlay written."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[3]
+SCRIPT = ROOT / "scripts" / "rivales_balance.py"
+SCREENED2 = ROOT / "examples" / "packs" / "rivales_screened2.toml"
+SETS = ["zorro.ultra_at=3", "hansel-gretel.baston.damage=1"]
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), "--fights", "4", "-j", "1", "--seed", "7", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def table(*args: str) -> dict:
+    done = run("--fighters", "zorro,curie,hansel-gretel", "--json", *args)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.fixture(scope="module")
+def with_values():
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        from rivales_balance import with_values
+
+        yield with_values
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+
+
+def test_set_writes_each_value_over_the_pack_and_keeps_its_provenance(with_values):
+    text = with_values(SCREENED2.read_text(encoding="utf-8"), SETS)
+    data = tomllib.loads(text)
+    entries = {e["id"]: e for e in [*data["cards"], *data["fighters"]]}
+    assert entries["zorro"]["ultra_at"]["value"] == 3
+    assert entries["hansel-gretel.baston"]["damage"]["value"] == 1
+    for ident, field, was in (("zorro", "ultra_at", 4), ("hansel-gretel.baston", "damage", 2)):
+        assert entries[ident][field]["from"] == "reconstructed"
+        assert entries[ident][field]["note"].endswith(f"was {was}")
+    # the starting pack's own values stay as they were
+    assert entries["hansel-gretel.guardia"]["guard"]["value"] == 1
+    assert entries["sombrerero"]["ultra_at"]["value"] == 3
+
+
+def test_set_plays_the_same_fights_as_the_same_values_written_as_an_overlay(with_values, tmp_path):
+    overlay = tmp_path / "moved.toml"
+    overlay.write_text(with_values(SCREENED2.read_text(encoding="utf-8"), SETS), "utf-8")
+    moved = table("--pack", str(SCREENED2), *[a for s in SETS for a in ("--set", s)])
+    written = table("--pack", str(overlay))
+    assert moved["matchups"] == written["matchups"]
+    assert moved["fighters"] == written["fighters"]
+
+
+@pytest.mark.parametrize(
+    ("item", "words"),
+    [
+        ("zorro.ultra_at=x", "bad --set 'zorro.ultra_at=x': use ID.FIELD=VALUE"),
+        ("ultra_at=3", "bad --set 'ultra_at=3'"),
+        ("zorro.nothing=3", "zorro.nothing is no integer value of the pack"),
+        ("nobody.speed=3", "nobody.speed is no integer value of the pack"),
+        ("zorro.ultra_at=99", "field 'ultra_at'"),
+    ],
+)
+def test_bad_set_is_one_line_naming_it(item, words):
+    bad = run("--set", item)
+    assert bad.returncode == 2 and words in bad.stderr and "Traceback" not in bad.stderr
