@@ -213,6 +213,8 @@ def main() -> None:
     for agent in agents:
         fighters, pairs = measure(agent, args.fights, args.seed, args.jobs, pack, only)
         out = report(agent, args.fights, args.seed, fighters, pairs)
+        if args.set:
+            out["set"] = args.set  # a saved table says which values it moved
         done.append(out)
         if args.save:  # after each agent: a long run's first tables survive an interruption
             args.save.write_text("".join(json.dumps(o) + "\n" for o in done), encoding="utf-8")

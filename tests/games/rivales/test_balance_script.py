@@ -63,6 +63,7 @@ def test_set_plays_the_same_fights_as_the_same_values_written_as_an_overlay(with
     written = table("--pack", str(overlay))
     assert moved["matchups"] == written["matchups"]
     assert moved["fighters"] == written["fighters"]
+    assert moved["set"] == SETS and "set" not in written
 
 
 @pytest.mark.parametrize(
