@@ -156,8 +156,10 @@ def fit(
     scores: dict[tuple[int, str, str], list[float]],
     base: Sequence[tuple[dict[str, float], int]] = (),
 ) -> Model:
-    """Least squares per pairing on the moves of its two fighters; ``base`` adds readings
-    of the start (a table's ``a|b`` scores and its fights a pairing)."""
+    """Least squares per pairing on the moves of its two fighters. The packs share their
+    fight seeds, so the fitted start counts as one pack's fights (its seeds' luck is every
+    pack's): it is averaged with ``base``, readings of the start on other seeds (a table's
+    ``a|b`` scores and its fights a pairing), the moves' effects staying the fit's."""
     start = np.zeros(len(pairs))
     effect = np.zeros((len(pairs), len(moves)))
     relevant: list[list[int]] = []
@@ -171,18 +173,20 @@ def fit(
             got = scores.get((run, a, b), [])
             rows.extend([x] * len(got))
             ys.extend(got)
-        residual_rows = len(ys)
-        for table, n in base:  # a reading of the start: its mean, n times
-            rows.extend([[1.0] + [0.0] * len(rel)] * n)
-            ys.extend([table[f"{a}|{b}"]] * n)
         design, target = np.array(rows), np.array(ys)
         coef, *_ = np.linalg.lstsq(design, target, rcond=None)
-        res = (target - design @ coef)[:residual_rows]
-        s2 = float(res @ res) / max(1, residual_rows - design.shape[1])
-        start[i] = coef[0]
+        res = target - design @ coef
+        s2 = float(res @ res) / max(1, len(ys) - design.shape[1])
+        c = np.linalg.pinv(design.T @ design) * max(s2, 1e-6)
+        one_pack = max(1, len(scores.get((0, a, b), [])) or len(ys) // len(packs))
+        weights = [one_pack] + [n for _, n in base]
+        reads = [float(coef[0])] + [table[f"{a}|{b}"] for table, _ in base]
+        start[i] = sum(w * r for w, r in zip(weights, reads, strict=True)) / sum(weights)
+        c[0, :] = c[:, 0] = 0.0  # the start's uncertainty: its readings' binomial noise
+        c[0, 0] = max(start[i] * (1 - start[i]), 0.01) / sum(weights)
         effect[i, rel] = coef[1:]
         relevant.append(rel)
-        cov.append(np.linalg.pinv(design.T @ design) * max(s2, 1e-6))
+        cov.append(c)
     return Model(pairs, moves, start, effect, relevant, cov)
 
 
@@ -519,6 +523,7 @@ def report(
                 },
             }
         )
+    proposals.sort(key=lambda p: (-p["chance"], len(p["moves"])))
     return {"agents": list(models), "check": check, "effects": effects, "proposals": proposals}
 
 

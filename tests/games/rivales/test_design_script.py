@@ -69,6 +69,13 @@ def test_fit__recovers_known_effects_and_a_fighter_outside_a_pairing_never_moves
                 assert abs(model.effect[i, j] - truth) < 4 * model.se(i, j)
             else:  # the move is a third fighter's: it cannot change this pairing's fights
                 assert owners[j] not in pair and model.effect[i, j] == 0.0
+    # the packs share their seeds: the fitted start counts as one pack's fights beside
+    # independent readings of the start, while the effects stay the fit's
+    table = {f"{a}|{b}": 0.5 for a, b in pairs}
+    with_base = design.fit(moves, owners, packs, pairs, scores, [(table, 12000)])
+    assert with_base.start == pytest.approx((model.start + 3 * 0.5) / 4)
+    assert np.array_equal(with_base.effect, model.effect)
+    assert with_base.cov[0][0, 0] < model.cov[0][0, 0]
     mean, var = model.predict(["curie.life=12"])
     assert mean[0] == pytest.approx(model.start[0] + model.effect[0, 1])
     assert np.all(var > 0)
