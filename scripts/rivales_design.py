@@ -492,7 +492,7 @@ def report(
                 "against": against,
             }
         effects[agent] = rows
-    proposals = []
+    proposals: list[dict[str, Any]] = []
     for combo in best:
         predicted = [m.predict(combo) for m in models.values()]
         means, variances = [p[0] for p in predicted], [p[1] for p in predicted]
