@@ -72,6 +72,8 @@ def owner(move: str, fighters: Sequence[str]) -> str:
     if ident in fighters:
         return ident
     card = GAME.catalog().cards.get(ident)
+    if card is not None and card.fighter == "basic":
+        raise OptionsError(f"bad --move {move!r}: a basic card is every fighter's; move its own")
     if card is None or card.fighter not in fighters:
         raise OptionsError(f"bad --move {move!r}: not a value of one of {', '.join(fighters)}")
     return card.fighter
@@ -179,8 +181,9 @@ def fit(
         s2 = float(res @ res) / max(1, len(ys) - design.shape[1])
         c = np.linalg.pinv(design.T @ design) * max(s2, 1e-6)
         one_pack = max(1, len(scores.get((0, a, b), [])) or len(ys) // len(packs))
-        weights = [one_pack] + [n for _, n in base]
-        reads = [float(coef[0])] + [table[f"{a}|{b}"] for table, _ in base]
+        known = [(t[f"{a}|{b}"], n) for t, n in base if f"{a}|{b}" in t]  # a part's table
+        weights = [one_pack] + [n for _, n in known]
+        reads = [float(coef[0])] + [r for r, _ in known]
         start[i] = sum(w * r for w, r in zip(weights, reads, strict=True)) / sum(weights)
         c[0, :] = c[:, 0] = 0.0  # the start's uncertainty: its readings' binomial noise
         c[0, 0] = max(start[i] * (1 - start[i]), 0.01) / sum(weights)
@@ -401,7 +404,9 @@ def played(args: argparse.Namespace) -> Source:
     for m in moves:  # a bad value: one line naming it, before anything is played
         owner(m, fighters)
         with_values(start, [m])
-    packs = plan(moves, args.runs, args.share, args.plan_seed or args.seed)
+    packs = plan(
+        moves, args.runs, args.share, args.seed if args.plan_seed is None else args.plan_seed
+    )
     texts = [with_values(start, sets) if sets else start for sets in packs]
     pairs = list(itertools.combinations(fighters, 2))
     scores = play(agents, texts, pairs, args.fights, args.seed, args.jobs)

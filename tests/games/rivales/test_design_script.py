@@ -129,6 +129,7 @@ def test_save_then_load_fits_the_same_report(tmp_path):
         (["--move", "zorro.nothing=3"], "zorro.nothing is no integer value of the pack"),
         (["--move", "zorro.ultra_at=99"], "field 'ultra_at'"),
         (["--move", "mulan.life=9", "--fighters", "zorro,curie"], "not a value of one of"),
+        (["--move", "basic.golpe.speed=3"], "a basic card is every fighter's"),
         (["--move", "zorro.life=8", "--move", "zorro.life=10"], "one --move a field: zorro.life"),
         (["--move", "zorro.life=8", "--runs", "1"], "need --runs >= 2"),
         (["--move", "zorro.life=8", "--agent", "nobody"], "unknown agent 'nobody'"),
