@@ -116,11 +116,21 @@ def fight(a: str, b: str, n: int, agent: str, fight_seed: int, pack: str | None)
     return (outcome.returns[0 if first else 1] + 1) / 2
 
 
+def results(
+    a: str, b: str, start: int, stop: int, agent: str, pack: str | None, seed: int, *label: str
+) -> list[float]:
+    """``a``'s result in each of the fights ``start .. stop - 1`` against ``b``, fight ``n``
+    seeded ``derive_seed(seed, *label, a, b, n)`` (a script's own label keeps its seeds its
+    own)."""
+    return [
+        fight(a, b, n, agent, derive_seed(seed, *label, a, b, n), pack) for n in range(start, stop)
+    ]
+
+
 def fights(job: Job) -> tuple[str, str, float, int]:
     """``a``'s score against ``b`` over fights ``start .. stop - 1``, seats alternating."""
     a, b, start, stop, agent, seed, pack = job
-    score = sum(fight(a, b, n, agent, derive_seed(seed, a, b, n), pack) for n in range(start, stop))
-    return a, b, score, stop - start
+    return a, b, sum(results(a, b, start, stop, agent, pack, seed)), stop - start
 
 
 def measure(

@@ -43,12 +43,12 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from rivales_balance import CHUNK, PAIRING, fight, with_values  # scripts/, this directory
+from rivales_balance import CHUNK, PAIRING, results, with_values  # scripts/, this directory
 from rivales_odds import check_chance
+from scipy.stats import norm
 
 from kumite.agents.registry import agent_names
 from kumite.core.errors import KumiteError, OptionsError
-from kumite.core.rng import derive_seed
 from kumite.games.rivales.cards import read_overlay
 from kumite.games.rivales.game import GAME
 
@@ -81,11 +81,7 @@ def owner(move: str, fighters: Sequence[str]) -> str:
 
 def play_job(job: Job) -> tuple[str, int, str, str, list[float]]:
     agent, run, a, b, start, stop, seed, pack = job
-    scores = [
-        fight(a, b, n, agent, derive_seed(seed, "design", a, b, n), pack)
-        for n in range(start, stop)
-    ]
-    return agent, run, a, b, scores
+    return agent, run, a, b, results(a, b, start, stop, agent, pack, seed, "design")
 
 
 def play(
@@ -222,8 +218,6 @@ def quick_chance(
 ) -> float:
     """A normal approximation of the check's chance (pairings and fighters taken as
     independent): ranks the combinations; the best few are then simulated."""
-    from scipy.stats import norm
-
     low, high = PAIRING
     half = 1.96 * np.sqrt(0.25 / (fights * (len(fighters) - 1)))
     chance = 1.0

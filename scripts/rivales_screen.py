@@ -29,12 +29,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rivales_balance import fight  # scripts/, the directory of this script
+from rivales_balance import results  # scripts/, the directory of this script
 
 from kumite.agents.registry import agent_names
 from kumite.cards.pack import PackData, parse_toml
 from kumite.core.errors import KumiteError, OptionsError
-from kumite.core.rng import derive_seed
 from kumite.games.rivales.game import GAME
 from kumite.sim.adapters import Adapter, adapter_for
 from kumite.sim.balance import Knob, knobs_of, overlay_text, pack_of
@@ -48,11 +47,7 @@ Job = tuple[int, str, str, int, int, str, int, str | None]
 def fights(job: Job) -> tuple[int, str, str, int, list[float]]:
     """``a``'s result in each of the fights ``start .. stop - 1`` against ``b``."""
     move, a, b, start, stop, agent, seed, pack = job
-    results = [
-        fight(a, b, n, agent, derive_seed(seed, "screen", a, b, n), pack)
-        for n in range(start, stop)
-    ]
-    return move, a, b, start, results
+    return move, a, b, start, results(a, b, start, stop, agent, pack, seed, "screen")
 
 
 def parse_range(text: str) -> tuple[str, tuple[int, int]]:
