@@ -222,7 +222,8 @@ def quick_chance(
     half = 1.96 * np.sqrt(0.25 / (fights * (len(fighters) - 1)))
     chance = 1.0
     for mean, var in zip(means, variances, strict=True):
-        sd = np.sqrt(np.clip(mean * (1 - mean), 0.0, None) / fights + var)
+        # a combination may predict a score at or past 0 or 1: its spread is then ~0, not 0
+        sd = np.sqrt(np.clip(mean * (1 - mean), 1e-12, None) / fights + var)
         chance *= float(np.prod(norm.cdf((high - mean) / sd) - norm.cdf((low - mean) / sd)))
         f = fighter_scores(mean, pairs, fighters)
         fsd = np.sqrt(

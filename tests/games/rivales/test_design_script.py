@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -79,6 +80,20 @@ def test_fit__recovers_known_effects_and_a_fighter_outside_a_pairing_never_moves
     mean, var = model.predict(["curie.life=12"])
     assert mean[0] == pytest.approx(model.start[0] + model.effect[0, 1])
     assert np.all(var > 0)
+
+
+def test_quick_chance__a_score_predicted_past_1_is_a_sure_miss_without_a_warning():
+    """Effects add: a combination of large moves (a life point reads ±0.17 under greedy) may
+    predict a pairing past 1; its chance is then ~0, and numpy divides by no zero."""
+    pairs = [("zorro", "curie"), ("zorro", "mulan"), ("curie", "mulan")]
+    fighters = ["zorro", "curie", "mulan"]
+    zeros = np.zeros(3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fair = design.quick_chance([np.full(3, 0.5)], [zeros], pairs, fighters, 200)
+        past = design.quick_chance([np.array([1.02, 0.5, 0.5])], [zeros], pairs, fighters, 200)
+    assert 0.5 < fair < 1.0
+    assert past == pytest.approx(0.0, abs=1e-12)
 
 
 def test_a_value_made_too_strong_on_purpose_is_read_and_its_undoing_proposed(tmp_path):
