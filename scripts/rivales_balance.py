@@ -223,6 +223,8 @@ def main() -> None:
     for agent in agents:
         fighters, pairs = measure(agent, args.fights, args.seed, args.jobs, pack, only)
         out = report(agent, args.fights, args.seed, fighters, pairs)
+        if pack is not None:  # a saved table names the overlay it played: id and content hash
+            out["pack"] = parse_toml(pack, "overlay").ref()
         if args.set:
             out["set"] = args.set  # a saved table says which values it moved
         done.append(out)

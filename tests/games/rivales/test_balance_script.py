@@ -64,6 +64,10 @@ def test_set_plays_the_same_fights_as_the_same_values_written_as_an_overlay(with
     assert moved["matchups"] == written["matchups"]
     assert moved["fighters"] == written["fighters"]
     assert moved["set"] == SETS and "set" not in written
+    # a table names the overlay it played by content: the same values, the same hash
+    assert moved["pack"] == written["pack"]
+    assert written["pack"]["sha256"] != table("--pack", str(SCREENED2))["pack"]["sha256"]
+    assert "pack" not in table()  # the base pack itself: no overlay to name
 
 
 @pytest.mark.parametrize(
