@@ -11,6 +11,9 @@ those two fighters alone: the start's score and each move's effect, with standar
 Every pack plays the same fight seeds (``derive_seed(--seed, "design", a, b, n)``): that
 sharpens the effects, but the start's own reading is then worth about one pack's fights, so
 ``--base`` adds independent tables of the start (``rivales_balance.py --save``) to the fit.
+``--save`` keeps the fights; ``--load`` fits saved designs without playing, several at once:
+of other agents, or of one agent on other seeds (each fitted alone, then merged: the start
+averaged, a move read twice taken at its precision-weighted mean).
 
 Then every combination of at most ``--max-moves`` moves (of those read under every agent
 and read apart from noise by one of them: two standard errors on some pairing) is predicted
@@ -119,6 +122,7 @@ class Model:
     effect: Floats  # pairings x moves
     relevant: list[list[int]]  # per pairing, the moves of its two fighters
     cov: list[Floats]  # per pairing: start and its relevant moves
+    weight: Floats  # per pairing: the fights the start's reading is worth
 
     def predict(self, names: Sequence[str]) -> tuple[Floats, Floats]:
         """Predicted scores of the start with the moves ``names``, and their variances under
@@ -162,6 +166,7 @@ def fit(
     effect = np.zeros((len(pairs), len(moves)))
     relevant: list[list[int]] = []
     cov: list[Floats] = []
+    weight = np.zeros(len(pairs))
     for i, (a, b) in enumerate(pairs):
         rel = [j for j, o in enumerate(owners) if o in (a, b)]
         rows: list[list[float]] = []
@@ -186,7 +191,44 @@ def fit(
         effect[i, rel] = coef[1:]
         relevant.append(rel)
         cov.append(c)
-    return Model(pairs, moves, start, effect, relevant, cov)
+        weight[i] = sum(weights)
+    return Model(pairs, moves, start, effect, relevant, cov, weight)
+
+
+def merge(models: Sequence[Model], base: Sequence[tuple[dict[str, float], int]] = ()) -> Model:
+    """One agent's designs of the same start on different seeds, each fitted without ``base``,
+    as one fit: the start is the mean of their starts (each worth one pack's fights) and of
+    ``base``; a move read by several designs, the inverse-variance mean of its readings. The
+    designs are independent and a balanced random plan leaves a design's effects nearly
+    uncorrelated, so the merged covariance is taken as diagonal."""
+    pairs = models[0].pairs
+    moves = list(dict.fromkeys(m for model in models for m in model.moves))
+    start = np.zeros(len(pairs))
+    weight = np.zeros(len(pairs))
+    effect = np.zeros((len(pairs), len(moves)))
+    relevant: list[list[int]] = []
+    cov: list[Floats] = []
+    for i, (a, b) in enumerate(pairs):
+        reads = [(float(m.start[i]), float(m.weight[i])) for m in models]
+        reads += [(t[f"{a}|{b}"], n) for t, n in base if f"{a}|{b}" in t]
+        weight[i] = sum(n for _, n in reads)
+        start[i] = sum(r * n for r, n in reads) / weight[i]
+        rel: list[int] = []
+        var = [max(start[i] * (1 - start[i]), 0.01) / weight[i]]
+        for j, move in enumerate(moves):
+            got = [
+                (float(m.effect[i, k]), m.se(i, k) ** 2)
+                for m in models
+                if move in m.moves and (k := m.moves.index(move)) in m.relevant[i]
+            ]
+            if got:
+                precision = sum(1 / v for _, v in got)
+                effect[i, j] = sum(e / v for e, v in got) / precision
+                rel.append(j)
+                var.append(1 / precision)
+        relevant.append(rel)
+        cov.append(np.diag(var))
+    return Model(list(pairs), moves, start, effect, relevant, cov, weight)
 
 
 def fighter_effect(model: Model, fighters: Sequence[str], j: int, who: str) -> tuple[float, float]:
@@ -416,9 +458,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         for other in sources[1:]:
             if (other.start, other.fighters) != (first.start, first.fighters):
                 raise OptionsError("--load: the files start from different packs or fighters")
-        agents = [a for src in sources for a in src.agents]
-        if len(set(agents)) < len(agents):
-            raise OptionsError("--load: an agent is in two files")
+        agents = list(dict.fromkeys(a for src in sources for a in src.agents))
+        for agent in agents:  # two designs on one seed share their luck: not two readings
+            seeds = [src.seed for src in sources if agent in src.agents]
+            if len(set(seeds)) < len(seeds):
+                raise OptionsError(f"--load: two files of {agent} were played on one --seed")
         base = read_base(args.base, agents)
     except KumiteError as exc:
         args.error(str(exc).replace("--set", "--move"))
@@ -427,16 +471,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     fighters = first.fighters
     pairs = list(itertools.combinations(fighters, 2))
     models: dict[str, Model] = {}
-    for src in sources:
-        owners = [owner(m, fighters) for m in src.moves]
-        for agent in src.agents:
-            mine = {(r, a, b): v for (g, r, a, b), v in src.scores.items() if g == agent}
-            models[agent] = fit(src.moves, owners, src.packs, pairs, mine, base[agent])
+    for agent in agents:
+        mine = [src for src in sources if agent in src.agents]
+        fits = []
+        for src in mine:
+            owners = [owner(m, fighters) for m in src.moves]
+            scores = {(r, a, b): v for (g, r, a, b), v in src.scores.items() if g == agent}
+            alone = base[agent] if len(mine) == 1 else ()
+            fits.append(fit(src.moves, owners, src.packs, pairs, scores, alone))
+        models[agent] = fits[0] if len(fits) == 1 else merge(fits, base[agent])
     # a combination is predicted under every agent: of the moves each agent has read, and
     # that one of them read apart from noise (on some pairing, two standard errors)
     moves = [
         m
-        for m in first.moves
+        for m in dict.fromkeys(m for src in sources for m in src.moves)
         if all(m in model.moves for model in models.values())
         and any(model.clear(m) for model in models.values())
     ]
@@ -460,7 +508,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.json:
         print(json.dumps(out))
     else:
-        show(out, fighters, {a: (len(s.packs), s.fights) for s in sources for a in s.agents})
+        sizes = {a: [(len(s.packs), s.fights) for s in sources if a in s.agents] for a in agents}
+        show(out, fighters, sizes)
 
 
 def report(
@@ -527,12 +576,12 @@ def report(
     return {"agents": list(models), "check": check, "effects": effects, "proposals": proposals}
 
 
-def show(out: dict[str, Any], fighters: list[str], sizes: dict[str, tuple[int, int]]) -> None:
+def show(out: dict[str, Any], fighters: list[str], sizes: dict[str, list[tuple[int, int]]]) -> None:
     width = max(len(m) for rows in out["effects"].values() for m in rows)
     for agent, rows in out["effects"].items():
-        packs, fights = sizes[agent]
+        designs = " and ".join(f"{p} packs of {f} fights a pairing" for p, f in sizes[agent])
         print(
-            f"{agent}: {packs} packs, {fights} fights a pairing each; a move's effect on its "
+            f"{agent}: {designs}; a move's effect on its "
             "fighter's score (± its standard error), overall and against each"
         )
         print(" " * width + "    fighter       " + "  ".join(f"{f[:6]:>6}" for f in fighters))

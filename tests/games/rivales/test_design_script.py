@@ -119,6 +119,45 @@ def test_a_value_made_too_strong_on_purpose_is_read_and_its_undoing_proposed(tmp
     assert before < 0.4 and abs(after - 0.5) < abs(before - 0.5)
 
 
+def test_merge__designs_on_other_seeds_read_as_one_fit():
+    """Two designs of one start (other seeds, partly other moves) merged: each move's
+    effect from the designs that read it, weighted by their precision; the start the mean
+    of the designs' starts and the base tables, by the fights behind each."""
+    pairs = [("zorro", "curie")]
+    truth = {"zorro.amague.damage=3": 0.10, "curie.life=12": -0.20, "zorro.ultra_at=3": 0.05}
+
+    def read(moves: list[str], seed: int, fights: int) -> design.Model:
+        packs = design.plan(moves, 12, 0.5, seed=seed)
+        rng = np.random.default_rng(seed)
+        scores = {}
+        for run_, sets in enumerate(packs):
+            p = 0.40 + sum(truth[m] for m in sets)
+            scores[(run_, *pairs[0])] = list((rng.random(fights) < p).astype(float))
+        owners = [design.owner(m, ["zorro", "curie"]) for m in moves]
+        return design.fit(moves, owners, packs, pairs, scores)
+
+    one = read(["zorro.amague.damage=3", "curie.life=12"], 1, 3000)
+    other = read(["zorro.amague.damage=3", "zorro.ultra_at=3"], 2, 1000)
+    table = ({"zorro|curie": 0.40}, 6000)
+    both = design.merge([one, other], [table])
+    assert both.moves == ["zorro.amague.damage=3", "curie.life=12", "zorro.ultra_at=3"]
+    weights = [one.weight[0], other.weight[0], 6000]
+    reads = [one.start[0], other.start[0], 0.40]
+    assert both.start[0] == pytest.approx(np.dot(weights, reads) / sum(weights))
+    a, b = one.se(0, 0) ** -2, other.se(0, 0) ** -2
+    assert both.effect[0, 0] == pytest.approx(
+        (a * one.effect[0, 0] + b * other.effect[0, 0]) / (a + b)
+    )
+    assert both.se(0, 0) < min(one.se(0, 0), other.se(0, 0))
+    assert both.effect[0, 1] == pytest.approx(one.effect[0, 1])  # read by one design alone
+    assert both.effect[0, 2] == pytest.approx(other.effect[0, 1])
+    for j, move in enumerate(both.moves):
+        assert abs(both.effect[0, j] - truth[move]) < 4 * both.se(0, j)
+    mean, var = both.predict(["curie.life=12", "zorro.ultra_at=3"])
+    assert mean[0] == pytest.approx(both.start[0] + both.effect[0, 1] + both.effect[0, 2])
+    assert var[0] > 0
+
+
 def test_save_then_load_fits_the_same_report(tmp_path):
     saved = tmp_path / "raw.json"
     common = ["--max-moves", "1", "--trials", "200", "--json"]
@@ -131,7 +170,7 @@ def test_save_then_load_fits_the_same_report(tmp_path):
     assert loaded.returncode == 0, loaded.stderr
     assert json.loads(loaded.stdout) == json.loads(played.stdout)
     twice = run("--load", str(saved), "--load", str(saved))
-    assert twice.returncode == 2 and "an agent is in two files" in twice.stderr
+    assert twice.returncode == 2 and "two files of greedy were played on one --seed" in twice.stderr
     saved.write_text("{}", encoding="utf-8")
     broken = run("--load", str(saved))
     assert broken.returncode == 2 and "not a rivales_design.py --save file" in broken.stderr
