@@ -16,12 +16,16 @@ Wilson interval. The last lines check the balance targets: every pairing within
 
     python scripts/rivales_balance.py [--agent greedy[,ismcts-easy]] [--fights 200]
                                       [--seed 2026] [--jobs 2] [--pack FILE]
-                                      [--fighters a,b,...] [--json] [--save FILE]
+                                      [--fighters a,b,...] [--of FIGHTER] [--json]
+                                      [--save FILE]
                                       [--set ID.FIELD=VALUE ...]
 
 ``--set`` measures the pack (or the shipped values) with a few values moved, without writing
 an overlay first: ``--set zorro.ultra_at=3 --set hansel-gretel.baston.damage=1`` (a card's or
 a fighter's integer field; each moved value keeps its provenance and notes what it was).
+``--of FIGHTER`` plays that fighter's pairings alone (a third of the table's fights with six
+fighters): its row, its score and the check of its pairings and interval — a quick reading
+of moves of one fighter's cards under a slow bot, never the whole check.
 """
 
 from __future__ import annotations
@@ -134,7 +138,13 @@ def fights(job: Job) -> tuple[str, str, float, int]:
 
 
 def measure(
-    agent: str, per_pair: int, seed: int, jobs: int, pack: str | None, only: list[str] | None = None
+    agent: str,
+    per_pair: int,
+    seed: int,
+    jobs: int,
+    pack: str | None,
+    only: list[str] | None = None,
+    of: str | None = None,
 ) -> tuple[list[str], dict[tuple[str, str], tuple[float, int]]]:
     fighters = list(GAME.catalog(GAME.parse_options({"pack": pack} if pack else {})).fighters)
     if only:
@@ -142,6 +152,7 @@ def measure(
     work: list[Job] = [
         (a, b, start, min(start + CHUNK, per_pair), agent, seed, pack)
         for a, b in itertools.combinations(fighters, 2)
+        if of is None or of in (a, b)
         for start in range(0, per_pair, CHUNK)
     ]
     with multiprocessing.Pool(jobs) as pool:
@@ -154,7 +165,12 @@ def measure(
 
 
 def report(
-    agent: str, per_pair: int, seed: int, fighters: list[str], pairs: dict[tuple[str, str], Any]
+    agent: str,
+    per_pair: int,
+    seed: int,
+    fighters: list[str],
+    pairs: dict[tuple[str, str], Any],
+    of: str | None = None,
 ) -> dict[str, Any]:
     rate: dict[tuple[str, str], float] = {}
     totals: dict[str, list[float]] = {f: [0.0, 0] for f in fighters}
@@ -172,6 +188,7 @@ def report(
             "fights": int(n),
         }
         for f, (s, n) in totals.items()
+        if of is None or f == of  # with --of, the others' scores are against it alone
     }
     worst = max(pairs, key=lambda p: abs(rate[p] - 0.5))
     lo, hi = PAIRING
@@ -184,7 +201,7 @@ def report(
         "most_lopsided": [worst[0], worst[1], round(rate[worst], 3)],
         "pairings_within": all(lo <= rate[p] <= hi for p in pairs),
         "intervals_contain_half": all(s["ci95"][0] <= 0.5 <= s["ci95"][1] for s in scores.values()),
-    }
+    } | ({"of": of} if of else {})
 
 
 def main() -> None:
@@ -199,6 +216,7 @@ def main() -> None:
     parser.add_argument("--jobs", "-j", type=int, default=2)
     parser.add_argument("--pack", type=Path, default=None)
     parser.add_argument("--fighters", default=None, help="only these (comma-separated): a part")
+    parser.add_argument("--of", default=None, help="only this fighter's pairings (its row)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
         "--save", type=Path, default=None, help="also write the --json lines to this file"
@@ -214,6 +232,8 @@ def main() -> None:
     except KumiteError as error:
         parser.error(str(error))
     only = args.fighters.split(",") if args.fighters else None
+    if args.of is not None and args.of not in (only or GAME.catalog().fighters):
+        parser.error(f"--of {args.of!r}: not one of the fighters played")
     agents = [a for item in args.agent or ["greedy"] for a in item.split(",") if a]
     bots = [name for name in agent_names(GAME.info.id) if name != "human"]
     for agent in agents:
@@ -221,8 +241,8 @@ def main() -> None:
             parser.error(f"unknown agent {agent!r}: one of {', '.join(bots)}")
     done: list[dict[str, Any]] = []
     for agent in agents:
-        fighters, pairs = measure(agent, args.fights, args.seed, args.jobs, pack, only)
-        out = report(agent, args.fights, args.seed, fighters, pairs)
+        fighters, pairs = measure(agent, args.fights, args.seed, args.jobs, pack, only, args.of)
+        out = report(agent, args.fights, args.seed, fighters, pairs, args.of)
         if pack is not None:  # a saved table names the overlay it played: id and content hash
             out["pack"] = parse_toml(pack, "overlay").ref()
         if args.set:
@@ -245,7 +265,7 @@ def show(out: dict[str, Any], fighters: list[str], pack: Path | None, sets: list
         f"seed {out['seed']}{where}; row fighter's score"
     )
     print(" " * width + "  " + "  ".join(f"{f[:6]:>6}" for f in fighters) + "   score  95% CI")
-    for a in fighters:
+    for a in out["fighters"]:  # with --of, its row alone
         cells = "  ".join(
             "     -" if a == b else f"{out['matchups'][f'{a}|{b}']:6.2f}" for b in fighters
         )
@@ -255,13 +275,12 @@ def show(out: dict[str, Any], fighters: list[str], pack: Path | None, sets: list
     a, b, r = out["most_lopsided"]
     low, high = PAIRING
     print(
-        f"every pairing within [{low:.2f}, {high:.2f}]: {'yes' if out['pairings_within'] else 'NO'}"
+        f"{'its pairings' if 'of' in out else 'every pairing'} within [{low:.2f}, {high:.2f}]: "
+        f"{'yes' if out['pairings_within'] else 'NO'}"
         f" (most lopsided: {a} against {b} {r:.3f})"
     )
-    print(
-        "every fighter's 95% interval contains 0.5: "
-        + ("yes" if out["intervals_contain_half"] else "NO")
-    )
+    who = f"{out['of']}'s" if "of" in out else "every fighter's"
+    print(f"{who} 95% interval contains 0.5: " + ("yes" if out["intervals_contain_half"] else "NO"))
 
 
 if __name__ == "__main__":

@@ -70,6 +70,18 @@ def test_set_plays_the_same_fights_as_the_same_values_written_as_an_overlay(with
     assert "pack" not in table()  # the base pack itself: no overlay to name
 
 
+def test_of_plays_one_fighters_row_of_the_same_fights_as_the_whole_table():
+    whole = table("--pack", str(SCREENED2))
+    row = table("--pack", str(SCREENED2), "--of", "curie")
+    assert row["of"] == "curie" and list(row["fighters"]) == ["curie"]
+    assert row["fighters"]["curie"]["fights"] == 2 * 4  # two others of the three, 4 fights each
+    theirs = {k: v for k, v in whole["matchups"].items() if "curie" in k.split("|")}
+    assert row["matchups"] == theirs  # the same seeds: the whole table's fights
+    assert row["fighters"]["curie"] == whole["fighters"]["curie"]
+    bad = run("--of", "nobody")
+    assert bad.returncode == 2 and "--of 'nobody': not one of the fighters played" in bad.stderr
+
+
 @pytest.mark.parametrize(
     ("item", "words"),
     [
