@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from kumite.core.events import Event
@@ -14,8 +17,19 @@ from kumite.games.rivales.lookahead import clash, find, position
 from kumite.games.rivales.state import RivalesState
 
 CATALOG = load_catalog()
+SCRIPTS = Path(__file__).resolve().parents[3] / "scripts"
 
 __all__ = ["CATALOG", "GAME", "clash", "find", "of_kind", "position"]
+
+
+def script(name: str, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """``scripts/<name>`` run with ``args`` in a fresh interpreter, its output captured."""
+    return subprocess.run(
+        [sys.executable, str(SCRIPTS / name), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def card(card_id: str) -> Card:

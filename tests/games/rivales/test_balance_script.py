@@ -6,23 +6,17 @@ import json
 import subprocess
 import sys
 import tomllib
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).parents[3]
-SCRIPT = ROOT / "scripts" / "rivales_balance.py"
-SCREENED2 = ROOT / "examples" / "packs" / "rivales_screened2.toml"
+from tests.games.rivales.helpers import SCRIPTS, script
+
+SCREENED2 = SCRIPTS.parent / "examples" / "packs" / "rivales_screened2.toml"
 SETS = ["zorro.ultra_at=3", "hansel-gretel.baston.damage=1"]
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(SCRIPT), "--fights", "4", "-j", "1", "--seed", "7", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return script("rivales_balance.py", "--fights", "4", "-j", "1", "--seed", "7", *args)
 
 
 def table(*args: str) -> dict:
@@ -33,13 +27,13 @@ def table(*args: str) -> dict:
 
 @pytest.fixture(scope="module")
 def with_values():
-    sys.path.insert(0, str(SCRIPT.parent))
+    sys.path.insert(0, str(SCRIPTS))
     try:
         from rivales_balance import with_values
 
         yield with_values
     finally:
-        sys.path.remove(str(SCRIPT.parent))
+        sys.path.remove(str(SCRIPTS))
 
 
 def test_set_writes_each_value_over_the_pack_and_keeps_its_provenance(with_values):

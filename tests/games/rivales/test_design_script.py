@@ -8,15 +8,13 @@ import json
 import subprocess
 import sys
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).parents[3]
-SCRIPTS = ROOT / "scripts"
-SCRIPT = SCRIPTS / "rivales_design.py"
-SCREENED2 = ROOT / "examples" / "packs" / "rivales_screened2.toml"
+from tests.games.rivales.helpers import SCRIPTS, script
+
+SCREENED2 = SCRIPTS.parent / "examples" / "packs" / "rivales_screened2.toml"
 sys.path.insert(0, str(SCRIPTS))
 
 import rivales_design as design  # noqa: E402  (a script, importable from its directory)
@@ -24,12 +22,7 @@ from rivales_balance import with_values  # noqa: E402
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(SCRIPT), "-j", "1", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return script("rivales_design.py", "-j", "1", *args)
 
 
 def test_plan__the_start_first_and_each_move_in_the_same_number_of_packs():

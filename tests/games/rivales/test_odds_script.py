@@ -11,11 +11,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-SCRIPTS = Path(__file__).parents[3] / "scripts"
+from tests.games.rivales.helpers import SCRIPTS, script
+
 sys.path.insert(0, str(SCRIPTS))
 
-import rivales_odds  # noqa: E402  (a script, importable from its directory)
-from rivales_balance import PAIRING, wilson  # noqa: E402
+import rivales_odds
+from rivales_balance import PAIRING, wilson
 
 
 def table(agent: str, fights: int, matchups: dict[str, float]) -> str:
@@ -32,24 +33,16 @@ def table(agent: str, fights: int, matchups: dict[str, float]) -> str:
 
 
 def odds(path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(SCRIPTS / "rivales_odds.py"), str(path), *extra],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return script("rivales_odds.py", str(path), *extra, timeout=120)
 
 
 def test_save_writes_the_json_lines_that_the_odds_script_reads(tmp_path):
     saved = tmp_path / "t.jsonl"
     args = ["--agent", "greedy,random", "--fights", "2", "-j", "1", "--seed", "5"]
     args += ["--fighters", "zorro,curie,darwin"]
-    run = [sys.executable, str(SCRIPTS / "rivales_balance.py"), *args]
-    printed = subprocess.run([*run, "--json"], capture_output=True, text=True, timeout=300)
+    printed = script("rivales_balance.py", *args, "--json")
     assert printed.returncode == 0, printed.stderr
-    shown = subprocess.run(
-        [*run, "--save", str(saved)], capture_output=True, text=True, timeout=300
-    )
+    shown = script("rivales_balance.py", *args, "--save", str(saved))
     assert shown.returncode == 0, shown.stderr
     assert "every pairing within [0.40, 0.60]" in shown.stdout  # the tables are still printed
     assert saved.read_text().splitlines() == printed.stdout.splitlines()

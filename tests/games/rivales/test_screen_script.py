@@ -4,22 +4,15 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).parents[3] / "scripts" / "rivales_screen.py"
+from tests.games.rivales.helpers import script
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     """The script on Darwin against Hansel & Gretel, with ``args``."""
-    return subprocess.run(
-        [sys.executable, str(SCRIPT), "--pair", "darwin:hansel-gretel", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return script("rivales_screen.py", "--pair", "darwin:hansel-gretel", *args)
 
 
 def screen(*extra: str) -> dict:
