@@ -91,7 +91,8 @@ def test_ctrl_c_at_a_prompt_ends_the_line_and_exits_130_without_a_traceback():
         [sys.executable, "-m", "kumite.cli.main", "play", "sfrivals", "--players",
          "human,greedy", "--characters", "ryu,ken", "--seed", "4"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        env={**os.environ, "COLUMNS": "120", "NO_COLOR": "1"},
+        # faulthandler: a process that does not exit can be made to print its threads' stacks
+        env={**os.environ, "COLUMNS": "120", "NO_COLOR": "1", "PYTHONFAULTHANDLER": "1"},
     )  # fmt: skip
     assert process.stdout is not None
     seen = b""
@@ -104,7 +105,14 @@ def test_ctrl_c_at_a_prompt_ends_the_line_and_exits_130_without_a_traceback():
     process.send_signal(signal.SIGINT)
     # Wait before closing its input (communicate would): on a loaded host the closed pipe
     # could reach the prompt first, as an end of input, where a person's Ctrl-C leaves it open.
-    process.wait(timeout=30)
+    try:
+        process.wait(timeout=60)
+    except subprocess.TimeoutExpired:  # once on a loaded CI host: say where it stood
+        process.send_signal(signal.SIGABRT)
+        _, err = process.communicate(timeout=30)
+        pytest.fail(
+            "no exit 60 s after Ctrl-C; its stacks:\n" + err.decode(errors="replace")[-3000:]
+        )
     _, err = process.communicate(timeout=30)
     assert process.returncode == 130, err.decode(errors="replace")[-600:]
     assert err.decode() == "\n"  # the line typed on is ended; nothing else, no traceback
