@@ -79,6 +79,17 @@ def inside(page, selector) -> bool:
     )
 
 
+def overlap(page, first: str, second: str) -> bool:
+    """The two elements' boxes share some area."""
+    a, b = box(page, first), box(page, second)
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
 def on_screen(page, selector) -> bool:
     """Some of the element is in the window."""
     b = box(page, selector)
@@ -180,11 +191,15 @@ def test_reconnecting_is_on_screen_and_a_click_meanwhile_is_refused(browser, tmp
         server.kill()
         page.wait_for_selector("#offline:not([hidden])")
         assert "Reconnecting" in page.inner_text("#offline")
+        assert inside(page, "#offline")
+        for link in ("#learn-to-play", "#how-to-play", ".brand"):  # the header stays usable
+            assert not overlap(page, "#offline", link), link
         page.click("#decision .card >> nth=0")
         page.click("#decision .card >> nth=1")
         page.click("#confirm-setup")
         page.wait_for_selector("#error:not([hidden])")
         assert "not sent" in page.inner_text("#error")
+        assert not overlap(page, "#offline", "#error")
         page.screenshot(path=shots / "reconnecting.png")
         assert page.get_attribute("body", "data-step") == "0"
         server.start()
