@@ -22,7 +22,10 @@ Wilson interval. The last lines check the balance targets: every pairing within
 
 ``--set`` measures the pack (or the shipped values) with a few values moved, without writing
 an overlay first: ``--set zorro.ultra_at=3 --set hansel-gretel.baston.damage=1`` (a card's or
-a fighter's integer field; each moved value keeps its provenance and notes what it was).
+a fighter's integer field; each moved value keeps its provenance and notes what it was), or
+a number inside a card's effects, its text said anew: ``--set curie.isotopos.effects.0.max=1``
+(Isótopos Cargados' "(at most +2)" becomes "(at most +1)"; ``kumite balance --vary`` names them
+alike).
 ``--of FIGHTER`` plays that fighter's pairings alone (a third of the table's fights with six
 fighters): its row, its score and the check of its pairings and interval — a quick reading
 of moves of one fighter's cards under a slow bot, never the whole check.
@@ -78,7 +81,8 @@ def with_values(start: str | None, sets: list[str]) -> str:
     changes = []
     for item in sets:
         key, _, text = item.partition("=")
-        ident, _, field = key.rpartition(".")
+        ident, inside, path = key.partition(".effects.")  # a number inside a card's effects
+        ident, field = (ident, f"effects.{path}") if inside else key.rpartition(".")[::2]
         if not ident or not text.lstrip("-").isdigit():
             raise OptionsError(f"bad --set {item!r}: use ID.FIELD=VALUE, e.g. zorro.ultra_at=3")
         try:

@@ -71,7 +71,8 @@ def plan(moves: Sequence[str], runs: int, share: float, seed: int) -> list[list[
 
 def owner(move: str, fighters: Sequence[str]) -> str:
     """The fighter whose value ``move`` changes (a fighter's own field, or one of its cards)."""
-    ident = move.partition("=")[0].rpartition(".")[0]
+    key = move.partition("=")[0]
+    ident = key.partition(".effects.")[0] if ".effects." in key else key.rpartition(".")[0]
     if ident in fighters:
         return ident
     card = GAME.catalog().cards.get(ident)

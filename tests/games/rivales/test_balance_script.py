@@ -76,6 +76,18 @@ def test_of_plays_one_fighters_row_of_the_same_fights_as_the_whole_table():
     assert bad.returncode == 2 and "--of 'nobody': not one of the fighters played" in bad.stderr
 
 
+def test_set_moves_a_number_inside_a_cards_effects_and_says_it_anew_in_its_text(with_values):
+    item = "curie.isotopos.effects.0.max=1"
+    data = tomllib.loads(with_values(SCREENED2.read_text(encoding="utf-8"), [item]))
+    isotopos = next(e for e in data["cards"] if e["id"] == "curie.isotopos")
+    assert isotopos["effects"][0]["max"] == 1
+    assert "(at most +1)" in isotopos["text"]["value"]
+    assert isotopos["text"]["from"] == "reconstructed"
+    assert isotopos["damage"]["value"] == 1  # the starting pack's own value stays
+    moved = table("--pack", str(SCREENED2), "--set", item)
+    assert moved["set"] == [item]
+
+
 @pytest.mark.parametrize(
     ("item", "words"),
     [
@@ -84,6 +96,9 @@ def test_of_plays_one_fighters_row_of_the_same_fights_as_the_whole_table():
         ("zorro.nothing=3", "zorro.nothing is no integer value of the pack"),
         ("nobody.speed=3", "nobody.speed is no integer value of the pack"),
         ("zorro.ultra_at=99", "field 'ultra_at'"),
+        ("curie.isotopos.effects.0.max=0", "curie.isotopos.effects.0.max: the text cannot say 0"),
+        # Radio says "one of your exhausted cards": a number its text does not say as one
+        ("curie.radio.effects.0.amount=2", "is no integer value of the pack"),
     ],
 )
 def test_bad_set_is_one_line_naming_it(item, words):

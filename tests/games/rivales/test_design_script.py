@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 import pytest
 
+from kumite.core.errors import OptionsError
 from tests.games.rivales.helpers import SCRIPTS, script
 
 SCREENED2 = SCRIPTS.parent / "examples" / "packs" / "rivales_screened2.toml"
@@ -32,6 +33,15 @@ def test_plan__the_start_first_and_each_move_in_the_same_number_of_packs():
     for m in moves:
         assert sum(m in p for p in packs) == 3
     assert packs == design.plan(moves, 11, 0.3, seed=5)  # reproducible from its seed
+
+
+def test_owner__a_fighters_field_its_cards_and_a_number_inside_a_cards_effects():
+    fighters = ["zorro", "curie"]
+    assert design.owner("zorro.ultra_at=3", fighters) == "zorro"
+    assert design.owner("curie.fisica.damage=1", fighters) == "curie"
+    assert design.owner("curie.isotopos.effects.0.max=1", fighters) == "curie"
+    with pytest.raises(OptionsError, match="a basic card is every fighter's"):
+        design.owner("basic.golpe.damage=3", fighters)
 
 
 def test_fit__recovers_known_effects_and_a_fighter_outside_a_pairing_never_moves_it():

@@ -5,11 +5,16 @@ take every ordered assignment the game allows. Plays are read from the history o
 (``play:<card>``); ``when`` is the seat's own clash number over the whole fight. The four
 basic cards are shared by every fighter, so a card's baseline is every seat
 (``cards_per_entity = False``).
+
+``kumite balance`` may move a number inside a card's effects (``--vary 'curie.*:effects.*.max'``)
+where the card's text, written by kumite, says that number once in one of the phrases of
+:data:`PHRASES`; the text is then said anew with the new number.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,12 +22,49 @@ from kumite.core.game import Game, Outcome, State
 from kumite.games.rivales.choice import Play, parse
 from kumite.games.rivales.game import GAME
 from kumite.games.rivales.spec import SPEC
-from kumite.sim.adapters import Adapter, GameSummary
+from kumite.sim.adapters import Adapter, GameSummary, Wording
+
+PHRASES: dict[tuple[str, str], tuple[str, str, str]] = {
+    ("bonus", "amount"): ("", "+{n}", " {stat}"),
+    ("next_card_bonus", "amount"): ("", "+{n}", " {stat}"),
+    ("flip_energy_up", "amount"): ("[Uu]p to ", "{n}", " of your energy"),
+    ("refresh", "amount"): ("[Uu]p to ", "{n}", " of your exhausted"),
+    ("*", "max"): ("at most ", "+{n}", r"\)"),
+    ("*", "every"): ("every ", "{n}", " of "),
+    ("*", "min_energy"): ("", "{n}", " or more energy"),
+    ("*", "min_exhausted"): ("", "{n}", " or more exhausted"),
+}
+"""Per (effect op, key): what comes before a number in a card's text, the number's phrase and
+what follows it (``+1 Damage``, ``(at most +2)``, ``2 or more energy cards``, ``up to 2 of
+your energy cards``) — how the pack's reconstructed texts say them; a number said otherwise
+(``one of your exhausted cards``) is not moved."""
+SAYABLE = range(1, 7)
+"""The numbers a phrase says (a bonus of +0 or a cap of +0 is no card text)."""
 
 
 class RivalesAdapter(Adapter):
     turn = "clash"
     limit_rules = frozenset({"rv.ruling.final-round"})
+    effect_texts: Mapping[str, str] = {"effects": "text"}
+    """A card's effects and its text; a fighter's passive is its character, never moved."""
+
+    def wording(self, text: str, effect: Mapping[str, Any], key: str) -> Wording | None:
+        """The phrase of an effect's number in its card's text (``+1 Damage``, ``at most +2``,
+        ``2 or more energy``), if the text says it exactly once; another number (1 to 6)
+        is said alike."""
+        rule = PHRASES.get((str(effect.get("op")), key)) or PHRASES.get(("*", key))
+        value = effect.get(key)
+        if rule is None or not isinstance(value, int) or value not in SAYABLE:
+            return None
+        before, phrase, after = rule
+        stat = str(effect.get("stat", "")).capitalize()
+        said = phrase.format(n=value)
+        pattern = f"(?<![\\w+])({before})({re.escape(said)})(?={after.format(stat=stat)})"
+        found = list(re.finditer(pattern, text))
+        if len(found) != 1:
+            return None
+        match = found[0]
+        return match.start(2), match.end(2), lambda n: phrase.format(n=n) if n in SAYABLE else None
 
     def card_names(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
         return {c.id: c.name for c in GAME.catalog(options).cards.values()}
