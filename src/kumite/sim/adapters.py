@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -39,6 +40,17 @@ class CardPlay(NamedTuple):
 
 Wording = tuple[int, int, Callable[[int], "str | None"]]
 """Where a text states a number (``start``, ``end``) and the phrase for another number."""
+
+
+def said_once(text: str, lead: str, said: str, after: str = r"(?!\w)") -> tuple[int, int] | None:
+    """Where ``text`` says the phrase ``said`` (a regular expression) after ``lead`` and
+    before ``after`` (both regular expressions, not part of the span), if exactly once and not
+    inside a word or a signed number; else None. The adapters' :meth:`Adapter.wording` finds
+    a number's phrase with it."""
+    found = list(re.finditer(f"(?<![\\w+])({lead})({said})(?={after})", text))
+    if len(found) != 1:
+        return None
+    return found[0].start(2), found[0].end(2)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from kumite.core.game import Game, Outcome, State
 from kumite.games.rivales.choice import Play, parse
 from kumite.games.rivales.game import GAME
 from kumite.games.rivales.spec import SPEC
-from kumite.sim.adapters import Adapter, GameSummary, Wording
+from kumite.sim.adapters import Adapter, GameSummary, Wording, said_once
 
 PHRASES: dict[tuple[str, str], tuple[str, str, str]] = {
     ("bonus", "amount"): ("", "+{n}", " {stat}"),
@@ -58,13 +58,10 @@ class RivalesAdapter(Adapter):
             return None
         before, phrase, after = rule
         stat = str(effect.get("stat", "")).capitalize()
-        said = phrase.format(n=value)
-        pattern = f"(?<![\\w+])({before})({re.escape(said)})(?={after.format(stat=stat)})"
-        found = list(re.finditer(pattern, text))
-        if len(found) != 1:
+        span = said_once(text, before, re.escape(phrase.format(n=value)), after.format(stat=stat))
+        if span is None:
             return None
-        match = found[0]
-        return match.start(2), match.end(2), lambda n: phrase.format(n=n) if n in SAYABLE else None
+        return *span, lambda n: phrase.format(n=n) if n in SAYABLE else None
 
     def card_names(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
         return {c.id: c.name for c in GAME.catalog(options).cards.values()}

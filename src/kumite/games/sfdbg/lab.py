@@ -18,7 +18,7 @@ from kumite.core.game import Game, Outcome, State
 from kumite.games.sfdbg.choice import KICK, Buy, End, Play, parse
 from kumite.games.sfdbg.game import GAME
 from kumite.games.sfdbg.spec import SPEC
-from kumite.sim.adapters import Adapter, GameSummary, Wording
+from kumite.sim.adapters import Adapter, GameSummary, Wording, said_once
 
 WORDS = {1: "a", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 """How the texts count things (``discards two cards``)."""
@@ -69,11 +69,10 @@ class SFDBGAdapter(Adapter):
         if rule is None or not isinstance(value, int) or value not in WORDS:
             return None
         lead, (pattern, say) = rule
-        found = list(re.finditer(f"(?<![\\w+])({lead})({pattern(value)})(?!\\w)", text))
-        if len(found) != 1:
+        span = said_once(text, lead, pattern(value))
+        if span is None:
             return None
-        match = found[0]
-        return match.start(2), match.end(2), lambda n: say(n) if n in WORDS else None
+        return *span, lambda n: say(n) if n in WORDS else None
 
     def card_names(self, game: Game[Any], options: Mapping[str, Any]) -> dict[str, str]:
         return {c.id: c.name for c in GAME.catalog(options).cards}
