@@ -8,7 +8,8 @@ STAMP := $(VENV)/.installed
 FAST_VENV ?= .venv-fast
 FAST_PY := $(FAST_VENV)/bin/python
 FAST_STAMP := $(FAST_VENV)/.installed
-SOURCES := $(shell find src -name '*.py')
+# everything the install copies: the code and its data (packs, card texts, the web faces)
+SOURCES := $(shell find src -type f -not -path '*/__pycache__/*' -not -path '*.egg-info/*')
 
 .PHONY: serve play test test-quick lint lint-js typecheck pytest fast test-compiled bench clean
 # `make serve PORT=8080 HOST=0.0.0.0`
