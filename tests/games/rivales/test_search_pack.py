@@ -1,12 +1,15 @@
 """The lab's Rivales packs so far (docs/packs.md, "The search bot as the judge" and after):
 `examples/packs/rivales_search.toml` (four values the searches chose),
 `examples/packs/rivales_screened.toml` (those and six from single-move screens) and
-`examples/packs/rivales_screened2.toml` (those and two from a second screen). Each loads,
-moves only its values, each still `reconstructed` and noting what it was."""
+`examples/packs/rivales_screened2.toml` (those and two from a second screen) and
+`examples/packs/rivales_round6.toml` (those and five of a sixth round, one a number inside a
+card's effects). Each loads, moves only its values, each still `reconstructed` and noting what
+it was, and leaves every other card's effects, text and every fighter's passive alone."""
 
 from __future__ import annotations
 
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -34,12 +37,20 @@ SCREENED_TWICE = {
     ("curie.isotopos", "damage"): (2, 1),
     ("hansel-gretel.guardia", "guard"): (2, 1),
 }
+ROUND6 = {
+    **SCREENED_TWICE,
+    ("zorro.presion", "speed"): (2, 3),
+    ("mulan.montana", "speed"): (1, 2),
+    ("sombrerero.reloj", "damage"): (2, 1),
+    ("hansel-gretel.migas", "damage"): (1, 0),
+}
 CASES = pytest.mark.parametrize(
     ("name", "moved"),
     [
         ("rivales_search.toml", SEARCH),
         ("rivales_screened.toml", SCREENED),
         ("rivales_screened2.toml", SCREENED_TWICE),
+        ("rivales_round6.toml", ROUND6),
     ],
 )
 
@@ -75,4 +86,33 @@ def test_lab_pack__every_moved_value_stays_reconstructed_and_says_what_it_was(na
         value = entries[ident][field]
         assert value["value"] == now and value["from"] == "reconstructed"
         assert value["note"].endswith(f": was {was}")
-        assert value["note"].split(":")[0] in ("kumite balance", "rivales_screen.py")
+        assert value["note"].split(":")[0] in ("kumite balance", "rivales_screen.py", "sixth round")
+
+
+@CASES
+def test_lab_pack__leaves_passives_and_other_effects_alone(name, moved):
+    """A fighter's passive is its character; of the cards' effects only the sixth round's
+    Isótopos Cargados cap moves."""
+    base = GAME.catalog()
+    after = GAME.catalog({"pack": GAME.read_overlay(PACKS / name)})
+    for ident, fighter in base.fighters.items():
+        mine = after.fighters[ident]
+        assert (mine.passive, mine.passives) == (fighter.passive, fighter.passives), ident
+    for ident, card in base.cards.items():
+        mine = after.cards[ident]
+        if (name, ident) != ("rivales_round6.toml", "curie.isotopos"):
+            assert (mine.effects, mine.text) == (card.effects, card.text), ident
+
+
+def test_round6_pack__isotopos_cap_is_one_and_its_text_says_so():
+    """Isótopos Cargados: "+1 Damage for each face-up card of your rival in play (at most
+    +2)" becomes "(at most +1)": that number alone moves, and the text says it."""
+    before = GAME.catalog().cards["curie.isotopos"]
+    text = GAME.read_overlay(PACKS / "rivales_round6.toml")
+    after = GAME.catalog({"pack": text}).cards["curie.isotopos"]
+    assert [e.max for e in before.effects] == [2]
+    assert after.effects == tuple(replace(e, max=1) for e in before.effects)
+    assert after.text == before.text.replace("(at most +2)", "(at most +1)") != before.text
+    entry = next(c for c in tomllib.loads(text)["cards"] if c["id"] == "curie.isotopos")
+    assert entry["text"]["from"] == "reconstructed"
+    assert entry["text"]["note"] == "sixth round: was effects.0.max 2"
