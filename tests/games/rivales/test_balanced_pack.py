@@ -10,9 +10,13 @@ import tomllib
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from kumite.games.rivales.game import GAME
 
-PACK = Path(__file__).resolve().parents[3] / "src" / "kumite" / "games" / "rivales" / "packs"
+ROOT = Path(__file__).resolve().parents[3]
+PACK = ROOT / "src" / "kumite" / "games" / "rivales" / "packs"
+EXAMPLES = ROOT / "examples" / "packs"
 TEXT = GAME.read_overlay("balanced")  # shipped: by name
 BASE = GAME.catalog()
 BALANCED = GAME.catalog({"pack": TEXT})
@@ -69,15 +73,22 @@ def test_balanced_pack__a_fighters_passive_is_its_character_and_never_moves():
         assert (after.passive, after.passives) == (fighter.passive, fighter.passives), ident
 
 
-def test_balanced_pack__isotopos_cap_is_one_and_its_text_says_so():
+@pytest.mark.parametrize(
+    "text",
+    [TEXT, GAME.read_overlay(EXAMPLES / "rivales_round6.toml")],
+    ids=["balanced", "round6"],
+)
+def test_sixth_round_packs__isotopos_cap_is_one_and_its_text_says_so(text):
     """Isótopos Cargados: "+1 Damage for each face-up card of your rival in play (at most
-    +2)" becomes "(at most +1)"; the effect changes in that number alone."""
-    before, after = BASE.cards["curie.isotopos"], BALANCED.cards["curie.isotopos"]
-    assert [e.max for e in before.effects] == [2] and [e.max for e in after.effects] == [1]
+    +2)" becomes "(at most +1)": that number alone moves, and the text says it."""
+    before = BASE.cards["curie.isotopos"]
+    after = GAME.catalog({"pack": text}).cards["curie.isotopos"]
+    assert [e.max for e in before.effects] == [2]
     assert after.effects == tuple(replace(e, max=1) for e in before.effects)
-    assert "(at most +1)" in after.text and "(at most +2)" not in after.text
-    assert after.text == before.text.replace("(at most +2)", "(at most +1)")
-    assert str(after.provenance["text"]) == "reconstructed"
+    assert after.text == before.text.replace("(at most +2)", "(at most +1)") != before.text
+    entry = next(c for c in tomllib.loads(text)["cards"] if c["id"] == "curie.isotopos")
+    assert entry["text"]["from"] == "reconstructed"
+    assert entry["text"]["note"] == "sixth round: was effects.0.max 2"
 
 
 def test_balanced_pack__every_moved_value_stays_reconstructed_and_says_what_it_was():
@@ -87,5 +98,3 @@ def test_balanced_pack__every_moved_value_stays_reconstructed_and_says_what_it_w
         value = entries[ident][field]
         assert value["value"] == now and value["from"] == "reconstructed"
         assert value["note"].endswith(f": was {was}"), (ident, field)
-    text = entries["curie.isotopos"]["text"]
-    assert text["from"] == "reconstructed" and text["note"].endswith("was effects.0.max 2")
