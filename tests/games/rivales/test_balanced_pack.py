@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from kumite.games.rivales.game import GAME
+from tests.games.rivales.test_search_pack import SCREENED_TWICE
 
 ROOT = Path(__file__).resolve().parents[3]
 PACK = ROOT / "src" / "kumite" / "games" / "rivales" / "packs"
@@ -22,22 +23,11 @@ BASE = GAME.catalog()
 BALANCED = GAME.catalog({"pack": TEXT})
 DATA = tomllib.loads(TEXT)
 
-#: (card or fighter, field): (shipped value, balanced value): screened 2's twelve
-#: (examples/packs/rivales_screened2.toml) and three of the sixth round (its fourth, Isótopos
-#: Cargados' cap, is a number inside the card's effects: below)
+#: (card or fighter, field): (shipped value, balanced value): screened 2's twelve and three of
+#: the sixth round (its fourth, Isótopos Cargados' cap, is a number inside the card's effects:
+#: below)
 MOVED = {
-    ("curie.fisica", "damage"): (3, 2),
-    ("sombrerero.fiesta", "speed"): (6, 7),
-    ("sombrerero", "ultra_at"): (4, 3),
-    ("sombrerero.te", "guard"): (1, 2),
-    ("darwin.caparazon", "guard"): (3, 2),
-    ("darwin.pinzon", "speed"): (5, 6),
-    ("darwin.evolucion", "speed"): (6, 5),
-    ("zorro.amague", "damage"): (1, 2),
-    ("hansel-gretel.guardia", "speed"): (2, 1),
-    ("hansel-gretel", "ultra_at"): (4, 3),
-    ("curie.isotopos", "damage"): (2, 1),
-    ("hansel-gretel.guardia", "guard"): (2, 1),
+    **SCREENED_TWICE,
     ("zorro.presion", "speed"): (2, 3),
     ("mulan.montana", "speed"): (1, 2),
     ("sombrerero.reloj", "damage"): (2, 1),
